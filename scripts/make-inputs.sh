@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Regenerates the benchmark inputs in inputs/ with `mpi-lcs generate`.
+#
+# The generator is seeded and platform-independent, so the files are reproducible byte for
+# byte: running this script on a clean checkout must leave `git status` unchanged. The lengths
+# and seeds below are the only place they are defined.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+# Cargo only rebuilds when sources changed, so this is cheap when the binary is current.
+cargo build --release --quiet
+bin="${CARGO_TARGET_DIR:-target}/release/mpi-lcs"
+
+mkdir -p inputs
+
+#        file          len    len2   seed
+while read -r name len len2 seed; do
+    "$bin" generate --len "$len" --len2 "$len2" --alphabet ACGT --seed "$seed" -o "inputs/$name"
+    echo "inputs/$name: $len x $len2, seed $seed"
+done <<'TABLE'
+small.txt      11     13     1
+medium.txt     540    550    2
+large.txt      1000   1000   3
+large_2.txt    10000  10000  4
+large_3.txt    50000  50000  5
+TABLE

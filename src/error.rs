@@ -1,0 +1,63 @@
+//! Errors that end a run, and the exit codes they map to.
+//!
+//! Every error a user can cause has its own variant whose message names the file or flag at
+//! fault; `main` prints it once (on rank 0 under MPI) and exits with [`Error::exit_code`]. The
+//! codes are documented in `--help` and in the README.
+
+use std::path::PathBuf;
+
+use crate::input::InputError;
+
+/// Exit status of a successful run.
+pub const EXIT_OK: u8 = 0;
+/// An unexpected failure (a bug, or MPI itself failing).
+pub const EXIT_INTERNAL: u8 = 1;
+/// Bad command-line usage (clap's own code).
+pub const EXIT_USAGE: u8 = 2;
+/// The input file is missing, unreadable or malformed.
+pub const EXIT_INPUT: u8 = 3;
+/// The run would not fit in memory.
+pub const EXIT_MEMORY: u8 = 4;
+/// An output file could not be written.
+pub const EXIT_OUTPUT: u8 = 5;
+
+/// An error that ends a run.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Input(#[from] InputError),
+
+    #[error("{0}")]
+    Memory(String),
+
+    #[error("cannot write {}: {source}", path.display())]
+    Output {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+
+    #[error("{0}")]
+    Usage(String),
+
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+
+    /// Another rank (rank 0) reported the error; this rank leaves with the same status and
+    /// prints nothing.
+    #[error("error reported by rank 0")]
+    Peer(u8),
+}
+
+impl Error {
+    /// The process exit status for this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Input(_) => EXIT_INPUT,
+            Error::Memory(_) => EXIT_MEMORY,
+            Error::Output { .. } => EXIT_OUTPUT,
+            Error::Usage(_) => EXIT_USAGE,
+            Error::Internal(_) => EXIT_INTERNAL,
+            Error::Peer(code) => *code,
+        }
+    }
+}

@@ -1,0 +1,616 @@
+//! The diagonal schedule: which rank computes which cell, and which boundary values travel.
+//!
+//! The matrix has `m` rows (the shorter sequence) and `n >= m` columns. Principal diagonal
+//! `d = i + j` (`0 <= d <= m + n - 2`) has length `L(d) = min(d + 1, m, m + n - 1 - d)`; a cell's
+//! position on its diagonal is counted from the top-right end, `pos(i, j) = min(i, n - 1 - j)`,
+//! so on every diagonal position and row grow together: row = `first_row(d) + pos`.
+//!
+//! Diagonal `d` is split among `p = min(P, L)` ranks into contiguous runs: with
+//! `c = ceil(L / p)`, `f = floor(L / p)` and `r = L mod p`, rank `k < r` owns `c` positions and
+//! ranks `r <= k < p` own `f` (`diag_start_end`); `cell_proc` inverts this in O(1).
+//!
+//! After computing a cell its owner sends the value to the owner of the cell below if that is
+//! another rank, else to the owner of the cell to the right if that is another rank. One
+//! message per cell suffices because the owner of `(i+1, j+1)` always owns `(i+1, j)` or
+//! `(i, j+1)`. Segment ends move by at most one position from one diagonal to the next and a
+//! cell's neighbours below and to the right sit at positions `q - 1 ..= q + 1` of the next
+//! diagonal, so only the two cells at each end of a segment can send: the predicted message
+//! count costs O((m + n) * P) however large the matrix. All of this is checked exhaustively
+//! against brute force in the tests below.
+//!
+//! Pure arithmetic: no MPI, no allocation except the per-pair count table.
+
+use std::ops::Range;
+
+/// The cells each rank computes for an `m x n` matrix on `ranks` ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Schedule {
+    m: usize,
+    n: usize,
+    ranks: usize,
+}
+
+/// How many cells of a segment, at each end, can have a neighbour owned by another rank.
+const SEND_WINDOW: usize = 2;
+
+impl Schedule {
+    /// A schedule for `m` rows and `n` columns (`m <= n`) on `ranks >= 1` ranks.
+    pub fn new(m: usize, n: usize, ranks: usize) -> Schedule {
+        assert!(m <= n, "rows must be the shorter sequence ({m} > {n})");
+        assert!(ranks >= 1, "at least one rank");
+        Schedule { m, n, ranks }
+    }
+
+    pub fn rows(&self) -> usize {
+        self.m
+    }
+
+    pub fn cols(&self) -> usize {
+        self.n
+    }
+
+    pub fn ranks(&self) -> usize {
+        self.ranks
+    }
+
+    /// Number of cells, as u64 so that 100,000 x 100,000 does not overflow anywhere.
+    pub fn cells(&self) -> u64 {
+        self.m as u64 * self.n as u64
+    }
+
+    /// Number of principal diagonals (`m + n - 1`, or 0 for an empty matrix).
+    pub fn diagonals(&self) -> usize {
+        if self.m == 0 {
+            0
+        } else {
+            self.m + self.n - 1
+        }
+    }
+
+    /// `L(d) = min(d + 1, m, m + n - 1 - d)`.
+    pub fn diag_len(&self, d: usize) -> usize {
+        debug_assert!(d < self.diagonals());
+        (d + 1).min(self.m).min(self.m + self.n - 1 - d)
+    }
+
+    /// Row of position 0 (the top-right end) of diagonal `d`.
+    pub fn first_row(&self, d: usize) -> usize {
+        (d + 1).saturating_sub(self.n)
+    }
+
+    /// Position of cell `(i, j)` on its diagonal, counted from the top-right end.
+    pub fn pos(&self, i: usize, j: usize) -> usize {
+        i.min(self.n - 1 - j)
+    }
+
+    /// Cell `(i, j)` at position `pos` of diagonal `d`.
+    pub fn coords(&self, d: usize, pos: usize) -> (usize, usize) {
+        let i = self.first_row(d) + pos;
+        (i, d - i)
+    }
+
+    /// Number of ranks that work on diagonal `d`: `min(P, L(d))`.
+    pub fn active_ranks(&self, d: usize) -> usize {
+        self.ranks.min(self.diag_len(d))
+    }
+
+    /// Positions `[s, e)` of diagonal `d` owned by rank `k` (the report's `diag_start_end`);
+    /// an empty range at the end of the diagonal for a rank with no share.
+    pub fn diag_start_end(&self, d: usize, k: usize) -> Range<usize> {
+        let len = self.diag_len(d);
+        let p = self.ranks.min(len);
+        if k >= p {
+            return len..len;
+        }
+        let (f, r) = (len / p, len % p);
+        let start = k * f + k.min(r);
+        let size = if k < r { f + 1 } else { f };
+        start..start + size
+    }
+
+    /// Rows owned by rank `k` on diagonal `d` (contiguous, like its positions).
+    pub fn rank_rows(&self, d: usize, k: usize) -> Range<usize> {
+        let Range { start, end } = self.diag_start_end(d, k);
+        let i0 = self.first_row(d);
+        i0 + start..i0 + end
+    }
+
+    /// Owner of position `pos` on diagonal `d`.
+    pub fn owner_at(&self, d: usize, pos: usize) -> usize {
+        let len = self.diag_len(d);
+        debug_assert!(pos < len);
+        let p = self.ranks.min(len);
+        let (f, r) = (len / p, len % p);
+        let c = if r == 0 { f } else { f + 1 };
+        if pos < c * r {
+            pos / c
+        } else {
+            (pos - r) / f
+        }
+    }
+
+    /// Owner of cell `(i, j)` (the report's `cell_proc`).
+    pub fn cell_proc(&self, i: usize, j: usize) -> usize {
+        self.owner_at(i + j, self.pos(i, j))
+    }
+
+    /// Diagonals on which rank `k` owns cells: `k <= d < m + n - 1 - k`, empty if `k >= m`.
+    pub fn rank_diagonals(&self, k: usize) -> Range<usize> {
+        if k >= self.m {
+            return 0..0;
+        }
+        k..self.diagonals() - k
+    }
+
+    /// Number of cells rank `k` owns.
+    pub fn rank_cells(&self, k: usize) -> u64 {
+        self.rank_diagonals(k)
+            .map(|d| self.diag_start_end(d, k).len() as u64)
+            .sum()
+    }
+
+    /// Rank `k`'s cells in diagonal order (then top to bottom), as the report's
+    /// `matrix_elements` lists them.
+    pub fn rank_cell_list(&self, k: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.rank_diagonals(k).flat_map(move |d| {
+            self.rank_rows(d, k).map(move |i| (i, d - i))
+        })
+    }
+
+    /// The rank that must receive the value of cell `(i, j)`, if any: the owner of the cell
+    /// below when that is another rank, else the owner of the cell to the right when that is
+    /// another rank.
+    pub fn send_target(&self, i: usize, j: usize) -> Option<usize> {
+        let me = self.cell_proc(i, j);
+        if i + 1 < self.m {
+            let below = self.cell_proc(i + 1, j);
+            if below != me {
+                return Some(below);
+            }
+        }
+        if j + 1 < self.n {
+            let right = self.cell_proc(i, j + 1);
+            if right != me {
+                return Some(right);
+            }
+        }
+        None
+    }
+
+    /// The boundary messages rank `k` sends after computing its share of diagonal `d`:
+    /// `(row, target)` in increasing row order. At most four, one per end cell checked.
+    pub fn sends_from(&self, d: usize, k: usize) -> Sends {
+        let mut out = Sends::default();
+        let Range { start, end } = self.diag_start_end(d, k);
+        let head = start..end.min(start + SEND_WINDOW);
+        let tail = end.saturating_sub(SEND_WINDOW).max(head.end)..end;
+        for pos in head.chain(tail) {
+            let (i, j) = self.coords(d, pos);
+            if let Some(t) = self.send_target(i, j) {
+                out.push(i, t);
+            }
+        }
+        out
+    }
+
+    /// The boundary values rank `k` receives from cells of diagonal `d` (it needs them for
+    /// diagonals `d + 1` and `d + 2`): `(sender, row)`, grouped by sender in increasing rank
+    /// order and, within a sender, in the order that sender sends them. Senders are always
+    /// `k - 1` or `k + 1` (checked exhaustively in the tests).
+    pub fn receives_on(&self, d: usize, k: usize) -> Sends {
+        let mut out = Sends::default();
+        let p = self.active_ranks(d);
+        let neighbours = [k.checked_sub(1), Some(k + 1)];
+        for s in neighbours.into_iter().flatten().filter(|&s| s < p) {
+            for (i, t) in self.sends_from(d, s).iter() {
+                if t == k {
+                    out.push(s, i);
+                }
+            }
+        }
+        out
+    }
+
+    /// Predicted boundary messages, total and per ordered pair (`pairs[from][to]`), in
+    /// O((m + n) * P) time.
+    pub fn predicted_messages(&self) -> Predicted {
+        let p = self.ranks;
+        let mut pairs = vec![vec![0u64; p]; p];
+        let mut total = 0u64;
+        for d in 0..self.diagonals() {
+            for k in 0..self.active_ranks(d) {
+                for (_, t) in self.sends_from(d, k).iter() {
+                    pairs[k][t] += 1;
+                    total += 1;
+                }
+            }
+        }
+        Predicted { total, pairs }
+    }
+}
+
+/// Predicted boundary message counts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Predicted {
+    pub total: u64,
+    /// `pairs[from][to]`: messages from rank `from` to rank `to`.
+    pub pairs: Vec<Vec<u64>>,
+}
+
+/// A short list of `(row, rank)` pairs, kept inline (at most four entries).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Sends {
+    len: usize,
+    items: [(usize, usize); 4],
+}
+
+impl Sends {
+    fn push(&mut self, row: usize, rank: usize) {
+        self.items[self.len] = (row, rank);
+        self.len += 1;
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.items[..self.len].iter().copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Exhaustive range: every `1 <= m <= n <= MAX_SIDE` on every `1 <= P <= MAX_RANKS`.
+    const MAX_SIDE: usize = 64;
+    const MAX_RANKS: usize = 16;
+
+    /// Everything about one `(m, n, P)` worked out the slow way, from the report's text alone:
+    /// its `matrix_elements` walk (coordinates `x = max(0, d-n+1) + e`, `y = min(d, n-1) - e`)
+    /// with its `diag_start_end` (literal ceil / floor / rem), and neighbours read off the grid.
+    struct Brute {
+        m: usize,
+        n: usize,
+        ranks: usize,
+        /// `owner[i * n + j]`.
+        owner: Vec<usize>,
+        /// Position of each cell on its diagonal (index `e` of the walk).
+        pos: Vec<usize>,
+        /// Length of each diagonal, by counting its cells.
+        len: Vec<usize>,
+        /// Each rank's cells in walk order (the report's `matrix_elements(k)`).
+        cells: Vec<Vec<(usize, usize)>>,
+    }
+
+    impl Brute {
+        fn new(m: usize, n: usize, ranks: usize) -> Brute {
+            let diagonals = m + n - 1;
+            // The walk runs over every position the diagonal could have and keeps those in
+            // the matrix, so the length is counted, not taken from the formula under test.
+            let walk = |d: usize| {
+                (0..=d).filter_map(move |e| {
+                    let x = (d + 1).saturating_sub(n) + e;
+                    let y = d.min(n - 1).checked_sub(e)?;
+                    (x < m).then_some((x, y))
+                })
+            };
+            let mut len = Vec::with_capacity(diagonals);
+            let mut owner = vec![usize::MAX; m * n];
+            let mut pos = vec![usize::MAX; m * n];
+            let mut cells = vec![Vec::new(); ranks];
+            let mut diagonal = Vec::with_capacity(m);
+            for d in 0..diagonals {
+                diagonal.clear();
+                diagonal.extend(walk(d));
+                let l = diagonal.len();
+                len.push(l);
+                let p = ranks.min(l);
+                let (ceil, floor, rem) = (l.div_ceil(p), l / p, l % p);
+                for k in 0..p {
+                    let (s, e) = if k < rem {
+                        (k * ceil, k * ceil + ceil)
+                    } else {
+                        let s = rem * ceil + (k - rem) * floor;
+                        (s, s + floor)
+                    };
+                    for (q, &(x, y)) in diagonal.iter().enumerate().take(e).skip(s) {
+                        let c = x * n + y;
+                        assert_eq!(owner[c], usize::MAX, "brute walk: ({x},{y}) twice");
+                        owner[c] = k;
+                        pos[c] = q;
+                        cells[k].push((x, y));
+                    }
+                }
+            }
+            assert!(owner.iter().all(|&k| k < ranks), "brute walk left a cell unowned");
+            Brute {
+                m,
+                n,
+                ranks,
+                owner,
+                pos,
+                len,
+                cells,
+            }
+        }
+
+        fn owner(&self, i: usize, j: usize) -> usize {
+            self.owner[i * self.n + j]
+        }
+
+        /// Ranks other than the owner that read `(i, j)`: owners of the cell below, to the
+        /// right and diagonally below-right; sorted, without repeats.
+        fn needers(&self, i: usize, j: usize) -> Vec<usize> {
+            let (m, n) = (self.m, self.n);
+            let mut out = Vec::with_capacity(3);
+            if i + 1 < m {
+                out.push(self.owner(i + 1, j));
+            }
+            if j + 1 < n {
+                out.push(self.owner(i, j + 1));
+            }
+            if i + 1 < m && j + 1 < n {
+                out.push(self.owner(i + 1, j + 1));
+            }
+            let me = self.owner(i, j);
+            out.retain(|&k| k != me);
+            out.sort_unstable();
+            out.dedup();
+            out
+        }
+    }
+
+    /// Checks every claim of this module for one `(m, n, P)` against `Brute`.
+    fn check(m: usize, n: usize, ranks: usize) {
+        let s = Schedule::new(m, n, ranks);
+        let b = Brute::new(m, n, ranks);
+        let ctx = format!("{m}x{n} P={ranks}");
+        let diagonals = m + n - 1;
+        assert_eq!(s.diagonals(), diagonals, "{ctx}");
+        assert_eq!(s.cells(), (m * n) as u64, "{ctx}");
+
+        // Diagonals: length, first row, segments, rows, owners of positions.
+        for d in 0..diagonals {
+            let len = b.len[d];
+            assert_eq!(s.diag_len(d), len, "{ctx} L({d})");
+            assert_eq!(s.first_row(d), (d + 1).saturating_sub(n), "{ctx} d={d}");
+            let mut owners: Vec<usize> = (0..len)
+                .map(|q| {
+                    let (i, j) = s.coords(d, q);
+                    assert!(i < m && j < n && i + j == d, "{ctx} coords({d},{q})");
+                    assert_eq!(b.pos[i * n + j], q, "{ctx} coords({d},{q})");
+                    assert_eq!(s.owner_at(d, q), b.owner(i, j), "{ctx} owner_at({d},{q})");
+                    b.owner(i, j)
+                })
+                .collect();
+            owners.dedup();
+            assert_eq!(s.active_ranks(d), owners.len(), "{ctx} d={d}");
+            // Rows of each rank on this diagonal, in one pass: (first, last + 1, count).
+            let mut rows = vec![(usize::MAX, 0, 0); ranks];
+            for q in 0..len {
+                let (i, j) = s.coords(d, q);
+                let r = &mut rows[b.owner(i, j)];
+                *r = (r.0.min(i), i + 1, r.2 + 1);
+            }
+            // Segments tile the diagonal in rank order; idle ranks get `len..len`.
+            let mut next = 0;
+            for (k, &(first, end, count)) in rows.iter().enumerate() {
+                let seg = s.diag_start_end(d, k);
+                if k < s.active_ranks(d) {
+                    assert_eq!(seg.start, next, "{ctx} d={d} k={k}");
+                    assert!(!seg.is_empty(), "{ctx} d={d} k={k}");
+                    next = seg.end;
+                } else {
+                    assert_eq!(seg, len..len, "{ctx} d={d} idle k={k}");
+                }
+                let want = s.rank_rows(d, k);
+                if count == 0 {
+                    assert!(want.is_empty(), "{ctx} d={d} k={k}");
+                } else {
+                    assert_eq!(end - first, count, "{ctx} d={d} k={k}: rows not contiguous");
+                    assert_eq!(want, first..end, "{ctx} rank_rows({d},{k})");
+                }
+            }
+            assert_eq!(next, len, "{ctx} d={d}: segments do not cover the diagonal");
+        }
+
+        // Ranks: cell lists, diagonals on which they appear, cell counts.
+        let mut seen = vec![0u8; m * n];
+        let mut total = 0u64;
+        for k in 0..ranks {
+            let list: Vec<(usize, usize)> = s.rank_cell_list(k).collect();
+            assert_eq!(list, b.cells[k], "{ctx} rank_cell_list({k})");
+            for &(i, j) in &list {
+                seen[i * n + j] += 1;
+            }
+            assert_eq!(s.rank_cells(k), list.len() as u64, "{ctx} rank_cells({k})");
+            total += s.rank_cells(k);
+            let on = s.rank_diagonals(k);
+            match (list.first(), list.last()) {
+                (Some(&(i0, j0)), Some(&(i1, j1))) => {
+                    assert!(k < m, "{ctx} rank {k} >= m owns cells");
+                    assert_eq!(on, i0 + j0..i1 + j1 + 1, "{ctx} rank_diagonals({k})");
+                    // Present on every diagonal of that range, not just its ends.
+                    for d in on {
+                        assert!(!s.diag_start_end(d, k).is_empty(), "{ctx} k={k} d={d}");
+                    }
+                }
+                _ => {
+                    assert!(k >= m, "{ctx} rank {k} < m owns nothing");
+                    assert!(on.is_empty(), "{ctx} rank_diagonals({k})");
+                }
+            }
+        }
+        assert!(seen.iter().all(|&c| c == 1), "{ctx}: a cell not owned exactly once");
+        assert_eq!(total, s.cells(), "{ctx}");
+
+        // Cells: owner, position, the neighbour claim, one message per boundary cell.
+        let mut pairs = vec![vec![0u64; ranks]; ranks];
+        let mut messages = 0u64;
+        let mut sends: Vec<Vec<(usize, usize)>> = vec![Vec::new(); ranks];
+        let mut recvs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); ranks];
+        for d in 0..diagonals {
+            for list in sends.iter_mut().chain(recvs.iter_mut()) {
+                list.clear();
+            }
+            // Top to bottom, so each rank's list comes out in row order.
+            for q in 0..b.len[d] {
+                let (i, j) = s.coords(d, q);
+                let k = b.owner(i, j);
+                assert_eq!(s.cell_proc(i, j), k, "{ctx} cell_proc({i},{j})");
+                assert_eq!(s.pos(i, j), q, "{ctx} pos({i},{j})");
+                if i + 1 < m && j + 1 < n {
+                    let diag = b.owner(i + 1, j + 1);
+                    assert!(
+                        diag == b.owner(i + 1, j) || diag == b.owner(i, j + 1),
+                        "{ctx}: owner of ({},{}) holds neither neighbour",
+                        i + 1,
+                        j + 1
+                    );
+                }
+                let needers = b.needers(i, j);
+                assert!(needers.len() <= 1, "{ctx} ({i},{j}) needed by {needers:?}");
+                let target = needers.first().copied();
+                assert_eq!(s.send_target(i, j), target, "{ctx} send_target({i},{j})");
+                if let Some(t) = target {
+                    assert!(t + 1 == k || t == k + 1, "{ctx} ({i},{j}): {k} -> {t}");
+                    sends[k].push((i, t));
+                    recvs[t].push((k, i));
+                    pairs[k][t] += 1;
+                    messages += 1;
+                }
+            }
+            for k in 0..ranks {
+                let got: Vec<(usize, usize)> = s.sends_from(d, k).iter().collect();
+                assert_eq!(got, sends[k], "{ctx} sends_from({d},{k})");
+                // Stable sort: rows stay ascending within each sender.
+                recvs[k].sort_by_key(|&(sender, _)| sender);
+                let got: Vec<(usize, usize)> = s.receives_on(d, k).iter().collect();
+                assert_eq!(got, recvs[k], "{ctx} receives_on({d},{k})");
+            }
+        }
+        let predicted = s.predicted_messages();
+        assert_eq!(predicted.total, messages, "{ctx} predicted total");
+        assert_eq!(predicted.pairs, pairs, "{ctx} predicted pairs");
+    }
+
+    /// Runs `check` over the whole range on all cores, largest matrices first so that the
+    /// threads finish together.
+    #[test]
+    fn exhaustive_against_brute_force() {
+        let mut shapes: Vec<(usize, usize)> = (1..=MAX_SIDE)
+            .flat_map(|n| (1..=n).map(move |m| (m, n)))
+            .collect();
+        shapes.sort_by_key(|&(m, n)| std::cmp::Reverse(m * n));
+        let next = AtomicUsize::new(0);
+        let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| {
+                    while let Some(&(m, n)) = shapes.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        for p in 1..=MAX_RANKS {
+                            check(m, n, p);
+                        }
+                    }
+                });
+            }
+        });
+    }
+
+    fn grid(s: &Schedule) -> Vec<Vec<usize>> {
+        (0..s.rows())
+            .map(|i| (0..s.cols()).map(|j| s.cell_proc(i, j)).collect())
+            .collect()
+    }
+
+    /// The report's first example assignment.
+    #[test]
+    fn report_grid_5x8_3_ranks() {
+        assert_eq!(
+            grid(&Schedule::new(5, 8, 3)),
+            vec![
+                vec![0, 0, 0, 0, 0, 0, 0, 0],
+                vec![1, 1, 0, 0, 0, 0, 0, 0],
+                vec![2, 1, 1, 1, 1, 1, 0, 0],
+                vec![2, 1, 1, 1, 1, 1, 1, 0],
+                vec![2, 2, 2, 2, 2, 2, 1, 0],
+            ]
+        );
+    }
+
+    /// The report's second example assignment.
+    #[test]
+    fn report_grid_4x6_2_ranks() {
+        assert_eq!(
+            grid(&Schedule::new(4, 6, 2)),
+            vec![
+                vec![0, 0, 0, 0, 0, 0],
+                vec![1, 0, 0, 0, 0, 0],
+                vec![1, 1, 1, 1, 0, 0],
+                vec![1, 1, 1, 1, 1, 0],
+            ]
+        );
+    }
+
+    /// With one rank per row (`P = m`) the report counts `n (m - 1)` messages; the
+    /// per-cell rule sends exactly that many here too.
+    #[test]
+    fn one_rank_per_row_matches_report_bound() {
+        for n in 1..=MAX_SIDE {
+            for m in 1..=n {
+                let s = Schedule::new(m, n, m);
+                assert_eq!(s.predicted_messages().total, (n * (m - 1)) as u64, "{m}x{n}");
+            }
+        }
+    }
+
+    /// A 0 x n matrix (an empty sequence) has no diagonals, no cells and no messages.
+    #[test]
+    fn empty_matrix() {
+        let s = Schedule::new(0, 5, 4);
+        assert_eq!(s.diagonals(), 0);
+        assert_eq!(s.cells(), 0);
+        assert_eq!(s.predicted_messages().total, 0);
+        for k in 0..4 {
+            assert!(s.rank_diagonals(k).is_empty());
+            assert_eq!(s.rank_cells(k), 0);
+            assert_eq!(s.rank_cell_list(k).count(), 0);
+        }
+    }
+
+    /// The closed-form count must stay cheap and sane at the sizes the experiments use.
+    #[test]
+    fn predicted_messages_at_scale() {
+        let huge = Schedule::new(100_000, 100_000, 64);
+        assert_eq!(huge.cells(), 10_000_000_000);
+        for side in [50_000, 100_000] {
+            let s = Schedule::new(side, side, 64);
+            let p = s.predicted_messages();
+            assert!(p.total > 0, "{side}");
+            assert_eq!(p.pairs.iter().flatten().sum::<u64>(), p.total, "{side}");
+            for (from, row) in p.pairs.iter().enumerate() {
+                for (to, &count) in row.iter().enumerate() {
+                    let neighbours = from + 1 == to || to + 1 == from;
+                    assert!(neighbours || count == 0, "{side}: {from} -> {to}: {count}");
+                    // Every adjacent pair shares a boundary on each of the ~2 * side
+                    // diagonals where both work, and a boundary never costs more than the
+                    // four end cells of a segment.
+                    if neighbours {
+                        assert!(count > 0, "{side}: {from} -> {to} silent");
+                        assert!(count <= 4 * s.diagonals() as u64, "{side}: {from} -> {to}");
+                    }
+                }
+            }
+            // Summed over both directions every boundary of every full diagonal sends.
+            assert!(p.total >= 63 * (s.diagonals() as u64 - 2 * 63), "{side}: {}", p.total);
+            assert!(p.total <= 4 * 64 * s.diagonals() as u64, "{side}: {}", p.total);
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! Cell stores: where a rank keeps the values it computes and receives, and what the traceback
+//! reads back.
+//!
+//! The fill phase drives a store diagonal by diagonal: [`Store::put_received`] records a
+//! boundary value another rank sent, [`Store::compute`] fills the rank's share of the next
+//! diagonal, [`Store::value`] reads a freshly computed value to send it on. The traceback then
+//! asks [`Store::goes_up`] at each mismatch cell the rank owns. Two implementations:
+//!
+//! - [`hash::HashStore`], the report's design: one hash map from cell to value, holding every
+//!   owned and every received cell (about 20 bytes per cell);
+//! - [`dense::DenseStore`], the report's proposed improvement: the last two diagonals as flat
+//!   row-indexed arrays plus one traceback bit per owned cell (one eighth of a byte per cell).
+//!
+//! Both give the same values, the same messages and the same LCS: the tie-breaking lives in the
+//! traceback, which only asks "is `M[i-1][j] >= M[i][j-1]`?".
+
+pub mod dense;
+pub mod hash;
+
+use std::fmt;
+use std::ops::Range;
+
+use serde::Serialize;
+
+use crate::schedule::Schedule;
+
+/// Which store a run uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum StoreKind {
+    /// Two diagonals of values plus one traceback bit per owned cell.
+    Dense,
+    /// A hash map of every owned and received cell (the report's design).
+    Hash,
+}
+
+impl fmt::Display for StoreKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StoreKind::Dense => "dense",
+            StoreKind::Hash => "hash",
+        })
+    }
+}
+
+impl StoreKind {
+    /// Estimated peak bytes the store needs on rank `rank` (the cells it owns and receives),
+    /// without the sequences themselves.
+    pub fn estimate_bytes(self, schedule: &Schedule, rank: usize) -> u64 {
+        match self {
+            StoreKind::Dense => dense::DenseStore::estimate_bytes(schedule, rank),
+            StoreKind::Hash => hash::HashStore::estimate_bytes(schedule, rank),
+        }
+    }
+}
+
+/// The sequences a store computes over: `x` along the rows (the shorter), `y` along the
+/// columns, and `y` reversed so that a diagonal reads both forwards.
+pub struct Seqs<'a> {
+    pub x: &'a [u8],
+    pub y: &'a [u8],
+    y_rev: Vec<u8>,
+}
+
+impl<'a> Seqs<'a> {
+    pub fn new(x: &'a [u8], y: &'a [u8]) -> Seqs<'a> {
+        assert!(x.len() <= y.len());
+        Seqs {
+            x,
+            y,
+            y_rev: y.iter().rev().copied().collect(),
+        }
+    }
+
+    /// `y[d - i]` for rows `rows` of diagonal `d`, in row order.
+    pub fn y_along(&self, d: usize, rows: Range<usize>) -> &[u8] {
+        // y[d - i] = y_rev[n - 1 - d + i], and i >= d - (n - 1) on diagonal d.
+        let start = self.y.len() - 1 + rows.start - d;
+        &self.y_rev[start..start + rows.len()]
+    }
+}
+
+/// A rank's cells: what the fill writes and the traceback reads.
+pub trait Store {
+    fn kind(&self) -> StoreKind;
+
+    /// Record the value of cell `(i, d - i)` on diagonal `d`, received from another rank.
+    /// Called after `compute(d, ..)` on this rank (if it works on `d`) and before
+    /// `compute(d + 1, ..)`.
+    fn put_received(&mut self, d: usize, i: usize, value: u32);
+
+    /// Compute this rank's rows `rows` of diagonal `d`. Every value they depend on is owned or
+    /// has been received.
+    fn compute(&mut self, d: usize, rows: Range<usize>, seqs: &Seqs<'_>);
+
+    /// The value of cell `(i, d - i)`, computed by this rank on the latest diagonal `d`.
+    fn value(&self, d: usize, i: usize) -> u32;
+
+    /// At a mismatch cell `(i, j)` this rank owns: whether `M[i-1][j] >= M[i][j-1]`, i.e.
+    /// whether the traceback goes up rather than left.
+    fn goes_up(&self, i: usize, j: usize) -> bool;
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    //! Store-level checks without MPI: a single rank per store must give the reference's LCS,
+    //! and so must all ranks of a multi-rank schedule driven in one process with the boundary
+    //! values handed over directly, as the fill would send them.
+
+    use super::*;
+    use crate::traceback::walk_all;
+    use rand::{Rng, SeedableRng};
+
+    /// Runs the whole schedule in one process: one store per rank, boundary values copied
+    /// between them exactly as the MPI fill would send them.
+    pub(crate) fn fill_in_process<S: Store>(
+        s: &Schedule,
+        seqs: &Seqs<'_>,
+        mut make: impl FnMut(usize) -> S,
+    ) -> Vec<S> {
+        let mut stores: Vec<S> = (0..s.ranks()).map(&mut make).collect();
+        for d in 0..s.diagonals() {
+            for (k, store) in stores.iter_mut().enumerate() {
+                let rows = s.rank_rows(d, k);
+                if !rows.is_empty() {
+                    store.compute(d, rows, seqs);
+                }
+            }
+            for k in 0..s.active_ranks(d) {
+                for (i, t) in s.sends_from(d, k).iter() {
+                    let v = stores[k].value(d, i);
+                    stores[t].put_received(d, i, v);
+                }
+            }
+        }
+        stores
+    }
+
+    fn random_pair(rng: &mut impl Rng, alphabet: &[u8]) -> (Vec<u8>, Vec<u8>) {
+        let a = rng.gen_range(0..60);
+        let b = rng.gen_range(0..60);
+        let mut gen = |len| -> Vec<u8> {
+            (0..len)
+                .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
+                .collect()
+        };
+        let (x, y) = (gen(a), gen(b));
+        if x.len() <= y.len() {
+            (x, y)
+        } else {
+            (y, x)
+        }
+    }
+
+    pub(crate) fn check_against_reference<S: Store>(make: impl Fn(&Schedule, usize) -> S) {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        for case in 0..150 {
+            let alphabet: &[u8] = [&b"ab"[..], b"acgt", b"abcdefghijklmnopqrstuvwxyz"][case % 3];
+            let (x, y) = random_pair(&mut rng, alphabet);
+            let expected = crate::reference::lcs(&x, &y).lcs;
+            for p in [1, 2, 3, 5] {
+                if x.is_empty() {
+                    continue;
+                }
+                let s = Schedule::new(x.len(), y.len(), p);
+                let seqs = Seqs::new(&x, &y);
+                let stores = fill_in_process(&s, &seqs, |k| make(&s, k));
+                let got = walk_all(&s, &seqs, &stores);
+                assert_eq!(
+                    got,
+                    expected,
+                    "x={:?} y={:?} P={p}",
+                    String::from_utf8_lossy(&x),
+                    String::from_utf8_lossy(&y)
+                );
+            }
+        }
+    }
+}
