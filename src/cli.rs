@@ -144,7 +144,8 @@ fn finish(result: Result<(), Error>) -> ExitCode {
 }
 
 fn init_logging(rank: Option<i32>) {
-    let mut builder = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"));
+    let mut builder =
+        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"));
     builder.format(move |buf, record| match rank {
         Some(r) => writeln!(buf, "[rank {r} {}] {}", record.level(), record.args()),
         None => writeln!(buf, "[{}] {}", record.level(), record.args()),

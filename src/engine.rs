@@ -166,7 +166,9 @@ fn share_input(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<input:
             .json
             .as_deref()
             .map_or(Ok(()), crate::report::check_writable)
-            .and_then(|()| input::read_pair(&opts.input, opts.max_input_bytes).map_err(Error::from));
+            .and_then(|()| {
+                input::read_pair(&opts.input, opts.max_input_bytes).map_err(Error::from)
+            });
         header = match &loaded {
             Ok(p) => [0, p.x.len() as u64, p.y.len() as u64, p.swapped as u64],
             Err(e) => [e.exit_code() as u64, 0, 0, 0],

@@ -63,7 +63,11 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "m" | "mb" | "mib" => 20,
         "g" | "gb" | "gib" => 30,
         "t" | "tb" | "tib" => 40,
-        other => return Err(format!("'{text}': unknown unit '{other}' (use K, M, G or T)")),
+        other => {
+            return Err(format!(
+                "'{text}': unknown unit '{other}' (use K, M, G or T)"
+            ))
+        }
     };
     Ok((value * (1u64 << shift) as f64) as u64)
 }

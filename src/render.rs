@@ -271,7 +271,10 @@ mod tests {
         let text = schedule_text(&Schedule::new(12, 12, 12));
         let lines = grid_lines(&text);
         assert_eq!(lines.len(), 12, "{text}");
-        assert_eq!(lines[0], "p0  p0  p0  p0  p0  p0  p0  p0  p0  p0  p0  p0", "{text}");
+        assert_eq!(
+            lines[0], "p0  p0  p0  p0  p0  p0  p0  p0  p0  p0  p0  p0",
+            "{text}"
+        );
         assert!(lines[11].starts_with("p11 "), "{text}");
     }
 
@@ -344,7 +347,10 @@ mod tests {
     #[test]
     fn idle_ranks_are_named() {
         let text = schedule_text(&Schedule::new(3, 5, 8));
-        assert!(text.contains("p3..p7: no segment on any diagonal"), "{text}");
+        assert!(
+            text.contains("p3..p7: no segment on any diagonal"),
+            "{text}"
+        );
         assert!(text.contains("  p3..p7: 0 each"), "{text}");
         assert!(text.contains("diag  len  p0    p1    p2\n"), "{text}");
     }

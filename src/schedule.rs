@@ -152,9 +152,8 @@ impl Schedule {
     /// Rank `k`'s cells in diagonal order (then top to bottom), as the report's
     /// `matrix_elements` lists them.
     pub fn rank_cell_list(&self, k: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.rank_diagonals(k).flat_map(move |d| {
-            self.rank_rows(d, k).map(move |i| (i, d - i))
-        })
+        self.rank_diagonals(k)
+            .flat_map(move |d| self.rank_rows(d, k).map(move |i| (i, d - i)))
     }
 
     /// The rank that must receive the value of cell `(i, j)`, if any: the owner of the cell
@@ -274,17 +273,15 @@ mod tests {
 
     /// Everything about one `(m, n, P)` worked out the slow way, from the report's text alone:
     /// its `matrix_elements` walk (coordinates `x = max(0, d-n+1) + e`, `y = min(d, n-1) - e`)
-    /// with its `diag_start_end` (literal ceil / floor / rem), and neighbours read off the grid.
+    /// with its `diag_start_end` (literal ceil / floor / rem). Built once per `(m, n, P)`.
     struct Brute {
-        m: usize,
         n: usize,
-        ranks: usize,
         /// `owner[i * n + j]`.
         owner: Vec<usize>,
-        /// Position of each cell on its diagonal (index `e` of the walk).
-        pos: Vec<usize>,
-        /// Length of each diagonal, by counting its cells.
-        len: Vec<usize>,
+        /// Every diagonal's cells in walk order, diagonal after diagonal; diagonal `d` is
+        /// `walk[diag_at[d]..diag_at[d + 1]]`, so its length is counted, not computed.
+        walk: Vec<(usize, usize)>,
+        diag_at: Vec<usize>,
         /// Each rank's cells in walk order (the report's `matrix_elements(k)`).
         cells: Vec<Vec<(usize, usize)>>,
     }
@@ -292,51 +289,49 @@ mod tests {
     impl Brute {
         fn new(m: usize, n: usize, ranks: usize) -> Brute {
             let diagonals = m + n - 1;
-            // The walk runs over every position the diagonal could have and keeps those in
-            // the matrix, so the length is counted, not taken from the formula under test.
-            let walk = |d: usize| {
-                (0..=d).filter_map(move |e| {
-                    let x = (d + 1).saturating_sub(n) + e;
-                    let y = d.min(n - 1).checked_sub(e)?;
-                    (x < m).then_some((x, y))
-                })
-            };
-            let mut len = Vec::with_capacity(diagonals);
-            let mut owner = vec![usize::MAX; m * n];
-            let mut pos = vec![usize::MAX; m * n];
-            let mut cells = vec![Vec::new(); ranks];
-            let mut diagonal = Vec::with_capacity(m);
+            let mut walk = Vec::with_capacity(m * n);
+            let mut diag_at = Vec::with_capacity(diagonals + 1);
             for d in 0..diagonals {
-                diagonal.clear();
-                diagonal.extend(walk(d));
+                diag_at.push(walk.len());
+                // Every position the diagonal could have; keep those inside the matrix.
+                for e in 0..=d {
+                    let x = (d + 1).saturating_sub(n) + e;
+                    if x < m && e <= d.min(n - 1) {
+                        walk.push((x, d.min(n - 1) - e));
+                    }
+                }
+            }
+            diag_at.push(walk.len());
+            let mut owner = vec![usize::MAX; m * n];
+            let mut cells = vec![Vec::new(); ranks];
+            for d in 0..diagonals {
+                let diagonal = &walk[diag_at[d]..diag_at[d + 1]];
                 let l = diagonal.len();
-                len.push(l);
                 let p = ranks.min(l);
                 let (ceil, floor, rem) = (l.div_ceil(p), l / p, l % p);
-                for k in 0..p {
+                for (k, mine) in cells.iter_mut().enumerate().take(p) {
                     let (s, e) = if k < rem {
                         (k * ceil, k * ceil + ceil)
                     } else {
                         let s = rem * ceil + (k - rem) * floor;
                         (s, s + floor)
                     };
-                    for (q, &(x, y)) in diagonal.iter().enumerate().take(e).skip(s) {
-                        let c = x * n + y;
-                        assert_eq!(owner[c], usize::MAX, "brute walk: ({x},{y}) twice");
-                        owner[c] = k;
-                        pos[c] = q;
-                        cells[k].push((x, y));
+                    for &(x, y) in &diagonal[s..e] {
+                        assert_eq!(owner[x * n + y], usize::MAX, "brute walk: ({x},{y}) twice");
+                        owner[x * n + y] = k;
+                        mine.push((x, y));
                     }
                 }
             }
-            assert!(owner.iter().all(|&k| k < ranks), "brute walk left a cell unowned");
+            assert!(
+                owner.iter().all(|&k| k < ranks),
+                "brute walk left a cell unowned"
+            );
             Brute {
-                m,
                 n,
-                ranks,
                 owner,
-                pos,
-                len,
+                walk,
+                diag_at,
                 cells,
             }
         }
@@ -345,29 +340,13 @@ mod tests {
             self.owner[i * self.n + j]
         }
 
-        /// Ranks other than the owner that read `(i, j)`: owners of the cell below, to the
-        /// right and diagonally below-right; sorted, without repeats.
-        fn needers(&self, i: usize, j: usize) -> Vec<usize> {
-            let (m, n) = (self.m, self.n);
-            let mut out = Vec::with_capacity(3);
-            if i + 1 < m {
-                out.push(self.owner(i + 1, j));
-            }
-            if j + 1 < n {
-                out.push(self.owner(i, j + 1));
-            }
-            if i + 1 < m && j + 1 < n {
-                out.push(self.owner(i + 1, j + 1));
-            }
-            let me = self.owner(i, j);
-            out.retain(|&k| k != me);
-            out.sort_unstable();
-            out.dedup();
-            out
+        fn diagonal(&self, d: usize) -> &[(usize, usize)] {
+            &self.walk[self.diag_at[d]..self.diag_at[d + 1]]
         }
     }
 
-    /// Checks every claim of this module for one `(m, n, P)` against `Brute`.
+    /// Checks every claim of this module for one `(m, n, P)` against `Brute`: one pass per
+    /// diagonal, then one per rank.
     fn check(m: usize, n: usize, ranks: usize) {
         let s = Schedule::new(m, n, ranks);
         let b = Brute::new(m, n, ranks);
@@ -376,71 +355,130 @@ mod tests {
         assert_eq!(s.diagonals(), diagonals, "{ctx}");
         assert_eq!(s.cells(), (m * n) as u64, "{ctx}");
 
-        // Diagonals: length, first row, segments, rows, owners of positions.
+        let mut pairs = vec![vec![0u64; ranks]; ranks];
+        let mut messages = 0u64;
+        // Per diagonal and rank: rows owned (first, last + 1, count), sends as (row, target),
+        // receives as (sender, row) from the rank below / above it.
+        let mut rows = vec![(0, 0, 0); ranks];
+        let mut sends: Vec<Vec<(usize, usize)>> = vec![Vec::new(); ranks];
+        let mut from_lower: Vec<Vec<(usize, usize)>> = vec![Vec::new(); ranks];
+        let mut from_upper: Vec<Vec<(usize, usize)>> = vec![Vec::new(); ranks];
         for d in 0..diagonals {
-            let len = b.len[d];
+            let diagonal = b.diagonal(d);
+            let len = diagonal.len();
             assert_eq!(s.diag_len(d), len, "{ctx} L({d})");
-            assert_eq!(s.first_row(d), (d + 1).saturating_sub(n), "{ctx} d={d}");
-            let mut owners: Vec<usize> = (0..len)
-                .map(|q| {
-                    let (i, j) = s.coords(d, q);
-                    assert!(i < m && j < n && i + j == d, "{ctx} coords({d},{q})");
-                    assert_eq!(b.pos[i * n + j], q, "{ctx} coords({d},{q})");
-                    assert_eq!(s.owner_at(d, q), b.owner(i, j), "{ctx} owner_at({d},{q})");
-                    b.owner(i, j)
-                })
-                .collect();
-            owners.dedup();
-            assert_eq!(s.active_ranks(d), owners.len(), "{ctx} d={d}");
-            // Rows of each rank on this diagonal, in one pass: (first, last + 1, count).
-            let mut rows = vec![(usize::MAX, 0, 0); ranks];
-            for q in 0..len {
-                let (i, j) = s.coords(d, q);
-                let r = &mut rows[b.owner(i, j)];
-                *r = (r.0.min(i), i + 1, r.2 + 1);
+            assert_eq!(s.first_row(d), diagonal[0].0, "{ctx} first_row({d})");
+            rows.fill((usize::MAX, 0, 0));
+            for list in sends
+                .iter_mut()
+                .chain(&mut from_lower)
+                .chain(&mut from_upper)
+            {
+                list.clear();
             }
+            // Top to bottom, so every list comes out in row order.
+            for (q, &(i, j)) in diagonal.iter().enumerate() {
+                let k = b.owner(i, j);
+                assert_eq!(s.coords(d, q), (i, j), "{ctx} coords({d},{q})");
+                assert_eq!(s.pos(i, j), q, "{ctx} pos({i},{j})");
+                assert_eq!(s.owner_at(d, q), k, "{ctx} owner_at({d},{q})");
+                assert_eq!(s.cell_proc(i, j), k, "{ctx} cell_proc({i},{j})");
+                let r = &mut rows[k];
+                *r = (r.0.min(i), i + 1, r.2 + 1);
+
+                // Who reads (i, j): the owners of the cells below, right and below-right.
+                let below = (i + 1 < m).then(|| b.owner(i + 1, j));
+                let right = (j + 1 < n).then(|| b.owner(i, j + 1));
+                let corner = (i + 1 < m && j + 1 < n).then(|| b.owner(i + 1, j + 1));
+                if let Some(c) = corner {
+                    assert!(
+                        Some(c) == below || Some(c) == right,
+                        "{ctx}: owner of ({},{}) holds neither neighbour",
+                        i + 1,
+                        j + 1
+                    );
+                }
+                let mut target = None;
+                for other in [below, right, corner].into_iter().flatten() {
+                    if other != k {
+                        assert!(
+                            target.is_none() || target == Some(other),
+                            "{ctx} ({i},{j}) needed by {target:?} and {other}"
+                        );
+                        target = Some(other);
+                    }
+                }
+                assert_eq!(s.send_target(i, j), target, "{ctx} send_target({i},{j})");
+                if let Some(t) = target {
+                    if t + 1 == k {
+                        from_upper[t].push((k, i));
+                    } else {
+                        assert_eq!(t, k + 1, "{ctx} ({i},{j}) sent beyond a neighbour");
+                        from_lower[t].push((k, i));
+                    }
+                    sends[k].push((i, t));
+                    pairs[k][t] += 1;
+                    messages += 1;
+                }
+            }
+
             // Segments tile the diagonal in rank order; idle ranks get `len..len`.
+            let active = rows.iter().filter(|r| r.2 > 0).count();
+            assert_eq!(s.active_ranks(d), active, "{ctx} active_ranks({d})");
             let mut next = 0;
             for (k, &(first, end, count)) in rows.iter().enumerate() {
                 let seg = s.diag_start_end(d, k);
-                if k < s.active_ranks(d) {
-                    assert_eq!(seg.start, next, "{ctx} d={d} k={k}");
-                    assert!(!seg.is_empty(), "{ctx} d={d} k={k}");
+                if k < active {
+                    assert_eq!(seg.start, next, "{ctx} diag_start_end({d},{k})");
+                    assert_eq!(seg.len(), count, "{ctx} diag_start_end({d},{k})");
                     next = seg.end;
-                } else {
-                    assert_eq!(seg, len..len, "{ctx} d={d} idle k={k}");
-                }
-                let want = s.rank_rows(d, k);
-                if count == 0 {
-                    assert!(want.is_empty(), "{ctx} d={d} k={k}");
-                } else {
                     assert_eq!(end - first, count, "{ctx} d={d} k={k}: rows not contiguous");
-                    assert_eq!(want, first..end, "{ctx} rank_rows({d},{k})");
+                    assert_eq!(s.rank_rows(d, k), first..end, "{ctx} rank_rows({d},{k})");
+                } else {
+                    assert_eq!(count, 0, "{ctx} d={d}: rank {k} beyond the active ones");
+                    assert_eq!(seg, len..len, "{ctx} diag_start_end({d},{k}), idle");
+                    assert!(s.rank_rows(d, k).is_empty(), "{ctx} rank_rows({d},{k})");
+                }
+                if !s.sends_from(d, k).iter().eq(sends[k].iter().copied()) {
+                    let got: Vec<_> = s.sends_from(d, k).iter().collect();
+                    panic!("{ctx} sends_from({d},{k}): {got:?}, brute {:?}", sends[k]);
+                }
+                let want = from_lower[k].iter().chain(&from_upper[k]).copied();
+                if !s.receives_on(d, k).iter().eq(want) {
+                    let got: Vec<_> = s.receives_on(d, k).iter().collect();
+                    let (lo, hi) = (&from_lower[k], &from_upper[k]);
+                    panic!("{ctx} receives_on({d},{k}): {got:?}, brute {lo:?} {hi:?}");
                 }
             }
             assert_eq!(next, len, "{ctx} d={d}: segments do not cover the diagonal");
         }
+        let predicted = s.predicted_messages();
+        assert_eq!(predicted.total, messages, "{ctx} predicted total");
+        assert_eq!(predicted.pairs, pairs, "{ctx} predicted pairs");
 
-        // Ranks: cell lists, diagonals on which they appear, cell counts.
+        // Ranks: cell lists, the diagonals on which they appear, cell counts.
         let mut seen = vec![0u8; m * n];
         let mut total = 0u64;
-        for k in 0..ranks {
-            let list: Vec<(usize, usize)> = s.rank_cell_list(k).collect();
-            assert_eq!(list, b.cells[k], "{ctx} rank_cell_list({k})");
-            for &(i, j) in &list {
+        for (k, brute) in b.cells.iter().enumerate() {
+            assert!(
+                s.rank_cell_list(k).eq(brute.iter().copied()),
+                "{ctx} rank_cell_list({k})"
+            );
+            for &(i, j) in brute {
                 seen[i * n + j] += 1;
             }
-            assert_eq!(s.rank_cells(k), list.len() as u64, "{ctx} rank_cells({k})");
+            assert_eq!(s.rank_cells(k), brute.len() as u64, "{ctx} rank_cells({k})");
             total += s.rank_cells(k);
             let on = s.rank_diagonals(k);
-            match (list.first(), list.last()) {
+            match (brute.first(), brute.last()) {
                 (Some(&(i0, j0)), Some(&(i1, j1))) => {
                     assert!(k < m, "{ctx} rank {k} >= m owns cells");
                     assert_eq!(on, i0 + j0..i1 + j1 + 1, "{ctx} rank_diagonals({k})");
-                    // Present on every diagonal of that range, not just its ends.
-                    for d in on {
-                        assert!(!s.diag_start_end(d, k).is_empty(), "{ctx} k={k} d={d}");
-                    }
+                    // Present on every diagonal of that range, not just at its ends.
+                    let present = brute
+                        .windows(2)
+                        .all(|w| w[1].0 + w[1].1 <= w[0].0 + w[0].1 + 1);
+                    assert!(present, "{ctx} rank {k} skips a diagonal");
                 }
                 _ => {
                     assert!(k >= m, "{ctx} rank {k} < m owns nothing");
@@ -448,57 +486,11 @@ mod tests {
                 }
             }
         }
-        assert!(seen.iter().all(|&c| c == 1), "{ctx}: a cell not owned exactly once");
+        assert!(
+            seen.iter().all(|&c| c == 1),
+            "{ctx}: a cell not owned exactly once"
+        );
         assert_eq!(total, s.cells(), "{ctx}");
-
-        // Cells: owner, position, the neighbour claim, one message per boundary cell.
-        let mut pairs = vec![vec![0u64; ranks]; ranks];
-        let mut messages = 0u64;
-        let mut sends: Vec<Vec<(usize, usize)>> = vec![Vec::new(); ranks];
-        let mut recvs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); ranks];
-        for d in 0..diagonals {
-            for list in sends.iter_mut().chain(recvs.iter_mut()) {
-                list.clear();
-            }
-            // Top to bottom, so each rank's list comes out in row order.
-            for q in 0..b.len[d] {
-                let (i, j) = s.coords(d, q);
-                let k = b.owner(i, j);
-                assert_eq!(s.cell_proc(i, j), k, "{ctx} cell_proc({i},{j})");
-                assert_eq!(s.pos(i, j), q, "{ctx} pos({i},{j})");
-                if i + 1 < m && j + 1 < n {
-                    let diag = b.owner(i + 1, j + 1);
-                    assert!(
-                        diag == b.owner(i + 1, j) || diag == b.owner(i, j + 1),
-                        "{ctx}: owner of ({},{}) holds neither neighbour",
-                        i + 1,
-                        j + 1
-                    );
-                }
-                let needers = b.needers(i, j);
-                assert!(needers.len() <= 1, "{ctx} ({i},{j}) needed by {needers:?}");
-                let target = needers.first().copied();
-                assert_eq!(s.send_target(i, j), target, "{ctx} send_target({i},{j})");
-                if let Some(t) = target {
-                    assert!(t + 1 == k || t == k + 1, "{ctx} ({i},{j}): {k} -> {t}");
-                    sends[k].push((i, t));
-                    recvs[t].push((k, i));
-                    pairs[k][t] += 1;
-                    messages += 1;
-                }
-            }
-            for k in 0..ranks {
-                let got: Vec<(usize, usize)> = s.sends_from(d, k).iter().collect();
-                assert_eq!(got, sends[k], "{ctx} sends_from({d},{k})");
-                // Stable sort: rows stay ascending within each sender.
-                recvs[k].sort_by_key(|&(sender, _)| sender);
-                let got: Vec<(usize, usize)> = s.receives_on(d, k).iter().collect();
-                assert_eq!(got, recvs[k], "{ctx} receives_on({d},{k})");
-            }
-        }
-        let predicted = s.predicted_messages();
-        assert_eq!(predicted.total, messages, "{ctx} predicted total");
-        assert_eq!(predicted.pairs, pairs, "{ctx} predicted pairs");
     }
 
     /// Runs `check` over the whole range on all cores, largest matrices first so that the
@@ -566,7 +558,11 @@ mod tests {
         for n in 1..=MAX_SIDE {
             for m in 1..=n {
                 let s = Schedule::new(m, n, m);
-                assert_eq!(s.predicted_messages().total, (n * (m - 1)) as u64, "{m}x{n}");
+                assert_eq!(
+                    s.predicted_messages().total,
+                    (n * (m - 1)) as u64,
+                    "{m}x{n}"
+                );
             }
         }
     }
@@ -609,8 +605,16 @@ mod tests {
                 }
             }
             // Summed over both directions every boundary of every full diagonal sends.
-            assert!(p.total >= 63 * (s.diagonals() as u64 - 2 * 63), "{side}: {}", p.total);
-            assert!(p.total <= 4 * 64 * s.diagonals() as u64, "{side}: {}", p.total);
+            assert!(
+                p.total >= 63 * (s.diagonals() as u64 - 2 * 63),
+                "{side}: {}",
+                p.total
+            );
+            assert!(
+                p.total <= 4 * 64 * s.diagonals() as u64,
+                "{side}: {}",
+                p.total
+            );
         }
     }
 }

@@ -118,8 +118,15 @@ pub fn run<S: Store>(
     let ranks = world.size() as usize;
     let mut hops = 0;
     // Continue the walk from `cell`, forwarding it when it hops; true when it has finished here.
-    let mut advance = |cell: (usize, usize), mut found_rev: Vec<u8>, traffic: &mut Traffic| {
-        match walk_local(schedule, seqs, store, rank, cell, &mut found_rev) {
+    let mut advance =
+        |cell: (usize, usize), mut found_rev: Vec<u8>, traffic: &mut Traffic| match walk_local(
+            schedule,
+            seqs,
+            store,
+            rank,
+            cell,
+            &mut found_rev,
+        ) {
             Exit::Hop { to, i, j } => {
                 hops += 1;
                 let msg = encode(i, j, &found_rev);
@@ -133,8 +140,7 @@ pub fn run<S: Store>(
                 found_rev.reverse();
                 Some(found_rev)
             }
-        }
-    };
+        };
 
     let mut finished = if rank == 0 && schedule.cells() > 0 {
         let start = (schedule.rows() - 1, schedule.cols() - 1);
@@ -159,7 +165,9 @@ pub fn run<S: Store>(
                 break;
             }
             traffic.sent(Kind::Control, 0, found.len());
-            world.process_at_rank(0).send_with_tag(&found[..], tag::RESULT);
+            world
+                .process_at_rank(0)
+                .send_with_tag(&found[..], tag::RESULT);
         }
         let (msg, status) = world.any_process().receive_vec::<u8>();
         let from = status.source_rank() as usize;

@@ -140,7 +140,11 @@ impl Store for DenseStore {
     fn goes_up(&self, i: usize, j: usize) -> bool {
         let d = i + j;
         let rows = self.schedule.rank_rows(d, self.rank);
-        debug_assert!(rows.contains(&i), "({i},{j}) is not owned by rank {}", self.rank);
+        debug_assert!(
+            rows.contains(&i),
+            "({i},{j}) is not owned by rank {}",
+            self.rank
+        );
         let t = i - rows.start;
         let word = self.bits[self.word_start[d - self.first] + t / 64];
         (word >> (t % 64)) & 1 == 1

@@ -1,0 +1,6 @@
+//! Integration tests: the real `mpi-lcs` binary, alone and under `mpirun`.
+
+mod util;
+
+mod commands;
+mod solve;
