@@ -217,9 +217,9 @@ impl Schedule {
         let mut pairs = vec![vec![0u64; p]; p];
         let mut total = 0u64;
         for d in 0..self.diagonals() {
-            for k in 0..self.active_ranks(d) {
+            for (k, row) in pairs.iter_mut().enumerate().take(self.active_ranks(d)) {
                 for (_, t) in self.sends_from(d, k).iter() {
-                    pairs[k][t] += 1;
+                    row[t] += 1;
                     total += 1;
                 }
             }

@@ -333,6 +333,7 @@ fn bad_input_ends_every_rank_with_one_message() {
             ],
         );
         assert_eq!(run.status.code(), Some(3), "{run:?}");
+        assert!(run.elapsed.as_secs() < 10, "took {:?}", run.elapsed);
         let errors: Vec<_> = run.stderr.lines().filter(|l| l.contains("error")).collect();
         assert_eq!(errors.len(), 1, "stderr:\n{}", run.stderr);
         assert!(errors[0].contains("missing.txt"), "{}", errors[0]);
