@@ -236,7 +236,8 @@ pub struct Predicted {
     pub pairs: Vec<Vec<u64>>,
 }
 
-/// A short list of `(row, rank)` pairs, kept inline (at most four entries).
+/// A short list of pairs, kept inline (at most four entries): `(row, target)` from
+/// [`Schedule::sends_from`], `(sender, row)` from [`Schedule::receives_on`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Sends {
     len: usize,
@@ -604,7 +605,21 @@ mod tests {
                     }
                 }
             }
-            // Summed over both directions every boundary of every full diagonal sends.
+            // Receives mirror sends and fit in `Sends` (sampled: all diagonals would be slow
+            // in debug builds).
+            for d in (0..s.diagonals()).step_by(101) {
+                for k in 0..s.active_ranks(d) {
+                    let got = s.receives_on(d, k);
+                    assert!(got.len() <= 2 * SEND_WINDOW, "{side} d={d} k={k}");
+                    for (from, row) in got.iter() {
+                        let sent = s.sends_from(d, from).iter().any(|x| x == (row, k));
+                        assert!(sent, "{side} d={d}: {from} -> {k} row {row} never sent");
+                    }
+                }
+            }
+            // Summed over both directions every boundary of every diagonal but the last makes
+            // one of its two sides send: the next diagonal's cell below the upper side's last
+            // cell is read by both, and at most one of them owns it.
             assert!(
                 p.total >= 63 * (s.diagonals() as u64 - 2 * 63),
                 "{side}: {}",
