@@ -73,6 +73,10 @@ pub struct SolveArgs {
     /// its ranks; also MPI_LCS_MEMORY_LIMIT).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub memory_limit: Option<u64>,
+    /// Append one row per run to this CSV file (header written when the file is new; safe
+    /// for concurrent runs).
+    #[arg(long, value_name = "PATH")]
+    pub append_csv: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -168,6 +172,7 @@ fn solve(args: SolveArgs) -> ExitCode {
         json: args.json,
         memory_limit: args.memory_limit,
         max_input_bytes: args.input.max_input,
+        append_csv: args.append_csv,
     };
     let result = engine::solve(&world, &opts).map(|report| {
         if let Some(report) = report {

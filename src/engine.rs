@@ -52,6 +52,8 @@ pub struct SolveOptions {
     pub json: Option<PathBuf>,
     pub memory_limit: Option<u64>,
     pub max_input_bytes: u64,
+    /// Append one CSV row per run to this file.
+    pub append_csv: Option<PathBuf>,
 }
 
 /// The phases the fault switch can hit.
@@ -95,9 +97,11 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     let rank = world.rank() as usize;
     let ranks = world.size() as usize;
 
+    let ranks_on_host = world.split_shared(0).size() as usize;
+    let provenance = crate::report::Provenance::now(ranks_on_host);
     let pair = share_input(world, opts)?;
     let schedule = Schedule::new(pair.x.len(), pair.y.len(), ranks);
-    check_memory(world, &schedule, opts)?;
+    check_memory(world, &schedule, opts, ranks_on_host)?;
     log::info!(
         "{} x {} matrix, {} diagonals, store {}",
         schedule.rows(),
@@ -123,6 +127,7 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     let predicted = schedule.predicted_messages();
     let pairs = per_rank.iter().map(|r| r.boundary_to.clone()).collect();
     let report = Report {
+        run: provenance,
         input: opts.input.display().to_string(),
         rows: schedule.rows(),
         cols: schedule.cols(),
@@ -150,6 +155,9 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     };
     if let Some(path) = &opts.json {
         crate::report::write_json_atomic(path, &report)?;
+    }
+    if let Some(path) = &opts.append_csv {
+        crate::report::append_csv(path, &report.csv_columns())?;
     }
     Ok(Some(report))
 }
@@ -200,7 +208,7 @@ fn share_input(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<input:
 
 /// The per-rank memory limit in force: the user's, else what this host can give divided among
 /// the ranks that share it.
-fn memory_limit(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<u64>, Error> {
+fn memory_limit(opts: &SolveOptions, ranks_on_host: usize) -> Result<Option<u64>, Error> {
     if let Some(limit) = opts.memory_limit {
         return Ok(Some(limit));
     }
@@ -209,8 +217,7 @@ fn memory_limit(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Optio
             .map(Some)
             .map_err(|e| Error::Usage(format!("{MEMORY_LIMIT_ENV}: {e}")));
     }
-    let host_ranks = world.split_shared(0).size().max(1) as u64;
-    Ok(mem::available_bytes().map(|b| b / host_ranks))
+    Ok(mem::available_bytes().map(|b| b / ranks_on_host.max(1) as u64))
 }
 
 /// Before any allocation: does each rank's store fit? Decided over all ranks together.
@@ -218,9 +225,10 @@ fn check_memory(
     world: &SimpleCommunicator,
     schedule: &Schedule,
     opts: &SolveOptions,
+    ranks_on_host: usize,
 ) -> Result<(), Error> {
     let rank = world.rank() as usize;
-    let limit = memory_limit(world, opts);
+    let limit = memory_limit(opts, ranks_on_host);
     let sequences = (schedule.rows() + 2 * schedule.cols()) as u64;
     let need = opts.store.estimate_bytes(schedule, rank) + sequences;
     let code = match &limit {

@@ -503,4 +503,43 @@ mod tests {
         assert!(message.starts_with("input file '"), "{message}");
         assert!(!message.contains('\n'), "{message}");
     }
+
+    mod properties {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(2000))]
+
+            /// Arbitrary bytes: `parse` returns, never panics, and a sequence never holds a
+            /// newline.
+            #[test]
+            fn parse_survives_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+                if let Ok((x, y)) = parse(&bytes) {
+                    prop_assert!(!x.contains(&b'\n') && !y.contains(&b'\n'));
+                }
+            }
+
+            /// Inputs made mostly of the bytes that steer the parser.
+            #[test]
+            fn parse_survives_structural_bytes(
+                bytes in proptest::collection::vec(prop::sample::select(b"\n\r>ACGT ".to_vec()), 0..300)
+            ) {
+                let _ = parse(&bytes);
+            }
+
+            /// Any two sequences written in the plain format read back as themselves.
+            #[test]
+            fn plain_format_round_trips(
+                x in proptest::collection::vec(any::<u8>().prop_filter("no line breaks", |b| *b != b'\n' && *b != b'\r'), 0..100),
+                y in proptest::collection::vec(any::<u8>().prop_filter("no line breaks", |b| *b != b'\n' && *b != b'\r'), 0..100),
+                crlf in any::<bool>(),
+            ) {
+                prop_assume!(x.first() != Some(&b'>'));
+                let eol: &[u8] = if crlf { b"\r\n" } else { b"\n" };
+                let file = [&x[..], eol, &y[..], eol].concat();
+                prop_assert_eq!(parse(&file), Ok((x, y)));
+            }
+        }
+    }
 }

@@ -134,6 +134,8 @@ pub struct PredictedCounts {
 /// The full report of a `solve` run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
+    #[serde(flatten)]
+    pub run: Provenance,
     pub input: String,
     pub rows: usize,
     pub cols: usize,
@@ -151,6 +153,62 @@ pub struct Report {
     pub pairs: Vec<Vec<u64>>,
     pub per_rank: Vec<RankReport>,
     pub seconds: Seconds,
+}
+
+/// When, with what, and on what a run happened: enough to tell rows of an experiment apart.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Provenance {
+    /// UTC start time, ISO 8601.
+    pub timestamp: String,
+    pub version: String,
+    /// The git commit the binary was built from (`MPI_LCS_COMMIT` overrides it).
+    pub commit: String,
+    /// Cores on rank 0's host.
+    pub cores: usize,
+    /// Ranks sharing rank 0's host.
+    pub ranks_on_host: usize,
+    /// More ranks than cores on rank 0's host: timings then measure the protocol, not speed.
+    pub oversubscribed: bool,
+}
+
+impl Provenance {
+    /// Provenance for a run starting now with `ranks_on_host` ranks on this host.
+    pub fn now(ranks_on_host: usize) -> Provenance {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Provenance {
+            timestamp: utc_timestamp(std::time::SystemTime::now()),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            commit: std::env::var("MPI_LCS_COMMIT")
+                .unwrap_or_else(|_| env!("MPI_LCS_BUILD_COMMIT").to_owned()),
+            cores,
+            ranks_on_host,
+            oversubscribed: ranks_on_host > cores,
+        }
+    }
+}
+
+/// `2026-11-25T22:41:30Z` for a system time (days-to-civil conversion of the Unix epoch).
+pub fn utc_timestamp(t: std::time::SystemTime) -> String {
+    let secs = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Shift the epoch to 0000-03-01 so leap days fall at the end of each 400-year era.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
 }
 
 /// The LCS as JSON carries it: a string when its bytes are UTF-8, else hex.
@@ -192,6 +250,38 @@ impl Report {
             bytes.add(&r.sent_bytes);
         }
         (messages, bytes)
+    }
+
+    /// The report as one CSV row: `(column, value)` pairs, the order of the file's columns.
+    pub fn csv_columns(&self) -> Vec<(&'static str, String)> {
+        let max_rss = self.per_rank.iter().map(|r| r.peak_rss_bytes).max();
+        vec![
+            ("timestamp", self.run.timestamp.clone()),
+            ("input", self.input.clone()),
+            ("rows", self.rows.to_string()),
+            ("cols", self.cols.to_string()),
+            ("ranks", self.ranks.to_string()),
+            ("store", self.store.clone()),
+            ("lcs_length", self.lcs_length.to_string()),
+            ("messages_boundary", self.messages.boundary.to_string()),
+            ("messages_traceback", self.messages.traceback.to_string()),
+            ("messages_control", self.messages.control.to_string()),
+            ("bytes_boundary", self.bytes.boundary.to_string()),
+            ("bytes_traceback", self.bytes.traceback.to_string()),
+            ("bytes_control", self.bytes.control.to_string()),
+            ("predicted_boundary", self.predicted.boundary.to_string()),
+            ("traceback_hops", self.traceback_hops.to_string()),
+            ("seconds_total", format!("{:.6}", self.seconds.total)),
+            ("seconds_fill", format!("{:.6}", self.seconds.fill)),
+            (
+                "seconds_traceback",
+                format!("{:.6}", self.seconds.traceback),
+            ),
+            ("max_peak_rss_bytes", max_rss.unwrap_or(0).to_string()),
+            ("cores", self.run.cores.to_string()),
+            ("oversubscribed", self.run.oversubscribed.to_string()),
+            ("commit", self.run.commit.clone()),
+        ]
     }
 
     /// The human summary rank 0 prints.
@@ -238,6 +328,39 @@ impl Report {
         );
         s
     }
+}
+
+/// Quotes a CSV field when it holds a comma, a quote or a line break (RFC 4180).
+fn csv_field(value: &str) -> String {
+    if value.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", value.replace('"', "\"\""))
+    } else {
+        value.to_owned()
+    }
+}
+
+/// Appends `columns` as one row to the CSV file at `path`, writing the header first when the
+/// file is new or empty. The file is locked for the append and the row goes out in a single
+/// write, so concurrent runs appending to one file never interleave or lose rows.
+pub fn append_csv(path: &Path, columns: &[(&'static str, String)]) -> Result<(), Error> {
+    let fail = |source| Error::Output {
+        path: path.to_owned(),
+        source,
+    };
+    let line = |cells: Vec<String>| cells.join(",") + "\n";
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(fail)?;
+    file.lock().map_err(fail)?;
+    let mut text = String::new();
+    if file.metadata().map_err(fail)?.len() == 0 {
+        text += &line(columns.iter().map(|(k, _)| k.to_string()).collect());
+    }
+    text += &line(columns.iter().map(|(_, v)| csv_field(v)).collect());
+    file.write_all(text.as_bytes()).map_err(fail)?;
+    file.sync_data().map_err(fail)
 }
 
 /// Checks early that `path` can be written, so a bad path fails before the work starts: its
@@ -296,6 +419,25 @@ mod tests {
         assert_eq!(LcsText::new(&[0xff, 0x00]), LcsText::Hex("ff00".into()));
         let json = serde_json::to_value(LcsText::new(&[0xff])).unwrap();
         assert_eq!(json, serde_json::json!({"lcs_hex": "ff"}));
+    }
+
+    #[test]
+    fn timestamps_are_utc_iso8601() {
+        let at = |s| std::time::UNIX_EPOCH + std::time::Duration::from_secs(s);
+        assert_eq!(utc_timestamp(at(0)), "1970-01-01T00:00:00Z");
+        assert_eq!(utc_timestamp(at(951_782_400)), "2000-02-29T00:00:00Z");
+        assert_eq!(utc_timestamp(at(1_795_646_490)), "2026-11-25T22:41:30Z");
+    }
+
+    #[test]
+    fn csv_rows_are_quoted_and_headed_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.csv");
+        let cols = vec![("input", "a,b.txt".to_owned()), ("n", "1".to_owned())];
+        append_csv(&path, &cols).unwrap();
+        append_csv(&path, &cols).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, "input,n\n\"a,b.txt\",1\n\"a,b.txt\",1\n");
     }
 
     #[test]

@@ -18,7 +18,7 @@
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::engine::tag;
+use crate::engine::{tag, Fault, Phase};
 use crate::report::{Kind, Traffic};
 use crate::schedule::Schedule;
 use crate::store::{Seqs, Store};
@@ -117,16 +117,13 @@ pub fn run<S: Store>(
     let rank = world.rank() as usize;
     let ranks = world.size() as usize;
     let mut hops = 0;
-    // Continue the walk from `cell`, forwarding it when it hops; true when it has finished here.
-    let mut advance =
-        |cell: (usize, usize), mut found_rev: Vec<u8>, traffic: &mut Traffic| match walk_local(
-            schedule,
-            seqs,
-            store,
-            rank,
-            cell,
-            &mut found_rev,
-        ) {
+    let fault = Fault::from_env(Phase::Traceback, rank);
+    // Continue the walk from `cell`, forwarding it when it hops; the LCS when it ends here.
+    let mut advance = |cell: (usize, usize), mut found_rev: Vec<u8>, traffic: &mut Traffic| {
+        if let Some(f) = fault.filter(|f| cell.0 + cell.1 <= f.diagonal) {
+            Fault::trigger(rank, f.diagonal);
+        }
+        match walk_local(schedule, seqs, store, rank, cell, &mut found_rev) {
             Exit::Hop { to, i, j } => {
                 hops += 1;
                 let msg = encode(i, j, &found_rev);
@@ -140,7 +137,8 @@ pub fn run<S: Store>(
                 found_rev.reverse();
                 Some(found_rev)
             }
-        };
+        }
+    };
 
     let mut finished = if rank == 0 && schedule.cells() > 0 {
         let start = (schedule.rows() - 1, schedule.cols() - 1);

@@ -3,4 +3,5 @@
 mod util;
 
 mod commands;
+mod faults;
 mod solve;

@@ -151,7 +151,7 @@ pub fn mpirun_env<S: AsRef<OsStr>>(ranks: usize, args: &[S], env: &[(&str, &str)
 /// Open MPI refuses to run as root without the first two; harmless otherwise. Each run also
 /// gets a session directory of its own: runs started at the same moment otherwise race to
 /// create the shared one under /tmp and fail.
-fn open_mpi_env(cmd: &mut Command) -> tempfile::TempDir {
+pub fn open_mpi_env(cmd: &mut Command) -> tempfile::TempDir {
     let session = tempfile::tempdir().expect("session dir");
     cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
