@@ -77,6 +77,10 @@ pub struct SolveArgs {
     /// for concurrent runs).
     #[arg(long, value_name = "PATH")]
     pub append_csv: Option<PathBuf>,
+    /// Write one CSV line per message (phase, diagonal, from, to, i, j, bytes), sorted by
+    /// phase, diagonal and sender; up to 1,000,000 cells.
+    #[arg(long, value_name = "PATH")]
+    pub trace: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -86,6 +90,10 @@ pub struct ReferenceArgs {
     /// Write rows, cols, swapped, lcs_length, lcs (or lcs_hex) and seconds as JSON.
     #[arg(long, value_name = "PATH")]
     pub json: Option<PathBuf>,
+    /// Append one row to this CSV file, with the columns of `solve --append-csv` (store
+    /// `reference`, 1 rank, no messages): the sequential row of an experiment.
+    #[arg(long, value_name = "PATH")]
+    pub append_csv: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -173,6 +181,7 @@ fn solve(args: SolveArgs) -> ExitCode {
         memory_limit: args.memory_limit,
         max_input_bytes: args.input.max_input,
         append_csv: args.append_csv,
+        trace: args.trace,
     };
     let result = engine::solve(&world, &opts).map(|report| {
         if let Some(report) = report {
@@ -212,9 +221,10 @@ struct ReferenceReport {
 
 fn reference(args: ReferenceArgs) -> Result<(), Error> {
     init_logging(None);
-    if let Some(path) = &args.json {
+    for path in [&args.json, &args.append_csv].into_iter().flatten() {
         crate::report::check_writable(path)?;
     }
+    let provenance = crate::report::Provenance::now(1);
     let started = std::time::Instant::now();
     let pair = input::read_pair(&args.input.file, args.input.max_input)?;
     let lcs = crate::reference::lcs(&pair.x, &pair.y);
@@ -242,6 +252,16 @@ fn reference(args: ReferenceArgs) -> Result<(), Error> {
     );
     if let Some(path) = &args.json {
         crate::report::write_json_atomic(path, &report)?;
+    }
+    if let Some(path) = &args.append_csv {
+        let row = crate::report::Report::sequential(
+            provenance,
+            report.input,
+            (report.rows, report.cols, report.swapped),
+            &lcs.lcs,
+            report.seconds,
+        );
+        crate::report::append_csv(path, &row.csv_columns())?;
     }
     Ok(())
 }

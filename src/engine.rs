@@ -11,6 +11,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use mpi::collective::SystemOperation;
+use mpi::datatype::PartitionMut;
+use mpi::Count;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
@@ -24,6 +26,7 @@ use crate::schedule::Schedule;
 use crate::store::dense::DenseStore;
 use crate::store::hash::HashStore;
 use crate::store::{Seqs, Store, StoreKind};
+use crate::trace::Event;
 
 /// Message tags, one per kind of message (never a diagonal number).
 pub mod tag {
@@ -54,6 +57,8 @@ pub struct SolveOptions {
     pub max_input_bytes: u64,
     /// Append one CSV row per run to this file.
     pub append_csv: Option<PathBuf>,
+    /// Write every message as one CSV line to this file.
+    pub trace: Option<PathBuf>,
 }
 
 /// The phases the fault switch can hit.
@@ -101,6 +106,7 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     let provenance = crate::report::Provenance::now(ranks_on_host);
     let pair = share_input(world, opts)?;
     let schedule = Schedule::new(pair.x.len(), pair.y.len(), ranks);
+    check_trace_size(world, &schedule, opts)?;
     check_memory(world, &schedule, opts, ranks_on_host)?;
     log::info!(
         "{} x {} matrix, {} diagonals, store {}",
@@ -111,12 +117,24 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     );
 
     let seqs = Seqs::new(&pair.x, &pair.y);
-    let local = match opts.store {
-        StoreKind::Dense => run_rank(world, &schedule, &seqs, DenseStore::new(&schedule, rank)),
-        StoreKind::Hash => run_rank(world, &schedule, &seqs, HashStore::new(&schedule, rank)),
+    let traffic = Traffic::new(rank, ranks, opts.trace.is_some());
+    let mut local = match opts.store {
+        StoreKind::Dense => {
+            let store = DenseStore::new(&schedule, rank);
+            run_rank(world, &schedule, &seqs, store, traffic)
+        }
+        StoreKind::Hash => {
+            let store = HashStore::new(&schedule, rank);
+            run_rank(world, &schedule, &seqs, store, traffic)
+        }
     };
     let estimate = opts.store.estimate_bytes(&schedule, rank);
     let per_rank = gather(world, &schedule, &local, estimate);
+    let events = local
+        .traffic
+        .events
+        .take()
+        .and_then(|events| gather_events(world, &events));
     if rank != 0 {
         return Ok(None);
     }
@@ -155,6 +173,10 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     };
     if let Some(path) = &opts.json {
         crate::report::write_json_atomic(path, &report)?;
+    }
+    if let (Some(path), Some(mut events)) = (&opts.trace, events) {
+        crate::trace::sort(&mut events);
+        crate::report::write_atomic(path, crate::trace::to_csv(&events).as_bytes())?;
     }
     if let Some(path) = &opts.append_csv {
         crate::report::append_csv(path, &report.csv_columns())?;
@@ -204,6 +226,57 @@ fn share_input(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<input:
         root.broadcast_into(&mut pair.y[..]);
     }
     Ok(pair)
+}
+
+/// A trace holds one record per boundary cell: refuse it for large matrices, on every rank.
+fn check_trace_size(
+    world: &SimpleCommunicator,
+    schedule: &Schedule,
+    opts: &SolveOptions,
+) -> Result<(), Error> {
+    if opts.trace.is_none() || schedule.cells() <= crate::trace::MAX_TRACE_CELLS {
+        return Ok(());
+    }
+    if world.rank() != 0 {
+        return Err(Error::Peer(crate::error::EXIT_USAGE));
+    }
+    Err(Error::Usage(format!(
+        "--trace is limited to {} cells; this matrix is {} x {} = {} cells",
+        crate::trace::MAX_TRACE_CELLS,
+        schedule.rows(),
+        schedule.cols(),
+        schedule.cells()
+    )))
+}
+
+/// Gathers every rank's message records to rank 0 (collectives, not counted as messages).
+fn gather_events(world: &SimpleCommunicator, events: &[Event]) -> Option<Vec<Event>> {
+    let words: Vec<u64> = events.iter().flat_map(|e| e.to_words()).collect();
+    let root = world.process_at_rank(0);
+    let count = words.len() as Count;
+    if world.rank() != 0 {
+        root.gather_into(&count);
+        root.gather_varcount_into(&words[..]);
+        return None;
+    }
+    let mut counts = vec![0 as Count; world.size() as usize];
+    root.gather_into_root(&count, &mut counts[..]);
+    let displs: Vec<Count> = counts
+        .iter()
+        .scan(0, |at, &c| {
+            let d = *at;
+            *at += c;
+            Some(d)
+        })
+        .collect();
+    let mut all = vec![0u64; counts.iter().sum::<Count>() as usize];
+    let mut partition = PartitionMut::new(&mut all[..], &counts[..], &displs[..]);
+    root.gather_varcount_into_root(&words[..], &mut partition);
+    Some(
+        all.chunks_exact(crate::trace::WORDS)
+            .map(Event::from_words)
+            .collect(),
+    )
 }
 
 /// The per-rank memory limit in force: the user's, else what this host can give divided among
@@ -318,9 +391,9 @@ fn run_rank<S: Store>(
     schedule: &Schedule,
     seqs: &Seqs<'_>,
     mut store: S,
+    mut traffic: Traffic,
 ) -> Local {
     let rank = world.rank() as usize;
-    let mut traffic = Traffic::new(schedule.ranks());
     let started = Instant::now();
     let fill = crate::fill::run(world, schedule, seqs, &mut store, &mut traffic);
     let seconds_fill = started.elapsed().as_secs_f64();

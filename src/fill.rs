@@ -98,7 +98,7 @@ fn exchange<S: Store>(
     let bytes = std::mem::size_of::<u32>();
     let started = Instant::now();
     mpi::request::multiple_scope(outgoing.len(), |scope, requests| {
-        for ((_, to), value) in outgoing.iter().zip(values) {
+        for ((row, to), value) in outgoing.iter().zip(values) {
             let dest = world.process_at_rank(to as i32);
             let request = if synchronous {
                 dest.immediate_synchronous_send_with_tag(scope, value, tag::BOUNDARY)
@@ -106,7 +106,7 @@ fn exchange<S: Store>(
                 dest.immediate_send_with_tag(scope, value, tag::BOUNDARY)
             };
             requests.add(request);
-            traffic.sent(Kind::Boundary, to, bytes);
+            traffic.sent(Kind::Boundary, to, bytes, Some((row, d - row)));
         }
         let posted = Instant::now();
         times.send += (posted - started).as_secs_f64();
@@ -114,7 +114,7 @@ fn exchange<S: Store>(
             let (value, _) = world
                 .process_at_rank(from as i32)
                 .receive_with_tag::<u32>(tag::BOUNDARY);
-            traffic.received(Kind::Boundary, from, bytes);
+            traffic.received(Kind::Boundary, bytes);
             store.put_received(d, row, value);
         }
         let received = Instant::now();

@@ -18,4 +18,5 @@ pub mod render;
 pub mod report;
 pub mod schedule;
 pub mod store;
+pub mod trace;
 pub mod traceback;

@@ -18,6 +18,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::error::Error;
+use crate::trace::{Event, Phase};
 
 /// A kind of message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,34 +56,55 @@ impl PerKind {
     }
 }
 
-/// One rank's traffic, counted as it happens.
+/// One rank's traffic, counted as it happens (and, when tracing, recorded message by message).
 #[derive(Debug, Clone, Default)]
 pub struct Traffic {
+    pub rank: usize,
     pub sent: PerKind,
     pub sent_bytes: PerKind,
     pub received: PerKind,
     pub received_bytes: PerKind,
     /// Boundary messages this rank sent to each rank.
     pub boundary_to: Vec<u64>,
+    /// Every message this rank sent, when a trace was asked for.
+    pub events: Option<Vec<Event>>,
 }
 
 impl Traffic {
-    pub fn new(ranks: usize) -> Traffic {
+    pub fn new(rank: usize, ranks: usize, tracing: bool) -> Traffic {
         Traffic {
+            rank,
             boundary_to: vec![0; ranks],
+            events: tracing.then(Vec::new),
             ..Traffic::default()
         }
     }
 
-    pub fn sent(&mut self, kind: Kind, to: usize, bytes: usize) {
+    /// Counts a message sent to `to`; `cell` is the cell it concerns (the boundary cell, or the
+    /// next cell of the walk).
+    pub fn sent(&mut self, kind: Kind, to: usize, bytes: usize, cell: Option<(usize, usize)>) {
         *self.sent.slot(kind) += 1;
         *self.sent_bytes.slot(kind) += bytes as u64;
         if kind == Kind::Boundary {
             self.boundary_to[to] += 1;
         }
+        if let Some(events) = &mut self.events {
+            events.push(Event {
+                phase: match kind {
+                    Kind::Boundary => Phase::Fill,
+                    Kind::Traceback => Phase::Traceback,
+                    Kind::Control => Phase::Control,
+                },
+                diagonal: cell.map(|(i, j)| (i + j) as u64),
+                from: self.rank,
+                to,
+                cell: cell.map(|(i, j)| (i as u64, j as u64)),
+                bytes: bytes as u64,
+            });
+        }
     }
 
-    pub fn received(&mut self, kind: Kind, _from: usize, bytes: usize) {
+    pub fn received(&mut self, kind: Kind, bytes: usize) {
         *self.received.slot(kind) += 1;
         *self.received_bytes.slot(kind) += bytes as u64;
     }
@@ -250,6 +272,54 @@ impl Report {
             bytes.add(&r.sent_bytes);
         }
         (messages, bytes)
+    }
+
+    /// The report of a sequential reference run, so that it can stand as a row beside MPI
+    /// runs: store `reference`, one rank, no messages.
+    pub fn sequential(
+        run: Provenance,
+        input: String,
+        (rows, cols, swapped): (usize, usize, bool),
+        lcs: &[u8],
+        seconds: f64,
+    ) -> Report {
+        let peak = crate::mem::peak_rss_bytes();
+        Report {
+            run,
+            input,
+            rows,
+            cols,
+            swapped,
+            ranks: 1,
+            store: "reference".to_owned(),
+            lcs_length: lcs.len(),
+            lcs: LcsText::new(lcs),
+            messages: PerKind::default(),
+            bytes: PerKind::default(),
+            predicted: PredictedCounts { boundary: 0 },
+            traceback_hops: 0,
+            pairs: vec![vec![0]],
+            per_rank: vec![RankReport {
+                rank: 0,
+                cells: rows as u64 * cols as u64,
+                sent: PerKind::default(),
+                received: PerKind::default(),
+                sent_bytes: PerKind::default(),
+                received_bytes: PerKind::default(),
+                seconds_fill: seconds,
+                fill_breakdown: FillTimes::default(),
+                seconds_traceback: 0.0,
+                traceback_hops: 0,
+                peak_rss_bytes: peak,
+                store_bytes_estimate: crate::reference::traceback_bytes(rows, cols),
+                boundary_to: vec![0],
+            }],
+            seconds: Seconds {
+                total: seconds,
+                fill: seconds,
+                traceback: 0.0,
+            },
+        }
     }
 
     /// The report as one CSV row: `(column, value)` pairs, the order of the file's columns.

@@ -127,7 +127,7 @@ pub fn run<S: Store>(
             Exit::Hop { to, i, j } => {
                 hops += 1;
                 let msg = encode(i, j, &found_rev);
-                traffic.sent(Kind::Traceback, to, msg.len());
+                traffic.sent(Kind::Traceback, to, msg.len(), Some((i, j)));
                 world
                     .process_at_rank(to as i32)
                     .send_with_tag(&msg[..], tag::TRACE);
@@ -155,32 +155,31 @@ pub fn run<S: Store>(
             if rank == 0 {
                 lcs = Some(found);
                 for to in 1..ranks {
-                    traffic.sent(Kind::Control, to, 0);
+                    traffic.sent(Kind::Control, to, 0, None);
                     world
                         .process_at_rank(to as i32)
                         .send_with_tag(&[0u8; 0][..], tag::DONE);
                 }
                 break;
             }
-            traffic.sent(Kind::Control, 0, found.len());
+            traffic.sent(Kind::Control, 0, found.len(), None);
             world
                 .process_at_rank(0)
                 .send_with_tag(&found[..], tag::RESULT);
         }
         let (msg, status) = world.any_process().receive_vec::<u8>();
-        let from = status.source_rank() as usize;
         match status.tag() {
             tag::TRACE => {
-                traffic.received(Kind::Traceback, from, msg.len());
+                traffic.received(Kind::Traceback, msg.len());
                 let (cell, found_rev) = decode(&msg);
                 finished = advance(cell, found_rev, traffic);
             }
             tag::RESULT => {
-                traffic.received(Kind::Control, from, msg.len());
+                traffic.received(Kind::Control, msg.len());
                 finished = Some(msg);
             }
             tag::DONE => {
-                traffic.received(Kind::Control, from, msg.len());
+                traffic.received(Kind::Control, msg.len());
                 break;
             }
             other => unreachable!("unexpected message tag {other} in the traceback"),

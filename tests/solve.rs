@@ -341,3 +341,82 @@ fn bad_input_ends_every_rank_with_one_message() {
         assert!(!out.exists());
     }
 }
+
+#[test]
+fn trace_lines_match_the_reported_counts() {
+    let dir = Dir::new();
+    for (input, ranks) in [("small.txt", 3), ("medium.txt", 4), ("large.txt", 2)] {
+        let input = util::repo_input(input);
+        let (json, trace) = (dir.path("t.json"), dir.path("t.csv"));
+        util::mpirun(
+            ranks,
+            &[
+                "solve".as_ref(),
+                input.as_os_str(),
+                "--json".as_ref(),
+                json.as_os_str(),
+                "--trace".as_ref(),
+                trace.as_os_str(),
+            ],
+        )
+        .ok();
+        let report = util::json(&json);
+        let text = std::fs::read_to_string(&trace).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some("phase,diagonal,from,to,i,j,bytes"));
+        let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+        for (phase, kind) in [
+            ("fill", "boundary"),
+            ("traceback", "traceback"),
+            ("control", "control"),
+        ] {
+            let of_phase: Vec<_> = rows.iter().filter(|r| r[0] == phase).collect();
+            assert_eq!(
+                of_phase.len() as u64,
+                report["messages"][kind].as_u64().unwrap()
+            );
+            let bytes: u64 = of_phase.iter().map(|r| r[6].parse::<u64>().unwrap()).sum();
+            assert_eq!(
+                bytes,
+                report["bytes"][kind].as_u64().unwrap(),
+                "{phase} bytes"
+            );
+        }
+        // Sorted by (phase, diagonal, sender); every fill message goes to a neighbour rank.
+        let key = |r: &Vec<&str>| {
+            let phase = ["fill", "traceback", "control"]
+                .iter()
+                .position(|p| *p == r[0]);
+            let num = |s: &str| s.parse::<u64>().unwrap_or(u64::MAX);
+            (phase, num(r[1]), num(r[2]))
+        };
+        assert!(
+            rows.windows(2).all(|w| key(&w[0]) <= key(&w[1])),
+            "not sorted"
+        );
+        for r in rows.iter().filter(|r| r[0] == "fill") {
+            let (from, to): (i64, i64) = (r[2].parse().unwrap(), r[3].parse().unwrap());
+            assert_eq!((from - to).abs(), 1, "{r:?}");
+            let (i, j): (u64, u64) = (r[4].parse().unwrap(), r[5].parse().unwrap());
+            assert_eq!(i + j, r[1].parse::<u64>().unwrap());
+        }
+    }
+    // Above a million cells the trace is refused, cleanly.
+    let trace = dir.path("big.csv");
+    let run = util::mpirun(
+        2,
+        &[
+            "solve".as_ref(),
+            util::repo_input("large_2.txt").as_os_str(),
+            "--trace".as_ref(),
+            trace.as_os_str(),
+        ],
+    );
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        run.stderr.contains("--trace is limited to"),
+        "{}",
+        run.stderr
+    );
+    assert!(!trace.exists());
+}
