@@ -81,6 +81,9 @@ pub struct SolveArgs {
     /// phase, diagonal and sender; up to 1,000,000 cells.
     #[arg(long, value_name = "PATH")]
     pub trace: Option<PathBuf>,
+    /// Never show the progress bar (it only appears on a terminal, after a second).
+    #[arg(long)]
+    pub no_progress: bool,
 }
 
 #[derive(Debug, Args)]
@@ -182,6 +185,7 @@ fn solve(args: SolveArgs) -> ExitCode {
         max_input_bytes: args.input.max_input,
         append_csv: args.append_csv,
         trace: args.trace,
+        progress: !args.no_progress,
     };
     let result = engine::solve(&world, &opts).map(|report| {
         if let Some(report) = report {

@@ -12,9 +12,9 @@ use std::time::Instant;
 
 use mpi::collective::SystemOperation;
 use mpi::datatype::PartitionMut;
-use mpi::Count;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
+use mpi::Count;
 
 use crate::error::Error;
 use crate::input;
@@ -59,6 +59,8 @@ pub struct SolveOptions {
     pub append_csv: Option<PathBuf>,
     /// Write every message as one CSV line to this file.
     pub trace: Option<PathBuf>,
+    /// Show a progress bar on rank 0 (when its stderr is a terminal and the fill is long).
+    pub progress: bool,
 }
 
 /// The phases the fault switch can hit.
@@ -121,11 +123,11 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     let mut local = match opts.store {
         StoreKind::Dense => {
             let store = DenseStore::new(&schedule, rank);
-            run_rank(world, &schedule, &seqs, store, traffic)
+            run_rank(world, &schedule, &seqs, store, traffic, opts.progress)
         }
         StoreKind::Hash => {
             let store = HashStore::new(&schedule, rank);
-            run_rank(world, &schedule, &seqs, store, traffic)
+            run_rank(world, &schedule, &seqs, store, traffic, opts.progress)
         }
     };
     let estimate = opts.store.estimate_bytes(&schedule, rank);
@@ -392,10 +394,20 @@ fn run_rank<S: Store>(
     seqs: &Seqs<'_>,
     mut store: S,
     mut traffic: Traffic,
+    progress: bool,
 ) -> Local {
     let rank = world.rank() as usize;
     let started = Instant::now();
-    let fill = crate::fill::run(world, schedule, seqs, &mut store, &mut traffic);
+    let mut progress = crate::progress::Progress::new(progress && rank == 0, schedule.diagonals());
+    let fill = crate::fill::run(
+        world,
+        schedule,
+        seqs,
+        &mut store,
+        &mut traffic,
+        &mut progress,
+    );
+    progress.finish();
     let seconds_fill = started.elapsed().as_secs_f64();
     log::debug!("fill done in {seconds_fill:.3} s");
     let started = Instant::now();

@@ -36,6 +36,7 @@ pub fn run<S: Store>(
     seqs: &Seqs<'_>,
     store: &mut S,
     traffic: &mut Traffic,
+    progress: &mut crate::progress::Progress,
 ) -> FillTimes {
     let rank = world.rank() as usize;
     let synchronous = std::env::var_os(SYNCHRONOUS_SENDS_ENV).is_some_and(|v| v == "1");
@@ -70,6 +71,7 @@ pub fn run<S: Store>(
         if d == diagonals.end {
             break;
         }
+        progress.at(d);
         let started = Instant::now();
         store.compute(d, schedule.rank_rows(d, rank), seqs);
         outgoing = schedule.sends_from(d, rank);
