@@ -221,6 +221,7 @@ struct ReferenceReport {
     #[serde(flatten)]
     lcs: LcsText,
     seconds: f64,
+    peak_rss_bytes: u64,
 }
 
 fn reference(args: ReferenceArgs) -> Result<(), Error> {
@@ -240,6 +241,7 @@ fn reference(args: ReferenceArgs) -> Result<(), Error> {
         lcs_length: lcs.length,
         lcs: LcsText::new(&lcs.lcs),
         seconds: started.elapsed().as_secs_f64(),
+        peak_rss_bytes: crate::mem::peak_rss_bytes(),
     };
     println!("LCS length: {}", report.lcs_length);
     println!("LCS: {}", report.lcs.display());

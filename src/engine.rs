@@ -23,7 +23,7 @@ use crate::report::{
     FillTimes, LcsText, PerKind, PredictedCounts, RankReport, Report, Seconds, Traffic,
 };
 use crate::schedule::Schedule;
-use crate::store::dense::DenseStore;
+use crate::store::dense::{self, DenseStore};
 use crate::store::hash::HashStore;
 use crate::store::{Seqs, Store, StoreKind};
 use crate::trace::Event;
@@ -121,8 +121,12 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     let seqs = Seqs::new(&pair.x, &pair.y);
     let traffic = Traffic::new(rank, ranks, opts.trace.is_some());
     let mut local = match opts.store {
+        StoreKind::Dense if dense::narrow(&schedule) => {
+            let store = DenseStore::<u16>::new(&schedule, rank);
+            run_rank(world, &schedule, &seqs, store, traffic, opts.progress)
+        }
         StoreKind::Dense => {
-            let store = DenseStore::new(&schedule, rank);
+            let store = DenseStore::<u32>::new(&schedule, rank);
             run_rank(world, &schedule, &seqs, store, traffic, opts.progress)
         }
         StoreKind::Hash => {

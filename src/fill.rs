@@ -4,30 +4,48 @@
 //! Rank `k` works on diagonals `k <= d < m + n - 1 - k`. At step `d` it
 //! 1. posts non-blocking sends of the boundary values it computed on `d - 1`
 //!    ([`Schedule::sends_from`]: at most two per segment end, one message per cell);
-//! 2. receives, with blocking receives, the values of `d - 1` its neighbours send it
-//!    ([`Schedule::receives_on`], grouped by sender in the order the sender sends them);
-//! 3. waits for its sends to complete, then computes its rows of `d`.
+//! 2. computes the rows of `d` that need none of the values it is about to receive;
+//! 3. receives, with blocking receives, the values of `d - 1` its neighbours send it
+//!    ([`Schedule::receives_on`], grouped by sender in the order the sender sends them), and
+//!    computes the one or two rows at each end of its segment that need them;
+//! 4. waits for its sends to complete and seals the diagonal (the store's traceback data).
 //!
-//! Messages carry only the 4-byte value: sender and receiver derive the cell from the schedule
-//! and MPI's non-overtaking order between a pair of ranks, so one fixed tag serves every
-//! diagonal (a 50,000 x 50,000 run has 99,999 diagonals, and `MPI_TAG_UB` may be 32,767).
-//! Because every rank posts its sends before it blocks in a receive, the exchange cannot
-//! deadlock even when the MPI library delivers nothing eagerly; setting
-//! `MPI_LCS_SYNCHRONOUS_SENDS=1` uses synchronous sends to prove it in the tests.
-//! The step after the rank's last diagonal only sends.
+//! Computing the interior before receiving hides the neighbours' latency behind useful work,
+//! without changing a single message. Messages carry only the 4-byte value: sender and receiver
+//! derive the cell from the schedule and MPI's non-overtaking order between a pair of ranks, so
+//! one fixed tag serves every diagonal (a 50,000 x 50,000 run has 99,999 diagonals, and
+//! `MPI_TAG_UB` may be 32,767). Every rank posts its sends before it blocks in a receive, so
+//! the exchange cannot deadlock even when the MPI library delivers nothing eagerly; setting
+//! `MPI_LCS_SYNCHRONOUS_SENDS=1` uses synchronous sends to prove it in the tests. The step
+//! after the rank's last diagonal only sends.
 
+use std::ops::Range;
 use std::time::Instant;
 
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::engine::tag;
+use crate::engine::{tag, Fault, Phase};
+use crate::progress::Progress;
 use crate::report::{FillTimes, Kind, Traffic};
-use crate::schedule::Schedule;
+use crate::schedule::{Schedule, Sends};
 use crate::store::{Seqs, Store};
 
 /// Environment switch: use synchronous sends (`MPI_Issend`) for boundary values.
 pub const SYNCHRONOUS_SENDS_ENV: &str = "MPI_LCS_SYNCHRONOUS_SENDS";
+
+/// Bytes of one boundary message: the value as a `u32`.
+const VALUE_BYTES: usize = std::mem::size_of::<u32>();
+
+/// What one rank needs through its fill: the communicator, its cells, where its time goes.
+struct Filler<'a, S> {
+    world: &'a SimpleCommunicator,
+    seqs: &'a Seqs<'a>,
+    store: &'a mut S,
+    traffic: &'a mut Traffic,
+    times: FillTimes,
+    synchronous: bool,
+}
 
 /// Runs this rank's fill; returns where its time went.
 pub fn run<S: Store>(
@@ -36,92 +54,147 @@ pub fn run<S: Store>(
     seqs: &Seqs<'_>,
     store: &mut S,
     traffic: &mut Traffic,
-    progress: &mut crate::progress::Progress,
+    progress: &mut Progress,
 ) -> FillTimes {
     let rank = world.rank() as usize;
-    let synchronous = std::env::var_os(SYNCHRONOUS_SENDS_ENV).is_some_and(|v| v == "1");
-    let fault = crate::engine::Fault::from_env(crate::engine::Phase::Fill, rank);
-    let mut times = FillTimes::default();
+    let fault = Fault::from_env(Phase::Fill, rank);
     let diagonals = schedule.rank_diagonals(rank);
-    // Values computed on the previous diagonal, waiting to be sent: (row, target) and value.
-    let mut outgoing = crate::schedule::Sends::default();
+    let mut filler = Filler {
+        world,
+        seqs,
+        store,
+        traffic,
+        times: FillTimes::default(),
+        synchronous: std::env::var_os(SYNCHRONOUS_SENDS_ENV).is_some_and(|v| v == "1"),
+    };
+    // Boundary values computed on the previous diagonal, waiting to be sent.
+    let mut outgoing = Sends::default();
     let mut values = [0u32; 4];
 
     for d in diagonals.start..diagonals.end + 1 {
         if fault.is_some_and(|f| f.diagonal == d) {
-            crate::engine::Fault::trigger(rank, d);
-        }
-        let incoming = match d.checked_sub(1) {
-            Some(prev) => schedule.receives_on(prev, rank),
-            None => Default::default(),
-        };
-        if !outgoing.is_empty() || !incoming.is_empty() {
-            exchange(
-                world,
-                &outgoing,
-                &values,
-                &incoming,
-                d - 1,
-                store,
-                traffic,
-                synchronous,
-                &mut times,
-            );
-        }
-        if d == diagonals.end {
-            break;
+            Fault::trigger(rank, d);
         }
         progress.at(d);
-        let started = Instant::now();
-        store.compute(d, schedule.rank_rows(d, rank), seqs);
+        let rows = if d < diagonals.end {
+            schedule.rank_rows(d, rank)
+        } else {
+            0..0
+        };
+        let incoming = match d.checked_sub(1) {
+            Some(prev) => schedule.receives_on(prev, rank),
+            None => Sends::default(),
+        };
+        filler.step(d, rows.clone(), &outgoing, &values, &incoming);
+        if rows.is_empty() {
+            continue;
+        }
         outgoing = schedule.sends_from(d, rank);
         for (slot, (row, _)) in values.iter_mut().zip(outgoing.iter()) {
-            *slot = store.value(d, row);
+            *slot = filler.store.value(d, row);
         }
-        times.compute += started.elapsed().as_secs_f64();
     }
-    times
+    filler.times
 }
 
-/// One step's communication: send `outgoing` (values of diagonal `d`), receive `incoming`
-/// (also of `d`) into the store, then complete the sends.
-#[allow(clippy::too_many_arguments)]
-fn exchange<S: Store>(
-    world: &SimpleCommunicator,
-    outgoing: &crate::schedule::Sends,
-    values: &[u32; 4],
-    incoming: &crate::schedule::Sends,
-    d: usize,
-    store: &mut S,
-    traffic: &mut Traffic,
-    synchronous: bool,
-    times: &mut FillTimes,
-) {
-    let bytes = std::mem::size_of::<u32>();
-    let started = Instant::now();
-    mpi::request::multiple_scope(outgoing.len(), |scope, requests| {
-        for ((row, to), value) in outgoing.iter().zip(values) {
-            let dest = world.process_at_rank(to as i32);
-            let request = if synchronous {
-                dest.immediate_synchronous_send_with_tag(scope, value, tag::BOUNDARY)
-            } else {
-                dest.immediate_send_with_tag(scope, value, tag::BOUNDARY)
-            };
-            requests.add(request);
-            traffic.sent(Kind::Boundary, to, bytes, Some((row, d - row)));
+impl<S: Store> Filler<'_, S> {
+    /// Step `d`: send `outgoing` (values of `d - 1`), compute `rows` of `d`, receiving
+    /// `incoming` (values of `d - 1`) in between.
+    fn step(
+        &mut self,
+        d: usize,
+        rows: Range<usize>,
+        outgoing: &Sends,
+        values: &[u32; 4],
+        incoming: &Sends,
+    ) {
+        let (head, interior, tail) = split_rows(rows.clone(), incoming);
+        if outgoing.is_empty() && incoming.is_empty() {
+            self.compute(d, rows.clone());
+        } else {
+            let started = Instant::now();
+            let world = self.world;
+            mpi::request::multiple_scope(outgoing.len(), |scope, requests| {
+                for ((row, to), value) in outgoing.iter().zip(values) {
+                    let dest = world.process_at_rank(to as i32);
+                    let request = if self.synchronous {
+                        dest.immediate_synchronous_send_with_tag(scope, value, tag::BOUNDARY)
+                    } else {
+                        dest.immediate_send_with_tag(scope, value, tag::BOUNDARY)
+                    };
+                    requests.add(request);
+                    self.traffic
+                        .sent(Kind::Boundary, to, VALUE_BYTES, Some((row, d - 1 - row)));
+                }
+                self.times.send += started.elapsed().as_secs_f64();
+                self.compute(d, interior);
+                let waiting = Instant::now();
+                for (from, row) in incoming.iter() {
+                    let (value, _) = world
+                        .process_at_rank(from as i32)
+                        .receive_with_tag::<u32>(tag::BOUNDARY);
+                    self.traffic.received(Kind::Boundary, VALUE_BYTES);
+                    self.store.put_received(d - 1, row, value);
+                }
+                self.times.wait_receive += waiting.elapsed().as_secs_f64();
+                self.compute(d, head);
+                self.compute(d, tail);
+                let sending = Instant::now();
+                requests.wait_all(&mut Vec::new());
+                self.times.send += sending.elapsed().as_secs_f64();
+            });
         }
-        let posted = Instant::now();
-        times.send += (posted - started).as_secs_f64();
-        for (from, row) in incoming.iter() {
-            let (value, _) = world
-                .process_at_rank(from as i32)
-                .receive_with_tag::<u32>(tag::BOUNDARY);
-            traffic.received(Kind::Boundary, bytes);
-            store.put_received(d, row, value);
+        if !rows.is_empty() {
+            let started = Instant::now();
+            self.store.seal(d, rows);
+            self.times.compute += started.elapsed().as_secs_f64();
         }
-        let received = Instant::now();
-        times.wait_receive += (received - posted).as_secs_f64();
-        requests.wait_all(&mut Vec::new());
-        times.send += received.elapsed().as_secs_f64();
-    });
+    }
+
+    fn compute(&mut self, d: usize, rows: Range<usize>) {
+        if !rows.is_empty() {
+            let started = Instant::now();
+            self.store.compute(d, rows, self.seqs);
+            self.times.compute += started.elapsed().as_secs_f64();
+        }
+    }
+}
+
+/// Splits a rank's rows of diagonal `d` into (head, interior, tail): the interior needs no
+/// value from `incoming` (received from diagonal `d - 1`); a value received for row `r` is
+/// read by rows `r` (as the left neighbour) and `r + 1` (as the one above), which always lie at
+/// the segment's ends.
+fn split_rows(rows: Range<usize>, incoming: &Sends) -> (Range<usize>, Range<usize>, Range<usize>) {
+    let needs = |i: usize| incoming.iter().any(|(_, r)| i == r || i == r + 1);
+    let mut a = rows.start;
+    while a < rows.end && needs(a) {
+        a += 1;
+    }
+    let mut b = rows.end;
+    while b > a && needs(b - 1) {
+        b -= 1;
+    }
+    debug_assert!((a..b).all(|i| !needs(i)), "received rows inside a segment");
+    (rows.start..a, a..b, b..rows.end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn received_rows_split_off_the_segment_ends() {
+        let s = Schedule::new(30, 50, 4);
+        for d in 1..s.diagonals() {
+            for k in 0..4 {
+                let rows = s.rank_rows(d, k);
+                let incoming = s.receives_on(d - 1, k);
+                let (head, interior, tail) = split_rows(rows.clone(), &incoming);
+                assert_eq!(head.start, rows.start);
+                assert_eq!((head.end, interior.end), (interior.start, tail.start));
+                assert_eq!(tail.end, rows.end);
+                assert!(head.len() <= 2 && tail.len() <= 2, "d={d} k={k}");
+            }
+        }
+    }
 }

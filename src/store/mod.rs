@@ -48,7 +48,7 @@ impl StoreKind {
     /// without the sequences themselves.
     pub fn estimate_bytes(self, schedule: &Schedule, rank: usize) -> u64 {
         match self {
-            StoreKind::Dense => dense::DenseStore::estimate_bytes(schedule, rank),
+            StoreKind::Dense => dense::estimate_bytes(schedule, rank),
             StoreKind::Hash => hash::HashStore::estimate_bytes(schedule, rank),
         }
     }
@@ -89,9 +89,13 @@ pub trait Store {
     /// `compute(d + 1, ..)`.
     fn put_received(&mut self, d: usize, i: usize, value: u32);
 
-    /// Compute this rank's rows `rows` of diagonal `d`. Every value they depend on is owned or
-    /// has been received.
+    /// Compute the values of `rows`, some of this rank's rows of diagonal `d` (the fill computes
+    /// a segment in up to three pieces). Every value they depend on is owned or received.
     fn compute(&mut self, d: usize, rows: Range<usize>, seqs: &Seqs<'_>);
+
+    /// All of this rank's rows of diagonal `d` are computed and every value of `d - 1` it will
+    /// receive has arrived: keep what the traceback needs.
+    fn seal(&mut self, _d: usize, _rows: Range<usize>) {}
 
     /// The value of cell `(i, d - i)`, computed by this rank on the latest diagonal `d`.
     fn value(&self, d: usize, i: usize) -> u32;
@@ -123,7 +127,11 @@ pub(crate) mod tests {
             for (k, store) in stores.iter_mut().enumerate() {
                 let rows = s.rank_rows(d, k);
                 if !rows.is_empty() {
-                    store.compute(d, rows, seqs);
+                    // In pieces, as the fill computes them.
+                    let mid = rows.start + rows.len() / 2;
+                    store.compute(d, mid..rows.end, seqs);
+                    store.compute(d, rows.start..mid, seqs);
+                    store.seal(d, rows);
                 }
             }
             for k in 0..s.active_ranks(d) {
