@@ -9,14 +9,17 @@ have_mpi() {
     command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1
 }
 
+# The development library (libclang.so, not only the runtime libclang.so.1): the build
+# loads it to read the MPI headers.
 have_libclang() {
-    if [ -n "${LIBCLANG_PATH:-}" ] && ls "$LIBCLANG_PATH"/libclang*.so* >/dev/null 2>&1; then
-        return 0
-    fi
-    ls /usr/lib/llvm-*/lib/libclang*.so* /usr/lib/x86_64-linux-gnu/libclang*.so* \
-        /usr/lib/aarch64-linux-gnu/libclang*.so* /usr/lib64/libclang*.so* \
-        /opt/homebrew/opt/llvm/lib/libclang.dylib /usr/local/opt/llvm/lib/libclang.dylib \
-        >/dev/null 2>&1
+    local candidate
+    for candidate in "${LIBCLANG_PATH:-/nonexistent}"/libclang*.so \
+        /usr/lib/llvm-*/lib/libclang*.so /usr/lib/*-linux-gnu/libclang*.so \
+        /usr/lib64/libclang*.so /usr/lib64/llvm*/lib/libclang*.so \
+        /opt/homebrew/opt/llvm/lib/libclang.dylib /usr/local/opt/llvm/lib/libclang.dylib; do
+        [ -e "$candidate" ] && return 0
+    done
+    return 1
 }
 
 if ! command -v cargo >/dev/null 2>&1; then

@@ -293,6 +293,58 @@ fn traceback(x: &[u8], y: &[u8], bits: &TraceBits) -> Lcs {
     }
 }
 
+/// The whole value matrix `M` (rows `x`, columns `y`), for pictures of small matrices: the
+/// plain DP, O(m * n) memory.
+pub fn full_table(x: &[u8], y: &[u8]) -> Vec<Vec<u32>> {
+    let (m, n) = (x.len(), y.len());
+    let mut table = vec![vec![0u32; n]; m];
+    let at = |t: &Vec<Vec<u32>>, i: usize, j: usize, di: usize, dj: usize| -> u32 {
+        if i < di || j < dj {
+            0
+        } else {
+            t[i - di][j - dj]
+        }
+    };
+    for i in 0..m {
+        for j in 0..n {
+            table[i][j] = if x[i] == y[j] {
+                at(&table, i, j, 1, 1) + 1
+            } else {
+                at(&table, i, j, 1, 0).max(at(&table, i, j, 0, 1))
+            };
+        }
+    }
+    table
+}
+
+/// The cells the traceback visits in `table` (from [`full_table`]), in walk order, with the
+/// same tie-breaking as [`lcs`].
+pub fn walk_path(x: &[u8], y: &[u8], table: &[Vec<u32>]) -> Vec<(usize, usize)> {
+    let mut path = Vec::new();
+    if x.is_empty() || y.is_empty() {
+        return path;
+    }
+    let value = |i: Option<usize>, j: Option<usize>| match (i, j) {
+        (Some(i), Some(j)) => table[i][j],
+        _ => 0,
+    };
+    let (mut i, mut j) = (x.len() - 1, y.len() - 1);
+    loop {
+        path.push((i, j));
+        let next = if x[i] == y[j] {
+            (i.checked_sub(1), j.checked_sub(1))
+        } else if value(i.checked_sub(1), Some(j)) >= value(Some(i), j.checked_sub(1)) {
+            (i.checked_sub(1), Some(j))
+        } else {
+            (Some(i), j.checked_sub(1))
+        };
+        match next {
+            (Some(a), Some(b)) => (i, j) = (a, b),
+            _ => return path,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -555,5 +607,21 @@ mod tests {
         assert!(is_subsequence(&r.lcs, &x) && is_subsequence(&r.lcs, &y));
         // Expected LCS fraction for random 4-letter strings is about 0.65.
         assert!(r.length > 40_000 && r.length < 50_000, "{}", r.length);
+    }
+
+    #[test]
+    fn full_table_path_spells_the_lcs() {
+        let (x, y) = (b"GATTACA".as_slice(), b"TAGACCATA".as_slice());
+        let table = full_table(x, y);
+        let path = walk_path(x, y, &table);
+        let spelled: Vec<u8> = path
+            .iter()
+            .rev()
+            .filter(|&&(i, j)| x[i] == y[j])
+            .map(|&(i, _)| x[i])
+            .collect();
+        assert_eq!(spelled, lcs(x, y).lcs);
+        assert_eq!(path[0], (6, 8));
+        assert_eq!(table[6][8] as usize, lcs(x, y).length);
     }
 }

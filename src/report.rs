@@ -196,7 +196,7 @@ pub struct Provenance {
 impl Provenance {
     /// Provenance for a run starting now with `ranks_on_host` ranks on this host.
     pub fn now(ranks_on_host: usize) -> Provenance {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cores = host_cores();
         Provenance {
             timestamp: utc_timestamp(std::time::SystemTime::now()),
             version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -207,6 +207,29 @@ impl Provenance {
             oversubscribed: ranks_on_host > cores,
         }
     }
+}
+
+/// CPUs online on this host. Not `available_parallelism`, which counts only the CPUs this
+/// process may run on: mpirun pins each rank to one core, so every rank would report one.
+pub fn host_cores() -> usize {
+    std::fs::read_to_string("/sys/devices/system/cpu/online")
+        .ok()
+        .and_then(|text| count_cpu_list(text.trim()))
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// Counts a kernel CPU list such as `0-3,6,8-9`.
+fn count_cpu_list(list: &str) -> Option<usize> {
+    list.split(',').try_fold(0, |sum, part| {
+        let n = match part.split_once('-') {
+            Some((a, b)) => b.parse::<usize>().ok()? + 1 - a.parse::<usize>().ok()?,
+            None => {
+                part.parse::<usize>().ok()?;
+                1
+            }
+        };
+        Some(sum + n)
+    })
 }
 
 /// `2026-11-25T22:41:30Z` for a system time (days-to-civil conversion of the Unix epoch).
@@ -489,6 +512,15 @@ mod tests {
         assert_eq!(LcsText::new(&[0xff, 0x00]), LcsText::Hex("ff00".into()));
         let json = serde_json::to_value(LcsText::new(&[0xff])).unwrap();
         assert_eq!(json, serde_json::json!({"lcs_hex": "ff"}));
+    }
+
+    #[test]
+    fn cpu_lists_count() {
+        assert_eq!(count_cpu_list("0-1"), Some(2));
+        assert_eq!(count_cpu_list("0-3,6,8-9"), Some(7));
+        assert_eq!(count_cpu_list("0"), Some(1));
+        assert_eq!(count_cpu_list("x"), None);
+        assert!(host_cores() >= 1);
     }
 
     #[test]

@@ -3,5 +3,6 @@
 mod util;
 
 mod commands;
+mod experiment;
 mod faults;
 mod solve;
