@@ -7,7 +7,10 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use mpi_lcs::store::dense::{segment_bits, segment_values, Value};
 
-fn inputs<V: Value>(len: usize) -> (Vec<V>, Vec<V>, Vec<V>, Vec<u8>, Vec<u8>) {
+/// A segment's inputs: up, left and diagonal values, then the two sequences' bytes.
+type Segment<V> = (Vec<V>, Vec<V>, Vec<V>, Vec<u8>, Vec<u8>);
+
+fn inputs<V: Value>(len: usize) -> Segment<V> {
     let v = |seed: usize| -> Vec<V> {
         (0..len)
             .map(|t| V::from_u32(((t * 31 + seed * 17) % 1000) as u32))

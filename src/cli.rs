@@ -47,6 +47,8 @@ pub enum Command {
     Schedule(ScheduleArgs),
     /// Write a reproducible random input file.
     Generate(GenerateArgs),
+    /// Plot a CSV of runs: time, boundary messages and speedup against ranks.
+    Plot(PlotArgs),
 }
 
 /// The input file and its size limit, shared by `solve` and `reference`.
@@ -81,6 +83,10 @@ pub struct SolveArgs {
     /// phase, diagonal and sender; up to 1,000,000 cells.
     #[arg(long, value_name = "PATH")]
     pub trace: Option<PathBuf>,
+    /// Draw the run as SVG: ownership, cell values, one arrow per boundary message, the
+    /// traceback path and its hops (matrices up to 64 x 64).
+    #[arg(long, value_name = "PATH")]
+    pub svg: Option<PathBuf>,
     /// Never show the progress bar (it only appears on a terminal, after a second).
     #[arg(long)]
     pub no_progress: bool,
@@ -110,6 +116,19 @@ pub struct ScheduleArgs {
     /// Number of MPI ranks.
     #[arg(long, default_value_t = 2)]
     pub ranks: usize,
+    /// Also draw the grid, coloured by rank, with an arrow for every predicted boundary
+    /// message (up to 64 x 64).
+    #[arg(long, value_name = "PATH")]
+    pub svg: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct PlotArgs {
+    /// A CSV of runs, as `solve --append-csv` and scripts/experiment write it.
+    pub csv: PathBuf,
+    /// Directory for the plots (time, messages and speedup against ranks, as SVG).
+    #[arg(long, default_value = "results")]
+    pub out: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -142,6 +161,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Reference(args) => reference(args),
         Command::Schedule(args) => schedule(args),
         Command::Generate(args) => generate(args),
+        Command::Plot(args) => plot(args),
     };
     finish(result)
 }
@@ -185,6 +205,7 @@ fn solve(args: SolveArgs) -> ExitCode {
         max_input_bytes: args.input.max_input,
         append_csv: args.append_csv,
         trace: args.trace,
+        svg: args.svg,
         progress: !args.no_progress,
     };
     let result = engine::solve(&world, &opts).map(|report| {
@@ -283,10 +304,29 @@ fn schedule(args: ScheduleArgs) -> Result<(), Error> {
     if args.rows > args.cols {
         println!("(rows are the shorter sequence: showing {m} rows x {n} cols)");
     }
-    print!(
-        "{}",
-        crate::render::schedule_text(&Schedule::new(m, n, args.ranks))
-    );
+    let schedule = Schedule::new(m, n, args.ranks);
+    if let Some(path) = &args.svg {
+        let messages = crate::render::svg::predicted_messages(&schedule);
+        let picture = crate::render::svg::Picture {
+            schedule: &schedule,
+            x: None,
+            y: None,
+            values: None,
+            messages: &messages,
+            path: &[],
+            title: format!("{m} x {n} matrix on {} ranks", args.ranks),
+            legend: vec![format!("predicted boundary messages: {}", messages.len())],
+        };
+        crate::render::svg::write_svg(path, &picture)?;
+    }
+    print!("{}", crate::render::schedule_text(&schedule));
+    Ok(())
+}
+
+fn plot(args: PlotArgs) -> Result<(), Error> {
+    for path in crate::plot::plot_runs(&args.csv, &args.out)? {
+        println!("wrote {}", path.display());
+    }
     Ok(())
 }
 

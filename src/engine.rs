@@ -59,6 +59,8 @@ pub struct SolveOptions {
     pub append_csv: Option<PathBuf>,
     /// Write every message as one CSV line to this file.
     pub trace: Option<PathBuf>,
+    /// Draw the run (ownership, values, messages, traceback path) as SVG to this file.
+    pub svg: Option<PathBuf>,
     /// Show a progress bar on rank 0 (when its stderr is a terminal and the fill is long).
     pub progress: bool,
 }
@@ -108,7 +110,7 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     let provenance = crate::report::Provenance::now(ranks_on_host);
     let pair = share_input(world, opts)?;
     let schedule = Schedule::new(pair.x.len(), pair.y.len(), ranks);
-    check_trace_size(world, &schedule, opts)?;
+    check_output_limits(world, &schedule, opts)?;
     check_memory(world, &schedule, opts, ranks_on_host)?;
     log::info!(
         "{} x {} matrix, {} diagonals, store {}",
@@ -119,7 +121,7 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     );
 
     let seqs = Seqs::new(&pair.x, &pair.y);
-    let traffic = Traffic::new(rank, ranks, opts.trace.is_some());
+    let traffic = Traffic::new(rank, ranks, opts.trace.is_some() || opts.svg.is_some());
     let mut local = match opts.store {
         StoreKind::Dense if dense::narrow(&schedule) => {
             let store = DenseStore::<u16>::new(&schedule, rank);
@@ -180,9 +182,14 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     if let Some(path) = &opts.json {
         crate::report::write_json_atomic(path, &report)?;
     }
-    if let (Some(path), Some(mut events)) = (&opts.trace, events) {
+    if let Some(mut events) = events {
         crate::trace::sort(&mut events);
-        crate::report::write_atomic(path, crate::trace::to_csv(&events).as_bytes())?;
+        if let Some(path) = &opts.trace {
+            crate::report::write_atomic(path, crate::trace::to_csv(&events).as_bytes())?;
+        }
+        if let Some(path) = &opts.svg {
+            draw(path, &schedule, &pair, &report, &events)?;
+        }
     }
     if let Some(path) = &opts.append_csv {
         crate::report::append_csv(path, &report.csv_columns())?;
@@ -234,25 +241,73 @@ fn share_input(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<input:
     Ok(pair)
 }
 
-/// A trace holds one record per boundary cell: refuse it for large matrices, on every rank.
-fn check_trace_size(
+/// A trace holds one record per boundary cell and a picture one box per cell: refuse them for
+/// large matrices, on every rank, before any work.
+fn check_output_limits(
     world: &SimpleCommunicator,
     schedule: &Schedule,
     opts: &SolveOptions,
 ) -> Result<(), Error> {
-    if opts.trace.is_none() || schedule.cells() <= crate::trace::MAX_TRACE_CELLS {
+    let (m, n) = (schedule.rows(), schedule.cols());
+    let side = crate::render::svg::MAX_PICTURE_CELLS_SIDE;
+    let problem = if opts.trace.is_some() && schedule.cells() > crate::trace::MAX_TRACE_CELLS {
+        format!(
+            "--trace is limited to {} cells; this matrix is {m} x {n} = {} cells",
+            crate::trace::MAX_TRACE_CELLS,
+            schedule.cells()
+        )
+    } else if opts.svg.is_some() && n > side {
+        format!("--svg pictures are limited to {side} x {side} cells; this matrix is {m} x {n}")
+    } else {
         return Ok(());
-    }
+    };
     if world.rank() != 0 {
         return Err(Error::Peer(crate::error::EXIT_USAGE));
     }
-    Err(Error::Usage(format!(
-        "--trace is limited to {} cells; this matrix is {} x {} = {} cells",
-        crate::trace::MAX_TRACE_CELLS,
-        schedule.rows(),
-        schedule.cols(),
-        schedule.cells()
-    )))
+    Err(Error::Usage(problem))
+}
+
+/// Rank 0 draws the run: values from the sequential DP (the same numbers every rank
+/// computed), the boundary messages as they were sent, and the traceback path.
+fn draw(
+    path: &std::path::Path,
+    schedule: &Schedule,
+    pair: &input::Pair,
+    report: &Report,
+    events: &[Event],
+) -> Result<(), Error> {
+    let table = crate::reference::full_table(&pair.x, &pair.y);
+    let walk = crate::reference::walk_path(&pair.x, &pair.y, &table);
+    let fills: Vec<Event> = events
+        .iter()
+        .filter(|e| e.phase == crate::trace::Phase::Fill)
+        .copied()
+        .collect();
+    let picture = crate::render::svg::Picture {
+        schedule,
+        x: Some(&pair.x),
+        y: Some(&pair.y),
+        values: Some(&table),
+        messages: &fills,
+        path: &walk,
+        title: format!(
+            "LCS of {} x {} on {} ranks: \"{}\" (length {})",
+            report.rows,
+            report.cols,
+            report.ranks,
+            report.lcs.display(),
+            report.lcs_length
+        ),
+        legend: vec![
+            format!(
+                "boundary messages: {} (predicted {})",
+                report.messages.boundary, report.predicted.boundary
+            ),
+            format!("traceback hops: {}", report.traceback_hops),
+            format!("control messages: {}", report.messages.control),
+        ],
+    };
+    crate::render::svg::write_svg(path, &picture)
 }
 
 /// Gathers every rank's message records to rank 0 (collectives, not counted as messages).

@@ -13,6 +13,7 @@ pub mod fill;
 pub mod generate;
 pub mod input;
 pub mod mem;
+pub mod plot;
 pub mod progress;
 pub mod reference;
 pub mod render;

@@ -8,6 +8,11 @@
 //! than [`MAX_GRID_COLS`] and the per-diagonal table when there are more than
 //! [`MAX_TABLE_DIAGONALS`] diagonals, so the cost stays O((m + n) * P) like
 //! [`Schedule::predicted_messages`] and 100,000 x 100,000 prints instantly.
+//!
+//! The picture of the same schedule (and of a solved matrix with its messages and traceback
+//! walk) is drawn by [`svg`].
+
+pub mod svg;
 
 use std::fmt::{self, Write};
 
