@@ -43,8 +43,10 @@ pub mod tag {
 
 /// Environment variable holding a per-rank memory limit (same syntax as `--memory-limit`).
 pub const MEMORY_LIMIT_ENV: &str = "MPI_LCS_MEMORY_LIMIT";
-/// Test-only fault switch: `fill:RANK:DIAGONAL` or `traceback:RANK:DIAGONAL` makes that rank
-/// abort when it reaches that diagonal in that phase. Ignored unless set.
+/// Test-only fault switch, ignored unless set: `fill:RANK:DIAGONAL` or
+/// `traceback:RANK:DIAGONAL` makes that rank abort when it reaches that diagonal in that
+/// phase; `stall:RANK:DIAGONAL` makes it hang there in the fill (for tests that interrupt a
+/// run).
 pub const FAULT_ENV: &str = "MPI_LCS_FAULT";
 
 /// What `solve` was asked to do.
@@ -76,6 +78,8 @@ pub enum Phase {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fault {
     pub diagonal: usize,
+    /// Hang instead of aborting.
+    pub stall: bool,
 }
 
 impl Fault {
@@ -83,18 +87,26 @@ impl Fault {
     pub fn from_env(phase: Phase, rank: usize) -> Option<Fault> {
         let spec = std::env::var(FAULT_ENV).ok()?;
         let mut parts = spec.split(':');
-        let want = match parts.next()? {
-            "fill" => Phase::Fill,
-            "traceback" => Phase::Traceback,
+        let (want, stall) = match parts.next()? {
+            "fill" => (Phase::Fill, false),
+            "stall" => (Phase::Fill, true),
+            "traceback" => (Phase::Traceback, false),
             _ => return None,
         };
         let r: usize = parts.next()?.parse().ok()?;
         let diagonal = parts.next()?.parse().ok()?;
-        (want == phase && r == rank).then_some(Fault { diagonal })
+        (want == phase && r == rank).then_some(Fault { diagonal, stall })
     }
 
-    /// Ends this process as a crash would, without any MPI shutdown.
-    pub fn trigger(rank: usize, d: usize) -> ! {
+    /// Ends this process as a crash would, without any MPI shutdown; or, for a stall, hangs
+    /// until killed.
+    pub fn trigger(self, rank: usize, d: usize) -> ! {
+        if self.stall {
+            eprintln!("mpi-lcs: rank {rank}: injected stall at diagonal {d} ({FAULT_ENV})");
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(3600));
+            }
+        }
         eprintln!("mpi-lcs: rank {rank}: injected fault at diagonal {d} ({FAULT_ENV})");
         std::process::abort()
     }

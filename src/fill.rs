@@ -72,8 +72,8 @@ pub fn run<S: Store>(
     let mut values = [0u32; 4];
 
     for d in diagonals.start..diagonals.end + 1 {
-        if fault.is_some_and(|f| f.diagonal == d) {
-            Fault::trigger(rank, d);
+        if let Some(f) = fault.filter(|f| f.diagonal == d) {
+            f.trigger(rank, d);
         }
         progress.at(d);
         let rows = if d < diagonals.end {

@@ -121,7 +121,7 @@ pub fn run<S: Store>(
     // Continue the walk from `cell`, forwarding it when it hops; the LCS when it ends here.
     let mut advance = |cell: (usize, usize), mut found_rev: Vec<u8>, traffic: &mut Traffic| {
         if let Some(f) = fault.filter(|f| cell.0 + cell.1 <= f.diagonal) {
-            Fault::trigger(rank, f.diagonal);
+            f.trigger(rank, f.diagonal);
         }
         match walk_local(schedule, seqs, store, rank, cell, &mut found_rev) {
             Exit::Hop { to, i, j } => {

@@ -224,12 +224,21 @@ fn sigterm_to_mpirun_ends_every_rank_and_leaves_no_report() {
     util::require_mpirun();
     let dir = Dir::new();
     let json = dir.path("term.json");
-    // The hash store on 10,000 x 10,000 runs for many seconds: long enough to interrupt.
+    // Rank 1 hangs in the middle of the fill, so the signal lands mid-run whatever the speed.
     let mut cmd = std::process::Command::new("mpirun");
-    cmd.args(["--oversubscribe", "-n", "2", util::bin(), "solve"])
-        .arg(util::repo_input("large_2.txt"))
-        .args(["--store", "hash", "--json"])
-        .arg(&json);
+    cmd.args([
+        "--oversubscribe",
+        "-n",
+        "2",
+        "-x",
+        "MPI_LCS_FAULT",
+        util::bin(),
+        "solve",
+    ])
+    .arg(util::repo_input("large.txt"))
+    .args(["--json"])
+    .arg(&json)
+    .env("MPI_LCS_FAULT", "stall:1:1000");
     let session = util::open_mpi_env(&mut cmd);
     let mut child = cmd
         .stdout(std::process::Stdio::null())
