@@ -5,16 +5,16 @@
 //! 1. posts non-blocking sends of the boundary values it computed on `d - 1`
 //!    ([`Schedule::sends_from`]: at most two per segment end, one message per cell);
 //! 2. computes the rows of `d` that need none of the values it is about to receive;
-//! 3. receives, with blocking receives, the values of `d - 1` its neighbours send it
-//!    ([`Schedule::receives_on`], grouped by sender in the order the sender sends them), and
-//!    computes the one or two rows at each end of its segment that need them;
-//! 4. waits for its sends to complete and seals the diagonal (the store's traceback data).
+//! 3. waits for its sends and for the values of `d - 1` its neighbours send it (receives posted
+//!    with the sends, [`Schedule::receives_on`]: grouped by sender in the order the sender
+//!    sends them), then computes the one or two rows at each end of its segment that need them;
+//! 4. seals the diagonal (the store's traceback data).
 //!
 //! Computing the interior before receiving hides the neighbours' latency behind useful work,
 //! without changing a single message. Messages carry only the 4-byte value: sender and receiver
 //! derive the cell from the schedule and MPI's non-overtaking order between a pair of ranks, so
 //! one fixed tag serves every diagonal (a 50,000 x 50,000 run has 99,999 diagonals, and
-//! `MPI_TAG_UB` may be 32,767). Every rank posts its sends before it blocks in a receive, so
+//! `MPI_TAG_UB` may be 32,767). Every rank posts its sends and receives before it waits, so
 //! the exchange cannot deadlock even when the MPI library delivers nothing eagerly; setting
 //! `MPI_LCS_SYNCHRONOUS_SENDS=1` uses synchronous sends to prove it in the tests. The step
 //! after the rank's last diagonal only sends.
@@ -114,7 +114,9 @@ impl<S: Store> Filler<'_, S> {
         } else {
             let started = Instant::now();
             let world = self.world;
-            mpi::request::multiple_scope(outgoing.len(), |scope, requests| {
+            let mut inbox = [0u32; 4];
+            let requests = outgoing.len() + incoming.len();
+            mpi::request::multiple_scope(requests, |scope, requests| {
                 for ((row, to), value) in outgoing.iter().zip(values) {
                     let dest = world.process_at_rank(to as i32);
                     let request = if self.synchronous {
@@ -126,23 +128,27 @@ impl<S: Store> Filler<'_, S> {
                     self.traffic
                         .sent(Kind::Boundary, to, VALUE_BYTES, Some((row, d - 1 - row)));
                 }
+                // Receives posted in the order each sender sends match in that order.
+                for (slot, (from, _)) in inbox.iter_mut().zip(incoming.iter()) {
+                    let source = world.process_at_rank(from as i32);
+                    requests.add(source.immediate_receive_into_with_tag(
+                        scope,
+                        slot,
+                        tag::BOUNDARY,
+                    ));
+                }
                 self.times.send += started.elapsed().as_secs_f64();
                 self.compute(d, interior);
                 let waiting = Instant::now();
-                for (from, row) in incoming.iter() {
-                    let (value, _) = world
-                        .process_at_rank(from as i32)
-                        .receive_with_tag::<u32>(tag::BOUNDARY);
-                    self.traffic.received(Kind::Boundary, VALUE_BYTES);
-                    self.store.put_received(d - 1, row, value);
-                }
-                self.times.wait_receive += waiting.elapsed().as_secs_f64();
-                self.compute(d, head);
-                self.compute(d, tail);
-                let sending = Instant::now();
                 requests.wait_all(&mut Vec::new());
-                self.times.send += sending.elapsed().as_secs_f64();
+                self.times.wait_receive += waiting.elapsed().as_secs_f64();
             });
+            for (value, (_, row)) in inbox.iter().zip(incoming.iter()) {
+                self.traffic.received(Kind::Boundary, VALUE_BYTES);
+                self.store.put_received(d - 1, row, *value);
+            }
+            self.compute(d, head);
+            self.compute(d, tail);
         }
         if !rows.is_empty() {
             let started = Instant::now();

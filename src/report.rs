@@ -139,7 +139,9 @@ pub struct RankReport {
     pub boundary_to: Vec<u64>,
 }
 
-/// Wall-clock seconds per phase, as seen by rank 0 (the slowest rank bounds each phase).
+/// Wall-clock seconds: `total` on rank 0 from the start of `solve` (input, allocation, fill,
+/// traceback) until it holds the LCS, without the launcher's start-up or the reporting after;
+/// `fill` and `traceback` are the slowest rank's.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Seconds {
     pub total: f64,
