@@ -3,12 +3,13 @@
 //!
 //! Rank `k` works on diagonals `k <= d < m + n - 1 - k`. At step `d` it
 //! 1. posts non-blocking sends of the boundary values it computed on `d - 1`
-//!    ([`Schedule::sends_from`]: at most two per segment end, one message per cell);
-//! 2. computes the rows of `d` that need none of the values it is about to receive;
-//! 3. waits for its sends and for the values of `d - 1` its neighbours send it (receives posted
-//!    with the sends, [`Schedule::receives_on`]: grouped by sender in the order the sender
-//!    sends them), then computes the one or two rows at each end of its segment that need them;
-//! 4. seals the diagonal (the store's traceback data).
+//!    ([`Schedule::sends_from`]: at most two per segment end, one message per cell), and
+//!    non-blocking receives of the values of `d - 1` its neighbours send it
+//!    ([`Schedule::receives_on`], grouped by sender in the order the sender sends them);
+//! 2. seals diagonal `d - 1` (the store's traceback data) while those values travel;
+//! 3. computes the rows of `d` that need none of the values it is receiving;
+//! 4. waits for its sends and receives, then computes the one or two rows at each end of its
+//!    segment that need the received values.
 //!
 //! Computing the interior before receiving hides the neighbours' latency behind useful work,
 //! without changing a single message. Messages carry only the 4-byte value: sender and receiver
@@ -67,9 +68,11 @@ pub fn run<S: Store>(
         times: FillTimes::default(),
         synchronous: std::env::var_os(SYNCHRONOUS_SENDS_ENV).is_some_and(|v| v == "1"),
     };
-    // Boundary values computed on the previous diagonal, waiting to be sent.
+    // Boundary values computed on the previous diagonal, waiting to be sent, and its rows,
+    // waiting to be sealed.
     let mut outgoing = Sends::default();
     let mut values = [0u32; 4];
+    let mut sealing = 0..0;
 
     for d in diagonals.start..diagonals.end + 1 {
         if let Some(f) = fault.filter(|f| f.diagonal == d) {
@@ -85,7 +88,8 @@ pub fn run<S: Store>(
             Some(prev) => schedule.receives_on(prev, rank),
             None => Sends::default(),
         };
-        filler.step(d, rows.clone(), &outgoing, &values, &incoming);
+        filler.step(d, rows.clone(), sealing, &outgoing, &values, &incoming);
+        sealing = rows.clone();
         if rows.is_empty() {
             continue;
         }
@@ -98,19 +102,21 @@ pub fn run<S: Store>(
 }
 
 impl<S: Store> Filler<'_, S> {
-    /// Step `d`: send `outgoing` (values of `d - 1`), compute `rows` of `d`, receiving
-    /// `incoming` (values of `d - 1`) in between.
+    /// Step `d`: send `outgoing` (values of `d - 1`), seal `sealing` (this rank's rows of
+    /// `d - 1`), compute `rows` of `d`, receiving `incoming` (values of `d - 1`) in between.
     fn step(
         &mut self,
         d: usize,
         rows: Range<usize>,
+        sealing: Range<usize>,
         outgoing: &Sends,
         values: &[u32; 4],
         incoming: &Sends,
     ) {
         let (head, interior, tail) = split_rows(rows.clone(), incoming);
         if outgoing.is_empty() && incoming.is_empty() {
-            self.compute(d, rows.clone());
+            self.seal(d, sealing);
+            self.compute(d, rows);
         } else {
             let started = Instant::now();
             let world = self.world;
@@ -138,6 +144,8 @@ impl<S: Store> Filler<'_, S> {
                     ));
                 }
                 self.times.send += started.elapsed().as_secs_f64();
+                // The values are on their way: seal the previous diagonal while they travel.
+                self.seal(d, sealing);
                 self.compute(d, interior);
                 let waiting = Instant::now();
                 requests.wait_all(&mut Vec::new());
@@ -150,9 +158,13 @@ impl<S: Store> Filler<'_, S> {
             self.compute(d, head);
             self.compute(d, tail);
         }
+    }
+
+    /// Seals this rank's `rows` of diagonal `d - 1` (at step `d`, once its sends are posted).
+    fn seal(&mut self, d: usize, rows: Range<usize>) {
         if !rows.is_empty() {
             let started = Instant::now();
-            self.store.seal(d, rows);
+            self.store.seal(d - 1, rows);
             self.times.compute += started.elapsed().as_secs_f64();
         }
     }
