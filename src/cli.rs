@@ -307,16 +307,12 @@ fn schedule(args: ScheduleArgs) -> Result<(), Error> {
     let schedule = Schedule::new(m, n, args.ranks);
     if let Some(path) = &args.svg {
         let messages = crate::render::svg::predicted_messages(&schedule);
-        let picture = crate::render::svg::Picture {
-            schedule: &schedule,
-            x: None,
-            y: None,
-            values: None,
-            messages: &messages,
-            path: &[],
-            title: format!("{m} x {n} matrix on {} ranks", args.ranks),
-            legend: vec![format!("predicted boundary messages: {}", messages.len())],
-        };
+        let picture = crate::render::svg::Picture::of_schedule(
+            &schedule,
+            &messages,
+            format!("{m} x {n} matrix on {} ranks", args.ranks),
+            vec![format!("predicted boundary messages: {}", messages.len())],
+        );
         crate::render::svg::write_svg(path, &picture)?;
     }
     print!("{}", crate::render::schedule_text(&schedule));

@@ -84,6 +84,28 @@ pub struct Picture<'a> {
     pub legend: Vec<String>,
 }
 
+impl<'a> Picture<'a> {
+    /// A picture of the schedule alone: ownership and `messages`, no sequences, values or
+    /// walk (what `schedule --svg` draws).
+    pub fn of_schedule(
+        schedule: &'a Schedule,
+        messages: &'a [Event],
+        title: String,
+        legend: Vec<String>,
+    ) -> Picture<'a> {
+        Picture {
+            schedule,
+            x: None,
+            y: None,
+            values: None,
+            messages,
+            path: &[],
+            title,
+            legend,
+        }
+    }
+}
+
 /// The boundary messages the schedule predicts: one fill event per cell that has a
 /// [`Schedule::send_target`], 4 bytes each, ordered by (diagonal, sender, row) like a sorted
 /// trace. Costs O((m + n) * P), like [`Schedule::predicted_messages`], whose total it matches.
@@ -793,16 +815,12 @@ mod tests {
     }
 
     fn schedule_picture(s: &Schedule, messages: &[Event]) -> String {
-        render(&Picture {
-            schedule: s,
-            x: None,
-            y: None,
-            values: None,
+        render(&Picture::of_schedule(
+            s,
             messages,
-            path: &[],
-            title: format!("{} x {} on {} ranks", s.rows(), s.cols(), s.ranks()),
-            legend: vec!["boundary messages: predicted".into()],
-        })
+            format!("{} x {} on {} ranks", s.rows(), s.cols(), s.ranks()),
+            vec!["boundary messages: predicted".into()],
+        ))
         .unwrap()
     }
 
@@ -868,16 +886,7 @@ mod tests {
     fn arrows_point_into_the_receivers_cell() {
         let s = Schedule::new(5, 8, 3);
         let messages = predicted_messages(&s);
-        let picture = Picture {
-            schedule: &s,
-            x: None,
-            y: None,
-            values: None,
-            messages: &messages,
-            path: &[],
-            title: String::new(),
-            legend: vec![],
-        };
+        let picture = Picture::of_schedule(&s, &messages, String::new(), vec![]);
         for (a, e) in message_arrows(&picture).unwrap().iter().zip(&messages) {
             let (i, j) = a.from;
             let into = if a.down { (i + 1, j) } else { (i, j + 1) };
@@ -892,20 +901,8 @@ mod tests {
             let s = Schedule::new(m, n, 2);
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("big.svg");
-            let err = write_svg(
-                &path,
-                &Picture {
-                    schedule: &s,
-                    x: None,
-                    y: None,
-                    values: None,
-                    messages: &[],
-                    path: &[],
-                    title: String::new(),
-                    legend: vec![],
-                },
-            )
-            .unwrap_err();
+            let err = write_svg(&path, &Picture::of_schedule(&s, &[], String::new(), vec![]))
+                .unwrap_err();
             assert!(matches!(err, Error::Usage(_)), "{err:?}");
             assert_eq!(
                 err.to_string(),
@@ -1071,16 +1068,7 @@ mod tests {
         let path = dir.path().join("s.svg");
         let s = Schedule::new(4, 6, 2);
         let messages = predicted_messages(&s);
-        let picture = Picture {
-            schedule: &s,
-            x: None,
-            y: None,
-            values: None,
-            messages: &messages,
-            path: &[],
-            title: "4 x 6".into(),
-            legend: vec![],
-        };
+        let picture = Picture::of_schedule(&s, &messages, "4 x 6".into(), vec![]);
         write_svg(&path, &picture).unwrap();
         let names: Vec<_> = std::fs::read_dir(dir.path())
             .unwrap()
