@@ -185,7 +185,8 @@ pub struct Provenance {
     /// UTC start time, ISO 8601.
     pub timestamp: String,
     pub version: String,
-    /// The git commit the binary was built from (`MPI_LCS_COMMIT` overrides it).
+    /// The git commit of the build, as `MPI_LCS_COMMIT` names it (scripts/experiment sets
+    /// it), else `unknown`.
     pub commit: String,
     /// Cores on rank 0's host.
     pub cores: usize,
@@ -202,8 +203,7 @@ impl Provenance {
         Provenance {
             timestamp: utc_timestamp(std::time::SystemTime::now()),
             version: env!("CARGO_PKG_VERSION").to_owned(),
-            commit: std::env::var("MPI_LCS_COMMIT")
-                .unwrap_or_else(|_| env!("MPI_LCS_BUILD_COMMIT").to_owned()),
+            commit: std::env::var("MPI_LCS_COMMIT").unwrap_or_else(|_| "unknown".to_owned()),
             cores,
             ranks_on_host,
             oversubscribed: ranks_on_host > cores,

@@ -67,3 +67,129 @@ fn reference_prints_and_writes_json() {
     let lcs = report["lcs"].as_str().unwrap();
     assert!(run.stdout.contains(&format!("LCS: {lcs}")));
 }
+
+/// Arrows in an SVG picture: one `<polyline>` per message, stroked in the arrow colour.
+fn arrows(svg: &str) -> usize {
+    svg.lines()
+        .filter(|l| l.starts_with("<polyline") && l.contains("stroke=\"#262626\""))
+        .count()
+}
+
+#[test]
+fn pictures_draw_one_arrow_per_boundary_message() {
+    let dir = Dir::new();
+    let grid = dir.path("grid.svg");
+    let run = util::plain(&[
+        "schedule".as_ref(),
+        "--rows".as_ref(),
+        "5".as_ref(),
+        "--cols".as_ref(),
+        "8".as_ref(),
+        "--ranks".as_ref(),
+        "3".as_ref(),
+        "--svg".as_ref(),
+        grid.as_os_str(),
+    ])
+    .ok();
+    let predicted: usize = run
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("predicted boundary messages: "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no predicted total in:\n{}", run.stdout));
+    assert_eq!(predicted, 20, "the report's 5 x 8 grid on 3 ranks");
+    assert_eq!(arrows(&std::fs::read_to_string(&grid).unwrap()), predicted);
+
+    for ranks in [1, 3, 4] {
+        let (svg, json) = (dir.path("run.svg"), dir.path("run.json"));
+        util::mpirun(
+            ranks,
+            &[
+                "solve".as_ref(),
+                util::repo_input("small.txt").as_os_str(),
+                "--svg".as_ref(),
+                svg.as_os_str(),
+                "--json".as_ref(),
+                json.as_os_str(),
+            ],
+        )
+        .ok();
+        let report = util::json(&json);
+        let text = std::fs::read_to_string(&svg).unwrap();
+        assert!(
+            text.starts_with("<svg") || text.starts_with("<?xml"),
+            "not SVG"
+        );
+        let boundary = report["messages"]["boundary"].as_u64().unwrap() as usize;
+        assert_eq!(arrows(&text), boundary, "{ranks} ranks");
+        assert!(
+            text.contains(report["lcs"].as_str().unwrap()),
+            "title names the LCS"
+        );
+    }
+
+    // Larger than 64 x 64: refused before any work, nothing written.
+    let big = dir.input("big.txt", &[b'A'; 65], &[b'C'; 65]);
+    let svg = dir.path("big.svg");
+    let run = util::mpirun(
+        2,
+        &[
+            "solve".as_ref(),
+            big.as_os_str(),
+            "--svg".as_ref(),
+            svg.as_os_str(),
+        ],
+    );
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(run.stderr.contains("limited to 64 x 64"), "{}", run.stderr);
+    assert!(!svg.exists());
+}
+
+#[test]
+fn plot_draws_the_three_figures_from_an_experiment_csv() {
+    let dir = Dir::new();
+    let csv = dir.path("runs.csv");
+    for name in ["small.txt", "medium.txt"] {
+        let input = util::repo_input(name);
+        for ranks in [1, 2] {
+            util::mpirun(
+                ranks,
+                &[
+                    "solve".as_ref(),
+                    input.as_os_str(),
+                    "--append-csv".as_ref(),
+                    csv.as_os_str(),
+                ],
+            )
+            .ok();
+        }
+        util::plain(&[
+            "reference".as_ref(),
+            input.as_os_str(),
+            "--append-csv".as_ref(),
+            csv.as_os_str(),
+        ])
+        .ok();
+    }
+    let out = dir.path("plots");
+    let run = util::plain(&[
+        "plot".as_ref(),
+        csv.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ])
+    .ok();
+    for file in [
+        "time_vs_ranks.svg",
+        "messages_vs_ranks.svg",
+        "speedup_vs_ranks.svg",
+    ] {
+        let path = out.join(file);
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}\n{}", path.display(), run.stdout));
+        assert!(text.contains("<svg"), "{file} is not SVG");
+        assert!(text.contains("medium"), "{file} does not name the input");
+    }
+    let missing = util::plain(&["plot", "/nonexistent/runs.csv"]);
+    assert_eq!(missing.status.code(), Some(3));
+}
