@@ -8,16 +8,9 @@ use crate::util::{self, Dir, Run};
 
 /// `solve FILE --json OUT --append-csv CSV EXTRA…` under mpirun.
 fn solve(ranks: usize, input: &Path, json: &Path, csv: &Path, extra: &[&str]) -> Run {
-    let mut args: Vec<&std::ffi::OsStr> = vec![
-        "solve".as_ref(),
-        input.as_os_str(),
-        "--json".as_ref(),
-        json.as_os_str(),
-        "--append-csv".as_ref(),
-        csv.as_os_str(),
-    ];
+    let mut args: Vec<&std::ffi::OsStr> = vec!["--append-csv".as_ref(), csv.as_os_str()];
     args.extend(extra.iter().map(std::ffi::OsStr::new));
-    util::mpirun(ranks, &args)
+    util::solve(ranks, input, json, &args, &[])
 }
 
 /// The lines this program printed on stderr (mpirun adds its own banner after a failure).
@@ -141,16 +134,7 @@ fn memory_precheck_names_estimate_limit_and_what_fits() {
 /// A rank that receives a traceback hop when `input` is solved on `ranks` ranks.
 fn rank_on_the_walk(dir: &Dir, input: &Path, ranks: usize) -> usize {
     let json = dir.path("probe.json");
-    util::mpirun(
-        ranks,
-        &[
-            "solve".as_ref(),
-            input.as_os_str(),
-            "--json".as_ref(),
-            json.as_os_str(),
-        ],
-    )
-    .ok();
+    util::solve(ranks, input, &json, &[], &[]).ok();
     let report = util::json(&json);
     let per_rank = report["per_rank"].as_array().unwrap();
     (1..ranks)
@@ -179,18 +163,8 @@ fn a_rank_dying_in_the_fill_or_traceback_ends_the_job_and_leaves_no_report() {
                 } else {
                     let _ = std::fs::remove_file(&json);
                 }
-                let run = util::mpirun_env(
-                    ranks,
-                    &[
-                        "solve".as_ref(),
-                        input.as_os_str(),
-                        "--json".as_ref(),
-                        json.as_os_str(),
-                        "--append-csv".as_ref(),
-                        csv.as_os_str(),
-                    ],
-                    &[("MPI_LCS_FAULT", fault)],
-                );
+                let csv_args = ["--append-csv".as_ref(), csv.as_os_str()];
+                let run = util::solve(ranks, &input, &json, &csv_args, &[("MPI_LCS_FAULT", fault)]);
                 assert!(!run.status.success(), "{fault}: {run:#?}");
                 assert!(
                     run.elapsed < Duration::from_secs(30),

@@ -83,16 +83,12 @@ fn assert_report_shape(report: &Value, ranks: usize) {
 fn check_solve(dir: &Dir, input: &Path, ranks: usize, store: &str, expected: &Value) -> Value {
     let name = input.file_name().unwrap().to_string_lossy();
     let out = dir.path(&format!("{name}.{ranks}.{store}.json"));
-    util::mpirun(
+    util::solve(
         ranks,
-        &[
-            "solve".as_ref(),
-            input.as_os_str(),
-            "--store".as_ref(),
-            store.as_ref(),
-            "--json".as_ref(),
-            out.as_os_str(),
-        ],
+        input,
+        &out,
+        &["--store".as_ref(), store.as_ref()],
+        &[],
     )
     .ok();
     let report = util::json(&out);
@@ -205,16 +201,7 @@ fn identical_sequences_give_themselves() {
     let dir = Dir::new();
     let input = dir.input("same.txt", b"ACGTACGTTT", b"ACGTACGTTT");
     let out = dir.path("same.json");
-    util::mpirun(
-        3,
-        &[
-            "solve".as_ref(),
-            input.as_os_str(),
-            "--json".as_ref(),
-            out.as_os_str(),
-        ],
-    )
-    .ok();
+    util::solve(3, &input, &out, &[], &[]).ok();
     assert_eq!(util::json(&out)["lcs"], "ACGTACGTTT");
 }
 
@@ -241,14 +228,11 @@ fn synchronous_sends_do_not_deadlock() {
     let expected = reference(&dir, &input);
     for ranks in [2, 4] {
         let out = dir.path(&format!("sync{ranks}.json"));
-        util::mpirun_env(
+        util::solve(
             ranks,
-            &[
-                "solve".as_ref(),
-                input.as_os_str(),
-                "--json".as_ref(),
-                out.as_os_str(),
-            ],
+            &input,
+            &out,
+            &[],
             &[("MPI_LCS_SYNCHRONOUS_SENDS", "1")],
         )
         .ok();
@@ -348,18 +332,8 @@ fn trace_lines_match_the_reported_counts() {
     for (input, ranks) in [("small.txt", 3), ("medium.txt", 4), ("large.txt", 2)] {
         let input = util::repo_input(input);
         let (json, trace) = (dir.path("t.json"), dir.path("t.csv"));
-        util::mpirun(
-            ranks,
-            &[
-                "solve".as_ref(),
-                input.as_os_str(),
-                "--json".as_ref(),
-                json.as_os_str(),
-                "--trace".as_ref(),
-                trace.as_os_str(),
-            ],
-        )
-        .ok();
+        let trace_args = ["--trace".as_ref(), trace.as_os_str()];
+        util::solve(ranks, &input, &json, &trace_args, &[]).ok();
         let report = util::json(&json);
         let text = std::fs::read_to_string(&trace).unwrap();
         let mut lines = text.lines();

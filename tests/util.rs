@@ -148,6 +148,25 @@ pub fn mpirun_env<S: AsRef<OsStr>>(ranks: usize, args: &[S], env: &[(&str, &str)
     run_with_timeout(cmd)
 }
 
+/// `mpirun -n RANKS mpi-lcs solve INPUT --json JSON EXTRA…`, with `env` for every rank: the
+/// shape of most runs in these tests.
+pub fn solve(
+    ranks: usize,
+    input: &Path,
+    json: &Path,
+    extra: &[&OsStr],
+    env: &[(&str, &str)],
+) -> Run {
+    let mut args: Vec<&OsStr> = vec![
+        OsStr::new("solve"),
+        input.as_os_str(),
+        OsStr::new("--json"),
+        json.as_os_str(),
+    ];
+    args.extend_from_slice(extra);
+    mpirun_env(ranks, &args, env)
+}
+
 /// Open MPI refuses to run as root without the first two; harmless otherwise. Each run also
 /// gets a session directory of its own: runs started at the same moment otherwise race to
 /// create the shared one under /tmp and fail.
