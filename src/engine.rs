@@ -428,7 +428,7 @@ pub fn memory_advice(schedule: &Schedule, store: StoreKind, limit: u64) -> Strin
         let need = per_rank(&s, store);
         if need <= limit {
             advice.push(format!(
-                "{} ranks need about {} each",
+                "{} ranks need about {} each (on hosts with that much per rank)",
                 s.ranks(),
                 mem::human(need)
             ));
