@@ -123,7 +123,8 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     let pair = share_input(world, opts)?;
     let schedule = Schedule::new(pair.x.len(), pair.y.len(), ranks);
     check_output_limits(world, &schedule, opts)?;
-    check_memory(world, &schedule, opts, ranks_on_host)?;
+    let estimate = opts.store.estimate_bytes(&schedule, rank);
+    check_memory(world, &schedule, opts, estimate, ranks_on_host)?;
     log::info!(
         "{} x {} matrix, {} diagonals, store {}",
         schedule.rows(),
@@ -150,7 +151,6 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     };
     // Rank 0 holds the LCS now: what follows is reporting.
     let seconds_total = started.elapsed().as_secs_f64();
-    let estimate = opts.store.estimate_bytes(&schedule, rank);
     let per_rank = gather(world, &schedule, &local, estimate);
     let events = local
         .traffic
@@ -368,17 +368,19 @@ fn memory_limit(opts: &SolveOptions, ranks_on_host: usize) -> Result<Option<u64>
     Ok(mem::available_bytes().map(|b| b / ranks_on_host.max(1) as u64))
 }
 
-/// Before any allocation: does each rank's store fit? Decided over all ranks together.
+/// Before any allocation: does this rank's store (`estimate` bytes) fit, with the sequences?
+/// Decided over all ranks together.
 fn check_memory(
     world: &SimpleCommunicator,
     schedule: &Schedule,
     opts: &SolveOptions,
+    estimate: u64,
     ranks_on_host: usize,
 ) -> Result<(), Error> {
     let rank = world.rank() as usize;
     let limit = memory_limit(opts, ranks_on_host);
     let sequences = (schedule.rows() + 2 * schedule.cols()) as u64;
-    let need = opts.store.estimate_bytes(schedule, rank) + sequences;
+    let need = estimate + sequences;
     let code = match &limit {
         Err(e) => e.exit_code(),
         Ok(Some(l)) if need > *l => crate::error::EXIT_MEMORY,

@@ -13,9 +13,12 @@ pub fn peak_rss_bytes() -> u64 {
 }
 
 fn proc_status_kb(field: &str) -> Option<u64> {
-    let status = fs::read_to_string("/proc/self/status").ok()?;
-    status
-        .lines()
+    kb_field(&fs::read_to_string("/proc/self/status").ok()?, field)
+}
+
+/// The value of a `Field:   1234 kB` line of a /proc file, in kB.
+fn kb_field(text: &str, field: &str) -> Option<u64> {
+    text.lines()
         .find_map(|l| l.strip_prefix(field))
         .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
 }
@@ -23,12 +26,10 @@ fn proc_status_kb(field: &str) -> Option<u64> {
 /// Memory this host can still give, in bytes: the smaller of `MemAvailable` and the cgroup's
 /// remaining limit. `None` when neither can be read.
 pub fn available_bytes() -> Option<u64> {
-    let meminfo = fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
-        m.lines()
-            .find_map(|l| l.strip_prefix("MemAvailable:"))
-            .and_then(|r| r.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-            .map(|kb| kb * 1024)
-    });
+    let meminfo = fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| kb_field(&m, "MemAvailable:"))
+        .map(|kb| kb * 1024);
     let cgroup = cgroup_remaining();
     match (meminfo, cgroup) {
         (Some(a), Some(b)) => Some(a.min(b)),

@@ -94,6 +94,15 @@ impl AnsiStderr {
     fn put(&self, s: &str) -> std::io::Result<()> {
         std::io::stderr().write_all(s.as_bytes())
     }
+
+    /// Moves the cursor `n` places in the direction of ANSI code `dir` (`A` up, `B` down,
+    /// `C` right, `D` left); nothing for 0, which ANSI would read as 1.
+    fn cursor(&self, n: usize, dir: char) -> std::io::Result<()> {
+        if n > 0 {
+            self.put(&format!("\x1b[{n}{dir}"))?;
+        }
+        Ok(())
+    }
 }
 
 impl TermLike for AnsiStderr {
@@ -105,31 +114,19 @@ impl TermLike for AnsiStderr {
     }
 
     fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
-        if n > 0 {
-            self.put(&format!("\x1b[{n}A"))?;
-        }
-        Ok(())
+        self.cursor(n, 'A')
     }
 
     fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
-        if n > 0 {
-            self.put(&format!("\x1b[{n}B"))?;
-        }
-        Ok(())
+        self.cursor(n, 'B')
     }
 
     fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
-        if n > 0 {
-            self.put(&format!("\x1b[{n}C"))?;
-        }
-        Ok(())
+        self.cursor(n, 'C')
     }
 
     fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
-        if n > 0 {
-            self.put(&format!("\x1b[{n}D"))?;
-        }
-        Ok(())
+        self.cursor(n, 'D')
     }
 
     fn write_line(&self, s: &str) -> std::io::Result<()> {
