@@ -1,11 +1,34 @@
-//! Micro-benchmark of the dense store's segment kernel alone: one diagonal segment of values,
-//! then its traceback bits, for `u16` and `u32` values. Criterion reports time per segment and
-//! throughput in cells per second; ns per cell = 1e9 / throughput.
+//! Micro-benchmark of the kernels alone: the dense store's diagonal segment (values, then
+//! traceback bits, for `u16` and `u32` values) and the bands engine's row step. Each figure
+//! is the median of 15 timed batches after a warm-up, as ns per cell.
 //!
 //! Run with `cargo bench --bench kernel`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use std::hint::black_box;
+use std::time::Instant;
+
 use mpi_lcs::store::dense::{segment_bits, segment_values, Value};
+
+/// Median nanoseconds per cell of `work`, which handles `cells` cells per call.
+fn ns_per_cell(cells: usize, mut work: impl FnMut()) -> f64 {
+    // Enough calls per batch for a batch to take about a millisecond.
+    let started = Instant::now();
+    work();
+    let once = started.elapsed().as_secs_f64().max(1e-9);
+    let calls = ((1e-3 / once) as usize).clamp(1, 100_000);
+    let mut batches: Vec<f64> = (0..16)
+        .map(|_| {
+            let started = Instant::now();
+            for _ in 0..calls {
+                work();
+            }
+            started.elapsed().as_secs_f64() / (calls * cells) as f64 * 1e9
+        })
+        .skip(1)
+        .collect();
+    batches.sort_by(f64::total_cmp);
+    batches[batches.len() / 2]
+}
 
 /// A segment's inputs: up, left and diagonal values, then the two sequences' bytes.
 type Segment<V> = (Vec<V>, Vec<V>, Vec<V>, Vec<u8>, Vec<u8>);
@@ -21,27 +44,26 @@ fn inputs<V: Value>(len: usize) -> Segment<V> {
     (v(1), v(2), v(3), bases(5), bases(3))
 }
 
-fn bench_width<V: Value>(c: &mut Criterion, name: &str) {
-    let mut group = c.benchmark_group(format!("segment_{name}"));
+fn dense<V: Value>(name: &str) {
     for len in [1_000usize, 10_000, 50_000] {
         let (up, left, diag, xs, ys) = inputs::<V>(len);
         let mut out = vec![V::default(); len];
         let mut words = vec![0u64; len.div_ceil(64)];
-        group.throughput(Throughput::Elements(len as u64));
-        group.bench_with_input(BenchmarkId::new("values", len), &len, |b, _| {
-            b.iter(|| segment_values(&mut out, &up, &left, &diag, &xs, &ys))
+        let values = ns_per_cell(len, || {
+            segment_values(&mut out, &up, &left, &diag, &xs, &ys);
+            black_box(&out);
         });
-        group.bench_with_input(BenchmarkId::new("bits", len), &len, |b, _| {
-            b.iter(|| segment_bits(&up, &left, &mut words))
+        let bits = ns_per_cell(len, || {
+            segment_bits(&up, &left, &mut words);
+            black_box(&words);
         });
+        println!(
+            "dense {name} segment of {len:>6}: values {values:.3} ns/cell, bits {bits:.3} ns/cell"
+        );
     }
-    group.finish();
 }
 
-fn kernel(c: &mut Criterion) {
-    bench_width::<u16>(c, "u16");
-    bench_width::<u32>(c, "u32");
+fn main() {
+    dense::<u16>("u16");
+    dense::<u32>("u32");
 }
-
-criterion_group!(benches, kernel);
-criterion_main!(benches);

@@ -17,7 +17,7 @@
 #             reads the allocation itself
 #   RANKS     rank counts (default: 1 2 4 8 16 ... up to the allocated tasks)
 #   STORES, REPS, INPUTS, OUT, MAX_SECONDS: passed on as scripts/experiment's options
-#   TABLE     where scripts/results-table writes the Markdown (default: results/README.md)
+#   TABLE     where `mpi-lcs table` writes the Markdown (default: results/README.md)
 #
 #SBATCH --job-name=mpi-lcs-experiment
 #SBATCH --nodes=2
@@ -60,6 +60,6 @@ status=0
 scripts/experiment "${args[@]}" || status=$?
 table="${TABLE:-$(dirname "$out")/README.md}"
 if [ -s "$out" ]; then
-    scripts/results-table "$out" --out "$table" && echo "table: $table" || status=1
+    "${MPI_LCS_BIN:-target/release/mpi-lcs}" table "$out" --out "$table" && echo "table: $table" || status=1
 fi
 exit "$status"

@@ -1,129 +1,49 @@
-//! The `solve` run over MPI: input on rank 0, broadcast, memory pre-check, fill, traceback,
-//! statistics gathered to rank 0, report.
+//! The `solve` run over MPI: input on rank 0, broadcast, checks, fill, traceback, statistics
+//! gathered to rank 0, report and output files.
 //!
-//! Every failure a user can cause is decided collectively: rank 0 reads and validates the input
-//! and broadcasts an ok/error code before any data, and the memory pre-check is reduced over
-//! all ranks, so every rank leaves together with the same exit status and only rank 0 prints
-//! the message. Anything else that goes wrong on one rank (a panic, a fault) aborts the whole
-//! job through `MPI_Abort`, so no rank is ever left blocked in a receive.
+//! Every failure a user can cause is decided collectively, before any work: rank 0 checks the
+//! output paths and reads and validates the input, then broadcasts an ok/error code before any
+//! data; the size limits of traces and pictures follow from the broadcast lengths on every
+//! rank; the memory pre-check is reduced over all ranks. So every rank leaves together with the
+//! same exit status and only rank 0 prints the message. Anything else that goes wrong on one
+//! rank (a panic, a planted fault) aborts the whole job through `MPI_Abort`, so no rank is ever
+//! left blocked in a receive.
+//!
+//! The engine orchestrates; the work is done by `fill` and `traceback`, over a store.
 
-use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use mpi::collective::SystemOperation;
-use mpi::datatype::PartitionMut;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
-use mpi::Count;
 
-use crate::error::Error;
-use crate::input;
+use crate::error::{Error, EXIT_MEMORY, EXIT_USAGE};
+use crate::fault::{Fault, Phase};
+use crate::input::{self, Format, Pair};
 use crate::mem;
-use crate::report::{
-    FillTimes, LcsText, PerKind, PredictedCounts, RankReport, Report, Seconds, Traffic,
-};
+use crate::options::{SolveOptions, Switches};
+use crate::progress::Progress;
+use crate::provenance::{HostInfo, Provenance};
+use crate::render::svg::{self, Picture};
+use crate::report::{EngineKind, LcsText, Predicted, Report, Seconds};
 use crate::schedule::Schedule;
+use crate::stats::{Gathered, RankStats};
 use crate::store::dense::{self, DenseStore};
 use crate::store::hash::HashStore;
 use crate::store::{Seqs, Store, StoreKind};
-use crate::trace::Event;
-
-/// Message tags, one per kind of message (never a diagonal number).
-pub mod tag {
-    use mpi::Tag;
-    /// A boundary value of the fill.
-    pub const BOUNDARY: Tag = 1;
-    /// A hop of the traceback: next cell and the subsequence found so far.
-    pub const TRACE: Tag = 2;
-    /// The finished LCS, sent to rank 0.
-    pub const RESULT: Tag = 3;
-    /// The walk is over.
-    pub const DONE: Tag = 4;
-}
-
-/// Environment variable holding a per-rank memory limit (same syntax as `--memory-limit`).
-pub const MEMORY_LIMIT_ENV: &str = "MPI_LCS_MEMORY_LIMIT";
-/// Test-only fault switch, ignored unless set: `fill:RANK:DIAGONAL` or
-/// `traceback:RANK:DIAGONAL` makes that rank abort when it reaches that diagonal in that
-/// phase; `stall:RANK:DIAGONAL` makes it hang there in the fill (for tests that interrupt a
-/// run).
-pub const FAULT_ENV: &str = "MPI_LCS_FAULT";
-
-/// What `solve` was asked to do.
-#[derive(Debug, Clone)]
-pub struct SolveOptions {
-    pub input: PathBuf,
-    pub store: StoreKind,
-    pub json: Option<PathBuf>,
-    pub memory_limit: Option<u64>,
-    pub max_input_bytes: u64,
-    /// Append one CSV row per run to this file.
-    pub append_csv: Option<PathBuf>,
-    /// Write every message as one CSV line to this file.
-    pub trace: Option<PathBuf>,
-    /// Draw the run (ownership, values, messages, traceback path) as SVG to this file.
-    pub svg: Option<PathBuf>,
-    /// Show a progress bar on rank 0 (when its stderr is a terminal and the fill is long).
-    pub progress: bool,
-}
-
-/// The phases the fault switch can hit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Phase {
-    Fill,
-    Traceback,
-}
-
-/// A fault planted by [`FAULT_ENV`] for this rank.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Fault {
-    pub diagonal: usize,
-    /// Hang instead of aborting.
-    pub stall: bool,
-}
-
-impl Fault {
-    /// The fault planted for `rank` in `phase`, if any.
-    pub fn from_env(phase: Phase, rank: usize) -> Option<Fault> {
-        let spec = std::env::var(FAULT_ENV).ok()?;
-        let mut parts = spec.split(':');
-        let (want, stall) = match parts.next()? {
-            "fill" => (Phase::Fill, false),
-            "stall" => (Phase::Fill, true),
-            "traceback" => (Phase::Traceback, false),
-            _ => return None,
-        };
-        let r: usize = parts.next()?.parse().ok()?;
-        let diagonal = parts.next()?.parse().ok()?;
-        (want == phase && r == rank).then_some(Fault { diagonal, stall })
-    }
-
-    /// Ends this process as a crash would, without any MPI shutdown; or, for a stall, hangs
-    /// until killed.
-    pub fn trigger(self, rank: usize, d: usize) -> ! {
-        if self.stall {
-            eprintln!("mpi-lcs: rank {rank}: injected stall at diagonal {d} ({FAULT_ENV})");
-            loop {
-                std::thread::sleep(std::time::Duration::from_secs(3600));
-            }
-        }
-        eprintln!("mpi-lcs: rank {rank}: injected fault at diagonal {d} ({FAULT_ENV})");
-        std::process::abort()
-    }
-}
+use crate::traceback::DiagonalWalker;
+use crate::traffic::{PerKind, Traffic};
 
 /// Runs `solve` on this rank. Rank 0 gets the report; other ranks `None`.
 pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<Report>, Error> {
     let started = Instant::now();
+    let started_at = SystemTime::now();
     let rank = world.rank() as usize;
-    let ranks = world.size() as usize;
-
-    let ranks_on_host = world.split_shared(0).size() as usize;
-    let provenance = crate::report::Provenance::now(ranks_on_host);
     let pair = share_input(world, opts)?;
-    let schedule = Schedule::new(pair.x.len(), pair.y.len(), ranks);
+    let schedule = Schedule::new(pair.x.len(), pair.y.len(), world.size() as usize);
     check_output_limits(world, &schedule, opts)?;
     let estimate = opts.store.estimate_bytes(&schedule, rank);
+    let ranks_on_host = world.split_shared(0).size() as usize;
     check_memory(world, &schedule, opts, estimate, ranks_on_host)?;
     log::info!(
         "{} x {} matrix, {} diagonals, store {}",
@@ -133,102 +53,152 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
         opts.store
     );
 
-    let seqs = Seqs::new(&pair.x, &pair.y);
-    let traffic = Traffic::new(rank, ranks, opts.trace.is_some() || opts.svg.is_some());
-    let mut local = match opts.store {
-        StoreKind::Dense if dense::narrow(&schedule) => {
-            let store = DenseStore::<u16>::new(&schedule, rank);
-            run_rank(world, &schedule, &seqs, store, traffic, opts.progress)
-        }
-        StoreKind::Dense => {
-            let store = DenseStore::<u32>::new(&schedule, rank);
-            run_rank(world, &schedule, &seqs, store, traffic, opts.progress)
-        }
-        StoreKind::Hash => {
-            let store = HashStore::new(&schedule, rank);
-            run_rank(world, &schedule, &seqs, store, traffic, opts.progress)
-        }
+    let config = RunConfig {
+        store: opts.store,
+        switches: opts.switches,
+        recording: opts.outputs.recording(),
+        progress: opts.progress,
     };
+    let mut outcome = run_pair(world, &schedule, &pair, &config);
     // Rank 0 holds the LCS now: what follows is reporting.
     let seconds_total = started.elapsed().as_secs_f64();
-    let per_rank = gather(world, &schedule, &local, estimate);
-    let events = local
-        .traffic
-        .events
-        .take()
-        .and_then(|events| gather_events(world, &events));
-    if rank != 0 {
+    outcome.stats.store_bytes_estimate = estimate;
+    let Some(gathered) = crate::stats::gather(world, &outcome.stats, &outcome.traffic) else {
         return Ok(None);
-    }
-
-    let lcs = local.lcs.expect("rank 0 holds the LCS");
-    let per_rank = per_rank.expect("rank 0 gathers");
-    let (messages, bytes) = Report::totals(&per_rank);
-    let predicted = schedule.predicted_messages();
-    let pairs = per_rank.iter().map(|r| r.boundary_to.clone()).collect();
-    let report = Report {
-        run: provenance,
-        input: opts.input.display().to_string(),
-        rows: schedule.rows(),
-        cols: schedule.cols(),
-        swapped: pair.swapped,
-        ranks,
-        store: opts.store.to_string(),
-        lcs_length: lcs.len(),
-        lcs: LcsText::new(&lcs),
-        messages,
-        bytes,
-        predicted: PredictedCounts {
-            boundary: predicted.total,
-        },
-        traceback_hops: per_rank.iter().map(|r| r.traceback_hops).sum(),
-        pairs,
-        seconds: Seconds {
-            total: seconds_total,
-            fill: per_rank.iter().map(|r| r.seconds_fill).fold(0.0, f64::max),
-            traceback: per_rank
-                .iter()
-                .map(|r| r.seconds_traceback)
-                .fold(0.0, f64::max),
-        },
-        per_rank,
     };
-    if let Some(path) = &opts.json {
-        crate::report::write_json_atomic(path, &report)?;
-    }
-    if let Some(mut events) = events {
-        crate::trace::sort(&mut events);
-        if let Some(path) = &opts.trace {
-            crate::report::write_atomic(path, crate::trace::to_csv(&events).as_bytes())?;
-        }
-        if let Some(path) = &opts.svg {
-            draw(path, &schedule, &pair, &report, &events)?;
-        }
-    }
-    if let Some(path) = &opts.append_csv {
-        crate::report::append_csv(path, &report.csv_columns())?;
-    }
+    let lcs = outcome.lcs.expect("rank 0 holds the LCS");
+    let hosts: Vec<HostInfo> = gathered.stats.iter().map(RankStats::host).collect();
+    let provenance = Provenance::new(started_at, &opts.run, &hosts);
+    let report = report(
+        provenance,
+        opts,
+        &schedule,
+        (&pair, &lcs),
+        &gathered,
+        seconds_total,
+    );
+    write_outputs(opts, &schedule, &pair, &report, &gathered)?;
     Ok(Some(report))
 }
 
-/// Rank 0 reads and validates the input, then broadcasts an ok/error code, the lengths and the
-/// sequences. On error every rank returns it; only rank 0's carries the message.
-fn share_input(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<input::Pair, Error> {
+/// How a rank runs one pair.
+#[derive(Debug, Clone, Copy)]
+pub struct RunConfig {
+    pub store: StoreKind,
+    pub switches: Switches,
+    /// Record every message, value and walk cell (for traces and pictures).
+    pub recording: bool,
+    /// Show a progress bar on rank 0, on a terminal this wide.
+    pub progress: Option<u16>,
+}
+
+/// What one rank's run produced.
+pub struct RankOutcome {
+    /// The LCS, on rank 0.
+    pub lcs: Option<Vec<u8>>,
+    pub stats: RankStats,
+    pub traffic: Traffic,
+}
+
+/// Runs the fill and the traceback of `pair` on this rank. Collective.
+pub fn run_pair(
+    world: &SimpleCommunicator,
+    schedule: &Schedule,
+    pair: &Pair,
+    config: &RunConfig,
+) -> RankOutcome {
+    let seqs = Seqs::new(&pair.x, &pair.y);
+    let rank = world.rank() as usize;
+    let traffic = Traffic::new(rank, world.size() as usize, config.recording);
+    match config.store {
+        StoreKind::Dense if dense::narrow(schedule) => {
+            let store = DenseStore::<u16>::new(schedule, rank);
+            run_rank(world, schedule, &seqs, store, traffic, config)
+        }
+        StoreKind::Dense => {
+            let store = DenseStore::<u32>::new(schedule, rank);
+            run_rank(world, schedule, &seqs, store, traffic, config)
+        }
+        StoreKind::Hash => {
+            let store = HashStore::new(schedule, rank);
+            run_rank(world, schedule, &seqs, store, traffic, config)
+        }
+    }
+}
+
+fn run_rank<S: Store>(
+    world: &SimpleCommunicator,
+    schedule: &Schedule,
+    seqs: &Seqs<'_>,
+    mut store: S,
+    mut traffic: Traffic,
+    config: &RunConfig,
+) -> RankOutcome {
+    let rank = world.rank() as usize;
+    let started = Instant::now();
+    let mut progress = Progress::new(config.progress.filter(|_| rank == 0), schedule.diagonals());
+    let fill = crate::fill::run(
+        world,
+        schedule,
+        seqs,
+        &mut store,
+        &mut traffic,
+        &mut progress,
+        config.switches,
+    );
+    progress.finish();
+    let seconds_fill = started.elapsed().as_secs_f64();
+    log::debug!("fill done in {seconds_fill:.3} s");
+
+    let started = Instant::now();
+    let mut walker = DiagonalWalker {
+        schedule,
+        seqs,
+        store: &store,
+        rank,
+    };
+    let start = (schedule.cells() > 0).then(|| (0, (schedule.rows() - 1, schedule.cols() - 1)));
+    let fault = Fault::for_rank(config.switches.fault, Phase::Traceback, rank);
+    let outcome = crate::traceback::run(world, start, &mut walker, &mut traffic, fault);
+    let seconds_traceback = started.elapsed().as_secs_f64();
+    log::debug!("traceback done in {seconds_traceback:.3} s");
+
+    let mut stats = RankStats::new(&traffic, &HostInfo::here());
+    stats.cells = schedule.rank_cells(rank);
+    stats.hops = outcome.hops;
+    stats.peak_rss_bytes = mem::peak_rss_bytes();
+    stats.seconds_fill = seconds_fill;
+    stats.fill = fill;
+    stats.seconds_traceback = seconds_traceback;
+    RankOutcome {
+        lcs: outcome.lcs,
+        stats,
+        traffic,
+    }
+}
+
+/// Rank 0 checks the output paths, then reads and validates the input; it broadcasts an
+/// ok/error code, the lengths and the sequences. On error every rank returns it; only rank 0's
+/// carries the message.
+fn share_input(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Pair, Error> {
     let root = world.process_at_rank(0);
-    let mut loaded: Result<input::Pair, Error> = Err(Error::Peer(0));
-    // [exit code, rows, cols, swapped]
-    let mut header = [0u64; 4];
+    let mut loaded: Result<Pair, Error> = Err(Error::Peer(0));
+    // [exit code, rows, cols, swapped, format]
+    let mut header = [0u64; 5];
     if world.rank() == 0 {
-        loaded = opts
-            .json
-            .as_deref()
-            .map_or(Ok(()), crate::report::check_writable)
-            .and_then(|()| {
-                input::read_pair(&opts.input, opts.max_input_bytes).map_err(Error::from)
-            });
+        let path = &opts.input.path;
+        loaded = crate::export::check_outputs(&opts.outputs.named(), &[path]).and_then(|()| {
+            input::read_pair(path, opts.input.max_bytes, opts.input.format).map_err(Error::from)
+        });
         header = match &loaded {
-            Ok(p) => [0, p.x.len() as u64, p.y.len() as u64, p.swapped as u64],
-            Err(e) => [e.exit_code() as u64, 0, 0, 0],
+            Ok(p) => [
+                0,
+                p.x.len() as u64,
+                p.y.len() as u64,
+                p.swapped as u64,
+                (p.format == Format::Fasta) as u64,
+            ],
+            Err(e) => [e.exit_code() as u64, 0, 0, 0, 0],
         };
     }
     root.broadcast_into(&mut header[..]);
@@ -240,10 +210,15 @@ fn share_input(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<input:
     }
     let mut pair = match loaded {
         Ok(p) => p,
-        Err(_) => input::Pair {
+        Err(_) => Pair {
             x: vec![0; header[1] as usize],
             y: vec![0; header[2] as usize],
             swapped: header[3] != 0,
+            format: if header[4] != 0 {
+                Format::Fasta
+            } else {
+                Format::Plain
+            },
         },
     };
     if !pair.x.is_empty() {
@@ -256,116 +231,37 @@ fn share_input(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<input:
 }
 
 /// A trace holds one record per boundary cell and a picture one box per cell: refuse them for
-/// large matrices, on every rank, before any work.
+/// large matrices, on every rank (each knows the lengths), before any work.
 fn check_output_limits(
     world: &SimpleCommunicator,
     schedule: &Schedule,
     opts: &SolveOptions,
 ) -> Result<(), Error> {
     let (m, n) = (schedule.rows(), schedule.cols());
-    let side = crate::render::svg::MAX_PICTURE_CELLS_SIDE;
-    let problem = if opts.trace.is_some() && schedule.cells() > crate::trace::MAX_TRACE_CELLS {
-        format!(
-            "--trace is limited to {} cells; this matrix is {m} x {n} = {} cells",
-            crate::trace::MAX_TRACE_CELLS,
-            schedule.cells()
-        )
-    } else if opts.svg.is_some() && n > side {
-        format!("--svg pictures are limited to {side} x {side} cells; this matrix is {m} x {n}")
-    } else {
-        return Ok(());
-    };
+    let side = svg::MAX_PICTURE_CELLS_SIDE;
+    let problem =
+        if opts.outputs.trace.is_some() && schedule.cells() > crate::trace::MAX_TRACE_CELLS {
+            format!(
+                "--trace is limited to {} cells; this matrix is {m} x {n} = {} cells",
+                crate::trace::MAX_TRACE_CELLS,
+                schedule.cells()
+            )
+        } else if opts.outputs.svg.is_some() && n > side {
+            format!("--svg pictures are limited to {side} x {side} cells; this matrix is {m} x {n}")
+        } else {
+            return Ok(());
+        };
     if world.rank() != 0 {
-        return Err(Error::Peer(crate::error::EXIT_USAGE));
+        return Err(Error::Peer(EXIT_USAGE));
     }
     Err(Error::Usage(problem))
 }
 
-/// Rank 0 draws the run: values from the sequential DP (the same numbers every rank
-/// computed), the boundary messages as they were sent, and the traceback path.
-fn draw(
-    path: &std::path::Path,
-    schedule: &Schedule,
-    pair: &input::Pair,
-    report: &Report,
-    events: &[Event],
-) -> Result<(), Error> {
-    let table = crate::reference::full_table(&pair.x, &pair.y);
-    let walk = crate::reference::walk_path(&pair.x, &pair.y, &table);
-    let fills: Vec<Event> = events
-        .iter()
-        .filter(|e| e.phase == crate::trace::Phase::Fill)
-        .copied()
-        .collect();
-    let picture = crate::render::svg::Picture {
-        schedule,
-        x: Some(&pair.x),
-        y: Some(&pair.y),
-        values: Some(&table),
-        messages: &fills,
-        path: &walk,
-        title: format!(
-            "LCS of {} x {} on {} ranks: \"{}\" (length {})",
-            report.rows,
-            report.cols,
-            report.ranks,
-            report.lcs.display(),
-            report.lcs_length
-        ),
-        legend: vec![
-            format!(
-                "boundary messages: {} (predicted {})",
-                report.messages.boundary, report.predicted.boundary
-            ),
-            format!("traceback hops: {}", report.traceback_hops),
-            format!("control messages: {}", report.messages.control),
-        ],
-    };
-    crate::render::svg::write_svg(path, &picture)
-}
-
-/// Gathers every rank's message records to rank 0 (collectives, not counted as messages).
-fn gather_events(world: &SimpleCommunicator, events: &[Event]) -> Option<Vec<Event>> {
-    let words: Vec<u64> = events.iter().flat_map(|e| e.to_words()).collect();
-    let root = world.process_at_rank(0);
-    let count = words.len() as Count;
-    if world.rank() != 0 {
-        root.gather_into(&count);
-        root.gather_varcount_into(&words[..]);
-        return None;
-    }
-    let mut counts = vec![0 as Count; world.size() as usize];
-    root.gather_into_root(&count, &mut counts[..]);
-    let displs: Vec<Count> = counts
-        .iter()
-        .scan(0, |at, &c| {
-            let d = *at;
-            *at += c;
-            Some(d)
-        })
-        .collect();
-    let mut all = vec![0u64; counts.iter().sum::<Count>() as usize];
-    let mut partition = PartitionMut::new(&mut all[..], &counts[..], &displs[..]);
-    root.gather_varcount_into_root(&words[..], &mut partition);
-    Some(
-        all.chunks_exact(crate::trace::WORDS)
-            .map(Event::from_words)
-            .collect(),
-    )
-}
-
 /// The per-rank memory limit in force: the user's, else what this host can give divided among
 /// the ranks that share it.
-fn memory_limit(opts: &SolveOptions, ranks_on_host: usize) -> Result<Option<u64>, Error> {
-    if let Some(limit) = opts.memory_limit {
-        return Ok(Some(limit));
-    }
-    if let Ok(text) = std::env::var(MEMORY_LIMIT_ENV) {
-        return mem::parse_size(&text)
-            .map(Some)
-            .map_err(|e| Error::Usage(format!("{MEMORY_LIMIT_ENV}: {e}")));
-    }
-    Ok(mem::available_bytes().map(|b| b / ranks_on_host.max(1) as u64))
+fn memory_limit(opts: &SolveOptions, ranks_on_host: usize) -> Option<u64> {
+    opts.memory_limit
+        .or_else(|| mem::available_bytes().map(|b| b / ranks_on_host.max(1) as u64))
 }
 
 /// Before any allocation: does this rank's store (`estimate` bytes) fit, with the sequences?
@@ -377,34 +273,29 @@ fn check_memory(
     estimate: u64,
     ranks_on_host: usize,
 ) -> Result<(), Error> {
-    let rank = world.rank() as usize;
     let limit = memory_limit(opts, ranks_on_host);
     let sequences = (schedule.rows() + 2 * schedule.cols()) as u64;
-    let need = estimate + sequences;
-    let code = match &limit {
-        Err(e) => e.exit_code(),
-        Ok(Some(l)) if need > *l => crate::error::EXIT_MEMORY,
-        Ok(_) => 0,
-    };
+    let fits = limit.is_none_or(|l| estimate + sequences <= l);
+    let code = if fits { 0 } else { EXIT_MEMORY };
     let mut worst = 0u8;
     world.all_reduce_into(&code, &mut worst, SystemOperation::max());
     if worst == 0 {
         return Ok(());
     }
-    if rank != 0 {
+    if world.rank() != 0 {
         return Err(Error::Peer(worst));
     }
-    let limit = match limit {
-        Err(e) => return Err(e),
-        Ok(l) => l.unwrap_or(0),
-    };
-    Err(Error::Memory(memory_advice(schedule, opts.store, limit)))
+    Err(Error::Memory(memory_advice(
+        schedule,
+        opts.store,
+        limit.unwrap_or(0),
+    )))
 }
 
 /// The message for a run that will not fit: estimate, limit, and what would fit.
 pub fn memory_advice(schedule: &Schedule, store: StoreKind, limit: u64) -> String {
     let per_rank = |s: &Schedule, kind: StoreKind| {
-        (0..s.ranks().min(s.rows()).max(1))
+        (0..s.working_ranks().max(1))
             .map(|k| kind.estimate_bytes(s, k))
             .max()
             .unwrap_or(0)
@@ -452,136 +343,81 @@ pub fn memory_advice(schedule: &Schedule, store: StoreKind, limit: u64) -> Strin
     )
 }
 
-/// What one rank measured.
-struct Local {
-    cells: u64,
-    traffic: Traffic,
-    fill: FillTimes,
-    seconds_fill: f64,
-    seconds_traceback: f64,
-    hops: u64,
-    lcs: Option<Vec<u8>>,
-}
-
-fn run_rank<S: Store>(
-    world: &SimpleCommunicator,
+/// The report of a run, from what rank 0 gathered.
+fn report(
+    run: Provenance,
+    opts: &SolveOptions,
     schedule: &Schedule,
-    seqs: &Seqs<'_>,
-    mut store: S,
-    mut traffic: Traffic,
-    progress: bool,
-) -> Local {
-    let rank = world.rank() as usize;
-    let started = Instant::now();
-    let mut progress = crate::progress::Progress::new(progress && rank == 0, schedule.diagonals());
-    let fill = crate::fill::run(
-        world,
-        schedule,
-        seqs,
-        &mut store,
-        &mut traffic,
-        &mut progress,
-    );
-    progress.finish();
-    let seconds_fill = started.elapsed().as_secs_f64();
-    log::debug!("fill done in {seconds_fill:.3} s");
-    let started = Instant::now();
-    let outcome = crate::traceback::run(world, schedule, seqs, &store, &mut traffic);
-    let seconds_traceback = started.elapsed().as_secs_f64();
-    log::debug!("traceback done in {seconds_traceback:.3} s");
-    Local {
-        cells: schedule.rank_cells(rank),
-        traffic,
-        fill,
-        seconds_fill,
-        seconds_traceback,
-        hops: outcome.hops,
-        lcs: outcome.lcs,
+    (pair, lcs): (&Pair, &[u8]),
+    gathered: &Gathered,
+    seconds_total: f64,
+) -> Report {
+    let per_rank: Vec<_> = gathered
+        .stats
+        .iter()
+        .enumerate()
+        .map(|(k, s)| s.report(k))
+        .collect();
+    let slowest = |f: fn(&RankStats) -> f64| gathered.stats.iter().map(f).fold(0.0, f64::max);
+    Report {
+        run,
+        input: opts.input.path.display().to_string(),
+        format: pair.format,
+        rows: schedule.rows(),
+        cols: schedule.cols(),
+        swapped: pair.swapped,
+        engine: EngineKind::Diagonal,
+        store: Some(opts.store),
+        ranks: schedule.ranks(),
+        lcs_length: lcs.len(),
+        lcs: LcsText::new(lcs),
+        messages: PerKind::sum(gathered.stats.iter().map(|s| &s.sent)),
+        bytes: PerKind::sum(gathered.stats.iter().map(|s| &s.sent_bytes)),
+        predicted: Predicted {
+            boundary: schedule.predicted_messages().total,
+        },
+        traceback_hops: gathered.stats.iter().map(|s| s.hops).sum(),
+        pairs: gathered.pairs.clone(),
+        per_rank,
+        seconds: Seconds {
+            total: seconds_total,
+            fill: slowest(|s| s.seconds_fill),
+            traceback: slowest(|s| s.seconds_traceback),
+        },
     }
 }
 
-/// Number of u64 fields each rank sends before its per-target boundary counts.
-const COUNTS: usize = 16;
-/// Number of f64 fields each rank sends.
-const TIMES: usize = 5;
-
-/// Gathers every rank's statistics to rank 0 (collectives, not counted as messages).
-fn gather(
-    world: &SimpleCommunicator,
+/// Rank 0 writes the files the run was asked for.
+fn write_outputs(
+    opts: &SolveOptions,
     schedule: &Schedule,
-    local: &Local,
-    estimate: u64,
-) -> Option<Vec<RankReport>> {
-    let ranks = schedule.ranks();
-    let t = &local.traffic;
-    let mut counts = vec![
-        local.cells,
-        t.sent.boundary,
-        t.sent.traceback,
-        t.sent.control,
-        t.sent_bytes.boundary,
-        t.sent_bytes.traceback,
-        t.sent_bytes.control,
-        t.received.boundary,
-        t.received.traceback,
-        t.received.control,
-        t.received_bytes.boundary,
-        t.received_bytes.traceback,
-        t.received_bytes.control,
-        local.hops,
-        mem::peak_rss_bytes(),
-        estimate,
-    ];
-    debug_assert_eq!(counts.len(), COUNTS);
-    counts.extend_from_slice(&t.boundary_to);
-    let times = [
-        local.seconds_fill,
-        local.fill.compute,
-        local.fill.wait_receive,
-        local.fill.send,
-        local.seconds_traceback,
-    ];
-    let root = world.process_at_rank(0);
-    if world.rank() != 0 {
-        root.gather_into(&counts[..]);
-        root.gather_into(&times[..]);
-        return None;
+    pair: &Pair,
+    report: &Report,
+    gathered: &Gathered,
+) -> Result<(), Error> {
+    let outputs = &opts.outputs;
+    if let Some(path) = &outputs.json {
+        crate::export::write_json(path, report)?;
     }
-    let width = COUNTS + ranks;
-    let mut all_counts = vec![0u64; width * ranks];
-    let mut all_times = vec![0f64; TIMES * ranks];
-    root.gather_into_root(&counts[..], &mut all_counts[..]);
-    root.gather_into_root(&times[..], &mut all_times[..]);
-    let per_kind = |c: &[u64]| PerKind {
-        boundary: c[0],
-        traceback: c[1],
-        control: c[2],
-    };
-    Some(
-        (0..ranks)
-            .map(|k| {
-                let c = &all_counts[k * width..(k + 1) * width];
-                let s = &all_times[k * TIMES..(k + 1) * TIMES];
-                RankReport {
-                    rank: k,
-                    cells: c[0],
-                    sent: per_kind(&c[1..4]),
-                    sent_bytes: per_kind(&c[4..7]),
-                    received: per_kind(&c[7..10]),
-                    received_bytes: per_kind(&c[10..13]),
-                    traceback_hops: c[13],
-                    peak_rss_bytes: c[14],
-                    store_bytes_estimate: c[15],
-                    boundary_to: c[COUNTS..].to_vec(),
-                    seconds_fill: s[0],
-                    fill_breakdown: FillTimes {
-                        compute: s[1],
-                        wait_receive: s[2],
-                        send: s[3],
-                    },
-                    seconds_traceback: s[4],
-                }
-            })
-            .collect(),
-    )
+    if let Some(recording) = &gathered.recording {
+        if let Some(path) = &outputs.trace {
+            let csv = crate::trace::to_csv(&recording.events).map_err(anyhow::Error::from)?;
+            crate::export::write_atomic(path, &csv)?;
+        }
+        if let Some(path) = &outputs.svg {
+            let values = recording.value_table(schedule.rows(), schedule.cols());
+            let walk: Vec<(usize, usize)> = recording
+                .walk
+                .iter()
+                .map(|&(i, j)| (i as usize, j as usize))
+                .collect();
+            let picture =
+                Picture::of_run(schedule, pair, &values, &recording.events, &walk, report);
+            svg::write_svg(path, &picture)?;
+        }
+    }
+    if let Some(path) = &outputs.append_csv {
+        crate::export::append_row(path, &report.row())?;
+    }
+    Ok(())
 }

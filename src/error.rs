@@ -1,8 +1,8 @@
 //! Errors that end a run, and the exit codes they map to.
 //!
 //! Every error a user can cause has its own variant whose message names the file or flag at
-//! fault; `main` prints it once (on rank 0 under MPI) and exits with [`Error::exit_code`]. The
-//! codes are documented in `--help` and in the README.
+//! fault; the binary prints it once (on rank 0 under MPI) and exits with
+//! [`Error::exit_code`]. The codes are documented in every `--help` and in the README.
 
 use std::path::PathBuf;
 
@@ -12,13 +12,13 @@ use crate::input::InputError;
 pub const EXIT_OK: u8 = 0;
 /// An unexpected failure (a bug, or MPI itself failing).
 pub const EXIT_INTERNAL: u8 = 1;
-/// Bad command-line usage (clap's own code).
+/// Bad command-line usage (clap's own code), or a request beyond a documented limit.
 pub const EXIT_USAGE: u8 = 2;
 /// The input file is missing, unreadable or malformed.
 pub const EXIT_INPUT: u8 = 3;
 /// The run would not fit in memory.
 pub const EXIT_MEMORY: u8 = 4;
-/// An output file could not be written.
+/// An output file cannot be written, or standard output failed.
 pub const EXIT_OUTPUT: u8 = 5;
 
 /// An error that ends a run.
@@ -30,11 +30,23 @@ pub enum Error {
     #[error("{0}")]
     Memory(String),
 
-    #[error("cannot write {}: {source}", path.display())]
+    /// An output path refused before any work.
+    #[error("{flag} '{}': {problem}", path.display())]
+    OutputRefused {
+        flag: &'static str,
+        path: PathBuf,
+        problem: String,
+    },
+
+    #[error("cannot write '{}': {source}", path.display())]
     Output {
         path: PathBuf,
         source: std::io::Error,
     },
+
+    /// Writing to standard output failed (other than its reader going away).
+    #[error("cannot write to standard output: {0}")]
+    Stdout(std::io::Error),
 
     #[error("{0}")]
     Usage(String),
@@ -54,7 +66,7 @@ impl Error {
         match self {
             Error::Input(_) => EXIT_INPUT,
             Error::Memory(_) => EXIT_MEMORY,
-            Error::Output { .. } => EXIT_OUTPUT,
+            Error::OutputRefused { .. } | Error::Output { .. } | Error::Stdout(_) => EXIT_OUTPUT,
             Error::Usage(_) => EXIT_USAGE,
             Error::Internal(_) => EXIT_INTERNAL,
             Error::Peer(code) => *code,

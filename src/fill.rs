@@ -16,8 +16,8 @@
 //! derive the cell from the schedule and MPI's non-overtaking order between a pair of ranks, so
 //! one fixed tag serves every diagonal (a 50,000 x 50,000 run has 99,999 diagonals, and
 //! `MPI_TAG_UB` may be 32,767). Every rank posts its sends and receives before it waits, so
-//! the exchange cannot deadlock even when the MPI library delivers nothing eagerly; setting
-//! `MPI_LCS_SYNCHRONOUS_SENDS=1` uses synchronous sends to prove it in the tests. The step
+//! the exchange cannot deadlock even when the MPI library delivers nothing eagerly; the
+//! synchronous-sends switch (`options::Switches`) proves it in the tests. The step
 //! after the rank's last diagonal only sends.
 
 use std::ops::Range;
@@ -26,17 +26,15 @@ use std::time::Instant;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::engine::{tag, Fault, Phase};
+use crate::fault::{Fault, Phase};
+use crate::options::Switches;
 use crate::progress::Progress;
-use crate::report::{FillTimes, Kind, Traffic};
-use crate::schedule::{Schedule, Sends};
+use crate::protocol::{tag, Kind, VALUE_BYTES};
+use crate::report::FillTimes;
+use crate::schedule::{Schedule, Transfers};
 use crate::store::{Seqs, Store};
-
-/// Environment switch: use synchronous sends (`MPI_Issend`) for boundary values.
-pub const SYNCHRONOUS_SENDS_ENV: &str = "MPI_LCS_SYNCHRONOUS_SENDS";
-
-/// Bytes of one boundary message: the value as a `u32`.
-const VALUE_BYTES: usize = std::mem::size_of::<u32>();
+use crate::trace::CellValue;
+use crate::traffic::Traffic;
 
 /// What one rank needs through its fill: the communicator, its cells, where its time goes.
 struct Filler<'a, S> {
@@ -48,7 +46,8 @@ struct Filler<'a, S> {
     synchronous: bool,
 }
 
-/// Runs this rank's fill; returns where its time went.
+/// Runs this rank's fill; returns where its time went. A recorded run also keeps every value
+/// the rank computes.
 pub fn run<S: Store>(
     world: &SimpleCommunicator,
     schedule: &Schedule,
@@ -56,9 +55,10 @@ pub fn run<S: Store>(
     store: &mut S,
     traffic: &mut Traffic,
     progress: &mut Progress,
+    switches: Switches,
 ) -> FillTimes {
     let rank = world.rank() as usize;
-    let fault = Fault::from_env(Phase::Fill, rank);
+    let fault = Fault::for_rank(switches.fault, Phase::Fill, rank);
     let diagonals = schedule.rank_diagonals(rank);
     let mut filler = Filler {
         world,
@@ -66,17 +66,17 @@ pub fn run<S: Store>(
         store,
         traffic,
         times: FillTimes::default(),
-        synchronous: std::env::var_os(SYNCHRONOUS_SENDS_ENV).is_some_and(|v| v == "1"),
+        synchronous: switches.synchronous_sends,
     };
     // Boundary values computed on the previous diagonal, waiting to be sent, and its rows,
     // waiting to be sealed.
-    let mut outgoing = Sends::default();
+    let mut outgoing = Transfers::default();
     let mut values = [0u32; 4];
     let mut sealing = 0..0;
 
     for d in diagonals.start..diagonals.end + 1 {
-        if let Some(f) = fault.filter(|f| f.diagonal == d) {
-            f.trigger(rank, d);
+        if let Some(f) = fault.filter(|f| f.step == d) {
+            f.trigger(d);
         }
         progress.at(d);
         let rows = if d < diagonals.end {
@@ -86,7 +86,7 @@ pub fn run<S: Store>(
         };
         let incoming = match d.checked_sub(1) {
             Some(prev) => schedule.receives_on(prev, rank),
-            None => Sends::default(),
+            None => Transfers::default(),
         };
         filler.step(d, rows.clone(), sealing, &outgoing, &values, &incoming);
         sealing = rows.clone();
@@ -94,8 +94,15 @@ pub fn run<S: Store>(
             continue;
         }
         outgoing = schedule.sends_from(d, rank);
-        for (slot, (row, _)) in values.iter_mut().zip(outgoing.iter()) {
-            *slot = filler.store.value(d, row);
+        for (slot, send) in values.iter_mut().zip(outgoing.iter()) {
+            *slot = filler.store.value(d, send.row);
+        }
+        if let Some(recording) = &mut filler.traffic.recording {
+            recording.values.extend(rows.map(|i| CellValue {
+                i: i as u64,
+                j: (d - i) as u64,
+                value: filler.store.value(d, i).into(),
+            }));
         }
     }
     filler.times
@@ -109,9 +116,9 @@ impl<S: Store> Filler<'_, S> {
         d: usize,
         rows: Range<usize>,
         sealing: Range<usize>,
-        outgoing: &Sends,
+        outgoing: &Transfers,
         values: &[u32; 4],
-        incoming: &Sends,
+        incoming: &Transfers,
     ) {
         let (head, interior, tail) = split_rows(rows.clone(), incoming);
         if outgoing.is_empty() && incoming.is_empty() {
@@ -125,20 +132,21 @@ impl<S: Store> Filler<'_, S> {
                 // At most four sends and four receives: kept inline, no allocation per step.
                 let mut pending: [Option<_>; 8] = Default::default();
                 let mut posted = 0;
-                for ((row, to), value) in outgoing.iter().zip(values) {
-                    let dest = world.process_at_rank(to as i32);
+                for (send, value) in outgoing.iter().zip(values) {
+                    let dest = world.process_at_rank(send.peer as i32);
                     pending[posted] = Some(if self.synchronous {
                         dest.immediate_synchronous_send_with_tag(scope, value, tag::BOUNDARY)
                     } else {
                         dest.immediate_send_with_tag(scope, value, tag::BOUNDARY)
                     });
                     posted += 1;
+                    let cell = (send.row, d - 1 - send.row);
                     self.traffic
-                        .sent(Kind::Boundary, to, VALUE_BYTES, Some((row, d - 1 - row)));
+                        .sent(Kind::Boundary, send.peer, VALUE_BYTES, Some(cell));
                 }
                 // Receives posted in the order each sender sends match in that order.
-                for (slot, (from, _)) in inbox.iter_mut().zip(incoming.iter()) {
-                    let source = world.process_at_rank(from as i32);
+                for (slot, receive) in inbox.iter_mut().zip(incoming.iter()) {
+                    let source = world.process_at_rank(receive.peer as i32);
                     pending[posted] =
                         Some(source.immediate_receive_into_with_tag(scope, slot, tag::BOUNDARY));
                     posted += 1;
@@ -153,9 +161,9 @@ impl<S: Store> Filler<'_, S> {
                 }
                 self.times.wait_receive += waiting.elapsed().as_secs_f64();
             });
-            for (value, (_, row)) in inbox.iter().zip(incoming.iter()) {
+            for (value, receive) in inbox.iter().zip(incoming.iter()) {
                 self.traffic.received(Kind::Boundary, VALUE_BYTES);
-                self.store.put_received(d - 1, row, *value);
+                self.store.put_received(d - 1, receive.row, *value);
             }
             self.compute(d, head);
             self.compute(d, tail);
@@ -184,8 +192,11 @@ impl<S: Store> Filler<'_, S> {
 /// value from `incoming` (received from diagonal `d - 1`); a value received for row `r` is
 /// read by rows `r` (as the left neighbour) and `r + 1` (as the one above), which always lie at
 /// the segment's ends.
-fn split_rows(rows: Range<usize>, incoming: &Sends) -> (Range<usize>, Range<usize>, Range<usize>) {
-    let needs = |i: usize| incoming.iter().any(|(_, r)| i == r || i == r + 1);
+fn split_rows(
+    rows: Range<usize>,
+    incoming: &Transfers,
+) -> (Range<usize>, Range<usize>, Range<usize>) {
+    let needs = |i: usize| incoming.iter().any(|t| i == t.row || i == t.row + 1);
     let mut a = rows.start;
     while a < rows.end && needs(a) {
         a += 1;

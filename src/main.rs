@@ -1,7 +1,5 @@
-//! `mpi-lcs`: parses the command line and hands it to the library.
-
-use clap::Parser;
+//! `mpi-lcs`: the command line, run by the library.
 
 fn main() -> std::process::ExitCode {
-    mpi_lcs::cli::run(mpi_lcs::cli::Cli::parse())
+    mpi_lcs::commands::main()
 }

@@ -1,19 +1,41 @@
-//! Memory: what a rank has used (peak resident set), what the machine offers, and the
-//! `--memory-limit` sizes users write (`512M`, `2G`, `1.5GiB`, plain bytes).
+//! Memory: the peak a process reached, what the host can still give it, and the sizes users
+//! write (`512M`, `2G`, `1.5GiB`, plain bytes).
 //!
-//! The pre-check before a fill compares each store's estimate against the smallest of the
-//! user's limit, the cgroup's limit and the memory the kernel says is available, divided among
-//! the ranks that share this host.
+//! Sizes are binary both ways: `512M` is 512 MiB and is printed as `512.0 MiB`.
+//!
+//! The memory pre-check compares a run's estimate with the smallest of the user's limit,
+//! the kernel's `MemAvailable` (from `/proc/meminfo`, for which there is no system call), and
+//! the room left under the memory limits of this process's own cgroup and its ancestors:
+//! cgroup v2 (`memory.max` − `memory.current`, at the path `/proc/self/cgroup` names) or v1
+//! (`memory.limit_in_bytes` − `memory.usage_in_bytes`). Where none of these exist (not Linux),
+//! there is no host limit and only the user's applies.
 
-use std::fs;
+use std::path::{Path, PathBuf};
 
-/// Peak resident set size of this process in bytes (`VmHWM`), or 0 where /proc is missing.
+/// Peak resident set size of this process in bytes (`getrusage`'s `ru_maxrss`).
 pub fn peak_rss_bytes() -> u64 {
-    proc_status_kb("VmHWM:").map_or(0, |kb| kb * 1024)
+    // SAFETY: getrusage writes the struct it is given and nothing else.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return 0;
+    }
+    // Kilobytes on Linux.
+    u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024
 }
 
-fn proc_status_kb(field: &str) -> Option<u64> {
-    kb_field(&fs::read_to_string("/proc/self/status").ok()?, field)
+/// Memory this process can still get, in bytes: the smaller of `MemAvailable` and the room
+/// under its cgroups' limits. `None` when neither is known.
+pub fn available_bytes() -> Option<u64> {
+    let read = |p: &Path| std::fs::read_to_string(p).ok();
+    let meminfo = read(Path::new("/proc/meminfo"))
+        .and_then(|m| kb_field(&m, "MemAvailable:"))
+        .map(|kb| kb * 1024);
+    let cgroup = read(Path::new("/proc/self/cgroup"))
+        .and_then(|text| cgroup_room(&text, Path::new("/sys/fs/cgroup"), read));
+    match (meminfo, cgroup) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// The value of a `Field:   1234 kB` line of a /proc file, in kB.
@@ -23,28 +45,44 @@ fn kb_field(text: &str, field: &str) -> Option<u64> {
         .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
-/// Memory this host can still give, in bytes: the smaller of `MemAvailable` and the cgroup's
-/// remaining limit. `None` when neither can be read.
-pub fn available_bytes() -> Option<u64> {
-    let meminfo = fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| kb_field(&m, "MemAvailable:"))
-        .map(|kb| kb * 1024);
-    let cgroup = cgroup_remaining();
-    match (meminfo, cgroup) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
+/// The room left under the memory limits of the cgroup that `proc_self_cgroup` (the text of
+/// `/proc/self/cgroup`) names and of its ancestors, reading control files through `read`.
+/// `None` when no level has a limit.
+fn cgroup_room(
+    proc_self_cgroup: &str,
+    root: &Path,
+    read: impl Fn(&Path) -> Option<String>,
+) -> Option<u64> {
+    let number = |p: PathBuf| read(&p).and_then(|t| t.trim().parse::<u64>().ok());
+    let mut room: Option<u64> = None;
+    for line in proc_self_cgroup.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+        let (dir, limit, usage) = if controllers.is_empty() {
+            (root.to_path_buf(), "memory.max", "memory.current")
+        } else if controllers.split(',').any(|c| c == "memory") {
+            (
+                root.join("memory"),
+                "memory.limit_in_bytes",
+                "memory.usage_in_bytes",
+            )
+        } else {
+            continue;
+        };
+        // The cgroup itself and every ancestor up to the root of the hierarchy.
+        let mut level = Some(Path::new(path.trim_start_matches('/')));
+        while let Some(rel) = level {
+            let at = dir.join(rel);
+            // v2 writes "max" for no limit; v1 a number near 2^63.
+            if let Some(max) = number(at.join(limit)).filter(|&m| m < 1 << 60) {
+                let used = number(at.join(usage)).unwrap_or(0);
+                let left = max.saturating_sub(used);
+                room = Some(room.map_or(left, |r| r.min(left)));
+            }
+            level = rel.parent().filter(|_| !rel.as_os_str().is_empty());
+        }
     }
-}
-
-fn cgroup_remaining() -> Option<u64> {
-    let max = fs::read_to_string("/sys/fs/cgroup/memory.max").ok()?;
-    let max: u64 = max.trim().parse().ok()?; // "max" means no limit
-    let current: u64 = fs::read_to_string("/sys/fs/cgroup/memory.current")
-        .ok()
-        .and_then(|c| c.trim().parse().ok())
-        .unwrap_or(0);
-    Some(max.saturating_sub(current))
+    room
 }
 
 /// Parses a size: a number with an optional unit `K`, `M`, `G`, `T` (powers of 1024, with or
@@ -73,13 +111,13 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     Ok((value * (1u64 << shift) as f64) as u64)
 }
 
-/// A byte count for people: `312.5 MB`.
+/// A byte count for people, in the units [`parse_size`] reads: `512.0 MiB`.
 pub fn human(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
     let mut v = bytes as f64;
     let mut u = 0;
-    while v >= 1000.0 && u + 1 < UNITS.len() {
-        v /= 1000.0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
         u += 1;
     }
     if u == 0 {
@@ -92,9 +130,10 @@ pub fn human(bytes: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     #[test]
-    fn sizes_parse() {
+    fn sizes_parse_and_print_in_the_same_units() {
         assert_eq!(parse_size("1024").unwrap(), 1024);
         assert_eq!(parse_size("4K").unwrap(), 4096);
         assert_eq!(parse_size("512M").unwrap(), 512 << 20);
@@ -102,13 +141,63 @@ mod tests {
         assert_eq!(parse_size("1.5g").unwrap(), 3 << 29);
         assert!(parse_size("lots").is_err());
         assert!(parse_size("5Q").is_err());
+        assert_eq!(human(999), "999 B");
+        assert_eq!(human(parse_size("512M").unwrap()), "512.0 MiB");
+        assert_eq!(human(parse_size("100K").unwrap()), "100.0 KiB");
+        assert_eq!(human(parse_size("1.5G").unwrap()), "1.5 GiB");
     }
 
     #[test]
-    fn peak_rss_is_positive_on_linux() {
-        assert!(peak_rss_bytes() > 0);
-        assert!(available_bytes().unwrap() > 0);
-        assert_eq!(human(999), "999 B");
-        assert_eq!(human(312_500_000), "312.5 MB");
+    fn peak_rss_grows_with_what_was_touched() {
+        let before = peak_rss_bytes();
+        let block = vec![1u8; 64 << 20];
+        assert!(block.iter().step_by(4096).all(|&b| b == 1));
+        assert!(peak_rss_bytes() >= before.max(64 << 20), "{before}");
+    }
+
+    fn fake(files: &[(&str, &str)]) -> impl Fn(&Path) -> Option<String> {
+        let files: HashMap<PathBuf, String> = files
+            .iter()
+            .map(|(p, t)| (PathBuf::from(p), t.to_string()))
+            .collect();
+        move |p: &Path| files.get(p).cloned()
+    }
+
+    #[test]
+    fn cgroup_v2_limits_are_read_at_every_level() {
+        let root = Path::new("/cg");
+        let read = fake(&[
+            ("/cg/user.slice/job/memory.max", "1000\n"),
+            ("/cg/user.slice/job/memory.current", "400\n"),
+            ("/cg/user.slice/memory.max", "max\n"),
+            ("/cg/memory.max", "500\n"),
+            ("/cg/memory.current", "300\n"),
+        ]);
+        assert_eq!(cgroup_room("0::/user.slice/job\n", root, &read), Some(200));
+        let read = fake(&[("/cg/a/memory.max", "max\n")]);
+        assert_eq!(cgroup_room("0::/a\n", root, &read), None);
+    }
+
+    #[test]
+    fn cgroup_v1_memory_controller_is_read() {
+        let root = Path::new("/cg");
+        let read = fake(&[
+            ("/cg/memory/slurm/job_1/memory.limit_in_bytes", "4096\n"),
+            ("/cg/memory/slurm/job_1/memory.usage_in_bytes", "1024\n"),
+            ("/cg/memory/memory.limit_in_bytes", "9223372036854771712\n"),
+        ]);
+        let text = "5:cpu,cpuacct:/slurm/job_1\n4:memory:/slurm/job_1\n";
+        assert_eq!(cgroup_room(text, root, &read), Some(3072));
+    }
+
+    #[test]
+    fn this_machine_reports_available_memory() {
+        let available = available_bytes().expect("Linux has /proc/meminfo");
+        let total = std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|m| kb_field(&m, "MemTotal:"))
+            .unwrap()
+            * 1024;
+        assert!(available <= total, "{available} > {total}");
     }
 }

@@ -21,7 +21,6 @@
 //! since its fields are simple and one more dependency would buy nothing.
 
 use std::collections::BTreeMap;
-use std::io;
 use std::path::{Path, PathBuf};
 
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
@@ -31,7 +30,10 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::error::Error;
-use crate::input::InputError;
+use crate::render::style::{self, GRID_COLOUR, TEXT_COLOUR};
+use crate::report::EngineKind;
+use crate::report::Row;
+use crate::runs::median;
 
 /// The store name of the sequential reference's rows.
 pub const REFERENCE_STORE: &str = "reference";
@@ -43,35 +45,21 @@ pub const PLOT_FILES: [&str; 3] = [
     "speedup_vs_ranks.svg",
 ];
 
-/// Okabe–Ito's colour-blind-safe colours, one per input (cycling after eight).
-const PALETTE: [RGBColor; 8] = [
-    RGBColor(0x00, 0x72, 0xB2), // blue
-    RGBColor(0xD5, 0x5E, 0x00), // vermillion
-    RGBColor(0x00, 0x9E, 0x73), // bluish green
-    RGBColor(0xCC, 0x79, 0xA7), // reddish purple
-    RGBColor(0xE6, 0x9F, 0x00), // orange
-    RGBColor(0x56, 0xB4, 0xE9), // sky blue
-    RGBColor(0x00, 0x00, 0x00), // black
-    RGBColor(0xB8, 0xA8, 0x00), // yellow, darkened to show on white
-];
-
-const TEXT_COLOUR: RGBColor = RGBColor(0x10, 0x10, 0x10);
-const GRID_COLOUR: RGBColor = RGBColor(0xDD, 0xDD, 0xDD);
-const FONT_FAMILY: &str = "sans-serif";
-
 /// Times below this are drawn at it: the CSV has microsecond resolution and the axis is
 /// logarithmic.
 const MIN_SECONDS: f64 = 1e-6;
 
-/// Reads the runs in `csv` and writes the three plots into `out_dir` (created if missing).
-/// Returns the paths written, in the order of [`PLOT_FILES`].
+/// Reads the runs in the result sets `csvs` and writes the three plots into `out_dir`
+/// (created if missing). Returns the paths written, in the order of [`PLOT_FILES`].
 ///
-/// Errors: [`Error::Input`] when the CSV is missing, unreadable, lacks a needed column, has a
-/// malformed row or no runs (the message names the file, and the line); [`Error::Output`]
-/// when `out_dir` or a plot cannot be written.
-pub fn plot_runs(csv: &Path, out_dir: &Path) -> Result<Vec<PathBuf>, Error> {
-    let text = read_csv_file(csv)?;
-    let runs = parse_runs(&text).map_err(|msg| bad_csv(csv, msg))?;
+/// Errors: [`Error::Input`] when a result set is missing, unreadable or malformed (the message
+/// names the file, and the line); [`Error::Output`] when `out_dir` or a plot cannot be
+/// written.
+pub fn plot_runs(csvs: &[PathBuf], out_dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let runs: Vec<Run> = crate::runs::read_result_sets(csvs)?
+        .iter()
+        .map(Run::from)
+        .collect();
     let data = Data::new(&runs);
     std::fs::create_dir_all(out_dir).map_err(|source| Error::Output {
         path: out_dir.to_owned(),
@@ -82,112 +70,17 @@ pub fn plot_runs(csv: &Path, out_dir: &Path) -> Result<Vec<PathBuf>, Error> {
     for (name, plot) in PLOT_FILES.iter().zip(plots) {
         let path = out_dir.join(name);
         let svg = render(&plot)?;
-        crate::report::write_atomic(&path, svg.as_bytes())?;
+        crate::export::write_atomic(&path, svg.as_bytes())?;
         written.push(path);
     }
     Ok(written)
 }
 
-fn read_csv_file(path: &Path) -> Result<String, Error> {
-    let unreadable = |source| InputError::Unreadable {
-        path: path.to_owned(),
-        source,
-    };
-    match std::fs::metadata(path) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(InputError::NotFound {
-            path: path.to_owned(),
-        }
-        .into()),
-        Err(e) => Err(unreadable(e).into()),
-        Ok(m) if m.is_dir() => Err(InputError::IsDirectory {
-            path: path.to_owned(),
-        }
-        .into()),
-        Ok(_) => {
-            let bytes = std::fs::read(path).map_err(unreadable)?;
-            String::from_utf8(bytes).map_err(|_| bad_csv(path, "not UTF-8 text".into()))
-        }
-    }
-}
-
-/// A malformed CSV: reported as an unreadable input file, with the reason.
-fn bad_csv(path: &Path, msg: String) -> Error {
-    InputError::Unreadable {
-        path: path.to_owned(),
-        source: io::Error::new(io::ErrorKind::InvalidData, msg),
-    }
-    .into()
-}
-
-/// Splits CSV text into records of fields (RFC 4180): fields separated by commas, records by
-/// LF or CRLF; a field in double quotes may hold commas, line breaks and doubled quotes. Each
-/// record comes with the line it starts on. Blank lines are skipped.
-fn parse_csv(text: &str) -> Result<Vec<(usize, Vec<String>)>, String> {
-    let mut records = Vec::new();
-    let mut record: Vec<String> = Vec::new();
-    let mut field = String::new();
-    let mut line = 1;
-    let mut start = 1;
-    let mut chars = text.chars().peekable();
-    let mut quoted = false;
-    // Whether the current field began with a quote (and so has ended when it closes).
-    let mut was_quoted = false;
-    while let Some(c) = chars.next() {
-        if quoted {
-            match c {
-                '"' if chars.peek() == Some(&'"') => {
-                    chars.next();
-                    field.push('"');
-                }
-                '"' => quoted = false,
-                '\n' => {
-                    line += 1;
-                    field.push(c);
-                }
-                _ => field.push(c),
-            }
-            continue;
-        }
-        match c {
-            '"' if field.is_empty() && !was_quoted => {
-                quoted = true;
-                was_quoted = true;
-            }
-            '"' => return Err(format!("line {line}: a quote inside an unquoted field")),
-            ',' => {
-                record.push(std::mem::take(&mut field));
-                was_quoted = false;
-            }
-            '\r' if chars.peek() == Some(&'\n') => {}
-            '\n' => {
-                if !(record.is_empty() && field.is_empty() && !was_quoted) {
-                    record.push(std::mem::take(&mut field));
-                    records.push((start, std::mem::take(&mut record)));
-                }
-                was_quoted = false;
-                line += 1;
-                start = line;
-            }
-            _ if was_quoted => {
-                return Err(format!("line {line}: text after a closing quote"));
-            }
-            _ => field.push(c),
-        }
-    }
-    if quoted {
-        return Err(format!("line {start}: a quoted field is not closed"));
-    }
-    if !(record.is_empty() && field.is_empty() && !was_quoted) {
-        record.push(field);
-        records.push((start, record));
-    }
-    Ok(records)
-}
-
-/// One row of the CSV, the columns the plots use.
+/// One run, the columns the plots use.
 #[derive(Debug, Clone, PartialEq)]
 struct Run {
     input: String,
+    /// The engine and store, or `reference`.
     store: String,
     ranks: usize,
     seconds: f64,
@@ -196,92 +89,21 @@ struct Run {
     oversubscribed: bool,
 }
 
-/// The runs of a CSV file's text, columns found by name in its header.
-fn parse_runs(text: &str) -> Result<Vec<Run>, String> {
-    let records = parse_csv(text)?;
-    let Some(((_, header), rows)) = records.split_first() else {
-        return Err("empty file: expected a header and runs".into());
-    };
-    let column = |name: &str| {
-        header
-            .iter()
-            .position(|h| h.trim() == name)
-            .ok_or_else(|| format!("the header has no column '{name}'"))
-    };
-    let input = column("input")?;
-    let store = column("store")?;
-    let ranks = column("ranks")?;
-    let seconds = column("seconds_total")?;
-    let messages = column("messages_boundary")?;
-    let predicted = column("predicted_boundary")?;
-    let oversubscribed = column("oversubscribed").ok();
-    if rows.is_empty() {
-        return Err("no runs: the file has a header only".into());
-    }
-    rows.iter()
-        .map(|(line, r)| {
-            let field = |i: usize, name: &str| {
-                r.get(i).map(|s| s.trim()).ok_or_else(|| {
-                    format!(
-                        "line {line}: {} fields, no column '{name}' (field {})",
-                        r.len(),
-                        i + 1
-                    )
-                })
-            };
-            let number = |i: usize, name: &str| -> Result<f64, String> {
-                let text = field(i, name)?;
-                text.parse::<f64>()
-                    .ok()
-                    .filter(|v| v.is_finite() && *v >= 0.0)
-                    .ok_or_else(|| {
-                        format!("line {line}: column '{name}' is '{text}', not a number >= 0")
-                    })
-            };
-            let count = |i: usize, name: &str| -> Result<u64, String> {
-                let text = field(i, name)?;
-                text.parse::<u64>().map_err(|_| {
-                    format!("line {line}: column '{name}' is '{text}', not a whole number")
-                })
-            };
-            let over = match oversubscribed {
-                None => false,
-                Some(i) => match field(i, "oversubscribed")? {
-                    "true" | "1" => true,
-                    "false" | "0" | "" => false,
-                    other => {
-                        return Err(format!(
-                            "line {line}: column 'oversubscribed' is '{other}', not true or false"
-                        ))
-                    }
-                },
-            };
-            let ranks = count(ranks, "ranks")?;
-            if ranks == 0 {
-                return Err(format!("line {line}: column 'ranks' is 0"));
-            }
-            Ok(Run {
-                input: field(input, "input")?.to_owned(),
-                store: field(store, "store")?.to_owned(),
-                ranks: ranks as usize,
-                seconds: number(seconds, "seconds_total")?,
-                messages: count(messages, "messages_boundary")?,
-                predicted: count(predicted, "predicted_boundary")?,
-                oversubscribed: over,
-            })
-        })
-        .collect()
-}
-
-/// The median of `values` (the mean of the middle two for an even count); `values` is not
-/// empty.
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
-    if n % 2 == 1 {
-        values[n / 2]
-    } else {
-        (values[n / 2 - 1] + values[n / 2]) / 2.0
+impl From<&Row> for Run {
+    fn from(row: &Row) -> Run {
+        Run {
+            input: row.input.clone(),
+            store: match (row.engine, row.store) {
+                (EngineKind::Reference, _) => REFERENCE_STORE.to_owned(),
+                (_, Some(store)) => store.to_string(),
+                (engine, None) => engine.to_string(),
+            },
+            ranks: row.ranks,
+            seconds: row.seconds_total,
+            messages: row.messages_boundary,
+            predicted: row.predicted_boundary,
+            oversubscribed: row.oversubscribed,
+        }
     }
 }
 
@@ -612,7 +434,7 @@ struct Plot {
 }
 
 fn input_colour(i: usize) -> RGBColor {
-    PALETTE[i % PALETTE.len()]
+    style::series_colour(i)
 }
 
 fn oversubscribed_note(data: &Data) -> String {
@@ -848,15 +670,10 @@ const TEXT_PX: f64 = 14.0;
 
 /// A text style whose glyphs are `px` pixels high (the SVG backend divides sizes by 1.24).
 fn font(px: f64) -> TextStyle<'static> {
-    let mut style = TextStyle::from((FONT_FAMILY, px * 1.24).into_font());
-    style.color = TEXT_COLOUR.to_backend_color();
-    style
+    style::font(px, TEXT_COLOUR, HPos::Left, VPos::Top)
 }
 
-/// Rough width of `text` in pixels at `px` (sans-serif averages about 0.6 em per character).
-fn text_width(text: &str, px: f64) -> u32 {
-    (text.chars().count() as f64 * px * 0.6).ceil() as u32
-}
+use style::text_width;
 
 fn render(plot: &Plot) -> Result<String, Error> {
     let legend_h = plot.lines.len() as u32 * LINE_HEIGHT + 80;
@@ -1012,110 +829,66 @@ fn draw_legend(area: &Area, plot: &Plot) -> DrawResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::InputError;
 
-    const HEADER: &str = "timestamp,input,rows,cols,ranks,store,lcs_length,messages_boundary,\
-        messages_traceback,messages_control,bytes_boundary,bytes_traceback,bytes_control,\
-        predicted_boundary,traceback_hops,seconds_total,seconds_fill,seconds_traceback,\
-        max_peak_rss_bytes,cores,oversubscribed,commit,extra_column";
-
-    /// A CSV row in the header's column order.
-    fn row(
-        input: &str,
-        ranks: usize,
-        store: &str,
-        seconds: f64,
-        messages: u64,
-        over: bool,
-    ) -> String {
-        let input = if input.contains(',') {
-            format!("\"{input}\"")
-        } else {
-            input.to_owned()
+    /// A run of `input` on `ranks` ranks with `store` (or the reference).
+    fn row(input: &str, ranks: usize, store: &str, seconds: f64, messages: u64, over: bool) -> Row {
+        let (engine, store) = match store {
+            REFERENCE_STORE => (EngineKind::Reference, None),
+            "hash" => (EngineKind::Diagonal, Some(crate::store::StoreKind::Hash)),
+            _ => (EngineKind::Diagonal, Some(crate::store::StoreKind::Dense)),
         };
-        format!(
-            "2026-01-01T00:00:00Z,{input},100,120,{ranks},{store},40,{messages},1,1,{},16,40,\
-             {messages},2,{seconds:.6},{seconds:.6},0.000001,1000,2,{over},abc,x",
-            messages * 4
-        )
+        Row {
+            input: input.into(),
+            ranks,
+            engine,
+            store,
+            seconds_total: seconds,
+            messages_boundary: messages,
+            predicted_boundary: messages,
+            oversubscribed: over,
+            ..Row::default()
+        }
     }
 
-    fn sample_csv() -> String {
-        let mut text = String::from(HEADER) + "\n";
+    fn write_rows(path: &Path, rows: &[Row]) {
+        for r in rows {
+            crate::export::append_row(path, r).unwrap();
+        }
+    }
+
+    fn sample_rows() -> Vec<Row> {
+        let mut rows = Vec::new();
         for (input, scale) in [("inputs/small.txt", 1.0), ("inputs/a,b \"big\".txt", 40.0)] {
-            let quoted = input.replace('"', "\"\"");
             for rep in 0..2 {
                 let t = scale * (1.0 + rep as f64 * 0.1);
-                text += &row(&quoted, 1, REFERENCE_STORE, t * 0.9, 0, false);
-                text += "\n";
+                rows.push(row(input, 1, REFERENCE_STORE, t * 0.9, 0, false));
                 for ranks in [1, 2, 4] {
                     for (store, f) in [("dense", 1.0), ("hash", 1.5)] {
                         let messages = if ranks == 1 { 0 } else { 100 * ranks as u64 };
                         let over = ranks == 4;
-                        text += &row(&quoted, ranks, store, t * f / ranks as f64, messages, over);
-                        text += "\n";
+                        rows.push(row(
+                            input,
+                            ranks,
+                            store,
+                            t * f / ranks as f64,
+                            messages,
+                            over,
+                        ));
                     }
                 }
             }
         }
-        text
+        rows
     }
 
-    #[test]
-    fn csv_fields_quotes_and_line_breaks() {
-        let text = "a,b,c\r\n\"x,1\",\"say \"\"hi\"\"\",\"two\nlines\"\n\n,,\nlast";
-        let records = parse_csv(text).unwrap();
-        assert_eq!(
-            records,
-            vec![
-                (1, vec!["a".into(), "b".into(), "c".into()]),
-                (
-                    2,
-                    vec!["x,1".into(), "say \"hi\"".into(), "two\nlines".into()]
-                ),
-                (5, vec![String::new(), String::new(), String::new()]),
-                (6, vec!["last".into()]),
-            ]
-        );
-        assert!(parse_csv("a,\"open\n").unwrap_err().contains("not closed"));
-        assert!(parse_csv("a,b\"c\n").unwrap_err().contains("line 1"));
-        assert!(parse_csv("\"a\"b\n")
-            .unwrap_err()
-            .contains("after a closing quote"));
-    }
-
-    #[test]
-    fn runs_are_read_by_column_name() {
-        let runs = parse_runs(&sample_csv()).unwrap();
-        assert_eq!(runs.len(), 2 * 2 * (1 + 3 * 2));
-        assert_eq!(runs[1].input, "inputs/small.txt");
-        assert_eq!(runs[1].ranks, 1);
-        assert_eq!(runs[1].store, "dense");
-        let big = runs.iter().find(|r| r.input.contains("big")).unwrap();
-        assert_eq!(big.input, "inputs/a,b \"big\".txt");
-        // Columns in another order, and only those needed.
-        let text = "seconds_total,store,ranks,input,predicted_boundary,messages_boundary\n\
-                    0.5,dense,2,f.txt,7,7\n";
-        let runs = parse_runs(text).unwrap();
-        assert_eq!(runs[0].seconds, 0.5);
-        assert!(!runs[0].oversubscribed);
-        let missing = parse_runs("input,store,ranks\nf,dense,1\n").unwrap_err();
-        assert!(missing.contains("'seconds_total'"), "{missing}");
-        let header_only = parse_runs(HEADER).unwrap_err();
-        assert!(header_only.contains("no runs"), "{header_only}");
-        let bad = parse_runs(
-            "input,store,ranks,seconds_total,messages_boundary,predicted_boundary\n\
-             f,dense,two,1,0,0\n",
-        )
-        .unwrap_err();
-        assert!(bad.contains("line 2") && bad.contains("'two'"), "{bad}");
-        assert!(parse_runs("").unwrap_err().contains("empty"));
+    fn runs(rows: &[Row]) -> Vec<Run> {
+        rows.iter().map(Run::from).collect()
     }
 
     #[test]
     fn medians_per_rank_count() {
-        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(vec![4.0, 1.0]), 2.5);
-        let data = Data::new(&parse_runs(&sample_csv()).unwrap());
+        let data = Data::new(&runs(&sample_rows()));
         assert_eq!(data.inputs.len(), 2);
         assert_eq!(data.stores, ["dense", "hash"]);
         let small_dense = &data.series[&(0, 0)];
@@ -1136,9 +909,9 @@ mod tests {
     fn three_plots_are_written() {
         let dir = tempfile::tempdir().unwrap();
         let csv = dir.path().join("runs.csv");
-        std::fs::write(&csv, sample_csv()).unwrap();
+        write_rows(&csv, &sample_rows());
         let out = dir.path().join("plots");
-        let written = plot_runs(&csv, &out).unwrap();
+        let written = plot_runs(&[csv], &out).unwrap();
         assert_eq!(
             written,
             PLOT_FILES.iter().map(|f| out.join(f)).collect::<Vec<_>>()
@@ -1176,23 +949,24 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let csv = dir.path().join("runs.csv");
         let long = "/a/very/long/directory/name/for/the/experiment/inputs/large_3.txt";
-        let text = format!(
-            "{HEADER}\n{}\n{}\n",
-            row(long, 1, REFERENCE_STORE, 2.0, 0, false),
-            row("b.txt", 1, REFERENCE_STORE, 0.0, 0, false)
+        write_rows(
+            &csv,
+            &[
+                row(long, 1, REFERENCE_STORE, 2.0, 0, false),
+                row("b.txt", 1, REFERENCE_STORE, 0.0, 0, false),
+            ],
         );
-        std::fs::write(&csv, text).unwrap();
-        let written = plot_runs(&csv, dir.path()).unwrap();
+        let written = plot_runs(std::slice::from_ref(&csv), dir.path()).unwrap();
         let time = std::fs::read_to_string(&written[0]).unwrap();
         assert!(time.contains(long) && time.contains("drawn at 0.000001 s"));
-        let more = format!(
-            "{}\n{}\n",
-            row("b.txt", 2, "dense", 0.5, 10, false),
-            row("b.txt", 4, "dense", 0.25, 30, false)
+        write_rows(
+            &csv,
+            &[
+                row("b.txt", 2, "dense", 0.5, 10, false),
+                row("b.txt", 4, "dense", 0.25, 30, false),
+            ],
         );
-        let mut file = std::fs::OpenOptions::new().append(true).open(&csv).unwrap();
-        std::io::Write::write_all(&mut file, more.as_bytes()).unwrap();
-        let written = plot_runs(&csv, dir.path()).unwrap();
+        let written = plot_runs(&[csv], dir.path()).unwrap();
         let speedup = std::fs::read_to_string(&written[2]).unwrap();
         assert!(speedup.contains("No 1-rank run, so no speedup: b.txt · dense."));
     }
@@ -1202,29 +976,29 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("plots");
         let missing = dir.path().join("none.csv");
-        let err = plot_runs(&missing, &out).unwrap_err();
+        let err = plot_runs(&[missing], &out).unwrap_err();
         assert!(
             matches!(err, Error::Input(InputError::NotFound { .. })),
             "{err:?}"
         );
         assert!(err.to_string().contains("none.csv"), "{err}");
         let header_only = dir.path().join("header.csv");
-        std::fs::write(&header_only, format!("{HEADER}\n")).unwrap();
-        let err = plot_runs(&header_only, &out).unwrap_err();
+        std::fs::write(&header_only, format!("{}\n", Row::header())).unwrap();
+        let err = plot_runs(&[header_only], &out).unwrap_err();
         assert!(matches!(err, Error::Input(_)), "{err:?}");
         assert!(err.to_string().contains("header.csv"), "{err}");
         assert!(err.to_string().contains("no runs"), "{err}");
-        let err = plot_runs(dir.path(), &out).unwrap_err();
+        let err = plot_runs(&[dir.path().to_owned()], &out).unwrap_err();
         assert!(
             matches!(err, Error::Input(InputError::IsDirectory { .. })),
             "{err:?}"
         );
         assert!(!out.exists(), "nothing written on a bad CSV");
         let csv = dir.path().join("runs.csv");
-        std::fs::write(&csv, sample_csv()).unwrap();
+        write_rows(&csv, &sample_rows());
         let blocked = dir.path().join("runs.csv/plots");
         assert!(matches!(
-            plot_runs(&csv, &blocked),
+            plot_runs(&[csv], &blocked),
             Err(Error::Output { .. })
         ));
     }

@@ -2,13 +2,13 @@
 //!
 //! Only rank 0 shows it, only when its stderr ends at a terminal, never with `--no-progress`,
 //! and only once the fill has run for [`DELAY`]: short runs and scripted runs print nothing
-//! extra. Checking costs one clock read every [`STRIDE`] diagonals.
+//! extra. Checking costs one clock read every [`STRIDE`] steps.
 //!
-//! Under `mpirun` a rank's stderr is a pipe that mpirun copies to its own stderr, so "is a
-//! terminal" is asked of mpirun (the rank's parent) on Linux, and the bar is drawn with plain
-//! ANSI sequences that survive the copy.
+//! Under a launcher a rank's stderr is a pipe that the launcher copies to its own stderr, so
+//! the options ask the launcher's terminal (`launch`), and the bar is drawn with plain ANSI
+//! sequences that survive the copy.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
@@ -20,18 +20,19 @@ const STRIDE: usize = 256;
 
 /// The bar, or nothing when it must not be shown.
 pub struct Progress {
-    enabled: bool,
+    /// The terminal's width, when the bar may be shown.
+    width: Option<u16>,
     total: usize,
     started: Instant,
     bar: Option<ProgressBar>,
 }
 
 impl Progress {
-    /// A bar over `total` diagonals; `wanted` is false on ranks other than 0 and with
-    /// `--no-progress`.
-    pub fn new(wanted: bool, total: usize) -> Progress {
+    /// A bar over `total` steps on a terminal `width` columns wide; `None` on ranks other
+    /// than 0, with `--no-progress`, and when stderr reaches no terminal.
+    pub fn new(width: Option<u16>, total: usize) -> Progress {
         Progress {
-            enabled: wanted && stderr_reaches_terminal(),
+            width,
             total,
             started: Instant::now(),
             bar: None,
@@ -41,13 +42,14 @@ impl Progress {
     /// The fill has reached diagonal `d`.
     #[inline]
     pub fn at(&mut self, d: usize) {
-        if !self.enabled || !d.is_multiple_of(STRIDE) {
+        let Some(width) = self.width else { return };
+        if !d.is_multiple_of(STRIDE) {
             return;
         }
         if self.bar.is_none() && self.started.elapsed() >= DELAY {
             let bar = ProgressBar::with_draw_target(
                 Some(self.total as u64),
-                ProgressDrawTarget::term_like_with_hz(Box::new(AnsiStderr), 4),
+                ProgressDrawTarget::term_like_with_hz(Box::new(AnsiStderr { width }), 4),
             );
             bar.set_style(
                 ProgressStyle::with_template(
@@ -70,25 +72,11 @@ impl Progress {
     }
 }
 
-/// Whether what this process writes to stderr ends up on a terminal: its own stderr, or, for a
-/// process started by mpirun (which pipes it), mpirun's.
-fn stderr_reaches_terminal() -> bool {
-    if std::io::stderr().is_terminal() {
-        return true;
-    }
-    if std::env::var_os("OMPI_COMM_WORLD_RANK").is_none() {
-        return false;
-    }
-    let parent = std::os::unix::process::parent_id();
-    std::fs::read_link(format!("/proc/{parent}/fd/2")).is_ok_and(|target| {
-        let target = target.to_string_lossy();
-        target.starts_with("/dev/pts/") || target.starts_with("/dev/tty")
-    })
-}
-
 /// Draws on stderr with ANSI sequences, whether or not stderr itself is a terminal.
 #[derive(Debug)]
-struct AnsiStderr;
+struct AnsiStderr {
+    width: u16,
+}
 
 impl AnsiStderr {
     fn put(&self, s: &str) -> std::io::Result<()> {
@@ -107,10 +95,7 @@ impl AnsiStderr {
 
 impl TermLike for AnsiStderr {
     fn width(&self) -> u16 {
-        std::env::var("COLUMNS")
-            .ok()
-            .and_then(|c| c.parse().ok())
-            .unwrap_or(100)
+        self.width
     }
 
     fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {

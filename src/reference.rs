@@ -141,6 +141,21 @@ pub fn lcs(x: &[u8], y: &[u8]) -> Lcs {
     result
 }
 
+/// [`lcs`], with the seconds its fill and its traceback took.
+pub fn lcs_timed(x: &[u8], y: &[u8]) -> (Lcs, f64, f64) {
+    check_lengths(x, y);
+    if x.is_empty() {
+        return (Lcs::default(), 0.0, 0.0);
+    }
+    let started = std::time::Instant::now();
+    let (bits, length) = fill_bit_parallel(x, y);
+    let fill = started.elapsed().as_secs_f64();
+    let started = std::time::Instant::now();
+    let result = traceback(x, y, &bits);
+    debug_assert_eq!(result.length, length, "traceback disagrees with the fill");
+    (result, fill, started.elapsed().as_secs_f64())
+}
+
 /// LCS of `x` and `y` by the cell-by-cell recurrence; same contract and same result as [`lcs`],
 /// more than ten times slower. Kept as an independent check on [`lcs`].
 pub fn lcs_scalar(x: &[u8], y: &[u8]) -> Lcs {
@@ -348,8 +363,7 @@ pub fn walk_path(x: &[u8], y: &[u8], table: &[Vec<u32>]) -> Vec<(usize, usize)> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
+    use crate::generate::Random;
 
     /// Full (m+1) x (n+1) table; entry [i+1][j+1] is M[i][j], so row 0 and column 0 hold the
     /// zeros outside the matrix.
@@ -391,10 +405,8 @@ mod tests {
         s.iter().all(|c| it.any(|d| d == c))
     }
 
-    fn random_seq(rng: &mut ChaCha8Rng, len: usize, alphabet: &[u8]) -> Vec<u8> {
-        (0..len)
-            .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
-            .collect()
+    fn random_seq(rng: &mut Random, len: usize, alphabet: &[u8]) -> Vec<u8> {
+        rng.bytes(len, alphabet)
     }
 
     /// Checks both fills against the naive DP and the subsequence property.
@@ -421,27 +433,34 @@ mod tests {
     #[test]
     fn random_pairs_match_naive() {
         let alphabets: [&[u8]; 3] = [b"ab", b"ACGT", b"abcdefghijklmnopqrstuvwxyz"];
-        let mut rng = ChaCha8Rng::seed_from_u64(0x1c5_2024);
-        let mut pairs = 0;
+        let mut rng = Random::new(0x1c5_2024);
+        let mut longest = 0;
+        let mut empty = 0;
         for alphabet in alphabets {
             for _ in 0..80 {
-                let la = rng.gen_range(0..150);
-                let lb = rng.gen_range(0..150);
+                let la = rng.below(150);
+                let lb = rng.below(150);
                 let a = random_seq(&mut rng, la, alphabet);
                 let b = random_seq(&mut rng, lb, alphabet);
                 // Either sequence may have come out longer; the shorter one becomes the rows.
                 let (x, y) = if a.len() <= b.len() { (a, b) } else { (b, a) };
                 check(&x, &y);
-                pairs += 1;
+                let length = lcs(&x, &y).length;
+                longest = longest.max(length);
+                empty += usize::from(length == 0);
             }
         }
-        assert!(pairs >= 200);
+        // The draws cover both ends: pairs with nothing in common and long common runs.
+        assert!(
+            empty > 0 && longest > 60,
+            "empty {empty}, longest {longest}"
+        );
     }
 
     #[test]
     fn word_boundary_lengths() {
         // Lengths around multiples of 64 exercise the carry between words and the padding.
-        let mut rng = ChaCha8Rng::seed_from_u64(64);
+        let mut rng = Random::new(64);
         let lens = [1, 2, 63, 64, 65, 127, 128, 129, 191, 192, 193];
         for &la in &lens {
             for &lb in lens.iter().filter(|&&lb| lb >= la) {
@@ -457,10 +476,10 @@ mod tests {
     #[test]
     fn all_byte_values() {
         let alphabet: Vec<u8> = (0..=255).collect();
-        let mut rng = ChaCha8Rng::seed_from_u64(255);
+        let mut rng = Random::new(255);
         for _ in 0..20 {
-            let la = rng.gen_range(0..300);
-            let lb = rng.gen_range(la..400);
+            let la = rng.below(300);
+            let lb = la + rng.below(400 - la);
             check(
                 &random_seq(&mut rng, la, &alphabet),
                 &random_seq(&mut rng, lb, &alphabet),
@@ -482,7 +501,7 @@ mod tests {
     #[test]
     fn fills_agree_on_mismatch_bits() {
         // Stronger than comparing strings: every bit the traceback could read must agree.
-        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut rng = Random::new(7);
         for alphabet in [&b"ab"[..], b"ACGT", b"abcdefghijklmnopqrstuvwxyz"] {
             let x = random_seq(&mut rng, 700, alphabet);
             let y = random_seq(&mut rng, 1500, alphabet);
@@ -500,7 +519,7 @@ mod tests {
 
     #[test]
     fn longer_differential() {
-        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut rng = Random::new(11);
         for alphabet in [&b"ab"[..], b"ACGT"] {
             let x = random_seq(&mut rng, 2000, alphabet);
             let y = random_seq(&mut rng, 3001, alphabet);
@@ -600,7 +619,7 @@ mod tests {
     #[ignore = "allocates about 600 MB; run with --ignored"]
     fn more_cells_than_u32() {
         // 70,000 x 70,000 = 4.9e9 cells, past u32::MAX.
-        let mut rng = ChaCha8Rng::seed_from_u64(70_000);
+        let mut rng = Random::new(70_000);
         let x = random_seq(&mut rng, 70_000, b"ACGT");
         let y = random_seq(&mut rng, 70_000, b"ACGT");
         let r = lcs(&x, &y);

@@ -176,10 +176,10 @@ impl Schedule {
         None
     }
 
-    /// The boundary messages rank `k` sends after computing its share of diagonal `d`:
-    /// `(row, target)` in increasing row order. At most four, one per end cell checked.
-    pub fn sends_from(&self, d: usize, k: usize) -> Sends {
-        let mut out = Sends::default();
+    /// The boundary messages rank `k` sends after computing its share of diagonal `d`, in
+    /// increasing row order (`peer` is the target). At most four, one per end cell checked.
+    pub fn sends_from(&self, d: usize, k: usize) -> Transfers {
+        let mut out = Transfers::default();
         let Range { start, end } = self.diag_start_end(d, k);
         let head = start..end.min(start + SEND_WINDOW);
         let tail = end.saturating_sub(SEND_WINDOW).max(head.end)..end;
@@ -193,21 +193,36 @@ impl Schedule {
     }
 
     /// The boundary values rank `k` receives from cells of diagonal `d` (it needs them for
-    /// diagonals `d + 1` and `d + 2`): `(sender, row)`, grouped by sender in increasing rank
-    /// order and, within a sender, in the order that sender sends them. Senders are always
-    /// `k - 1` or `k + 1` (checked exhaustively in the tests).
-    pub fn receives_on(&self, d: usize, k: usize) -> Sends {
-        let mut out = Sends::default();
+    /// diagonals `d + 1` and `d + 2`; `peer` is the sender), grouped by sender in increasing
+    /// rank order and, within a sender, in the order that sender sends them. Senders are
+    /// always `k - 1` or `k + 1` (checked exhaustively in the tests).
+    pub fn receives_on(&self, d: usize, k: usize) -> Transfers {
+        let mut out = Transfers::default();
         let p = self.active_ranks(d);
         let neighbours = [k.checked_sub(1), Some(k + 1)];
         for s in neighbours.into_iter().flatten().filter(|&s| s < p) {
-            for (i, t) in self.sends_from(d, s).iter() {
-                if t == k {
-                    out.push(s, i);
+            for send in self.sends_from(d, s).iter() {
+                if send.peer == k {
+                    out.push(send.row, s);
                 }
             }
         }
         out
+    }
+
+    /// Ranks that own at least one cell: a rank needs a diagonal longer than its index, and no
+    /// diagonal is longer than `m`.
+    pub fn working_ranks(&self) -> usize {
+        self.ranks.min(self.m)
+    }
+
+    /// Every boundary message the schedule predicts, as `(diagonal, sender, transfer)`, in
+    /// order of diagonal, sender and row: O((m + n) * P).
+    pub fn boundary_messages(&self) -> impl Iterator<Item = (usize, usize, Transfer)> + '_ {
+        (0..self.diagonals()).flat_map(move |d| {
+            (0..self.active_ranks(d))
+                .flat_map(move |k| self.sends_from(d, k).into_iter().map(move |t| (d, k, t)))
+        })
     }
 
     /// Predicted boundary messages, total and per ordered pair (`pairs[from][to]`), in
@@ -216,13 +231,9 @@ impl Schedule {
         let p = self.ranks;
         let mut pairs = vec![vec![0u64; p]; p];
         let mut total = 0u64;
-        for d in 0..self.diagonals() {
-            for (k, row) in pairs.iter_mut().enumerate().take(self.active_ranks(d)) {
-                for (_, t) in self.sends_from(d, k).iter() {
-                    row[t] += 1;
-                    total += 1;
-                }
-            }
+        for (_, from, send) in self.boundary_messages() {
+            pairs[from][send.peer] += 1;
+            total += 1;
         }
         Predicted { total, pairs }
     }
@@ -236,17 +247,25 @@ pub struct Predicted {
     pub pairs: Vec<Vec<u64>>,
 }
 
-/// A short list of pairs, kept inline (at most four entries): `(row, target)` from
-/// [`Schedule::sends_from`], `(sender, row)` from [`Schedule::receives_on`].
+/// A boundary value crossing ranks: the row of its cell on the diagonal in question, and the
+/// rank at the other end (the target for a send, the sender for a receive).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Sends {
-    len: usize,
-    items: [(usize, usize); 4],
+pub struct Transfer {
+    pub row: usize,
+    pub peer: usize,
 }
 
-impl Sends {
-    fn push(&mut self, row: usize, rank: usize) {
-        self.items[self.len] = (row, rank);
+/// A short list of transfers, kept inline (at most four): a step of the fill allocates
+/// nothing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Transfers {
+    len: usize,
+    items: [Transfer; 4],
+}
+
+impl Transfers {
+    fn push(&mut self, row: usize, peer: usize) {
+        self.items[self.len] = Transfer { row, peer };
         self.len += 1;
     }
 
@@ -258,8 +277,17 @@ impl Sends {
         self.len == 0
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = Transfer> + '_ {
         self.items[..self.len].iter().copied()
+    }
+}
+
+impl IntoIterator for Transfers {
+    type Item = Transfer;
+    type IntoIter = std::iter::Take<std::array::IntoIter<Transfer, 4>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.into_iter().take(self.len)
     }
 }
 
@@ -440,13 +468,22 @@ mod tests {
                     assert_eq!(seg, len..len, "{ctx} diag_start_end({d},{k}), idle");
                     assert!(s.rank_rows(d, k).is_empty(), "{ctx} rank_rows({d},{k})");
                 }
-                if !s.sends_from(d, k).iter().eq(sends[k].iter().copied()) {
-                    let got: Vec<_> = s.sends_from(d, k).iter().collect();
+                let as_pairs = |t: Transfers| t.iter().map(|x| (x.row, x.peer)).collect::<Vec<_>>();
+                if as_pairs(s.sends_from(d, k)) != sends[k] {
+                    let got = as_pairs(s.sends_from(d, k));
                     panic!("{ctx} sends_from({d},{k}): {got:?}, brute {:?}", sends[k]);
                 }
-                let want = from_lower[k].iter().chain(&from_upper[k]).copied();
-                if !s.receives_on(d, k).iter().eq(want) {
-                    let got: Vec<_> = s.receives_on(d, k).iter().collect();
+                let want: Vec<_> = from_lower[k]
+                    .iter()
+                    .chain(&from_upper[k])
+                    .copied()
+                    .collect();
+                let got: Vec<_> = s
+                    .receives_on(d, k)
+                    .iter()
+                    .map(|x| (x.peer, x.row))
+                    .collect();
+                if got != want {
                     let (lo, hi) = (&from_lower[k], &from_upper[k]);
                     panic!("{ctx} receives_on({d},{k}): {got:?}, brute {lo:?} {hi:?}");
                 }
@@ -605,14 +642,17 @@ mod tests {
                     }
                 }
             }
-            // Receives mirror sends and fit in `Sends` (sampled: all diagonals would be slow
+            // Receives mirror sends and fit in `Transfers` (sampled: all diagonals would be slow
             // in debug builds).
             for d in (0..s.diagonals()).step_by(101) {
                 for k in 0..s.active_ranks(d) {
                     let got = s.receives_on(d, k);
                     assert!(got.len() <= 2 * SEND_WINDOW, "{side} d={d} k={k}");
-                    for (from, row) in got.iter() {
-                        let sent = s.sends_from(d, from).iter().any(|x| x == (row, k));
+                    for Transfer { row, peer: from } in got.iter() {
+                        let sent = s
+                            .sends_from(d, from)
+                            .iter()
+                            .any(|x| x == Transfer { row, peer: k });
                         assert!(sent, "{side} d={d}: {from} -> {k} row {row} never sent");
                     }
                 }

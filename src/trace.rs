@@ -1,161 +1,205 @@
-//! The message trace: one record per message a run sent, for teaching and for checking the
-//! counts by hand.
+//! The recording of a run, for teaching and for checking counts by hand: every message sent,
+//! and, for pictures, every computed value and every cell of the traceback walk.
 //!
-//! Recording is off unless `solve --trace` or `--svg` asks for it, and refused above
-//! [`MAX_TRACE_CELLS`] cells, since a trace holds one record per boundary cell. Each rank
-//! records what it sends; rank 0 gathers the records, sorts them by (phase, diagonal, sender)
-//! and writes them as CSV.
+//! Recording is off unless `solve --trace` or a picture asks for it, and refused above
+//! [`MAX_TRACE_CELLS`] cells, since a trace holds one event per boundary cell. Each rank records
+//! what it sends, computes and walks; rank 0 gathers the recordings and orders them: boundary
+//! messages by diagonal and sender, then the traceback hops and the walk in walk order (the
+//! walk's diagonal `i + j` falls at every step), then the control messages. The trace is
+//! written as CSV with the columns of [`Event`].
 
-use std::fmt::Write as _;
+use mpi::traits::Equivalence;
+use serde::{Deserialize, Serialize};
 
-use serde::Serialize;
+use crate::protocol::Kind;
 
-/// Largest matrix (in cells) a trace may be recorded for.
+/// Largest matrix (in cells) a run may be recorded for.
 pub const MAX_TRACE_CELLS: u64 = 1_000_000;
 
-/// The phase a message belongs to; the order is the order of the run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Phase {
-    /// A boundary value of the fill.
-    Fill,
-    /// A hop of the traceback walk.
-    Traceback,
-    /// The LCS delivered to rank 0, or an end-of-walk notice.
-    Control,
-}
-
-impl Phase {
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::Fill => "fill",
-            Phase::Traceback => "traceback",
-            Phase::Control => "control",
-        }
-    }
-
-    fn code(self) -> u64 {
-        self as u64
-    }
-
-    fn from_code(code: u64) -> Phase {
-        match code {
-            0 => Phase::Fill,
-            1 => Phase::Traceback,
-            _ => Phase::Control,
-        }
-    }
-}
-
-/// One message. `cell` is the cell whose value a fill message carries, or the next cell of the
-/// walk for a traceback hop; control messages have none.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+/// One message. `i, j` is the cell whose value a boundary message carries, or the next cell of
+/// the walk for a traceback hop; control messages have none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Event {
-    pub phase: Phase,
-    /// Diagonal of `cell` (none for control messages).
+    pub kind: Kind,
+    /// Diagonal `i + j` of the cell.
     pub diagonal: Option<u64>,
     pub from: usize,
     pub to: usize,
-    pub cell: Option<(u64, u64)>,
+    pub i: Option<u64>,
+    pub j: Option<u64>,
     pub bytes: u64,
 }
 
-/// Words one event takes when gathered (phase, diagonal, from, to, i, j, bytes).
-pub const WORDS: usize = 7;
-const NONE: u64 = u64::MAX;
-
 impl Event {
-    pub fn to_words(&self) -> [u64; WORDS] {
-        let (i, j) = self.cell.unwrap_or((NONE, NONE));
-        [
-            self.phase.code(),
-            self.diagonal.unwrap_or(NONE),
-            self.from as u64,
-            self.to as u64,
-            i,
-            j,
-            self.bytes,
-        ]
+    pub fn new(
+        kind: Kind,
+        from: usize,
+        to: usize,
+        cell: Option<(usize, usize)>,
+        bytes: usize,
+    ) -> Event {
+        Event {
+            kind,
+            diagonal: cell.map(|(i, j)| (i + j) as u64),
+            from,
+            to,
+            i: cell.map(|c| c.0 as u64),
+            j: cell.map(|c| c.1 as u64),
+            bytes: bytes as u64,
+        }
     }
 
-    pub fn from_words(w: &[u64]) -> Event {
-        let some = |v: u64| (v != NONE).then_some(v);
-        Event {
-            phase: Phase::from_code(w[0]),
-            diagonal: some(w[1]),
-            from: w[2] as usize,
-            to: w[3] as usize,
-            cell: some(w[4]).zip(some(w[5])),
-            bytes: w[6],
+    /// The cell the message concerns.
+    pub fn cell(&self) -> Option<(usize, usize)> {
+        Some((self.i? as usize, self.j? as usize))
+    }
+}
+
+/// A computed value `M[i][j]`, as recorded by the rank that computed it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Equivalence)]
+pub struct CellValue {
+    pub i: u64,
+    pub j: u64,
+    pub value: u64,
+}
+
+/// What one rank recorded.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Recording {
+    pub events: Vec<Event>,
+    /// The values this rank computed (only when a picture needs them).
+    pub values: Vec<CellValue>,
+    /// The cells of the walk this rank visited.
+    pub walk: Vec<(u64, u64)>,
+}
+
+impl Recording {
+    /// Puts gathered recordings in the order of the run (see the module doc).
+    pub fn order(&mut self) {
+        let walk_order = |e: &Event| std::cmp::Reverse(e.diagonal);
+        self.events.sort_by(|a, b| {
+            a.kind.cmp(&b.kind).then_with(|| match a.kind {
+                Kind::Boundary => (a.diagonal, a.from).cmp(&(b.diagonal, b.from)),
+                Kind::Traceback => walk_order(a).cmp(&walk_order(b)),
+                Kind::Control => (a.from, a.to).cmp(&(b.from, b.to)),
+            })
+        });
+        self.walk.sort_by_key(|&(i, j)| std::cmp::Reverse(i + j));
+        self.values.sort_by_key(|v| (v.i, v.j));
+    }
+
+    /// The recorded values as a full table `M[i][j]` of `rows x cols` (cells nobody recorded
+    /// are 0).
+    pub fn value_table(&self, rows: usize, cols: usize) -> Vec<Vec<u32>> {
+        let mut table = vec![vec![0u32; cols]; rows];
+        for v in &self.values {
+            table[v.i as usize][v.j as usize] = v.value as u32;
+        }
+        table
+    }
+}
+
+/// The trace as CSV: a header, then one line per message.
+pub fn to_csv(events: &[Event]) -> Result<Vec<u8>, csv::Error> {
+    let mut out = csv::Writer::from_writer(Vec::new());
+    for e in events {
+        out.serialize(e)?;
+    }
+    // An empty trace still names its columns.
+    if events.is_empty() {
+        out.write_record(["kind", "diagonal", "from", "to", "i", "j", "bytes"])?;
+    }
+    out.into_inner().map_err(|e| e.into_error().into())
+}
+
+/// An event as a fixed-size record, for gathering to rank 0 (`NONE` stands for a missing
+/// field).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Equivalence)]
+pub struct EventWire {
+    kind: u64,
+    diagonal: u64,
+    from: u64,
+    to: u64,
+    i: u64,
+    j: u64,
+    bytes: u64,
+}
+
+const NONE: u64 = u64::MAX;
+
+impl From<&Event> for EventWire {
+    fn from(e: &Event) -> EventWire {
+        EventWire {
+            kind: e.kind as u64,
+            diagonal: e.diagonal.unwrap_or(NONE),
+            from: e.from as u64,
+            to: e.to as u64,
+            i: e.i.unwrap_or(NONE),
+            j: e.j.unwrap_or(NONE),
+            bytes: e.bytes,
         }
     }
 }
 
-/// Sorts events by (phase, diagonal, sender), keeping each sender's order within a diagonal.
-pub fn sort(events: &mut [Event]) {
-    events.sort_by_key(|e| (e.phase, e.diagonal, e.from));
-}
-
-/// The trace as CSV: a header, then one line per message.
-pub fn to_csv(events: &[Event]) -> String {
-    let mut out = String::from("phase,diagonal,from,to,i,j,bytes\n");
-    let opt = |v: Option<u64>| v.map_or(String::new(), |v| v.to_string());
-    for e in events {
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{}",
-            e.phase.name(),
-            opt(e.diagonal),
-            e.from,
-            e.to,
-            opt(e.cell.map(|c| c.0)),
-            opt(e.cell.map(|c| c.1)),
-            e.bytes
-        );
+impl From<&EventWire> for Event {
+    fn from(w: &EventWire) -> Event {
+        let some = |v: u64| (v != NONE).then_some(v);
+        Event {
+            kind: Kind::ALL[(w.kind as usize).min(Kind::ALL.len() - 1)],
+            diagonal: some(w.diagonal),
+            from: w.from as usize,
+            to: w.to as usize,
+            i: some(w.i),
+            j: some(w.j),
+            bytes: w.bytes,
+        }
     }
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn event(kind: Kind, from: usize, to: usize, cell: Option<(usize, usize)>) -> Event {
+        Event::new(kind, from, to, cell, 4)
+    }
+
     #[test]
-    fn events_round_trip_through_words_and_sort_by_phase_diagonal_sender() {
-        let a = Event {
-            phase: Phase::Traceback,
-            diagonal: Some(3),
-            from: 1,
-            to: 0,
-            cell: Some((1, 2)),
-            bytes: 18,
-        };
-        let b = Event {
-            phase: Phase::Fill,
-            diagonal: Some(7),
-            from: 2,
-            to: 1,
-            cell: Some((4, 3)),
-            bytes: 4,
-        };
-        let c = Event {
-            phase: Phase::Control,
-            diagonal: None,
-            from: 0,
-            to: 1,
-            cell: None,
-            bytes: 0,
-        };
-        for e in [a, b, c] {
-            assert_eq!(Event::from_words(&e.to_words()), e);
+    fn events_round_trip_and_order_as_the_run() {
+        let hop_late = event(Kind::Traceback, 1, 0, Some((1, 2)));
+        let hop_early = event(Kind::Traceback, 2, 1, Some((5, 6)));
+        let fill = event(Kind::Boundary, 2, 1, Some((4, 3)));
+        let done = event(Kind::Control, 0, 1, None);
+        for e in [hop_late, fill, done] {
+            assert_eq!(Event::from(&EventWire::from(&e)), e);
         }
-        let mut events = vec![c, a, b];
-        sort(&mut events);
-        assert_eq!(events, vec![b, a, c]);
-        let csv = to_csv(&events);
+        let mut rec = Recording {
+            events: vec![done, hop_late, fill, hop_early],
+            values: vec![],
+            walk: vec![(0, 0), (2, 3), (1, 1)],
+        };
+        rec.order();
+        assert_eq!(rec.events, vec![fill, hop_early, hop_late, done]);
+        assert_eq!(rec.walk, vec![(2, 3), (1, 1), (0, 0)]);
+    }
+
+    #[test]
+    fn csv_has_one_line_per_event_and_empty_missing_fields() {
+        let events = [
+            event(Kind::Boundary, 2, 1, Some((4, 3))),
+            event(Kind::Control, 0, 1, None),
+        ];
+        let text = String::from_utf8(to_csv(&events).unwrap()).unwrap();
         assert_eq!(
-            csv,
-            "phase,diagonal,from,to,i,j,bytes\nfill,7,2,1,4,3,4\ntraceback,3,1,0,1,2,18\ncontrol,,0,1,,,0\n"
+            text,
+            "kind,diagonal,from,to,i,j,bytes\nboundary,7,2,1,4,3,4\ncontrol,,0,1,,,4\n"
         );
+        let parsed: Vec<Event> = csv::Reader::from_reader(text.as_bytes())
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(parsed, events);
+        let empty = String::from_utf8(to_csv(&[]).unwrap()).unwrap();
+        assert_eq!(empty, "kind,diagonal,from,to,i,j,bytes\n");
     }
 }

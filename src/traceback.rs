@@ -1,27 +1,31 @@
 //! The distributed traceback: the subsequence found so far travels backwards through the ranks
 //! that own the cells of the walk.
 //!
-//! The walk starts at `(m-1, n-1)`, which rank 0 owns. At a cell `(i, j)` its owner prepends
-//! `x[i]` and moves to `(i-1, j-1)` on a match; otherwise it moves up when
-//! `M[i-1][j] >= M[i][j-1]` and left when not (the store answers that from what it kept). The
-//! walk ends when it *leaves* the matrix (`i < 0` or `j < 0`): stopping at row or column 0, as
-//! the report's pseudo-code does, would lose a match further along that row or column.
+//! The walk starts at `(m-1, n-1)`. At a cell `(i, j)` its owner prepends `x[i]` and moves to
+//! `(i-1, j-1)` on a match; otherwise it moves up when `M[i-1][j] >= M[i][j-1]` and left when
+//! not (the store answers that from what it kept). The walk ends when it *leaves* the matrix
+//! (`i < 0` or `j < 0`): stopping at row or column 0, as the report's pseudo-code does, would
+//! lose a match further along that row or column.
 //!
 //! When the next cell belongs to another rank, the owner sends that rank one `traceback`
-//! message: the next cell's coordinates (two little-endian u64) followed by the subsequence
-//! found so far. The rank where the walk leaves the matrix sends the LCS to rank 0 (a `control`
-//! message, unless it is rank 0), and rank 0 tells every other rank that the walk is over (one
-//! empty `control` message each). Every rank other than 0 simply serves incoming messages until
-//! that notice arrives, so no rank is left waiting. Cost: O(m + n) steps in all, one message per
-//! hop, each as long as the subsequence found so far.
+//! message ([`crate::protocol::encode_hop`]): the next cell and the subsequence found so far.
+//! The rank where the walk leaves the matrix sends the LCS to rank 0 (a `control` message,
+//! unless it is rank 0), and rank 0 tells every other rank that the walk is over (one empty
+//! `control` message each). Every rank other than the one holding the start simply serves
+//! incoming messages until that notice arrives, so no rank is left waiting. Cost: O(m + n)
+//! steps in all, one message per hop, each as long as the subsequence found so far.
+//!
+//! The protocol does not depend on how a rank walks its own cells: an engine provides a
+//! [`Walker`], and [`run`] moves the walk between ranks.
 
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::engine::{tag, Fault, Phase};
-use crate::report::{Kind, Traffic};
+use crate::fault::{Fault, Phase};
+use crate::protocol::{decode_hop, encode_hop, tag, Kind};
 use crate::schedule::Schedule;
 use crate::store::{Seqs, Store};
+use crate::traffic::Traffic;
 
 /// Where a rank's part of the walk ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,55 +36,80 @@ pub enum Exit {
     Hop { to: usize, i: usize, j: usize },
 }
 
-/// Walks from `(i, j)` while the cells belong to `rank`, appending each matched byte to
-/// `found_rev` (so it holds the subsequence found so far, last byte first).
-pub fn walk_local<S: Store>(
-    schedule: &Schedule,
-    seqs: &Seqs<'_>,
-    store: &S,
-    rank: usize,
-    (mut i, mut j): (usize, usize),
-    found_rev: &mut Vec<u8>,
-) -> Exit {
-    loop {
-        debug_assert_eq!(schedule.cell_proc(i, j), rank);
-        let next = if seqs.x[i] == seqs.y[j] {
-            found_rev.push(seqs.x[i]);
-            (i.checked_sub(1), j.checked_sub(1))
-        } else if store.goes_up(i, j) {
-            (i.checked_sub(1), Some(j))
-        } else {
-            (Some(i), j.checked_sub(1))
-        };
-        let (Some(ni), Some(nj)) = next else {
-            return Exit::Done;
-        };
-        let owner = schedule.cell_proc(ni, nj);
-        if owner != rank {
-            return Exit::Hop {
-                to: owner,
-                i: ni,
-                j: nj,
+/// How one rank walks its own cells.
+pub trait Walker {
+    /// Walks from `cell` while the cells are this rank's, pushing each matched byte onto
+    /// `found_rev` (which so holds the subsequence found so far, last byte first) and each
+    /// visited cell onto `visited` when given.
+    fn walk(
+        &mut self,
+        cell: (usize, usize),
+        found_rev: &mut Vec<u8>,
+        visited: Option<&mut Vec<(u64, u64)>>,
+    ) -> Exit;
+}
+
+/// The diagonal engine's walker: a rank's store, asked "up or left?" at each mismatch.
+pub struct DiagonalWalker<'a, S> {
+    pub schedule: &'a Schedule,
+    pub seqs: &'a Seqs<'a>,
+    pub store: &'a S,
+    pub rank: usize,
+}
+
+impl<S: Store> Walker for DiagonalWalker<'_, S> {
+    fn walk(
+        &mut self,
+        (mut i, mut j): (usize, usize),
+        found_rev: &mut Vec<u8>,
+        mut visited: Option<&mut Vec<(u64, u64)>>,
+    ) -> Exit {
+        let (x, y) = (self.seqs.x, self.seqs.y);
+        loop {
+            debug_assert_eq!(self.schedule.cell_proc(i, j), self.rank);
+            if let Some(v) = visited.as_deref_mut() {
+                v.push((i as u64, j as u64));
+            }
+            let next = if x[i] == y[j] {
+                found_rev.push(x[i]);
+                (i.checked_sub(1), j.checked_sub(1))
+            } else if self.store.goes_up(i, j) {
+                (i.checked_sub(1), Some(j))
+            } else {
+                (Some(i), j.checked_sub(1))
             };
+            let (Some(ni), Some(nj)) = next else {
+                return Exit::Done;
+            };
+            let owner = self.schedule.cell_proc(ni, nj);
+            if owner != self.rank {
+                return Exit::Hop {
+                    to: owner,
+                    i: ni,
+                    j: nj,
+                };
+            }
+            (i, j) = (ni, nj);
         }
-        (i, j) = (ni, nj);
     }
 }
 
-/// The whole walk over stores held in one process (one per rank): for tests and the
-/// single-process paths. Returns the LCS.
-pub fn walk_all<S: Store>(schedule: &Schedule, seqs: &Seqs<'_>, stores: &[S]) -> Vec<u8> {
+/// The whole walk over walkers held in one process (one per rank), starting on rank `start`
+/// at `cell`: for tests and single-process checks. Returns the LCS and the number of hops.
+pub fn walk_all<W: Walker>(
+    walkers: &mut [W],
+    start: Option<(usize, (usize, usize))>,
+) -> (Vec<u8>, usize) {
     let mut found_rev = Vec::new();
-    if schedule.cells() > 0 {
-        let (mut rank, mut cell) = (0, (schedule.rows() - 1, schedule.cols() - 1));
-        while let Exit::Hop { to, i, j } =
-            walk_local(schedule, seqs, &stores[rank], rank, cell, &mut found_rev)
-        {
+    let mut hops = 0;
+    if let Some((mut rank, mut cell)) = start {
+        while let Exit::Hop { to, i, j } = walkers[rank].walk(cell, &mut found_rev, None) {
             (rank, cell) = (to, (i, j));
+            hops += 1;
         }
     }
     found_rev.reverse();
-    found_rev
+    (found_rev, hops)
 }
 
 /// What a rank's share of the traceback produced.
@@ -91,46 +120,34 @@ pub struct Outcome {
     pub hops: u64,
 }
 
-fn encode(i: usize, j: usize, found_rev: &[u8]) -> Vec<u8> {
-    let mut msg = Vec::with_capacity(16 + found_rev.len());
-    msg.extend_from_slice(&(i as u64).to_le_bytes());
-    msg.extend_from_slice(&(j as u64).to_le_bytes());
-    msg.extend(found_rev.iter().rev());
-    msg
-}
-
-fn decode(msg: &[u8]) -> ((usize, usize), Vec<u8>) {
-    let word = |at: usize| u64::from_le_bytes(msg[at..at + 8].try_into().unwrap()) as usize;
-    let mut found_rev = msg[16..].to_vec();
-    found_rev.reverse();
-    ((word(0), word(8)), found_rev)
-}
-
 /// Runs this rank's part of the distributed traceback (see the module doc for the protocol).
-pub fn run<S: Store>(
+/// `start` is the rank owning `(m-1, n-1)` and that cell, or `None` for an empty matrix;
+/// `fault` is the fault planted for this rank's traceback, if any.
+pub fn run<W: Walker>(
     world: &SimpleCommunicator,
-    schedule: &Schedule,
-    seqs: &Seqs<'_>,
-    store: &S,
+    start: Option<(usize, (usize, usize))>,
+    walker: &mut W,
     traffic: &mut Traffic,
+    fault: Option<Fault>,
 ) -> Outcome {
     let rank = world.rank() as usize;
     let ranks = world.size() as usize;
+    debug_assert!(fault.is_none_or(|f| f.phase == Phase::Traceback && f.rank == rank));
     let mut hops = 0;
-    let fault = Fault::from_env(Phase::Traceback, rank);
     // Continue the walk from `cell`, forwarding it when it hops; the LCS when it ends here.
     let mut advance = |cell: (usize, usize), mut found_rev: Vec<u8>, traffic: &mut Traffic| {
-        if let Some(f) = fault.filter(|f| cell.0 + cell.1 <= f.diagonal) {
-            f.trigger(rank, f.diagonal);
+        if let Some(f) = fault.filter(|f| cell.0 + cell.1 <= f.step) {
+            f.trigger(cell.0 + cell.1);
         }
-        match walk_local(schedule, seqs, store, rank, cell, &mut found_rev) {
+        let visited = traffic.recording.as_mut().map(|r| &mut r.walk);
+        match walker.walk(cell, &mut found_rev, visited) {
             Exit::Hop { to, i, j } => {
                 hops += 1;
-                let msg = encode(i, j, &found_rev);
+                let msg = encode_hop(i, j, &found_rev);
                 traffic.sent(Kind::Traceback, to, msg.len(), Some((i, j)));
                 world
                     .process_at_rank(to as i32)
-                    .send_with_tag(&msg[..], tag::TRACE);
+                    .send_with_tag(&msg[..], tag::HOP);
                 None
             }
             Exit::Done => {
@@ -140,13 +157,10 @@ pub fn run<S: Store>(
         }
     };
 
-    let mut finished = if rank == 0 && schedule.cells() > 0 {
-        let start = (schedule.rows() - 1, schedule.cols() - 1);
-        advance(start, Vec::new(), traffic)
-    } else if rank == 0 {
-        Some(Vec::new())
-    } else {
-        None
+    let mut finished = match start {
+        Some((owner, cell)) if owner == rank => advance(cell, Vec::new(), traffic),
+        None if rank == 0 => Some(Vec::new()),
+        _ => None,
     };
 
     let mut lcs = None;
@@ -169,9 +183,9 @@ pub fn run<S: Store>(
         }
         let (msg, status) = world.any_process().receive_vec::<u8>();
         match status.tag() {
-            tag::TRACE => {
+            tag::HOP => {
                 traffic.received(Kind::Traceback, msg.len());
-                let (cell, found_rev) = decode(&msg);
+                let (cell, found_rev) = decode_hop(&msg).expect("a hop message has its header");
                 finished = advance(cell, found_rev, traffic);
             }
             tag::RESULT => {
@@ -186,18 +200,4 @@ pub fn run<S: Store>(
         }
     }
     Outcome { lcs, hops }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn message_round_trip() {
-        let msg = encode(7, 1 << 40, b"tac");
-        assert_eq!(&msg[16..], b"cat");
-        let (cell, found_rev) = decode(&msg);
-        assert_eq!(cell, (7, 1 << 40));
-        assert_eq!(found_rev, b"tac");
-    }
 }

@@ -1,6 +1,7 @@
-//! The one-process commands: `reference`, `schedule` and `generate`.
+//! The one-process commands: `reference`, `schedule`, `generate`, `plot` and `table`; and the
+//! pictures.
 
-use crate::util::{self, Dir};
+use crate::util::{self, args, Dir};
 
 #[test]
 fn schedule_prints_the_reports_grids() {
@@ -63,9 +64,51 @@ fn reference_prints_and_writes_json() {
     assert_eq!(report["lcs_length"], 4);
     assert_eq!(report["rows"], 7);
     assert_eq!(report["swapped"], false);
-    assert!(report["seconds"].is_f64());
+    assert_eq!(report["engine"], "reference");
+    assert!(
+        report["seconds"]["total"].as_f64().unwrap() >= report["seconds"]["fill"].as_f64().unwrap()
+    );
     let lcs = report["lcs"].as_str().unwrap();
     assert!(run.stdout.contains(&format!("LCS: {lcs}")));
+}
+
+/// A reader that goes away ends the output quietly; a full disk is one message and exit 5;
+/// the files are written before anything is printed.
+#[test]
+fn standard_output_failures_are_handled() {
+    let dir = Dir::new();
+    let input = util::repo_input("large_2.txt");
+    let json = dir.path("r.json");
+    let mut cmd = util::plain_command(&args(&[&"reference", &input, &"--json", &json]));
+    cmd.stdout(std::fs::File::create("/dev/full").unwrap());
+    // Job::spawn pipes stdout; this run needs it on /dev/full, so it runs directly.
+    let out = cmd.stderr(std::process::Stdio::piped()).output().unwrap();
+    assert_eq!(out.status.code(), Some(5), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("cannot write to standard output"),
+        "{stderr}"
+    );
+    assert!(
+        util::json(&json)["lcs_length"].as_u64().unwrap() > 0,
+        "written first"
+    );
+
+    // `| head -c 10`: the pipe closes early.
+    let mut child = util::plain_command(&args(&[&"reference", &input]))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Arrows in an SVG picture: one `<polyline>` per message, stroked in the arrow colour.
@@ -145,40 +188,25 @@ fn pictures_draw_one_arrow_per_boundary_message() {
     assert!(!svg.exists());
 }
 
-#[test]
-fn plot_draws_the_three_figures_from_an_experiment_csv() {
-    let dir = Dir::new();
+/// A result set of real runs: `solve` on 1 and 2 ranks and the reference, for two inputs.
+fn result_set(dir: &Dir) -> std::path::PathBuf {
     let csv = dir.path("runs.csv");
     for name in ["small.txt", "medium.txt"] {
         let input = util::repo_input(name);
         for ranks in [1, 2] {
-            util::mpirun(
-                ranks,
-                &[
-                    "solve".as_ref(),
-                    input.as_os_str(),
-                    "--append-csv".as_ref(),
-                    csv.as_os_str(),
-                ],
-            )
-            .ok();
+            util::mpirun(ranks, &args(&[&"solve", &input, &"--append-csv", &csv])).ok();
         }
-        util::plain(&[
-            "reference".as_ref(),
-            input.as_os_str(),
-            "--append-csv".as_ref(),
-            csv.as_os_str(),
-        ])
-        .ok();
+        util::plain(&args(&[&"reference", &input, &"--append-csv", &csv])).ok();
     }
+    csv
+}
+
+#[test]
+fn plot_and_table_summarise_a_result_set() {
+    let dir = Dir::new();
+    let csv = result_set(&dir);
     let out = dir.path("plots");
-    let run = util::plain(&[
-        "plot".as_ref(),
-        csv.as_os_str(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ])
-    .ok();
+    let run = util::plain(&args(&[&"plot", &csv, &"--out", &out])).ok();
     for file in [
         "time_vs_ranks.svg",
         "messages_vs_ranks.svg",
@@ -192,4 +220,23 @@ fn plot_draws_the_three_figures_from_an_experiment_csv() {
     }
     let missing = util::plain(&["plot", "/nonexistent/runs.csv"]);
     assert_eq!(missing.status.code(), Some(3));
+
+    let run = util::plain(&args(&[&"table", &csv])).ok();
+    let md = run.stdout;
+    for wanted in [
+        "| input | size | engine · store | sequential | p = 1 | p = 2 |",
+        "| medium | 540 × 550 | diagonal · dense |",
+        "| medium | 540 × 550 | diagonal | 2 | 1,088 | 1,088 | yes |",
+        "- small: all 3 runs found length",
+        "- launcher: ",
+    ] {
+        assert!(md.contains(wanted), "no '{wanted}' in:\n{md}");
+    }
+    // --out writes the same document to a file, and refuses to overwrite the result set.
+    let readme = dir.path("README.md");
+    let run = util::plain(&args(&[&"table", &csv, &"--out", &readme])).ok();
+    assert!(run.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(&readme).unwrap(), md);
+    let run = util::plain(&args(&[&"table", &csv, &"--out", &csv]));
+    assert_eq!(run.status.code(), Some(5), "{run:?}");
 }

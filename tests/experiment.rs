@@ -1,6 +1,6 @@
-//! The experiment scripts: `scripts/experiment` runs every configuration and appends whole
-//! rows through the binary, skips what the memory pre-check refuses, and
-//! `scripts/results-table` turns the CSV into the report's Markdown.
+//! The experiment script: `scripts/experiment` runs every configuration and appends whole rows
+//! through the binary, skips what the memory pre-check refuses, and `mpi-lcs table` turns the
+//! result set into the report's Markdown.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -16,7 +16,6 @@ fn script(name: &str) -> PathBuf {
 
 /// `scripts/experiment ARGS` with the test binary, in `dir`, with extra environment.
 fn experiment<S: AsRef<OsStr>>(dir: &Dir, args: &[S], env: &[(&str, &str)]) -> Run {
-    util::require_mpirun();
     let mut cmd = Command::new(script("experiment"));
     cmd.args(args)
         .current_dir(dir.dir.path())
@@ -26,7 +25,6 @@ fn experiment<S: AsRef<OsStr>>(dir: &Dir, args: &[S], env: &[(&str, &str)]) -> R
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let _session = util::open_mpi_env(&mut cmd);
     util::run_with_timeout(cmd)
 }
 
@@ -35,46 +33,6 @@ fn tiny_input(dir: &Dir, name: &str, rows: usize, cols: usize) -> PathBuf {
     let x: Vec<u8> = (0..rows).map(|i| b"ACGT"[(i * 7 + i / 3) % 4]).collect();
     let y: Vec<u8> = (0..cols).map(|i| b"ACGT"[(i * 5 + i / 2) % 4]).collect();
     dir.input(name, &x, &y)
-}
-
-/// The CSV as a header and rows of fields, checking that every row is whole.
-struct Csv {
-    header: Vec<String>,
-    rows: Vec<Vec<String>>,
-}
-
-impl Csv {
-    fn read(path: &Path) -> Csv {
-        let text = std::fs::read_to_string(path)
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-        let mut lines = text.lines();
-        let header: Vec<String> = lines
-            .next()
-            .expect("a header")
-            .split(',')
-            .map(str::to_owned)
-            .collect();
-        let rows: Vec<Vec<String>> = lines
-            .map(|l| l.split(',').map(str::to_owned).collect())
-            .collect();
-        for row in &rows {
-            assert_eq!(
-                row.len(),
-                header.len(),
-                "row width differs: {row:?}\n{text}"
-            );
-        }
-        Csv { header, rows }
-    }
-
-    fn column(&self, name: &str) -> Vec<&str> {
-        let k = self
-            .header
-            .iter()
-            .position(|h| h == name)
-            .unwrap_or_else(|| panic!("no column {name} in {:?}", self.header));
-        self.rows.iter().map(|r| r[k].as_str()).collect()
-    }
 }
 
 fn count(values: &[&str], wanted: &str) -> usize {
@@ -106,31 +64,35 @@ fn experiment_appends_one_whole_row_per_run() {
     assert!(!run.stdout.contains("skip:"), "{}", run.stdout);
     assert!(run.stdout.contains("[warm-up]"), "{}", run.stdout);
 
-    let table = Csv::read(&csv);
+    let table = util::csv(&csv);
     // 2 rank counts x 2 stores x 2 repetitions, and 2 sequential rows; no warm-up rows.
-    assert_eq!(table.rows.len(), 2 * 2 * 2 + 2, "{:?}", table.rows);
-    let stores = table.column("store");
+    assert_eq!(table.1.len(), 2 * 2 * 2 + 2, "{:?}", table.1);
+    let stores = util::column(&table, "store");
     assert_eq!(count(&stores, "dense"), 4, "{stores:?}");
     assert_eq!(count(&stores, "hash"), 4, "{stores:?}");
-    assert_eq!(count(&stores, "reference"), 2, "{stores:?}");
-    let ranks = table.column("ranks");
+    let engines = util::column(&table, "engine");
+    assert_eq!(count(&engines, "reference"), 2, "{engines:?}");
+    let ranks = util::column(&table, "ranks");
     assert_eq!(count(&ranks, "2"), 4, "{ranks:?}");
-    let inputs = table.column("input");
+    let inputs = util::column(&table, "input");
     assert!(inputs.iter().all(|i| Path::new(i) == input), "{inputs:?}");
 
-    let lengths = table.column("lcs_length");
+    let lengths = util::column(&table, "lcs_length");
     assert!(lengths.iter().all(|l| *l == lengths[0]), "{lengths:?}");
     assert!(lengths[0].parse::<usize>().unwrap() > 0);
-    let measured = table.column("messages_boundary");
-    let predicted = table.column("predicted_boundary");
+    let measured = util::column(&table, "messages_boundary");
+    let predicted = util::column(&table, "predicted_boundary");
     assert_eq!(measured, predicted);
-    let commits = table.column("commit");
+    let commits = util::column(&table, "commit");
     assert!(
         commits.iter().all(|c| !c.is_empty() && *c == commits[0]),
         "{commits:?}"
     );
-    for column in ["cores", "oversubscribed"] {
-        assert!(table.column(column).iter().all(|v| !v.is_empty()));
+    for column in ["cores", "oversubscribed", "host", "launcher", "mpi_library"] {
+        assert!(
+            util::column(&table, column).iter().all(|v| !v.is_empty()),
+            "{column}"
+        );
     }
 }
 
@@ -199,40 +161,26 @@ fn experiment_skips_what_does_not_fit_and_goes_on() {
             "{skip}"
         );
     }
-    let table = Csv::read(&csv);
-    let stores = table.column("store");
+    let table = util::csv(&csv);
+    let stores = util::column(&table, "store");
     assert_eq!(count(&stores, "dense"), 4, "{stores:?}");
-    assert_eq!(count(&stores, "reference"), 2, "{stores:?}");
+    let engines = util::column(&table, "engine");
+    assert_eq!(count(&engines, "reference"), 2, "{engines:?}");
     assert_eq!(stores.len(), 6, "{stores:?}");
 }
 
 #[test]
-fn results_table_makes_markdown_of_the_runs() {
+fn the_table_of_an_experiment_leaves_out_what_was_skipped() {
     let dir = Dir::new();
     let (_, csv, run) = experiment_without_room_for_hash(&dir);
     run.ok();
-    let mut cmd = Command::new(script("results-table"));
-    cmd.arg(&csv).arg("--machine").arg("the test machine");
-    let run = util::run_with_timeout(cmd).ok();
-    let md = run.stdout;
+    let md = util::plain(&util::args(&[&"table", &csv])).ok().stdout;
     for wanted in [
-        "| input | size | store | sequential | p = 1 | p = 2 |",
-        "| cramped | 40 × 50 | dense |",
-        "p = 2",
-        "Machine: the test machine",
-        "Measured boundary messages equal the prediction in every run.",
+        "| input | size | engine · store | sequential | p = 1 | p = 2 |",
+        "| cramped | 40 × 50 | diagonal · dense |",
+        "- cramped: all 6 runs found length",
     ] {
         assert!(md.contains(wanted), "no '{wanted}' in:\n{md}");
     }
-    assert!(!md.contains("| hash |"), "hash was skipped:\n{md}");
-
-    // --out writes the same document to a file.
-    let out = dir.path("README.md");
-    let mut cmd = Command::new(script("results-table"));
-    cmd.arg(&csv)
-        .args(["--machine", "the test machine", "--out"])
-        .arg(&out);
-    let run = util::run_with_timeout(cmd).ok();
-    assert!(run.stdout.is_empty());
-    assert_eq!(std::fs::read_to_string(&out).unwrap(), md);
+    assert!(!md.contains("diagonal · hash"), "hash was skipped:\n{md}");
 }

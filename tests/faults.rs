@@ -1,24 +1,19 @@
-//! Bad input and faults: every rank ends, cleanly and soon, with one message and no output
-//! file; a dying rank or a SIGTERM ends the whole job; concurrent CSV appends lose nothing.
+//! Bad input, bad outputs and faults: every rank ends, cleanly and soon, with one message and
+//! no output file; a dying rank or a SIGTERM ends the whole job; concurrent CSV appends lose
+//! nothing.
 
+use std::ffi::OsString;
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::util::{self, Dir, Run};
+use crate::util::{self, args, Dir, Job, Run};
 
-/// `solve FILE --json OUT --append-csv CSV EXTRA…` under mpirun.
+/// `solve FILE --json OUT --append-csv CSV EXTRA…` under the launcher.
 fn solve(ranks: usize, input: &Path, json: &Path, csv: &Path, extra: &[&str]) -> Run {
-    let mut args: Vec<&std::ffi::OsStr> = vec!["--append-csv".as_ref(), csv.as_os_str()];
-    args.extend(extra.iter().map(std::ffi::OsStr::new));
-    util::solve(ranks, input, json, &args, &[])
-}
-
-/// The lines this program printed on stderr (mpirun adds its own banner after a failure).
-fn our_messages(run: &Run) -> Vec<&str> {
-    run.stderr
-        .lines()
-        .filter(|l| l.starts_with("mpi-lcs"))
-        .collect()
+    let mut a: Vec<&std::ffi::OsStr> = vec!["--append-csv".as_ref(), csv.as_os_str()];
+    a.extend(extra.iter().map(std::ffi::OsStr::new));
+    util::solve(ranks, input, json, &a, &[])
 }
 
 /// A failed run: the exit status, one message naming `names` and `problem`, within 10 s,
@@ -30,7 +25,7 @@ fn assert_clean_failure(run: &Run, code: i32, names: &str, problem: &str, output
         "took {:?}",
         run.elapsed
     );
-    let messages = our_messages(run);
+    let messages = run.our_messages();
     assert_eq!(messages.len(), 1, "expected one message:\n{}", run.stderr);
     assert!(
         messages[0].contains(names) && messages[0].contains(problem),
@@ -44,57 +39,161 @@ fn assert_clean_failure(run: &Run, code: i32, names: &str, problem: &str, output
     }
 }
 
-#[test]
-fn bad_inputs_end_every_rank_with_one_message() {
-    let dir = Dir::new();
-    let write = |name: &str, bytes: &[u8]| -> PathBuf {
-        let p = dir.path(name);
-        std::fs::write(&p, bytes).unwrap();
-        p
-    };
-    let subdir = dir.path("a_directory");
-    std::fs::create_dir(&subdir).unwrap();
-    let mut cases: Vec<(PathBuf, &str, Vec<&str>)> = vec![
-        (dir.path("missing.txt"), "not found", vec![]),
-        (subdir, "is a directory", vec![]),
-        (write("empty.txt", b""), "empty file", vec![]),
-        (write("one.txt", b"ACGT\n"), "only one sequence", vec![]),
-        (
-            write("three.txt", b"A\nC\nG\n"),
-            "more than two sequences",
-            vec![],
-        ),
-        (write("one.fa", b">x\nACGT\n"), "1 records", vec![]),
-        (
-            write("big.txt", b"ACGTACGTAC\nACGTACGTAC\n"),
-            "larger than the limit",
-            vec!["--max-input", "16"],
-        ),
-    ];
-    let locked = write("locked.txt", b"ACGT\nACGT\n");
-    std::fs::set_permissions(&locked, std::os::unix::fs::PermissionsExt::from_mode(0o000)).unwrap();
-    if std::fs::read(&locked).is_err() {
-        cases.push((locked, "cannot read", vec![]));
-    } // else: running as root, which reads it anyway; nothing to test.
-
-    for ranks in [1, 2, 4] {
-        for (input, problem, extra) in &cases {
-            let json = dir.path("out.json");
-            let csv = dir.path("out.csv");
-            let run = solve(ranks, input, &json, &csv, extra);
-            let name = input.file_name().unwrap().to_str().unwrap();
-            assert_clean_failure(&run, 3, name, problem, &[&json, &csv]);
-        }
-    }
+/// Whether this process is root (who reads files whatever their mode).
+fn root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
 }
 
 #[test]
-fn unwritable_output_fails_before_any_work() {
+fn bad_inputs_end_every_rank_with_one_message() {
     let dir = Dir::new();
-    let json = dir.path("no/such/dir/out.json");
-    let csv = dir.path("out.csv");
-    let run = solve(2, &util::repo_input("small.txt"), &json, &csv, &[]);
-    assert_clean_failure(&run, 5, "out.json", "cannot write", &[&json, &csv]);
+    let subdir = dir.path("a_directory");
+    std::fs::create_dir(&subdir).unwrap();
+    let cases: Vec<(PathBuf, &str, Vec<&str>)> = vec![
+        (dir.path("missing.txt"), "not found", vec![]),
+        (subdir, "is a directory", vec![]),
+        (dir.file("empty.txt", b""), "empty file", vec![]),
+        (dir.file("one.txt", b"ACGT\n"), "only one sequence", vec![]),
+        (
+            dir.file("three.txt", b"A\nC\nG\n"),
+            "more than two sequences",
+            vec![],
+        ),
+        (dir.file("one.fa", b">x\nACGT\n"), "1 record,", vec![]),
+        (
+            dir.file("plain.fa", b"ACGT\nAC\n"),
+            "not FASTA",
+            vec!["--format", "fasta"],
+        ),
+        (
+            dir.file("big.txt", b"ACGTACGTAC\nACGTACGTAC\n"),
+            "larger than the limit",
+            vec!["--max-input", "16"],
+        ),
+        // Opens for anyone, root included, and fails to read (EIO at offset 0).
+        (PathBuf::from("/proc/self/mem"), "cannot read", vec![]),
+    ];
+    let mut jobs: Vec<util::Task<'_, ()>> = Vec::new();
+    for ranks in [1, 2, 4] {
+        for (k, (input, problem, extra)) in cases.iter().enumerate() {
+            let dir = &dir;
+            jobs.push(Box::new(move || {
+                let json = dir.path(&format!("out{ranks}-{k}.json"));
+                let csv = dir.path(&format!("out{ranks}-{k}.csv"));
+                let run = solve(ranks, input, &json, &csv, extra);
+                let name = input.file_name().unwrap().to_str().unwrap();
+                assert_clean_failure(&run, 3, name, problem, &[&json, &csv]);
+            }));
+        }
+    }
+    util::parallel(4, jobs);
+}
+
+/// A file the caller cannot read, with privileges dropped when the tests run as root (as in
+/// CI), so the case is never skipped.
+#[test]
+fn unreadable_input_is_refused_for_an_unprivileged_user() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let dir = Dir::new();
+    std::fs::set_permissions(dir.dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let locked = dir.input("locked.txt", b"ACGT", b"ACGT");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let mut cmd = util::plain_command(&args(&[&"reference", &locked]));
+    if root() {
+        cmd.uid(65534).gid(65534);
+    }
+    let run = util::run_with_timeout(cmd);
+    assert_clean_failure(&run, 3, "locked.txt", "cannot read: Permission denied", &[]);
+}
+
+/// Every output is checked before the input is read: nothing is computed, nothing is
+/// written, and the input and whatever sat at the path are left as they were.
+#[test]
+fn bad_output_paths_are_refused_before_any_work() {
+    let dir = Dir::new();
+    let input = dir.input("in.txt", b"ACGTAC", b"GATTACA");
+    let before = std::fs::read(&input).unwrap();
+    let link = dir.path("link.json");
+    std::os::unix::fs::symlink(dir.path("nowhere/x.json"), &link).unwrap();
+    let subdir = dir.path("sub");
+    std::fs::create_dir(&subdir).unwrap();
+    let other = dir.file("other.csv", b"a,b,c\n1,2,3\n");
+    let torn = dir.file("torn.csv", b"timestamp,commit");
+    let dot_slash = format!("{}/o/", dir.dir.path().display());
+    let same = dir.path("same.json");
+    let cases: Vec<(Vec<OsString>, &str, &str)> = vec![
+        (args(&[&"--json", &input]), "--json", "is the input file"),
+        (args(&[&"--trace", &input]), "--trace", "is the input file"),
+        (
+            args(&[&"--append-csv", &input]),
+            "--append-csv",
+            "is the input file",
+        ),
+        (args(&[&"--json", &"/dev/null"]), "--json", "is a device"),
+        (args(&[&"--json", &subdir]), "--json", "is a directory"),
+        (args(&[&"--json", &"."]), "--json", "names a directory"),
+        (
+            args(&[&"--json", &dot_slash]),
+            "--json",
+            "names a directory",
+        ),
+        (args(&[&"--json", &link]), "--json", "dangling"),
+        (
+            args(&[&"--svg", &dir.path("none/x.svg")]),
+            "--svg",
+            "does not exist",
+        ),
+        (
+            args(&[&"--json", &"/proc/self/x.json"]),
+            "--json",
+            "cannot create a file",
+        ),
+        (
+            args(&[&"--append-csv", &other]),
+            "--append-csv",
+            "not a result set",
+        ),
+        (
+            args(&[&"--append-csv", &torn]),
+            "--append-csv",
+            "not a result set",
+        ),
+        (
+            args(&[&"--json", &same, &"--svg", &same]),
+            "--svg",
+            "is also the path of --json",
+        ),
+    ];
+    let large = util::repo_input("large_3.txt");
+    for (extra, flag, problem) in &cases {
+        let mut a = args(&[&"solve", &input]);
+        a.extend(extra.iter().cloned());
+        let run = util::mpirun(2, &a);
+        assert_clean_failure(&run, 5, flag, problem, &[&same]);
+        if *problem == "is the input file" {
+            continue;
+        }
+        // The same refusal with a large input comes before the input is read or solved.
+        let mut a = args(&[&"solve", &large]);
+        a.extend(extra.iter().cloned());
+        let run = util::plain(&a);
+        assert_clean_failure(&run, 5, flag, problem, &[&same]);
+        // Solving it takes seconds even in release builds; refusing, milliseconds.
+        assert!(run.elapsed < Duration::from_secs(2), "{:?}", run.elapsed);
+    }
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+    assert_eq!(std::fs::read(&other).unwrap(), b"a,b,c\n1,2,3\n");
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    // `reference` and `generate` check theirs the same way.
+    let run = util::plain(&args(&[&"reference", &input, &"--json", &input]));
+    assert_clean_failure(&run, 5, "--json", "is the input file", &[]);
+    let run = util::plain(&["generate", "--len", "5", "--seed", "1", "-o", "/dev/full"]);
+    assert_clean_failure(&run, 5, "--output", "is a device", &[]);
 }
 
 #[test]
@@ -110,19 +209,19 @@ fn memory_precheck_names_estimate_limit_and_what_fits() {
             &csv,
             &["--store", "hash", "--memory-limit", "100K"],
         );
-        assert_clean_failure(&run, 4, "store hash", "limit is 102.4 KB", &[&json, &csv]);
-        let message = our_messages(&run)[0];
+        assert_clean_failure(&run, 4, "store hash", "limit is 100.0 KiB", &[&json, &csv]);
+        let message = run.our_messages()[0];
         assert!(message.contains("needs about"), "{message}");
         assert!(message.contains("--store dense needs about"), "{message}");
     }
     // The environment variable works too, and suggests more ranks when no store fits.
     let run = util::mpirun_env(
         1,
-        &["solve".as_ref(), input.as_os_str()],
+        &args(&[&"solve", &input]),
         &[("MPI_LCS_MEMORY_LIMIT", "40K")],
     );
     assert_eq!(run.status.code(), Some(4), "{run:#?}");
-    let messages = our_messages(&run);
+    let messages = run.our_messages();
     assert_eq!(messages.len(), 1, "{}", run.stderr);
     assert!(messages[0].contains("ranks need about"), "{}", messages[0]);
     // A limit that fits lets the run through.
@@ -133,7 +232,7 @@ fn memory_precheck_names_estimate_limit_and_what_fits() {
 
 /// A rank that receives a traceback hop when `input` is solved on `ranks` ranks.
 fn rank_on_the_walk(dir: &Dir, input: &Path, ranks: usize) -> usize {
-    let json = dir.path("probe.json");
+    let json = dir.path(&format!("probe{ranks}.json"));
     util::solve(ranks, input, &json, &[], &[]).ok();
     let report = util::json(&json);
     let per_rank = report["per_rank"].as_array().unwrap();
@@ -146,9 +245,8 @@ fn rank_on_the_walk(dir: &Dir, input: &Path, ranks: usize) -> usize {
 fn a_rank_dying_in_the_fill_or_traceback_ends_the_job_and_leaves_no_report() {
     let dir = Dir::new();
     let input = util::repo_input("large.txt");
-    let json = dir.path("fault.json");
-    let csv = dir.path("fault.csv");
     let previous = b"{\"earlier\": true}\n";
+    let mut jobs: Vec<util::Task<'_, ()>> = Vec::new();
     for ranks in [2, 4] {
         let walker = rank_on_the_walk(&dir, &input, ranks);
         let faults = [
@@ -156,104 +254,90 @@ fn a_rank_dying_in_the_fill_or_traceback_ends_the_job_and_leaves_no_report() {
             "fill:0:1200".to_owned(),
             format!("traceback:{walker}:100000"),
         ];
-        for fault in &faults {
+        for (f, fault) in faults.into_iter().enumerate() {
             for existed in [false, true] {
-                if existed {
-                    std::fs::write(&json, previous).unwrap();
-                } else {
-                    let _ = std::fs::remove_file(&json);
-                }
-                let csv_args = ["--append-csv".as_ref(), csv.as_os_str()];
-                let run = util::solve(ranks, &input, &json, &csv_args, &[("MPI_LCS_FAULT", fault)]);
-                assert!(!run.status.success(), "{fault}: {run:#?}");
-                assert!(
-                    run.elapsed < Duration::from_secs(30),
-                    "{fault}: {:?}",
-                    run.elapsed
-                );
-                assert!(
-                    run.stderr.contains("injected fault"),
-                    "{fault}: {}",
-                    run.stderr
-                );
-                if existed {
-                    assert_eq!(std::fs::read(&json).unwrap(), previous, "{fault}");
-                } else {
-                    assert!(!json.exists(), "{fault}: report written");
-                }
-                assert!(!csv.exists(), "{fault}: CSV row written");
-                let leftovers: Vec<_> = std::fs::read_dir(dir.dir.path())
-                    .unwrap()
-                    .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                    .filter(|n| n.ends_with(".tmp"))
-                    .collect();
-                assert!(leftovers.is_empty(), "{fault}: {leftovers:?}");
+                let (dir, input, fault) = (&dir, &input, fault.clone());
+                jobs.push(Box::new(move || {
+                    let name = format!("fault{ranks}-{f}-{existed}");
+                    let json = dir.path(&format!("{name}.json"));
+                    let csv = dir.path(&format!("{name}.csv"));
+                    if existed {
+                        std::fs::write(&json, previous).unwrap();
+                    }
+                    let extra = ["--append-csv".as_ref(), csv.as_os_str()];
+                    let env = [("MPI_LCS_FAULT", fault.as_str())];
+                    let run = util::solve(ranks, input, &json, &extra, &env);
+                    assert!(!run.status.success(), "{fault}: {run:#?}");
+                    assert!(
+                        run.elapsed < Duration::from_secs(30),
+                        "{fault}: {:?}",
+                        run.elapsed
+                    );
+                    assert!(
+                        run.stderr.contains("injected fault"),
+                        "{fault}: {}",
+                        run.stderr
+                    );
+                    if existed {
+                        assert_eq!(std::fs::read(&json).unwrap(), previous, "{fault}");
+                    } else {
+                        assert!(!json.exists(), "{fault}: report written");
+                    }
+                    assert!(!csv.exists(), "{fault}: CSV row written");
+                }));
             }
         }
     }
+    util::parallel(3, jobs);
+    let leftovers: Vec<String> = dir
+        .names()
+        .into_iter()
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
+/// SIGTERM to the launcher while a rank hangs mid-fill: no report, and no process of the job
+/// is left (the launcher's whole session is checked, not its exit status, which launchers
+/// report differently).
 #[test]
-fn sigterm_to_mpirun_ends_every_rank_and_leaves_no_report() {
-    util::require_mpirun();
+fn sigterm_to_the_launcher_ends_every_rank_and_leaves_no_report() {
     let dir = Dir::new();
     let json = dir.path("term.json");
-    // Rank 1 hangs in the middle of the fill, so the signal lands mid-run whatever the speed.
-    let mut cmd = std::process::Command::new("mpirun");
-    cmd.args([
-        "--oversubscribe",
-        "-n",
-        "2",
-        "-x",
-        "MPI_LCS_FAULT",
-        util::bin(),
-        "solve",
-    ])
-    .arg(util::repo_input("large.txt"))
-    .args(["--json"])
-    .arg(&json)
-    .env("MPI_LCS_FAULT", "stall:1:1000");
-    let session = util::open_mpi_env(&mut cmd);
-    let mut child = cmd
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_secs(2));
-    assert!(
-        child.try_wait().unwrap().is_none(),
-        "finished before the signal"
-    );
-    let sent = Instant::now();
-    let status = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
+    let a = args(&[&"solve", &util::repo_input("large.txt"), &"--json", &json]);
+    let mut job = Job::spawn(util::mpirun_command(
+        2,
+        &a,
+        &[("MPI_LCS_FAULT", "stall:1:1000")],
+    ));
+    let waiting = Instant::now();
+    while !job.stderr_so_far().contains("injected stall") {
         assert!(
-            sent.elapsed() < Duration::from_secs(30),
-            "mpirun still running"
+            !job.finished(),
+            "ended before the stall: {}",
+            job.stderr_so_far()
         );
+        assert!(waiting.elapsed() < Duration::from_secs(60), "no stall");
         std::thread::sleep(Duration::from_millis(20));
-    };
-    assert!(!status.success());
-    assert!(!json.exists());
-    // No rank survives its mpirun.
-    let ps = std::process::Command::new("pgrep")
-        .arg("-f")
-        .arg(&json)
-        .output()
-        .unwrap();
-    let survivors = String::from_utf8_lossy(&ps.stdout).into_owned();
+    }
+    let session = job.pid();
     assert!(
-        survivors.trim().is_empty(),
-        "ranks left running: {survivors}"
+        util::session_members(session).len() >= 3,
+        "launcher and two ranks"
     );
-    drop(session);
+    // SAFETY: sending a signal has no memory effects.
+    assert_eq!(unsafe { libc::kill(session as i32, libc::SIGTERM) }, 0);
+    let run = job.wait(Duration::from_secs(30));
+    assert!(!json.exists(), "{run:#?}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !util::session_members(session).is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "left running: {:?}",
+            util::session_members(session)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 #[test]
@@ -264,44 +348,26 @@ fn eight_concurrent_writers_append_whole_rows() {
         .map(|k| {
             let x: Vec<u8> = (0..40 + k).map(|i| b"ACGT"[(i * 7 + k) % 4]).collect();
             let y: Vec<u8> = (0..50).map(|i| b"ACGT"[(i * 3) % 4]).collect();
-            dir.input(&format!("in{k}.txt"), &x, &y)
+            dir.input(&format!("in,{k}.txt"), &x, &y)
         })
         .collect();
-    let jobs: Vec<Box<dyn FnOnce() -> Run + Send + '_>> = inputs
+    let jobs: Vec<util::Task<'_, Run>> = inputs
         .iter()
         .enumerate()
         .map(|(k, input)| {
             let csv = &csv;
             Box::new(move || {
-                util::mpirun(
-                    1 + k % 3,
-                    &[
-                        "solve".as_ref(),
-                        input.as_os_str(),
-                        "--append-csv".as_ref(),
-                        csv.as_os_str(),
-                    ],
-                )
-                .ok()
+                util::mpirun(1 + k % 3, &args(&[&"solve", input, &"--append-csv", csv])).ok()
             }) as Box<_>
         })
         .collect();
     util::parallel(8, jobs);
-    let text = std::fs::read_to_string(&csv).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 9, "header + 8 rows:\n{text}");
-    assert!(lines[0].starts_with("timestamp,input,rows,cols,ranks,store,lcs_length"));
-    let width = lines[0].split(',').count();
-    let mut seen: Vec<String> = lines[1..]
-        .iter()
-        .map(|l| {
-            let cells: Vec<&str> = l.split(',').collect();
-            assert_eq!(cells.len(), width, "torn row: {l}");
-            cells[1].to_owned()
-        })
-        .collect();
+    let table = util::csv(&csv);
+    assert_eq!(table.1.len(), 8, "8 rows");
+    assert_eq!(&table.0[..2], ["timestamp", "commit"]);
+    let mut seen: Vec<&str> = util::column(&table, "input");
     seen.sort();
     let mut expected: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
     expected.sort();
-    assert_eq!(seen, expected, "every run has exactly one row");
+    assert_eq!(seen, expected, "every run has exactly one whole row");
 }

@@ -1,11 +1,22 @@
-//! The harness every integration test uses: runs the real `mpi-lcs` binary, alone or under
-//! `mpirun`, in a temporary directory of its own, with a hard timeout so a hung rank fails the
-//! test instead of hanging the suite.
+//! The harness every integration test uses: runs the real `mpi-lcs` binary, alone or under an
+//! MPI launcher, in a temporary directory of its own, with a hard timeout so a hung rank fails
+//! the test instead of hanging the suite.
+//!
+//! Every launched command is a [`Job`] in a session of its own; a job that is dropped before it
+//! ended (a timeout, a failed assertion, a panic) is killed with every process of its session,
+//! the launcher's ranks included, so a failing test never leaves a process behind.
+//!
+//! The launcher is `mpirun` unless `MPI_LCS_TEST_LAUNCHER` names another (`mpiexec.mpich`);
+//! its family decides the flags: Open MPI needs `--oversubscribe` for more ranks than cores and
+//! `-x VAR` to pass a variable, MPICH's Hydra takes neither and passes the environment.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::io::Read;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// The binary under test.
@@ -17,12 +28,38 @@ pub fn bin() -> &'static str {
 pub const TIMEOUT: Duration = Duration::from_secs(120);
 
 /// What a run printed and how it ended.
-#[derive(Debug)]
 pub struct Run {
     pub status: ExitStatus,
     pub stdout: String,
     pub stderr: String,
     pub elapsed: Duration,
+}
+
+/// Long output is cut in failure messages: the start and the end tell what happened.
+fn excerpt(text: &str) -> String {
+    const KEEP: usize = 1500;
+    if text.len() <= 2 * KEEP {
+        return text.to_owned();
+    }
+    let start = text.floor_char_boundary(KEEP);
+    let end = text.ceil_char_boundary(text.len() - KEEP);
+    format!(
+        "{}\n[… {} bytes …]\n{}",
+        &text[..start],
+        end - start,
+        &text[end..]
+    )
+}
+
+impl std::fmt::Debug for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Run")
+            .field("status", &self.status)
+            .field("elapsed", &self.elapsed)
+            .field("stdout", &excerpt(&self.stdout))
+            .field("stderr", &excerpt(&self.stderr))
+            .finish()
+    }
 }
 
 impl Run {
@@ -32,10 +69,18 @@ impl Run {
             self.status.success(),
             "run failed with {}\n--- stdout\n{}\n--- stderr\n{}",
             self.status,
-            self.stdout,
-            self.stderr
+            excerpt(&self.stdout),
+            excerpt(&self.stderr)
         );
         self
+    }
+
+    /// The lines this program printed on stderr (a launcher adds its own banners).
+    pub fn our_messages(&self) -> Vec<&str> {
+        self.stderr
+            .lines()
+            .filter(|l| l.starts_with("mpi-lcs"))
+            .collect()
     }
 }
 
@@ -55,101 +100,250 @@ impl Dir {
         self.dir.path().join(name)
     }
 
+    /// Writes a file and returns its path.
+    pub fn file(&self, name: &str, bytes: &[u8]) -> PathBuf {
+        let path = self.path(name);
+        std::fs::write(&path, bytes).expect("write file");
+        path
+    }
+
     /// Writes a two-line input file and returns its path.
     pub fn input(&self, name: &str, x: &[u8], y: &[u8]) -> PathBuf {
-        let mut bytes = x.to_vec();
-        bytes.push(b'\n');
-        bytes.extend_from_slice(y);
-        bytes.push(b'\n');
-        let path = self.path(name);
-        std::fs::write(&path, bytes).expect("write input");
-        path
+        self.file(name, &[x, b"\n", y, b"\n"].concat())
+    }
+
+    /// The names of the files in the directory, sorted.
+    pub fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
     }
 }
 
-/// Fails with the setup hint when `mpirun` is missing: MPI tests are never skipped silently.
-pub fn require_mpirun() {
-    let found = Command::new("mpirun")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        found,
-        "mpirun not found: run scripts/setup.sh (or `make test`) to install Open MPI"
-    );
+/// A command running in a session of its own, its output collected as it comes.
+pub struct Job {
+    child: Child,
+    started: Instant,
+    stdout: Arc<Mutex<Vec<u8>>>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+    readers: Vec<JoinHandle<()>>,
+    done: bool,
+    /// Keeps the launcher's session directory until the job ends.
+    _session: Option<tempfile::TempDir>,
+}
+
+fn collect(mut from: impl Read + Send + 'static, into: Arc<Mutex<Vec<u8>>>) -> JoinHandle<()> {
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = from.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            into.lock().unwrap().extend_from_slice(&buf[..n]);
+        }
+    })
+}
+
+impl Job {
+    /// Starts `cmd` in a new session, with stdin closed and its output collected.
+    pub fn spawn(mut cmd: Command) -> Job {
+        let session = launcher_env(&mut cmd);
+        // SAFETY: setsid is async-signal-safe and touches nothing of the parent.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::setsid();
+                Ok(())
+            });
+        }
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+        let stdout = Arc::new(Mutex::new(Vec::new()));
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let readers = vec![
+            collect(child.stdout.take().unwrap(), stdout.clone()),
+            collect(child.stderr.take().unwrap(), stderr.clone()),
+        ];
+        Job {
+            child,
+            started: Instant::now(),
+            stdout,
+            stderr,
+            readers,
+            done: false,
+            _session: session,
+        }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// What the job has written to stderr so far.
+    pub fn stderr_so_far(&self) -> String {
+        String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
+    }
+
+    /// Whether the job has ended.
+    pub fn finished(&mut self) -> bool {
+        self.child.try_wait().expect("wait").is_some()
+    }
+
+    /// Waits for the job; kills it and fails the test after `limit`.
+    pub fn wait(mut self, limit: Duration) -> Run {
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                break status;
+            }
+            if self.started.elapsed() > limit {
+                self.kill();
+                panic!("still running after {limit:?}: hung");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let elapsed = self.started.elapsed();
+        self.done = true;
+        for reader in self.readers.drain(..) {
+            let _ = reader.join();
+        }
+        let text =
+            |b: &Arc<Mutex<Vec<u8>>>| String::from_utf8_lossy(&b.lock().unwrap()).into_owned();
+        Run {
+            status,
+            stdout: text(&self.stdout),
+            stderr: text(&self.stderr),
+            elapsed,
+        }
+    }
+
+    /// Kills every process of the job's session, then the job itself.
+    pub fn kill(&mut self) {
+        for pid in session_members(self.child.id()) {
+            // SAFETY: sending a signal has no memory effects.
+            unsafe {
+                libc::kill(pid as i32, libc::SIGKILL);
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.done = true;
+    }
+}
+
+impl Drop for Job {
+    fn drop(&mut self) {
+        if !self.done {
+            self.kill();
+        }
+    }
+}
+
+/// The processes whose session is `sid` (a job's session is its first process's pid).
+pub fn session_members(sid: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                // Fields after the parenthesised name: state ppid pgrp session ...
+                let after = stat.rfind(')').map_or("", |at| &stat[at + 1..]);
+                after.split_whitespace().nth(3) == Some(&sid.to_string())
+            })
+        })
+        .collect()
 }
 
 /// Runs a command to completion, killing it and failing the test after [`TIMEOUT`].
-pub fn run_with_timeout(mut cmd: Command) -> Run {
-    let started = Instant::now();
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let out_reader = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = out.read_to_end(&mut s);
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = err.read_to_end(&mut s);
-        s
-    });
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if started.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{cmd:?} still running after {TIMEOUT:?}: hung");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    Run {
-        status,
-        stdout: String::from_utf8_lossy(&out_reader.join().unwrap()).into_owned(),
-        stderr: String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned(),
-        elapsed: started.elapsed(),
-    }
+pub fn run_with_timeout(cmd: Command) -> Run {
+    Job::spawn(cmd).wait(TIMEOUT)
 }
 
 /// `mpi-lcs ARGS` as a plain process (an MPI singleton for `solve`).
 pub fn plain<S: AsRef<OsStr>>(args: &[S]) -> Run {
-    let mut cmd = Command::new(bin());
-    cmd.args(args).env_remove("RUST_BACKTRACE");
-    let _session = open_mpi_env(&mut cmd);
-    run_with_timeout(cmd)
+    run_with_timeout(plain_command(args))
 }
 
-/// `mpirun -n RANKS mpi-lcs ARGS`.
+pub fn plain_command<S: AsRef<OsStr>>(args: &[S]) -> Command {
+    let mut cmd = Command::new(bin());
+    cmd.args(args).env_remove("RUST_BACKTRACE");
+    cmd
+}
+
+/// The MPI family of a launcher.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    OpenMpi,
+    Hydra,
+}
+
+/// The launcher the tests use, and its family (asked once, from `--version`).
+pub fn launcher() -> &'static (String, Family) {
+    static LAUNCHER: OnceLock<(String, Family)> = OnceLock::new();
+    LAUNCHER.get_or_init(|| {
+        let program = std::env::var("MPI_LCS_TEST_LAUNCHER").unwrap_or_else(|_| "mpirun".into());
+        let version = Command::new(&program)
+            .arg("--version")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| {
+                panic!("{program} not found ({e}): run scripts/setup.sh (or `make test`) to install MPI")
+            });
+        let text = String::from_utf8_lossy(&version.stdout).to_lowercase()
+            + &String::from_utf8_lossy(&version.stderr).to_lowercase();
+        let family = if text.contains("open mpi") || text.contains("open-mpi") {
+            Family::OpenMpi
+        } else if text.contains("hydra") || text.contains("mpich") {
+            Family::Hydra
+        } else {
+            panic!("{program} --version names neither Open MPI nor MPICH's Hydra:\n{text}")
+        };
+        (program, family)
+    })
+}
+
+/// `LAUNCHER -n RANKS mpi-lcs ARGS` with `env` for every rank, not yet started.
+pub fn mpirun_command<S: AsRef<OsStr>>(ranks: usize, args: &[S], env: &[(&str, &str)]) -> Command {
+    let (program, family) = launcher();
+    let mut cmd = Command::new(program);
+    if *family == Family::OpenMpi {
+        cmd.arg("--oversubscribe");
+    }
+    cmd.args(["-n", &ranks.to_string()]);
+    for (k, v) in env {
+        cmd.env(k, v);
+        if *family == Family::OpenMpi {
+            cmd.args(["-x", k]);
+        }
+    }
+    cmd.arg(bin()).args(args).env_remove("RUST_BACKTRACE");
+    cmd
+}
+
+/// `LAUNCHER -n RANKS mpi-lcs ARGS`.
 pub fn mpirun<S: AsRef<OsStr>>(ranks: usize, args: &[S]) -> Run {
     mpirun_env(ranks, args, &[])
 }
 
-/// `mpirun -n RANKS mpi-lcs ARGS` with extra environment variables for every rank.
+/// `LAUNCHER -n RANKS mpi-lcs ARGS` with extra environment variables for every rank.
 pub fn mpirun_env<S: AsRef<OsStr>>(ranks: usize, args: &[S], env: &[(&str, &str)]) -> Run {
-    require_mpirun();
-    let mut cmd = Command::new("mpirun");
-    cmd.args(["--oversubscribe", "-n", &ranks.to_string()]);
-    for (k, v) in env {
-        cmd.env(k, v);
-        cmd.args(["-x", k]);
-    }
-    cmd.arg(bin()).args(args).env_remove("RUST_BACKTRACE");
-    let _session = open_mpi_env(&mut cmd);
-    run_with_timeout(cmd)
+    run_with_timeout(mpirun_command(ranks, args, env))
 }
 
-/// `mpirun -n RANKS mpi-lcs solve INPUT --json JSON EXTRA…`, with `env` for every rank: the
-/// shape of most runs in these tests.
+/// Arguments from a mix of strings and paths.
+pub fn args(parts: &[&dyn AsRef<OsStr>]) -> Vec<OsString> {
+    parts.iter().map(|p| p.as_ref().to_owned()).collect()
+}
+
+/// `solve INPUT --json JSON EXTRA…` on `ranks` ranks with `env` for every rank: the shape of
+/// most runs in these tests.
 pub fn solve(
     ranks: usize,
     input: &Path,
@@ -157,25 +351,24 @@ pub fn solve(
     extra: &[&OsStr],
     env: &[(&str, &str)],
 ) -> Run {
-    let mut args: Vec<&OsStr> = vec![
-        OsStr::new("solve"),
-        input.as_os_str(),
-        OsStr::new("--json"),
-        json.as_os_str(),
-    ];
-    args.extend_from_slice(extra);
-    mpirun_env(ranks, &args, env)
+    let mut a = args(&[&"solve", &input, &"--json", &json]);
+    a.extend(extra.iter().map(|s| s.to_os_string()));
+    mpirun_env(ranks, &a, env)
 }
 
-/// Open MPI refuses to run as root without the first two; harmless otherwise. Each run also
-/// gets a session directory of its own: runs started at the same moment otherwise race to
-/// create the shared one under /tmp and fail.
-pub fn open_mpi_env(cmd: &mut Command) -> tempfile::TempDir {
+/// Open MPI refuses to run as root without the first two variables; harmless otherwise. Its
+/// `mpirun` also waits a second or two before it ends a job in which a rank exited non-zero
+/// (it gives the others time to stop before it kills them); the failure tests have hundreds of
+/// such jobs, whose ranks all stop at once, so the wait is set to nothing. Each job also gets
+/// a session directory of its own: jobs started at the same moment otherwise race to create
+/// the shared one under /tmp and fail.
+fn launcher_env(cmd: &mut Command) -> Option<tempfile::TempDir> {
     let session = tempfile::tempdir().expect("session dir");
     cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_odls_base_sigkill_timeout", "0")
         .env("OMPI_MCA_orte_tmpdir_base", session.path());
-    session
+    Some(session)
 }
 
 /// Reads a JSON report.
@@ -185,6 +378,38 @@ pub fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad JSON in {}: {e}", path.display()))
 }
 
+/// Reads a CSV file into its header and records (with the csv crate: quoting is its job).
+pub fn csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut reader = csv::Reader::from_path(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let header = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    let records = reader
+        .records()
+        .map(|r| {
+            r.unwrap_or_else(|e| panic!("bad CSV in {}: {e}", path.display()))
+                .iter()
+                .map(str::to_owned)
+                .collect()
+        })
+        .collect();
+    (header, records)
+}
+
+/// The values of column `name` of a CSV read by [`csv`].
+pub fn column<'a>(table: &'a (Vec<String>, Vec<Vec<String>>), name: &str) -> Vec<&'a str> {
+    let k = table
+        .0
+        .iter()
+        .position(|h| h == name)
+        .unwrap_or_else(|| panic!("no column {name} in {:?}", table.0));
+    table.1.iter().map(|r| r[k].as_str()).collect()
+}
+
 /// The repository's `inputs/` file `name`.
 pub fn repo_input(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -192,11 +417,14 @@ pub fn repo_input(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Runs `jobs` on up to `width` threads at once (mpirun start-up is mostly waiting, so a few
-/// runs in parallel finish much sooner even on two cores).
-pub fn parallel<T: Send>(width: usize, jobs: Vec<Box<dyn FnOnce() -> T + Send + '_>>) -> Vec<T> {
-    let jobs = std::sync::Mutex::new(jobs.into_iter().enumerate().collect::<Vec<_>>());
-    let results = std::sync::Mutex::new(Vec::new());
+/// A piece of work for [`parallel`].
+pub type Task<'a, T> = Box<dyn FnOnce() -> T + Send + 'a>;
+
+/// Runs `jobs` on up to `width` threads at once (a launch is mostly waiting, so a few runs in
+/// parallel finish much sooner even on two cores).
+pub fn parallel<T: Send>(width: usize, jobs: Vec<Task<'_, T>>) -> Vec<T> {
+    let jobs = Mutex::new(jobs.into_iter().enumerate().collect::<Vec<_>>());
+    let results = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..width {
             s.spawn(|| loop {

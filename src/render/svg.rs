@@ -23,11 +23,15 @@ use std::path::Path;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::text_anchor::{HPos, VPos};
 
+use super::style::{self, font, rank_colour, FAINT_TEXT_COLOUR, TEXT_COLOUR};
 use crate::error::Error;
+use crate::input::Pair;
+use crate::protocol::Kind;
+use crate::report::Report;
 use crate::schedule::Schedule;
-use crate::trace::{Event, Phase};
+use crate::trace::Event;
 
 /// Largest number of rows or columns a picture is drawn for.
 pub const MAX_PICTURE_CELLS_SIDE: usize = 64;
@@ -41,29 +45,7 @@ const HOP_COLOUR: RGBColor = RGBColor(0xC8, 0x00, 0x64);
 /// Outlines of the walk's cells and the discs under matches.
 const PATH_COLOUR: RGBColor = RGBColor(0x00, 0x00, 0x00);
 
-const TEXT_COLOUR: RGBColor = RGBColor(0x10, 0x10, 0x10);
-const FAINT_TEXT_COLOUR: RGBColor = RGBColor(0x60, 0x60, 0x60);
-
-/// Okabe–Ito's eight colours, ordered so that neighbouring ranks differ strongly in hue and
-/// lightness (black, the eighth, becomes a grey once tinted).
-const RANK_PALETTE: [RGBColor; 8] = [
-    RGBColor(0xE6, 0x9F, 0x00), // orange
-    RGBColor(0x56, 0xB4, 0xE9), // sky blue
-    RGBColor(0xF0, 0xE4, 0x42), // yellow
-    RGBColor(0x00, 0x72, 0xB2), // blue
-    RGBColor(0xD5, 0x5E, 0x00), // vermillion
-    RGBColor(0x00, 0x9E, 0x73), // bluish green
-    RGBColor(0xCC, 0x79, 0xA7), // reddish purple
-    RGBColor(0x00, 0x00, 0x00), // black
-];
-
-/// How far each palette colour is mixed with white for a cell's background (black further,
-/// to a light grey), so that black text reads on every cell.
-const TINT: f64 = 0.6;
-const BLACK_TINT: f64 = 0.72;
-
 const MARGIN: i32 = 20;
-const FONT_FAMILY: &str = "sans-serif";
 
 /// Everything one picture shows. `x`, `y`, `values` and `path` are optional extras of a solved
 /// run; `schedule --svg` draws the schedule alone with its predicted messages.
@@ -85,6 +67,42 @@ pub struct Picture<'a> {
 }
 
 impl<'a> Picture<'a> {
+    /// A picture of a solved run, from what it recorded: the values its ranks computed, the
+    /// messages they sent and the cells their walk visited.
+    pub fn of_run(
+        schedule: &'a Schedule,
+        pair: &'a Pair,
+        values: &'a [Vec<u32>],
+        messages: &'a [Event],
+        path: &'a [(usize, usize)],
+        report: &Report,
+    ) -> Picture<'a> {
+        Picture {
+            schedule,
+            x: Some(&pair.x),
+            y: Some(&pair.y),
+            values: Some(values),
+            messages,
+            path,
+            title: format!(
+                "LCS of {} x {} on {} ranks: \"{}\" (length {})",
+                report.rows,
+                report.cols,
+                report.ranks,
+                report.lcs.display(),
+                report.lcs_length
+            ),
+            legend: vec![
+                format!(
+                    "boundary messages: {} (predicted {})",
+                    report.messages.boundary, report.predicted.boundary
+                ),
+                format!("traceback hops: {}", report.traceback_hops),
+                format!("control messages: {}", report.messages.control),
+            ],
+        }
+    }
+
     /// A picture of the schedule alone: ownership and `messages`, no sequences, values or
     /// walk (what `schedule --svg` draws).
     pub fn of_schedule(
@@ -106,26 +124,22 @@ impl<'a> Picture<'a> {
     }
 }
 
-/// The boundary messages the schedule predicts: one fill event per cell that has a
-/// [`Schedule::send_target`], 4 bytes each, ordered by (diagonal, sender, row) like a sorted
-/// trace. Costs O((m + n) * P), like [`Schedule::predicted_messages`], whose total it matches.
+/// The boundary messages the schedule predicts, as the events a recorded run would log,
+/// ordered by (diagonal, sender, row) like a trace: one per [`Schedule::boundary_messages`].
 pub fn predicted_messages(schedule: &Schedule) -> Vec<Event> {
-    let mut events = Vec::new();
-    for d in 0..schedule.diagonals() {
-        for k in 0..schedule.active_ranks(d) {
-            for (i, to) in schedule.sends_from(d, k).iter() {
-                events.push(Event {
-                    phase: Phase::Fill,
-                    diagonal: Some(d as u64),
-                    from: k,
-                    to,
-                    cell: Some((i as u64, (d - i) as u64)),
-                    bytes: 4,
-                });
-            }
-        }
-    }
-    events
+    schedule
+        .boundary_messages()
+        .map(|(d, from, send)| {
+            let cell = (send.row, d - send.row);
+            Event::new(
+                Kind::Boundary,
+                from,
+                send.peer,
+                Some(cell),
+                crate::protocol::VALUE_BYTES,
+            )
+        })
+        .collect()
 }
 
 /// Draws `picture` and writes it to `path` atomically.
@@ -136,7 +150,7 @@ pub fn predicted_messages(schedule: &Schedule) -> Vec<Event> {
 /// file cannot be written.
 pub fn write_svg(path: &Path, picture: &Picture) -> Result<(), Error> {
     let svg = render(picture)?;
-    crate::report::write_atomic(path, svg.as_bytes())
+    crate::export::write_atomic(path, svg.as_bytes())
 }
 
 /// The picture as an SVG document.
@@ -201,9 +215,8 @@ fn message_arrows(p: &Picture) -> Result<Vec<Arrow>, Error> {
     let s = p.schedule;
     let (m, n) = (s.rows(), s.cols());
     let mut arrows = Vec::new();
-    for e in p.messages.iter().filter(|e| e.phase == Phase::Fill) {
-        let Some((i, j)) = e.cell else { continue };
-        let (i, j) = (i as usize, j as usize);
+    for e in p.messages.iter().filter(|e| e.kind == Kind::Boundary) {
+        let Some((i, j)) = e.cell() else { continue };
         let down = i + 1 < m && j < n && s.cell_proc(i + 1, j) == e.to;
         let right = i < m && j + 1 < n;
         if !(down || right) {
@@ -218,18 +231,6 @@ fn message_arrows(p: &Picture) -> Result<Vec<Arrow>, Error> {
     Ok(arrows)
 }
 
-/// The colour of rank `k`'s cells.
-fn rank_colour(k: usize) -> RGBColor {
-    let RGBColor(r, g, b) = RANK_PALETTE[k % RANK_PALETTE.len()];
-    let t = if (r, g, b) == (0, 0, 0) {
-        BLACK_TINT
-    } else {
-        TINT
-    };
-    let tint = |c: u8| (c as f64 + (255.0 - c as f64) * t).round() as u8;
-    RGBColor(tint(r), tint(g), tint(b))
-}
-
 /// A label for one sequence byte: the character when it is printable ASCII, else two hex
 /// digits (`true`: drawn in italics and explained in the legend).
 fn byte_label(b: u8) -> (String, bool) {
@@ -240,17 +241,9 @@ fn byte_label(b: u8) -> (String, bool) {
     }
 }
 
-/// A text style whose glyphs are `px` pixels high (the SVG backend divides sizes by 1.24).
-fn font(px: f64, colour: RGBColor, h: HPos, v: VPos) -> TextStyle<'static> {
-    let mut style = TextStyle::from((FONT_FAMILY, px * 1.24).into_font());
-    style.color = colour.to_backend_color();
-    style.pos = Pos::new(h, v);
-    style
-}
-
-/// Rough width of `text` in pixels at `px` (sans-serif averages about 0.6 em per character).
+/// Estimated width of `text` at `px`, in the layout's integer pixels.
 fn text_width(text: &str, px: f64) -> i32 {
-    (text.chars().count() as f64 * px * 0.6).ceil() as i32
+    style::text_width(text, px) as i32
 }
 
 const TITLE_PX: f64 = 18.0;
@@ -337,7 +330,7 @@ impl Layout {
                 "boundary message ({}): from the sending cell into the neighbour cell its receiver owns",
                 p.messages
                     .iter()
-                    .filter(|e| e.phase == Phase::Fill && e.cell.is_some())
+                    .filter(|e| e.kind == Kind::Boundary && e.cell().is_some())
                     .count()
             ),
         )];
@@ -840,9 +833,8 @@ mod tests {
             assert_eq!(events.len() as u64, predicted.total, "{m}x{n} P={p}");
             let mut pairs = vec![vec![0u64; p]; p];
             for e in &events {
-                let (i, j) = e.cell.unwrap();
-                let (i, j) = (i as usize, j as usize);
-                assert_eq!(e.phase, Phase::Fill);
+                let (i, j) = e.cell().unwrap();
+                assert_eq!(e.kind, Kind::Boundary);
                 assert_eq!(e.bytes, 4);
                 assert_eq!(e.diagonal, Some((i + j) as u64));
                 assert_eq!(e.from, s.cell_proc(i, j));
@@ -855,9 +847,12 @@ mod tests {
                 .filter(|&(i, j)| s.send_target(i, j).is_some())
                 .count();
             assert_eq!(events.len(), brute, "{m}x{n} P={p}");
-            let mut sorted = events.clone();
-            crate::trace::sort(&mut sorted);
-            assert_eq!(sorted, events, "already in trace order");
+            let mut sorted = crate::trace::Recording {
+                events: events.clone(),
+                ..Default::default()
+            };
+            sorted.order();
+            assert_eq!(sorted.events, events, "already in trace order");
         }
     }
 
@@ -915,41 +910,11 @@ mod tests {
         assert_eq!(arrow_count(&svg), s.predicted_messages().total as usize);
     }
 
-    /// The sequential reference's values and walk for `x`, `y`, by the recurrence and the
-    /// tie-breaking of `crate::reference`.
+    /// The sequential reference's values and walk for `x`, `y`.
     fn solve(x: &[u8], y: &[u8]) -> (Vec<Vec<u32>>, Vec<(usize, usize)>) {
-        let (m, n) = (x.len(), y.len());
-        let mut v = vec![vec![0u32; n]; m];
-        let at = |v: &Vec<Vec<u32>>, i: isize, j: isize| {
-            if i < 0 || j < 0 {
-                0
-            } else {
-                v[i as usize][j as usize]
-            }
-        };
-        for i in 0..m {
-            for j in 0..n {
-                let (ii, jj) = (i as isize, j as isize);
-                v[i][j] = if x[i] == y[j] {
-                    at(&v, ii - 1, jj - 1) + 1
-                } else {
-                    at(&v, ii - 1, jj).max(at(&v, ii, jj - 1))
-                };
-            }
-        }
-        let mut path = Vec::new();
-        let (mut i, mut j) = (m as isize - 1, n as isize - 1);
-        while i >= 0 && j >= 0 {
-            path.push((i as usize, j as usize));
-            if x[i as usize] == y[j as usize] {
-                (i, j) = (i - 1, j - 1);
-            } else if at(&v, i - 1, j) >= at(&v, i, j - 1) {
-                i -= 1;
-            } else {
-                j -= 1;
-            }
-        }
-        (v, path)
+        let values = crate::reference::full_table(x, y);
+        let path = crate::reference::walk_path(x, y, &values);
+        (values, path)
     }
 
     #[test]

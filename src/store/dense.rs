@@ -20,7 +20,7 @@
 
 use std::ops::Range;
 
-use super::{Seqs, Store, StoreKind};
+use super::{Seqs, Store};
 use crate::schedule::Schedule;
 
 /// A cell value: `u16` or `u32`.
@@ -232,10 +232,6 @@ pub fn segment_bits<V: Value>(up: &[V], left: &[V], words: &mut [u64]) {
 }
 
 impl<V: Value> Store for DenseStore<V> {
-    fn kind(&self) -> StoreKind {
-        StoreKind::Dense
-    }
-
     fn put_received(&mut self, d: usize, i: usize, value: u32) {
         self.bufs[d % 3][i + 1] = V::from_u32(value);
     }

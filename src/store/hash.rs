@@ -19,7 +19,7 @@ use std::ops::Range;
 
 use hashbrown::HashTable;
 
-use super::{Seqs, Store, StoreKind};
+use super::{Seqs, Store};
 use crate::schedule::Schedule;
 
 /// Spare slots before and after each diagonal's run, for received cells.
@@ -139,10 +139,6 @@ impl HashStore {
 }
 
 impl Store for HashStore {
-    fn kind(&self) -> StoreKind {
-        StoreKind::Hash
-    }
-
     fn put_received(&mut self, d: usize, i: usize, value: u32) {
         self.insert(i, d - i, value);
     }

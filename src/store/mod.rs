@@ -20,12 +20,12 @@ pub mod hash;
 use std::fmt;
 use std::ops::Range;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::schedule::Schedule;
 
 /// Which store a run uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum StoreKind {
     /// Two diagonals of values plus one traceback bit per owned cell.
@@ -82,8 +82,6 @@ impl<'a> Seqs<'a> {
 
 /// A rank's cells: what the fill writes and the traceback reads.
 pub trait Store {
-    fn kind(&self) -> StoreKind;
-
     /// Record the value of cell `(i, d - i)` on diagonal `d`, received from another rank.
     /// Called after `compute(d, ..)` on this rank (if it works on `d`) and before
     /// `compute(d + 1, ..)`.
@@ -112,8 +110,8 @@ pub(crate) mod tests {
     //! values handed over directly, as the fill would send them.
 
     use super::*;
-    use crate::traceback::walk_all;
-    use rand::{Rng, SeedableRng};
+    use crate::generate::Random;
+    use crate::traceback::{walk_all, DiagonalWalker};
 
     /// Runs the whole schedule in one process: one store per rank, boundary values copied
     /// between them exactly as the MPI fill would send them.
@@ -135,36 +133,22 @@ pub(crate) mod tests {
                 }
             }
             for k in 0..s.active_ranks(d) {
-                for (i, t) in s.sends_from(d, k).iter() {
-                    let v = stores[k].value(d, i);
-                    stores[t].put_received(d, i, v);
+                for send in s.sends_from(d, k).iter() {
+                    let v = stores[k].value(d, send.row);
+                    stores[send.peer].put_received(d, send.row, v);
                 }
             }
         }
         stores
     }
 
-    fn random_pair(rng: &mut impl Rng, alphabet: &[u8]) -> (Vec<u8>, Vec<u8>) {
-        let a = rng.gen_range(0..60);
-        let b = rng.gen_range(0..60);
-        let mut gen = |len| -> Vec<u8> {
-            (0..len)
-                .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
-                .collect()
-        };
-        let (x, y) = (gen(a), gen(b));
-        if x.len() <= y.len() {
-            (x, y)
-        } else {
-            (y, x)
-        }
-    }
-
     pub(crate) fn check_against_reference<S: Store>(make: impl Fn(&Schedule, usize) -> S) {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut rng = Random::new(7);
         for case in 0..150 {
             let alphabet: &[u8] = [&b"ab"[..], b"acgt", b"abcdefghijklmnopqrstuvwxyz"][case % 3];
-            let (x, y) = random_pair(&mut rng, alphabet);
+            let (a, b) = (rng.below(60), rng.below(60));
+            let pair = rng.pair(a, b, alphabet);
+            let (x, y) = (pair.x, pair.y);
             let expected = crate::reference::lcs(&x, &y).lcs;
             for p in [1, 2, 3, 5] {
                 if x.is_empty() {
@@ -173,7 +157,19 @@ pub(crate) mod tests {
                 let s = Schedule::new(x.len(), y.len(), p);
                 let seqs = Seqs::new(&x, &y);
                 let stores = fill_in_process(&s, &seqs, |k| make(&s, k));
-                let got = walk_all(&s, &seqs, &stores);
+                let mut walkers: Vec<_> = stores
+                    .iter()
+                    .enumerate()
+                    .map(|(rank, store)| DiagonalWalker {
+                        schedule: &s,
+                        seqs: &seqs,
+                        store,
+                        rank,
+                    })
+                    .collect();
+                let start = (0, (x.len() - 1, y.len() - 1));
+                let (got, hops) = walk_all(&mut walkers, Some(start));
+                assert!(hops <= x.len() + y.len());
                 assert_eq!(
                     got,
                     expected,

@@ -1,0 +1,354 @@
+//! Writing a run's files: every output path checked before any work, whole files written
+//! atomically, and CSV rows appended under a lock in a single write.
+//!
+//! An output path must be absent or a regular file (a symbolic link is followed to the
+//! regular file it names; that file is replaced and the link kept); it must not be a
+//! directory, device, FIFO or socket, nor one of the run's inputs (compared by device and
+//! inode, so a hard link or another spelling of the same file is caught), nor another output
+//! of the same run; and its directory must accept a new file, which is tried by creating and
+//! removing one. All of this is decided before the input is read, so a bad path costs no work.
+//!
+//! Whole files (`--json`, `--trace`, `--svg`, `-o`, plots and tables) go to a temporary file
+//! in the target's directory, are synced, and renamed over the target: a reader, a crash or a
+//! failed run never leaves half a file, and a file from an earlier run stays as it was. CSV rows
+//! are appended to an existing result set only when it begins with exactly this program's
+//! header and ends with a newline.
+
+use std::fs::{self, File};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::report::Row;
+
+/// Checks every output of a run (`(flag, path)`) against the rules in the module doc.
+pub fn check_outputs(outputs: &[(&'static str, &Path)], inputs: &[&Path]) -> Result<(), Error> {
+    let input_ids: Vec<(u64, u64)> = inputs
+        .iter()
+        .filter_map(|p| fs::metadata(p).ok())
+        .map(|m| (m.dev(), m.ino()))
+        .collect();
+    let mut seen: Vec<(&'static str, Identity)> = Vec::new();
+    for &(flag, path) in outputs {
+        let refuse = |problem: String| Error::OutputRefused {
+            flag,
+            path: path.to_owned(),
+            problem,
+        };
+        let target = resolve(path).map_err(refuse)?;
+        if let Identity::Inode(dev, ino) = target.identity {
+            if input_ids.contains(&(dev, ino)) {
+                return Err(refuse("is the input file".into()));
+            }
+        }
+        if let Some((other, _)) = seen.iter().find(|(_, id)| *id == target.identity) {
+            return Err(refuse(format!("is also the path of {other}")));
+        }
+        probe_directory(&target.dir).map_err(refuse)?;
+        if flag == "--append-csv" && target.exists {
+            check_result_set(&target.path).map_err(refuse)?;
+        }
+        seen.push((flag, target.identity));
+    }
+    Ok(())
+}
+
+/// Where an output path leads.
+struct Target {
+    /// The file that will be written (a symbolic link resolved).
+    path: PathBuf,
+    dir: PathBuf,
+    exists: bool,
+    identity: Identity,
+}
+
+/// What makes two outputs the same file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Identity {
+    Inode(u64, u64),
+    /// A file that does not exist yet: its directory (canonical) and name.
+    Name(PathBuf, std::ffi::OsString),
+}
+
+fn resolve(path: &Path) -> Result<Target, String> {
+    let text = path.as_os_str().as_encoded_bytes();
+    if text.is_empty() {
+        return Err("is an empty path".into());
+    }
+    if text.ends_with(b"/") || path.file_name().is_none() {
+        return Err("names a directory, not a file".into());
+    }
+    match fs::symlink_metadata(path) {
+        Ok(link) => {
+            let meta = if link.file_type().is_symlink() {
+                fs::metadata(path)
+                    .map_err(|_| "is a symbolic link to nothing (dangling)".to_string())?
+            } else {
+                link
+            };
+            let kind = meta.file_type();
+            if kind.is_dir() {
+                return Err("is a directory".into());
+            }
+            if kind.is_block_device() || kind.is_char_device() {
+                return Err("is a device, not a regular file".into());
+            }
+            if kind.is_fifo() || kind.is_socket() {
+                return Err("is a FIFO or socket, not a regular file".into());
+            }
+            let real = fs::canonicalize(path).map_err(|e| format!("cannot resolve: {e}"))?;
+            Ok(Target {
+                dir: parent_dir(&real),
+                path: real,
+                exists: true,
+                identity: Identity::Inode(meta.dev(), meta.ino()),
+            })
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let dir = parent_dir(path);
+            let canonical = fs::canonicalize(&dir)
+                .map_err(|_| format!("its directory '{}' does not exist", dir.display()))?;
+            let name = path.file_name().expect("checked above").to_owned();
+            Ok(Target {
+                path: path.to_owned(),
+                dir,
+                exists: false,
+                identity: Identity::Name(canonical, name),
+            })
+        }
+        Err(e) => Err(format!("cannot inspect: {e}")),
+    }
+}
+
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Creates and removes a file in `dir`, the one sure test that a new file can go there.
+fn probe_directory(dir: &Path) -> Result<(), String> {
+    if !dir.is_dir() {
+        return Err(format!("'{}' is not a directory", dir.display()));
+    }
+    tempfile::Builder::new()
+        .prefix(".mpi-lcs-probe")
+        .tempfile_in(dir)
+        .map(drop)
+        .map_err(|e| format!("cannot create a file in '{}': {e}", dir.display()))
+}
+
+/// An existing result set must begin with this program's header and end with a newline.
+fn check_result_set(path: &Path) -> Result<(), String> {
+    let mut file = File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    check_open_result_set(&mut file)
+}
+
+fn check_open_result_set(file: &mut File) -> Result<(), String> {
+    let len = file.metadata().map_err(|e| e.to_string())?.len();
+    if len == 0 {
+        return Ok(());
+    }
+    let header = Row::header();
+    let mut start = vec![0u8; header.len() + 1];
+    file.seek(SeekFrom::Start(0)).map_err(|e| e.to_string())?;
+    let got = file.read(&mut start).map_err(|e| e.to_string())?;
+    let start = &start[..got];
+    let first_line = start.split(|&b| b == b'\n').next().unwrap_or_default();
+    if first_line.strip_suffix(b"\r").unwrap_or(first_line) != header.as_bytes()
+        || start.len() <= header.len()
+    {
+        return Err(format!(
+            "is not a result set of this program: its first line is not the header '{}…' \
+             (start a new file)",
+            &header[..header.len().min(40)]
+        ));
+    }
+    let mut last = [0u8; 1];
+    file.seek(SeekFrom::End(-1)).map_err(|e| e.to_string())?;
+    file.read_exact(&mut last).map_err(|e| e.to_string())?;
+    if last[0] != b'\n' {
+        return Err("does not end with a newline: its last row is incomplete".into());
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` atomically (see the module doc).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let fail = |source| Error::Output {
+        path: path.to_owned(),
+        source,
+    };
+    // Replace the file a symbolic link names, and keep the link.
+    let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+    let mode = fs::metadata(&target).map_or(0o644, |m| m.permissions().mode() & 0o7777);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".mpi-lcs")
+        .suffix(".tmp")
+        .tempfile_in(parent_dir(&target))
+        .map_err(fail)?;
+    tmp.write_all(bytes).map_err(fail)?;
+    tmp.as_file()
+        .set_permissions(fs::Permissions::from_mode(mode))
+        .map_err(fail)?;
+    tmp.as_file().sync_all().map_err(fail)?;
+    tmp.persist(&target).map_err(|e| fail(e.error))?;
+    Ok(())
+}
+
+/// Writes `value` as pretty JSON to `path`, atomically.
+pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), Error> {
+    let mut text = serde_json::to_vec_pretty(value).map_err(anyhow::Error::from)?;
+    text.push(b'\n');
+    write_atomic(path, &text)
+}
+
+/// Appends `row` to the result set at `path`, with the header first when the file is new or
+/// empty. The file is locked for the append and the row goes out in a single write, so
+/// concurrent runs appending to one file never interleave or lose rows.
+pub fn append_row(path: &Path, row: &Row) -> Result<(), Error> {
+    let fail = |source| Error::Output {
+        path: path.to_owned(),
+        source,
+    };
+    let mut file = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .read(true)
+        .open(path)
+        .map_err(fail)?;
+    file.lock().map_err(fail)?;
+    // Checked again under the lock: another writer may have made the file since.
+    check_open_result_set(&mut file).map_err(|problem| Error::OutputRefused {
+        flag: "--append-csv",
+        path: path.to_owned(),
+        problem,
+    })?;
+    let empty = file.metadata().map_err(fail)?.len() == 0;
+    let mut text = csv::WriterBuilder::new()
+        .has_headers(empty)
+        .from_writer(Vec::new());
+    text.serialize(row).map_err(anyhow::Error::from)?;
+    let text = text.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    file.write_all(&text).map_err(fail)?;
+    file.sync_data().map_err(fail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn atomic_write_leaves_no_temp_file_and_follows_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.json");
+        write_json(&path, &serde_json::json!({"a": 1})).unwrap();
+        assert_eq!(names(dir.path()), ["out.json"]);
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        write_atomic(&link, b"new\n").unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read(&path).unwrap(), b"new\n");
+        assert_eq!(names(dir.path()), ["link.json", "out.json"]);
+        let missing = dir.path().join("no/such/dir/out.json");
+        assert!(write_json(&missing, &1).is_err());
+    }
+
+    #[test]
+    fn outputs_are_refused_before_the_work() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.txt");
+        fs::write(&input, "A\nC\n").unwrap();
+        let refused = |flag: &'static str, path: &Path| -> String {
+            match check_outputs(&[(flag, path)], &[&input]) {
+                Err(Error::OutputRefused { problem, .. }) => problem,
+                other => panic!("{} accepted: {other:?}", path.display()),
+            }
+        };
+        assert_eq!(refused("--json", dir.path()), "is a directory");
+        assert_eq!(
+            refused("--json", Path::new(".")),
+            "names a directory, not a file"
+        );
+        let slash = PathBuf::from(format!("{}/o/", dir.path().display()));
+        assert_eq!(refused("--json", &slash), "names a directory, not a file");
+        assert_eq!(
+            refused("--json", Path::new("/dev/null")),
+            "is a device, not a regular file"
+        );
+        assert_eq!(refused("--trace", &input), "is the input file");
+        let hard = dir.path().join("hard.txt");
+        fs::hard_link(&input, &hard).unwrap();
+        assert_eq!(refused("--svg", &hard), "is the input file");
+        assert!(refused("--json", &dir.path().join("none/x.json")).contains("does not exist"));
+        let dangling = dir.path().join("dangling");
+        std::os::unix::fs::symlink(dir.path().join("nothing"), &dangling).unwrap();
+        assert!(refused("--json", &dangling).contains("dangling"));
+        // Two outputs naming one file, existing or not.
+        let out = dir.path().join("o.json");
+        let twice = check_outputs(&[("--json", &out), ("--svg", &out)], &[&input]);
+        assert!(matches!(
+            twice,
+            Err(Error::OutputRefused { flag: "--svg", .. })
+        ));
+        let dotted = dir.path().join(".").join("o.json");
+        assert!(check_outputs(&[("--json", &out), ("--trace", &dotted)], &[&input]).is_err());
+        assert!(check_outputs(&[("--json", &out)], &[&input]).is_ok());
+        assert_eq!(names(dir.path()), ["dangling", "hard.txt", "in.txt"]);
+    }
+
+    #[test]
+    fn read_only_directory_is_refused_even_as_root() {
+        // A directory on a read-only mount refuses every user, root included.
+        let proc_dir = Path::new("/proc/self/x.json");
+        let result = check_outputs(&[("--json", proc_dir)], &[]);
+        assert!(
+            matches!(result, Err(Error::OutputRefused { .. })),
+            "{result:?}"
+        );
+    }
+
+    #[test]
+    fn result_sets_are_checked_before_appending() {
+        let dir = tempfile::tempdir().unwrap();
+        let csv = dir.path().join("runs.csv");
+        let row = Row {
+            input: "a,b.txt".into(),
+            ..Row::default()
+        };
+        append_row(&csv, &row).unwrap();
+        append_row(&csv, &row).unwrap();
+        let text = fs::read_to_string(&csv).unwrap();
+        assert_eq!(text.lines().count(), 3);
+        assert!(text.starts_with(&(Row::header() + "\n")));
+        assert!(check_outputs(&[("--append-csv", &csv)], &[]).is_ok());
+
+        let torn = dir.path().join("torn.csv");
+        fs::write(&torn, text.trim_end()).unwrap();
+        let other = dir.path().join("other.csv");
+        fs::write(&other, "a,b,c\n1,2,3\n").unwrap();
+        for (path, problem) in [(&torn, "newline"), (&other, "header")] {
+            let err = check_outputs(&[("--append-csv", path)], &[]).unwrap_err();
+            assert!(err.to_string().contains(problem), "{err}");
+            let before = fs::read(path).unwrap();
+            assert!(append_row(path, &row).is_err());
+            assert_eq!(fs::read(path).unwrap(), before, "file changed");
+        }
+    }
+}

@@ -1,0 +1,309 @@
+//! Validated options: one value per subcommand, built once from the command line and the
+//! environment, then passed down. This is the only module that reads the environment, so what
+//! a run does is visible in one place:
+//!
+//! - `MPI_LCS_MEMORY_LIMIT` — per-rank memory limit when `--memory-limit` is not given;
+//! - `MPI_LCS_FAULT` — a planted fault (tests; see `fault`);
+//! - `MPI_LCS_SYNCHRONOUS_SENDS=1` — boundary values sent with synchronous sends (tests: shows
+//!   the exchange cannot deadlock);
+//! - `MPI_LCS_COMMIT` — the commit recorded in reports (the scripts set it);
+//! - `MPI_LCS_LAUNCHER` and the launchers' own variables (see `launch`).
+
+use std::path::PathBuf;
+
+use crate::cli::{
+    GenerateArgs, InputArgs, PlotArgs, ReferenceArgs, ScheduleArgs, SelfTestArgs, SolveArgs,
+    TableArgs,
+};
+use crate::error::Error;
+use crate::fault::{Fault, FAULT_ENV};
+use crate::input::FormatChoice;
+use crate::launch::Launch;
+use crate::provenance::RunInfo;
+use crate::report::EngineKind;
+use crate::store::StoreKind;
+
+/// Per-rank memory limit, as `--memory-limit` takes it.
+pub const MEMORY_LIMIT_ENV: &str = "MPI_LCS_MEMORY_LIMIT";
+/// `1`: boundary values go out with synchronous sends.
+pub const SYNCHRONOUS_SENDS_ENV: &str = "MPI_LCS_SYNCHRONOUS_SENDS";
+/// The commit recorded in reports.
+pub const COMMIT_ENV: &str = "MPI_LCS_COMMIT";
+
+/// Everything the environment contributes, read once.
+#[derive(Debug, Clone)]
+pub struct Env {
+    pub memory_limit: Option<u64>,
+    pub switches: Switches,
+    pub commit: String,
+    pub launch: Launch,
+    /// The terminal's width (`COLUMNS`, else 100).
+    pub columns: u16,
+}
+
+/// Test switches that change how the engine runs, not what it computes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Switches {
+    pub fault: Option<Fault>,
+    pub synchronous_sends: bool,
+}
+
+impl Env {
+    /// Reads the process environment. A variable set to something unusable is a usage error
+    /// naming it.
+    pub fn read() -> Result<Env, Error> {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        let memory_limit = var(MEMORY_LIMIT_ENV)
+            .map(|text| crate::mem::parse_size(&text))
+            .transpose()
+            .map_err(|e| Error::Usage(format!("{MEMORY_LIMIT_ENV}: {e}")))?;
+        let fault = var(FAULT_ENV)
+            .map(|spec| spec.parse::<Fault>())
+            .transpose()
+            .map_err(|e| Error::Usage(format!("{FAULT_ENV}: {e}")))?;
+        Ok(Env {
+            memory_limit,
+            switches: Switches {
+                fault,
+                synchronous_sends: var(SYNCHRONOUS_SENDS_ENV).as_deref() == Some("1"),
+            },
+            commit: var(COMMIT_ENV).unwrap_or_else(|| "unknown".to_owned()),
+            launch: Launch::from_env(),
+            columns: var("COLUMNS").and_then(|c| c.parse().ok()).unwrap_or(100),
+        })
+    }
+
+    fn run_info(&self, mpi_library: &str) -> RunInfo {
+        RunInfo {
+            commit: self.commit.clone(),
+            launcher: self.launch.name.clone(),
+            mpi_library: mpi_library.to_owned(),
+        }
+    }
+}
+
+/// The input file of a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputOptions {
+    pub path: PathBuf,
+    pub max_bytes: u64,
+    pub format: FormatChoice,
+}
+
+impl InputOptions {
+    fn new(args: InputArgs) -> InputOptions {
+        InputOptions {
+            path: args.file,
+            max_bytes: args.max_input,
+            format: args.format,
+        }
+    }
+}
+
+/// The files a run writes, by the flag that names them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outputs {
+    pub json: Option<PathBuf>,
+    pub append_csv: Option<PathBuf>,
+    pub trace: Option<PathBuf>,
+    pub svg: Option<PathBuf>,
+}
+
+impl Outputs {
+    /// `(flag, path)` for every output asked for.
+    pub fn named(&self) -> Vec<(&'static str, &std::path::Path)> {
+        [
+            ("--json", &self.json),
+            ("--append-csv", &self.append_csv),
+            ("--trace", &self.trace),
+            ("--svg", &self.svg),
+        ]
+        .into_iter()
+        .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+        .collect()
+    }
+
+    /// Whether the run must be recorded message by message.
+    pub fn recording(&self) -> bool {
+        self.trace.is_some() || self.svg.is_some()
+    }
+}
+
+/// `solve`.
+#[derive(Debug, Clone)]
+pub struct SolveOptions {
+    pub input: InputOptions,
+    pub engine: EngineKind,
+    pub store: StoreKind,
+    pub outputs: Outputs,
+    /// The user's per-rank limit, if any (else the host's memory decides).
+    pub memory_limit: Option<u64>,
+    /// Show a progress bar on rank 0 on a terminal this wide (its stderr reaches a terminal
+    /// and the bar was not refused).
+    pub progress: Option<u16>,
+    pub switches: Switches,
+    pub run: RunInfo,
+    pub launch: Launch,
+}
+
+impl SolveOptions {
+    pub fn new(args: SolveArgs, env: &Env, mpi_library: &str) -> Result<SolveOptions, Error> {
+        Ok(SolveOptions {
+            input: InputOptions::new(args.input),
+            engine: args.engine,
+            store: args.store.unwrap_or(StoreKind::Dense),
+            outputs: Outputs {
+                json: args.json,
+                append_csv: args.append_csv,
+                trace: args.trace,
+                svg: args.svg,
+            },
+            memory_limit: args.memory_limit.or(env.memory_limit),
+            progress: (!args.no_progress && env.launch.stderr_reaches_terminal())
+                .then_some(env.columns),
+            switches: env.switches,
+            run: env.run_info(mpi_library),
+            launch: env.launch.clone(),
+        })
+    }
+}
+
+/// `reference`.
+#[derive(Debug, Clone)]
+pub struct ReferenceOptions {
+    pub input: InputOptions,
+    pub outputs: Outputs,
+    pub run: RunInfo,
+}
+
+impl ReferenceOptions {
+    pub fn new(args: ReferenceArgs, env: &Env, mpi_library: &str) -> ReferenceOptions {
+        ReferenceOptions {
+            input: InputOptions::new(args.input),
+            outputs: Outputs {
+                json: args.json,
+                append_csv: args.append_csv,
+                ..Outputs::default()
+            },
+            run: env.run_info(mpi_library),
+        }
+    }
+}
+
+/// `schedule`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScheduleOptions {
+    /// Rows and columns, the shorter side as rows.
+    pub rows: usize,
+    pub cols: usize,
+    /// The command line named the longer side as rows.
+    pub swapped: bool,
+    pub ranks: usize,
+    pub svg: Option<PathBuf>,
+}
+
+impl ScheduleOptions {
+    pub fn new(args: ScheduleArgs) -> Result<ScheduleOptions, Error> {
+        if args.ranks == 0 {
+            return Err(Error::Usage("--ranks must be at least 1".into()));
+        }
+        if args.rows == 0 || args.cols == 0 {
+            return Err(Error::Usage("--rows and --cols must be at least 1".into()));
+        }
+        Ok(ScheduleOptions {
+            rows: args.rows.min(args.cols),
+            cols: args.rows.max(args.cols),
+            swapped: args.rows > args.cols,
+            ranks: args.ranks,
+            svg: args.svg,
+        })
+    }
+}
+
+/// `generate`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GenerateOptions {
+    pub len: usize,
+    pub len2: usize,
+    pub alphabet: Vec<u8>,
+    pub seed: u64,
+    pub output: PathBuf,
+}
+
+impl GenerateOptions {
+    pub fn new(args: GenerateArgs) -> Result<GenerateOptions, Error> {
+        if args.alphabet.is_empty() {
+            return Err(Error::Usage("--alphabet must not be empty".into()));
+        }
+        if args.alphabet.contains(['\n', '\r']) {
+            return Err(Error::Usage(
+                "--alphabet must not contain a line break (\\n or \\r): the plain format \
+                 ends lines with them"
+                    .into(),
+            ));
+        }
+        Ok(GenerateOptions {
+            len: args.len,
+            len2: args.len2.unwrap_or(args.len),
+            alphabet: args.alphabet.into_bytes(),
+            seed: args.seed,
+            output: args.output,
+        })
+    }
+}
+
+/// `plot`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlotOptions {
+    pub csvs: Vec<PathBuf>,
+    pub out: PathBuf,
+}
+
+impl PlotOptions {
+    pub fn new(args: PlotArgs) -> PlotOptions {
+        PlotOptions {
+            csvs: args.csv,
+            out: args.out,
+        }
+    }
+}
+
+/// `table`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableOptions {
+    pub csvs: Vec<PathBuf>,
+    pub out: Option<PathBuf>,
+}
+
+impl TableOptions {
+    pub fn new(args: TableArgs) -> TableOptions {
+        TableOptions {
+            csvs: args.csv,
+            out: args.out,
+        }
+    }
+}
+
+/// `self-test`.
+#[derive(Debug, Clone)]
+pub struct SelfTestOptions {
+    pub files: Vec<PathBuf>,
+    pub cases: usize,
+    pub seed: u64,
+    pub max_len: usize,
+    pub store: StoreKind,
+    pub switches: Switches,
+}
+
+impl SelfTestOptions {
+    pub fn new(args: SelfTestArgs, env: &Env) -> SelfTestOptions {
+        SelfTestOptions {
+            files: args.file,
+            cases: args.cases,
+            seed: args.seed,
+            max_len: args.max_len,
+            store: args.store,
+            switches: env.switches,
+        }
+    }
+}

@@ -1,0 +1,384 @@
+//! The classroom text view of a diagonal schedule: who computes which cell, how each diagonal
+//! is cut into segments, and how many boundary messages the run will send.
+//!
+//! It exists so that a teacher can show the wavefront assignment without starting MPI: the
+//! ownership grid is printed in the report's own layout (one matrix row per line, `p0 p1 …`),
+//! so the report's two example grids (5 x 8 on 3 ranks, 4 x 6 on 2 ranks) can be compared
+//! line by line. Large matrices keep only the numbers: the grid is dropped when it is wider
+//! than [`MAX_GRID_COLS`] and the per-diagonal table when there are more than
+//! [`MAX_TABLE_DIAGONALS`] diagonals, so the cost stays O((m + n) * P) like
+//! [`Schedule::predicted_messages`] and 100,000 x 100,000 prints instantly.
+//!
+//! The picture of the same schedule (and of a solved matrix with its messages and traceback
+//! walk) is drawn by [`super::svg`].
+
+use std::fmt::{self, Write};
+
+use crate::schedule::Schedule;
+
+/// Widest matrix whose ownership grid is printed.
+pub const MAX_GRID_COLS: usize = 64;
+
+/// Most diagonals for which the per-diagonal segment table is printed.
+pub const MAX_TABLE_DIAGONALS: usize = 200;
+
+/// The whole text view: header, ownership grid, per-diagonal segments, predicted messages
+/// and cells per rank.
+pub fn schedule_text(s: &Schedule) -> String {
+    let mut out = String::new();
+    write_all(&mut out, s).expect("writing to a String cannot fail");
+    out
+}
+
+fn write_all(out: &mut String, s: &Schedule) -> fmt::Result {
+    writeln!(
+        out,
+        "schedule: {} rows x {} cols, {} ranks, {} diagonals, {} cells",
+        s.rows(),
+        s.cols(),
+        s.ranks(),
+        s.diagonals(),
+        s.cells()
+    )?;
+    let wide = s.cols() > MAX_GRID_COLS;
+    writeln!(out)?;
+    if wide {
+        writeln!(
+            out,
+            "ownership grid omitted: {} columns is wider than {MAX_GRID_COLS}",
+            s.cols()
+        )?;
+    } else {
+        write_grid(out, s)?;
+    }
+    writeln!(out)?;
+    if wide {
+        writeln!(out, "per-diagonal segments omitted along with the grid")?;
+    } else if s.diagonals() > MAX_TABLE_DIAGONALS {
+        writeln!(
+            out,
+            "per-diagonal segments omitted: {} diagonals is more than {MAX_TABLE_DIAGONALS}",
+            s.diagonals()
+        )?;
+    } else {
+        write_segments(out, s)?;
+    }
+    writeln!(out)?;
+    write_summary(out, s)
+}
+
+/// Names the ranks that own nothing, or `None` when every rank works.
+fn idle_ranks(s: &Schedule) -> Option<String> {
+    let first = s.working_ranks();
+    let last = s.ranks() - 1;
+    match first {
+        _ if first > last => None,
+        _ if first == last => Some(format!("p{first}")),
+        _ => Some(format!("p{first}..p{last}")),
+    }
+}
+
+/// One matrix row per line, `pK` per cell, single spaces, in the report's layout. With more
+/// than ten ranks the labels are padded to one width so the columns still line up.
+fn write_grid(out: &mut String, s: &Schedule) -> fmt::Result {
+    writeln!(
+        out,
+        "ownership (line i, entry j: the rank that computes cell (i, j)):"
+    )?;
+    if s.cells() == 0 {
+        return writeln!(out, "(empty matrix: no cells)");
+    }
+    let width = format!("p{}", s.working_ranks() - 1).len();
+    let mut line = String::new();
+    for i in 0..s.rows() {
+        line.clear();
+        for j in 0..s.cols() {
+            if j > 0 {
+                line.push(' ');
+            }
+            write!(line, "{:<width$}", format!("p{}", s.cell_proc(i, j)))?;
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}
+
+/// `diag`, `len`, then each working rank's positions `s..e` (end exclusive, counted from
+/// the top-right end of the diagonal) or `-`.
+fn write_segments(out: &mut String, s: &Schedule) -> fmt::Result {
+    writeln!(
+        out,
+        "segments (positions s..e, end exclusive, counted from the top-right end):"
+    )?;
+    if s.diagonals() == 0 {
+        return writeln!(out, "(no diagonals)");
+    }
+    let ranks = s.working_ranks();
+    let mut rows: Vec<Vec<String>> = Vec::with_capacity(s.diagonals() + 1);
+    let mut header = vec!["diag".to_string(), "len".to_string()];
+    header.extend((0..ranks).map(|k| format!("p{k}")));
+    rows.push(header);
+    for d in 0..s.diagonals() {
+        let mut row = vec![d.to_string(), s.diag_len(d).to_string()];
+        row.extend((0..ranks).map(|k| {
+            let seg = s.diag_start_end(d, k);
+            if seg.is_empty() {
+                "-".to_string()
+            } else {
+                format!("{}..{}", seg.start, seg.end)
+            }
+        }));
+        rows.push(row);
+    }
+    let widths: Vec<usize> = (0..rows[0].len())
+        .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
+        .collect();
+    let mut line = String::new();
+    for row in &rows {
+        line.clear();
+        for (c, (cell, &w)) in row.iter().zip(&widths).enumerate() {
+            if c > 0 {
+                line.push_str("  ");
+            }
+            // Numbers right-aligned, segments left-aligned like the grid.
+            if c < 2 {
+                write!(line, "{cell:>w$}")?;
+            } else {
+                write!(line, "{cell:<w$}")?;
+            }
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    if let Some(idle) = idle_ranks(s) {
+        writeln!(out, "{idle}: no segment on any diagonal")?;
+    }
+    Ok(())
+}
+
+/// Predicted boundary messages (total, then each non-zero ordered pair) and cells per rank.
+fn write_summary(out: &mut String, s: &Schedule) -> fmt::Result {
+    let predicted = s.predicted_messages();
+    writeln!(out, "predicted boundary messages: {}", predicted.total)?;
+    for (from, row) in predicted.pairs.iter().enumerate() {
+        for (to, &count) in row.iter().enumerate() {
+            if count > 0 {
+                writeln!(out, "  p{from} -> p{to}: {count}")?;
+            }
+        }
+    }
+    writeln!(out, "cells per rank:")?;
+    for k in 0..s.working_ranks() {
+        writeln!(out, "  p{k}: {}", s.rank_cells(k))?;
+    }
+    if let Some(idle) = idle_ranks(s) {
+        writeln!(
+            out,
+            "  {idle}: 0 each (no diagonal is longer than {} cells)",
+            s.rows()
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The grid lines of `text`: those between the ownership heading and the blank line.
+    fn grid_lines(text: &str) -> Vec<&str> {
+        text.lines()
+            .skip_while(|l| !l.starts_with("ownership ("))
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .collect()
+    }
+
+    fn printed_total(text: &str) -> u64 {
+        let line = text
+            .lines()
+            .find_map(|l| l.strip_prefix("predicted boundary messages: "))
+            .unwrap_or_else(|| panic!("no predicted total in:\n{text}"));
+        line.parse().unwrap()
+    }
+
+    #[test]
+    fn report_grid_5x8_3_ranks() {
+        let text = schedule_text(&Schedule::new(5, 8, 3));
+        assert!(
+            text.starts_with("schedule: 5 rows x 8 cols, 3 ranks, 12 diagonals, 40 cells\n"),
+            "{text}"
+        );
+        assert_eq!(
+            grid_lines(&text),
+            [
+                "p0 p0 p0 p0 p0 p0 p0 p0",
+                "p1 p1 p0 p0 p0 p0 p0 p0",
+                "p2 p1 p1 p1 p1 p1 p0 p0",
+                "p2 p1 p1 p1 p1 p1 p1 p0",
+                "p2 p2 p2 p2 p2 p2 p1 p0",
+            ],
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn report_grid_4x6_2_ranks() {
+        let text = schedule_text(&Schedule::new(4, 6, 2));
+        assert_eq!(
+            grid_lines(&text),
+            [
+                "p0 p0 p0 p0 p0 p0",
+                "p1 p0 p0 p0 p0 p0",
+                "p1 p1 p1 p1 p0 p0",
+                "p1 p1 p1 p1 p1 p0",
+            ],
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn segment_table_of_5x8_3_ranks() {
+        let text = schedule_text(&Schedule::new(5, 8, 3));
+        let table: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.starts_with("segments"))
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert_eq!(table.len(), 13, "{text}");
+        assert_eq!(table[0], "diag  len  p0    p1    p2", "{text}");
+        assert_eq!(table[1], "   0    1  0..1  -     -", "{text}");
+        assert_eq!(table[5], "   4    5  0..2  2..4  4..5", "{text}");
+        assert_eq!(table[12], "  11    1  0..1  -     -", "{text}");
+    }
+
+    #[test]
+    fn no_trailing_spaces() {
+        for (m, n, p) in [(5, 8, 3), (4, 6, 2), (3, 12, 11), (7, 7, 16), (2, 64, 2)] {
+            let text = schedule_text(&Schedule::new(m, n, p));
+            for line in text.lines() {
+                assert_eq!(line, line.trim_end(), "{m}x{n} P={p}:\n{text}");
+            }
+        }
+    }
+
+    /// Labels `p10` and up are padded so that every grid column has the same width.
+    #[test]
+    fn grid_columns_line_up_past_ten_ranks() {
+        let text = schedule_text(&Schedule::new(12, 12, 12));
+        let lines = grid_lines(&text);
+        assert_eq!(lines.len(), 12, "{text}");
+        assert_eq!(
+            lines[0], "p0  p0  p0  p0  p0  p0  p0  p0  p0  p0  p0  p0",
+            "{text}"
+        );
+        assert!(lines[11].starts_with("p11 "), "{text}");
+    }
+
+    #[test]
+    fn wide_grid_is_omitted_but_summary_printed() {
+        let s = Schedule::new(10, 100, 4);
+        let text = schedule_text(&s);
+        assert!(
+            text.contains("ownership grid omitted: 100 columns is wider than 64"),
+            "{text}"
+        );
+        assert!(grid_lines(&text).is_empty(), "{text}");
+        assert!(!text.contains("p0 p0"), "{text}");
+        assert!(text.contains("segments omitted"), "{text}");
+        assert!(!text.contains("diag  len"), "{text}");
+        assert_eq!(printed_total(&text), s.predicted_messages().total);
+        assert!(text.contains("  p3: "), "{text}");
+    }
+
+    #[test]
+    fn grid_of_exactly_max_cols_is_printed() {
+        let text = schedule_text(&Schedule::new(3, MAX_GRID_COLS, 2));
+        assert_eq!(grid_lines(&text).len(), 3, "{text}");
+        assert!(!text.contains("omitted"), "{text}");
+    }
+
+    #[test]
+    fn many_diagonals_omit_the_table() {
+        let s = Schedule::new(150, 150, 8);
+        let text = schedule_text(&s);
+        assert!(text.contains("ownership grid omitted"), "{text}");
+        assert!(text.contains("segments omitted"), "{text}");
+        assert_eq!(printed_total(&text), s.predicted_messages().total);
+    }
+
+    #[test]
+    fn printed_total_and_pairs_match_prediction() {
+        for (m, n, p) in [(5, 8, 3), (4, 6, 2), (1, 1, 1), (9, 40, 5), (30, 200, 7)] {
+            let s = Schedule::new(m, n, p);
+            let text = schedule_text(&s);
+            let predicted = s.predicted_messages();
+            assert_eq!(printed_total(&text), predicted.total, "{m}x{n} P={p}");
+            for (from, row) in predicted.pairs.iter().enumerate() {
+                for (to, &count) in row.iter().enumerate() {
+                    let line = format!("  p{from} -> p{to}: {count}\n");
+                    assert_eq!(text.contains(&line), count > 0, "{line}in\n{text}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cells_per_rank_sum_to_all_cells() {
+        let s = Schedule::new(5, 8, 3);
+        let text = schedule_text(&s);
+        let tail: Vec<&str> = text
+            .lines()
+            .skip_while(|l| *l != "cells per rank:")
+            .skip(1)
+            .collect();
+        let sum: u64 = tail
+            .iter()
+            .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(tail.len(), 3, "{text}");
+        assert_eq!(sum, 40, "{text}");
+    }
+
+    /// More ranks than rows: the idle ranks are named once, not given empty columns.
+    #[test]
+    fn idle_ranks_are_named() {
+        let text = schedule_text(&Schedule::new(3, 5, 8));
+        assert!(
+            text.contains("p3..p7: no segment on any diagonal"),
+            "{text}"
+        );
+        assert!(text.contains("  p3..p7: 0 each"), "{text}");
+        assert!(text.contains("diag  len  p0    p1    p2\n"), "{text}");
+    }
+
+    #[test]
+    fn empty_matrix() {
+        let text = schedule_text(&Schedule::new(0, 4, 2));
+        assert!(
+            text.starts_with("schedule: 0 rows x 4 cols, 2 ranks, 0 diagonals, 0 cells\n"),
+            "{text}"
+        );
+        assert!(text.contains("(empty matrix: no cells)"), "{text}");
+        assert_eq!(printed_total(&text), 0);
+    }
+
+    /// The summary of the largest experiment is pure arithmetic and must stay cheap (the
+    /// prediction itself is checked at 64 ranks in `schedule`; 8 keeps debug builds quick).
+    #[test]
+    fn huge_matrix_prints_summary_only() {
+        let s = Schedule::new(100_000, 100_000, 8);
+        let text = schedule_text(&s);
+        assert!(
+            text.starts_with(
+                "schedule: 100000 rows x 100000 cols, 8 ranks, 199999 diagonals, 10000000000 cells\n"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("ownership grid omitted"), "{text}");
+        assert!(text.contains("segments omitted"), "{text}");
+        assert!(printed_total(&text) > 0, "{text}");
+        let cells: u64 = (0..8).map(|k| s.rank_cells(k)).sum();
+        assert_eq!(cells, 10_000_000_000);
+    }
+}

@@ -1,0 +1,129 @@
+//! `mpi-lcs self-test`: many random pairs through the real engine inside one launch, each
+//! answer compared with the sequential reference on rank 0.
+//!
+//! A launch of `mpirun` costs a few hundred milliseconds and the engine's answer for a small
+//! pair a fraction of one, so the test suite checks its hundreds of pairs per rank count and
+//! store with one launch each instead of one per pair. Every rank draws the same pairs from the
+//! same seed ([`crate::generate::test_pairs`]: the edge shapes, then random pairs), and reads
+//! the same `--file` inputs, so nothing needs broadcasting. For each pair rank 0 checks what a `solve` run checks and more: the LCS
+//! is the reference's byte for byte, boundary messages equal the prediction in total and per
+//! rank pair, every cell is owned once, one traceback message per hop, hops bounded by the
+//! walk's length. It prints one line per failed pair and a summary; the exit status is 1 when
+//! any pair failed.
+
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+
+use crate::engine::{run_pair, RunConfig};
+use crate::error::Error;
+use crate::options::SelfTestOptions;
+use crate::schedule::Schedule;
+use crate::stats::Gathered;
+use crate::traffic::PerKind;
+
+/// Runs the self-test on this rank. Collective.
+pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Error> {
+    let ranks = world.size() as usize;
+    let config = RunConfig {
+        store: opts.store,
+        switches: opts.switches,
+        recording: false,
+        progress: None,
+    };
+    let mut pairs = crate::generate::test_pairs(opts.seed, opts.cases, opts.max_len);
+    for path in &opts.files {
+        let choice = crate::input::FormatChoice::Auto;
+        pairs.push(crate::input::read_pair(
+            path,
+            crate::input::DEFAULT_MAX_INPUT_BYTES,
+            choice,
+        )?);
+    }
+    let mut failures = Vec::new();
+    for (case, pair) in pairs.iter().enumerate() {
+        let schedule = Schedule::new(pair.x.len(), pair.y.len(), ranks);
+        let outcome = run_pair(world, &schedule, pair, &config);
+        let gathered = crate::stats::gather(world, &outcome.stats, &outcome.traffic);
+        if let (Some(gathered), Some(lcs)) = (gathered, outcome.lcs) {
+            if let Err(problem) = check(&schedule, pair, &lcs, &gathered) {
+                failures.push(format!(
+                    "case {case} ({} x {}): {problem}",
+                    pair.x.len(),
+                    pair.y.len()
+                ));
+            }
+        }
+    }
+    let mut verdict = failures.len() as u64;
+    world.process_at_rank(0).broadcast_into(&mut verdict);
+    if world.rank() != 0 {
+        return if verdict == 0 {
+            Ok(())
+        } else {
+            Err(Error::Peer(crate::error::EXIT_INTERNAL))
+        };
+    }
+    for f in &failures {
+        println!("FAILED {f}");
+    }
+    println!(
+        "self-test: {} pairs on {ranks} ranks, store {}: {} failed",
+        pairs.len(),
+        opts.store,
+        failures.len()
+    );
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(anyhow::anyhow!("{} of {} pairs failed", failures.len(), pairs.len()).into())
+    }
+}
+
+/// Rank 0's checks of one pair.
+fn check(
+    schedule: &Schedule,
+    pair: &crate::input::Pair,
+    lcs: &[u8],
+    gathered: &Gathered,
+) -> Result<(), String> {
+    let expected = crate::reference::lcs(&pair.x, &pair.y).lcs;
+    if lcs != expected {
+        return Err(format!(
+            "LCS {:?}, reference {:?}",
+            String::from_utf8_lossy(lcs),
+            String::from_utf8_lossy(&expected)
+        ));
+    }
+    let sent = PerKind::sum(gathered.stats.iter().map(|s| &s.sent));
+    let received = PerKind::sum(gathered.stats.iter().map(|s| &s.received));
+    let predicted = schedule.predicted_messages();
+    if sent.boundary != predicted.total || gathered.pairs != predicted.pairs {
+        return Err(format!(
+            "boundary messages {} (pairs {:?}), predicted {} (pairs {:?})",
+            sent.boundary, gathered.pairs, predicted.total, predicted.pairs
+        ));
+    }
+    if sent != received {
+        return Err(format!("sent {sent:?} but received {received:?}"));
+    }
+    let cells: u64 = gathered.stats.iter().map(|s| s.cells).sum();
+    if cells != schedule.cells() {
+        return Err(format!("{cells} cells owned of {}", schedule.cells()));
+    }
+    let hops: u64 = gathered.stats.iter().map(|s| s.hops).sum();
+    if hops != sent.traceback || hops > (pair.x.len() + pair.y.len()) as u64 {
+        return Err(format!(
+            "{hops} hops, {} traceback messages",
+            sent.traceback
+        ));
+    }
+    let ranks = gathered.stats.len() as u64;
+    let finished_elsewhere = u64::from(sent.control == ranks);
+    if sent.control != ranks - 1 + finished_elsewhere {
+        return Err(format!(
+            "{} control messages on {ranks} ranks",
+            sent.control
+        ));
+    }
+    Ok(())
+}
