@@ -6,6 +6,7 @@
 //! without MPI calls (`input`, `schedule`, `reference`, `store`, `report`, `render`) can be used
 //! and tested in one process; `fill`, `traceback` and `engine` are the MPI side.
 
+pub mod bands;
 pub mod cli;
 pub mod engine;
 pub mod error;
