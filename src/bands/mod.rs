@@ -42,6 +42,9 @@
 //! [`lcs_length_bitparallel`] gives the length alone in `O(n / 64)` memory, to check a run.
 
 pub mod carry;
+pub mod kernel;
+pub mod length;
 pub mod plan;
 
+pub use length::lcs_length_bitparallel;
 pub use plan::{BandPlan, WORD_BITS};
