@@ -45,6 +45,8 @@ pub mod carry;
 pub mod kernel;
 pub mod length;
 pub mod plan;
+pub mod store;
 
 pub use length::lcs_length_bitparallel;
 pub use plan::{BandPlan, WORD_BITS};
+pub use store::{estimate_bytes, BandStore, Checkpoint, Exit, NoFit, RecomputeStats};
