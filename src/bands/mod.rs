@@ -44,9 +44,11 @@
 pub mod carry;
 pub mod kernel;
 pub mod length;
+pub mod local;
 pub mod plan;
 pub mod store;
 
 pub use length::lcs_length_bitparallel;
+pub use local::{run_in_process, InProcess};
 pub use plan::{BandPlan, WORD_BITS};
 pub use store::{estimate_bytes, BandStore, Checkpoint, Exit, NoFit, RecomputeStats};
