@@ -436,9 +436,11 @@ impl<'a> BandStore<'a> {
 mod tests {
     use super::*;
 
-    fn seq(len: usize, alphabet: &[u8], seed: usize) -> Vec<u8> {
+    fn seq(len: usize, alphabet: &[u8], seed: u64) -> Vec<u8> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         (0..len)
-            .map(|t| alphabet[(t * 7 + t * t * 3 + seed) % alphabet.len()])
+            .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
             .collect()
     }
 
