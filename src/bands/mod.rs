@@ -32,7 +32,7 @@
 //!
 //! # Costs, per rank with `w` band words
 //!
-//! * fill: `m * w` word steps of a few instructions each, no branch;
+//! * fill: `m * w` word steps of a few instructions each, no branch, four rows per pass;
 //! * messages: `ceil(m / B)` sent and received, `ceil(B / 64) * 8` bytes each;
 //! * memory: masks `distinct(x) * w * 8` bytes, `V` `w * 8`, plus `Full`: `m * w * 8`, or
 //!   `Every(K)`: `(floor((m-1)/K) + min(K, m) + 1) * w * 8 + ceil(m/64) * 8`, smallest near

@@ -2,9 +2,11 @@
 //!
 //! # Fill
 //!
-//! [`BandStore::row`] advances the band's `V` words by one row (see [`super::kernel`]); the
-//! MPI driver calls it for rows `0..m` in order, batch by batch ([`BandStore::run_batch`]),
-//! feeding each row the carry out of the band to the left.
+//! [`BandStore::row`] advances the band's `V` words by one row (see [`super::kernel`]), feeding
+//! it the carry out of the band to the left; rows go `0..m` in order. The MPI driver calls
+//! [`BandStore::run_batch`], which has a whole batch's carry-ins at hand and so runs four rows
+//! at a time through the fused kernel (except across a checkpoint, which must see `V` after
+//! its own row).
 //!
 //! # What the traceback keeps ([`Checkpoint`])
 //!
@@ -173,6 +175,16 @@ fn checkpoint_count(m: usize, k: usize) -> usize {
     }
 }
 
+/// With checkpoints every `k` rows: after row `i`, copies `v` into its checkpoint slot if
+/// row `i` ends a block that another block follows (the last block's end needs no copy).
+#[inline]
+fn keep_checkpoint(k: usize, m: usize, i: usize, v: &[u64], checkpoints: &mut [u64]) {
+    if (i + 1).is_multiple_of(k) && i + 1 < m {
+        let c = (i + 1) / k - 1;
+        checkpoints[c * v.len()..(c + 1) * v.len()].copy_from_slice(v);
+    }
+}
+
 /// Bytes [`BandStore::new`] allocates for `rank` (not counting the sequences): exact.
 pub fn estimate_bytes(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> u64 {
     let m = plan.rows() as u64;
@@ -259,6 +271,7 @@ impl<'a> BandStore<'a> {
     pub fn row(&mut self, i: usize, carry_in: bool) -> bool {
         debug_assert_eq!(i, self.next_row, "rows must be computed in order");
         let pm = self.masks.of(self.x[i]);
+        let m = self.plan.rows();
         let carry_out = match &mut self.trace {
             Trace::Full { bits } => {
                 let row = &mut bits[i * self.width..(i + 1) * self.width];
@@ -272,11 +285,7 @@ impl<'a> BandStore<'a> {
             } => {
                 carry::set(carries, i, carry_in);
                 let carry_out = kernel::step(&mut self.v, pm, carry_in);
-                // V after row i starts block (i+1)/k; the last block's end needs no copy.
-                if (i + 1).is_multiple_of(*k) && i + 1 < self.plan.rows() {
-                    let c = (i + 1) / *k - 1;
-                    checkpoints[c * self.width..(c + 1) * self.width].copy_from_slice(&self.v);
-                }
+                keep_checkpoint(*k, m, i, &self.v, checkpoints);
                 carry_out
             }
         };
@@ -284,19 +293,73 @@ impl<'a> BandStore<'a> {
         carry_out
     }
 
+    /// Whether rows `i..i + 4` (all in the matrix) can go through the fused kernel: with
+    /// checkpoints, only if none is due after the first three of them.
+    fn fusable(&self, i: usize) -> bool {
+        match &self.trace {
+            Trace::Full { .. } => true,
+            // The first checkpoint row at or after i is (i+1).div_ceil(k) * k - 1.
+            Trace::Every { k, .. } => (i + 1).div_ceil(*k) * *k >= i + kernel::FUSED_ROWS,
+        }
+    }
+
+    /// Rows `i..i + 4` in one pass ([`kernel::step4`]); same contract as four [`Self::row`]s.
+    fn rows4(&mut self, i: usize, carry_in: [bool; 4]) -> [bool; 4] {
+        debug_assert_eq!(i, self.next_row, "rows must be computed in order");
+        debug_assert!(i + 4 <= self.plan.rows() && self.fusable(i));
+        let (masks, x, w, m) = (&self.masks, self.x, self.width, self.plan.rows());
+        let pm = [0, 1, 2, 3].map(|d| masks.of(x[i + d]));
+        let carry_out = match &mut self.trace {
+            Trace::Full { bits } => {
+                let rows = &mut bits[i * w..(i + 4) * w];
+                let (r0, rest) = rows.split_at_mut(w);
+                let (r1, rest) = rest.split_at_mut(w);
+                let (r2, r3) = rest.split_at_mut(w);
+                kernel::step4_traced(&mut self.v, pm, carry_in, [r0, r1, r2, r3])
+            }
+            Trace::Every {
+                k,
+                checkpoints,
+                carries,
+                ..
+            } => {
+                for (d, &c) in carry_in.iter().enumerate() {
+                    carry::set(carries, i + d, c);
+                }
+                let carry_out = kernel::step4(&mut self.v, pm, carry_in);
+                keep_checkpoint(*k, m, i + 3, &self.v, checkpoints);
+                carry_out
+            }
+        };
+        self.next_row += 4;
+        carry_out
+    }
+
     /// Computes batch `b` with the carries from the band to the left (`None` on the first
     /// band: all 0), writing this band's carries out to `outgoing` (`plan.carry_words(b)`
-    /// words, the message to the band on the right).
+    /// words, the message to the band on the right). Rows go four at a time through the fused
+    /// kernel where they can.
     pub fn run_batch(&mut self, b: usize, incoming: Option<&[u64]>, outgoing: &mut [u64]) {
         let rows = self.plan.batch_rows(b);
         debug_assert_eq!(outgoing.len(), self.plan.carry_words(b));
         debug_assert!(incoming.is_none_or(|w| w.len() == self.plan.carry_words(b)));
         // Bits past the batch are 0, so a message is a function of its rows alone.
         outgoing.fill(0);
-        for (t, i) in rows.enumerate() {
-            let carry_in = incoming.is_some_and(|w| carry::get(w, t));
-            let carry_out = self.row(i, carry_in);
-            carry::set(outgoing, t, carry_out);
+        let carry_in = |t: usize| incoming.is_some_and(|w| carry::get(w, t));
+        let mut i = rows.start;
+        while i < rows.end {
+            let t = i - rows.start;
+            if i + kernel::FUSED_ROWS <= rows.end && self.fusable(i) {
+                let out = self.rows4(i, [0, 1, 2, 3].map(|d| carry_in(t + d)));
+                for (d, c) in out.into_iter().enumerate() {
+                    carry::set(outgoing, t + d, c);
+                }
+                i += kernel::FUSED_ROWS;
+            } else {
+                let c = self.row(i, carry_in(t));
+                carry::set(outgoing, t, c);
+                i += 1;
+            }
         }
     }
 
@@ -368,10 +431,20 @@ impl<'a> BandStore<'a> {
         }
         // The buffer holds min(k, m) rows of the full width, so at least i - first + 1 rows of
         // `stride` words.
-        let rows = block.chunks_exact_mut(stride).take(i + 1 - first);
-        for (r, out) in (first..=i).zip(rows) {
-            let pm = &self.masks.of(self.x[r])[..stride];
-            kernel::step_traced(v, pm, carry::get(carries, r), out);
+        let mut out = block.chunks_exact_mut(stride);
+        let mut next = || out.next().expect("block buffer holds the block");
+        let mut r = first;
+        while r <= i {
+            if r + kernel::FUSED_ROWS <= i + 1 {
+                let pm = [0, 1, 2, 3].map(|d| &self.masks.of(self.x[r + d])[..stride]);
+                let cin = [0, 1, 2, 3].map(|d| carry::get(carries, r + d));
+                kernel::step4_traced(v, pm, cin, [next(), next(), next(), next()]);
+                r += kernel::FUSED_ROWS;
+            } else {
+                let pm = &self.masks.of(self.x[r])[..stride];
+                kernel::step_traced(v, pm, carry::get(carries, r), next());
+                r += 1;
+            }
         }
         let l = Loaded {
             first,
@@ -558,29 +631,44 @@ mod tests {
 
     #[test]
     fn random_order_queries_agree_with_full_bits() {
-        // Checkpointed bits are recomputed whatever the order of the questions.
+        // Checkpointed bits are recomputed whatever the order of the questions. The full store
+        // goes row by row, the checkpointed ones batch by batch through the fused kernel, so
+        // this also checks the fused fill, its checkpoints and its carries out.
         let x = seq(150, b"ab", 1);
         let y = seq(300, b"ab", 2);
         for ranks in [1, 3] {
             let plan = BandPlan::new(150, 300, ranks, 10);
             for rank in 0..plan.active_ranks() {
-                let mut full = BandStore::new(&plan, rank, &x, &y, Checkpoint::Full);
-                let mut every = BandStore::new(&plan, rank, &x, &y, Checkpoint::Every(13));
-                // Carry-ins as the bands to the left would give them.
-                let mut lefts: Vec<BandStore<'_>> = (0..rank)
-                    .map(|k| BandStore::new(&plan, k, &x, &y, Checkpoint::Full))
-                    .collect();
-                for i in 0..150 {
-                    let c = lefts.iter_mut().fold(false, |c, s| s.row(i, c));
-                    let a = full.row(i, c);
-                    assert_eq!(every.row(i, c), a);
-                }
-                let cols = plan.cols_of(rank);
-                for q in 0..3000usize {
-                    let i = (q * 7919) % 150;
-                    let j = cols.start + (q * 104_729) % cols.len();
-                    if x[i] != y[j] {
-                        assert_eq!(every.goes_up(i, j), full.goes_up(i, j), "({i}, {j})");
+                for k in [1, 2, 3, 4, 5, 8, 13, 150] {
+                    let mut full = BandStore::new(&plan, rank, &x, &y, Checkpoint::Full);
+                    let mut every = BandStore::new(&plan, rank, &x, &y, Checkpoint::Every(k));
+                    // Carry-ins as the bands to the left would give them.
+                    let mut lefts: Vec<BandStore<'_>> = (0..rank)
+                        .map(|k| BandStore::new(&plan, k, &x, &y, Checkpoint::Full))
+                        .collect();
+                    for b in 0..plan.batches() {
+                        let rows = plan.batch_rows(b);
+                        let cin: Vec<bool> = rows
+                            .clone()
+                            .map(|i| lefts.iter_mut().fold(false, |c, s| s.row(i, c)))
+                            .collect();
+                        let cout: Vec<bool> = rows
+                            .clone()
+                            .map(|i| full.row(i, cin[i - rows.start]))
+                            .collect();
+                        let mut msg = vec![0; plan.carry_words(b)];
+                        let incoming = (rank > 0).then(|| carry::pack(&cin));
+                        every.run_batch(b, incoming.as_deref(), &mut msg);
+                        assert_eq!(msg, carry::pack(&cout), "rank {rank} K={k} batch {b}");
+                    }
+                    assert_eq!(every.v, full.v);
+                    let cols = plan.cols_of(rank);
+                    for q in 0..3000usize {
+                        let i = (q * 7919) % 150;
+                        let j = cols.start + (q * 104_729) % cols.len();
+                        if x[i] != y[j] {
+                            assert_eq!(every.goes_up(i, j), full.goes_up(i, j), "({i}, {j})");
+                        }
                     }
                 }
             }
