@@ -23,7 +23,7 @@
 //!   `(floor((m-1)/K) + min(K, m) + 1) * band_words * 8 + ceil(m/64) * 8` bytes besides `V`
 //!   and the masks; smallest near `K = sqrt(m)` ([`Checkpoint::auto`]). Recompute work is at
 //!   most one more fill of the band (each row is recomputed at most once, never wider than the
-//!   band), in practice a triangle of it.
+//!   band), less the further left the walk drifts; it is timed in [`RecomputeStats`].
 //!
 //! # Walk
 //!
