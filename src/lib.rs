@@ -14,6 +14,7 @@
 //! - what comes out: [`report`], [`provenance`], [`trace`], [`export`], [`render`], [`plot`],
 //!   [`runs`], [`table`], [`progress`], [`mem`], [`error`].
 
+pub mod bands;
 pub mod cli;
 pub mod commands;
 pub mod engine;

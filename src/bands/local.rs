@@ -1,0 +1,338 @@
+//! The whole bands engine in one process: every rank's band driven in pipeline order, the
+//! boundary carries handed over as the packed words an MPI message would carry, then the walk
+//! from band to band. For tests, for checking the MPI engine, and for one-rank runs.
+//!
+//! Order: for each batch `b`, band 0 computes its rows with carry-in 0, its carry-outs go to
+//! band 1 as one message of `ceil(len / 64)` words, band 1 computes the batch, and so on; this
+//! is the dependency order of the MPI pipeline, where band `k` works on batch `b` while band
+//! `k + 1` works on batch `b - 1`. The walk starts at `(m-1, n-1)` in the last active band and
+//! hops left. Cost: the fill's `m * ceil(n / 64)` word steps, the walk's `O(m + n)` steps plus
+//! any recompute, and the stores' memory all at once.
+
+use super::plan::BandPlan;
+use super::store::{BandStore, Checkpoint, Exit, RecomputeStats};
+
+/// What an in-process run produced and counted.
+#[derive(Debug, Clone, Default)]
+pub struct InProcess {
+    /// The LCS, with the same tie-breaking as `reference::lcs`.
+    pub lcs: Vec<u8>,
+    /// The LCS length read from the last row's `V` (the bands' +1 steps added up).
+    pub length_from_v: usize,
+    /// Boundary messages on each edge `k -> k + 1` (index `k`).
+    pub messages: Vec<u64>,
+    /// Boundary bytes over all edges.
+    pub message_bytes: u64,
+    /// Moves of the walk from one band to the next.
+    pub hops: u64,
+    /// Recompute work of all bands together.
+    pub recompute: RecomputeStats,
+}
+
+/// Runs the bands engine for rows `x` and columns `y` (`x.len() <= y.len()`) on `ranks`
+/// simulated ranks with batches of `batch` rows, every band keeping `mode`.
+pub fn run_in_process(
+    x: &[u8],
+    y: &[u8],
+    ranks: usize,
+    batch: usize,
+    mode: Checkpoint,
+) -> InProcess {
+    let plan = BandPlan::new(x.len(), y.len(), ranks, batch);
+    let p = plan.active_ranks();
+    let mut bands: Vec<BandStore<'_>> = (0..p)
+        .map(|k| BandStore::new(&plan, k, x, y, mode))
+        .collect();
+    let mut out = InProcess {
+        messages: vec![0; plan.senders().len()],
+        ..InProcess::default()
+    };
+
+    for b in 0..plan.batches() {
+        let mut incoming: Option<Vec<u64>> = None;
+        for (k, band) in bands.iter_mut().enumerate() {
+            let mut outgoing = vec![0u64; plan.carry_words(b)];
+            band.run_batch(b, incoming.as_deref(), &mut outgoing);
+            incoming = if k + 1 < p {
+                out.messages[k] += 1;
+                out.message_bytes += plan.message_bytes(b);
+                Some(outgoing)
+            } else {
+                None
+            };
+        }
+    }
+    out.length_from_v = bands.iter().map(BandStore::plus_steps).sum();
+
+    let mut found_rev = Vec::with_capacity(x.len());
+    if plan.rows() > 0 {
+        let (mut k, mut cell) = (p - 1, (plan.rows() - 1, plan.cols() - 1));
+        debug_assert_eq!(plan.owner_of_col(cell.1), k);
+        while let Exit::Hop { i, j } = bands[k].walk(cell, &mut found_rev) {
+            debug_assert_eq!(plan.owner_of_col(j), k - 1, "a hop goes one band left");
+            (k, cell) = (k - 1, (i, j));
+            out.hops += 1;
+        }
+    }
+    found_rev.reverse();
+    out.lcs = found_rev;
+    for band in &bands {
+        let r = band.recompute_stats();
+        out.recompute.blocks += r.blocks;
+        out.recompute.words += r.words;
+        out.recompute.seconds += r.seconds;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bands::carry;
+    use crate::bands::store::estimate_bytes;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use std::time::Instant;
+
+    const RANKS: [usize; 5] = [1, 2, 3, 5, 8];
+    const BATCHES: [usize; 4] = [1, 63, 64, 200];
+
+    fn modes(m: usize) -> [Checkpoint; 5] {
+        [
+            Checkpoint::Full,
+            Checkpoint::Every(1),
+            Checkpoint::Every(3),
+            Checkpoint::Every(17),
+            Checkpoint::Every(m + 5),
+        ]
+    }
+
+    fn random_seq(rng: &mut ChaCha8Rng, len: usize, alphabet: &[u8]) -> Vec<u8> {
+        (0..len)
+            .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
+            .collect()
+    }
+
+    /// Runs every rank count, batch size and mode on `(x, y)` and checks the LCS byte for byte
+    /// against the reference, the length read from `V`, the message counts and the hops.
+    fn check(x: &[u8], y: &[u8]) {
+        let want = crate::reference::lcs(x, y);
+        for ranks in RANKS {
+            for batch in BATCHES {
+                for mode in modes(x.len()) {
+                    let plan = BandPlan::new(x.len(), y.len(), ranks, batch);
+                    let got = run_in_process(x, y, ranks, batch, mode);
+                    let what = format!(
+                        "m={} n={} P={ranks} B={batch} {mode:?}\nx={:?}\ny={:?}",
+                        x.len(),
+                        y.len(),
+                        String::from_utf8_lossy(x),
+                        String::from_utf8_lossy(y)
+                    );
+                    assert_eq!(got.lcs, want.lcs, "{what}");
+                    assert_eq!(got.length_from_v, want.length, "{what}");
+                    // One message per batch on every edge between active ranks.
+                    assert_eq!(got.messages.len(), plan.active_ranks().saturating_sub(1));
+                    for &count in &got.messages {
+                        assert_eq!(count, plan.batches() as u64, "{what}");
+                    }
+                    let total: u64 = got.messages.iter().sum();
+                    assert_eq!(total, plan.predicted_messages(), "{what}");
+                    assert_eq!(got.message_bytes, plan.predicted_bytes(), "{what}");
+                    assert!(got.hops < ranks as u64, "{what}: {} hops", got.hops);
+                    if mode == Checkpoint::Full {
+                        assert_eq!(got.recompute.blocks, 0);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn random_pairs_match_the_reference() {
+        let all: Vec<u8> = (0..=255).collect();
+        let alphabets: [&[u8]; 4] = [b"ab", b"ACGT", b"abcdefghijklmnopqrstuvwxyz", &all];
+        let mut rng = ChaCha8Rng::seed_from_u64(0xba4d5);
+        for (a, alphabet) in alphabets.iter().enumerate() {
+            for case in 0..12 {
+                // Half the pairs short enough that m < B and a single word; the rest up to 300.
+                let top = if case % 2 == 0 { 70 } else { 300 };
+                let la = rng.gen_range(0..top);
+                let lb = rng.gen_range(0..top);
+                let (s, t) = (
+                    random_seq(&mut rng, la, alphabet),
+                    random_seq(&mut rng, lb, alphabet),
+                );
+                let (x, y) = if s.len() <= t.len() { (s, t) } else { (t, s) };
+                check(&x, &y);
+                // Similar sequences make long diagonal runs and many hops.
+                if a < 2 && !y.is_empty() {
+                    let mut z = y.clone();
+                    for _ in 0..y.len() / 10 {
+                        let at = rng.gen_range(0..z.len());
+                        z[at] = alphabet[rng.gen_range(0..alphabet.len())];
+                    }
+                    check(&z, &y);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shapes_at_word_and_batch_edges() {
+        let mut rng = ChaCha8Rng::seed_from_u64(64);
+        // (m, n): one row, one column, empty x, widths around multiples of 64, more ranks
+        // than words.
+        let shapes = [
+            (0, 0),
+            (0, 1),
+            (0, 130),
+            (1, 1),
+            (1, 64),
+            (1, 65),
+            (1, 300),
+            (2, 2),
+            (63, 64),
+            (64, 64),
+            (64, 65),
+            (65, 128),
+            (127, 129),
+            (200, 200),
+            (201, 257),
+            (299, 300),
+        ];
+        for (m, n) in shapes {
+            for alphabet in [&b"ab"[..], b"ACGT"] {
+                let x = random_seq(&mut rng, m, alphabet);
+                let y = random_seq(&mut rng, n, alphabet);
+                check(&x, &y);
+            }
+        }
+        // Matches along row 0 and column 0 only: the walk must run to the matrix edge.
+        check(
+            b"a",
+            b"abbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+        );
+        check(&[b'b'; 70], &[b'a'; 200]);
+        let mut col0 = vec![b'x'; 90];
+        col0[0] = b'a';
+        let mut row0 = vec![b'y'; 200];
+        row0[0] = b'a';
+        check(&col0, &row0);
+        // Identical sequences: the walk is the main diagonal, crossing every band edge.
+        let same: Vec<u8> = (0..300u32).map(|k| (k * 7 % 251) as u8).collect();
+        check(&same, &same);
+        for mode in [Checkpoint::Full, Checkpoint::Every(17)] {
+            let run = run_in_process(&same, &same, 8, 64, mode);
+            assert_eq!(
+                run.hops, 4,
+                "five bands of one word each: four edges crossed"
+            );
+            // All matches: the walk never asks a bit, so nothing is recomputed.
+            assert_eq!(run.recompute.blocks, 0);
+        }
+    }
+
+    #[test]
+    fn batch_messages_round_trip() {
+        // What band k sends for a batch is what band k+1 reads as its carry-ins: run two bands
+        // row by row, pack the first's carry-outs per batch, unpack on the second.
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let x = random_seq(&mut rng, 250, b"ACGT");
+        let y = random_seq(&mut rng, 256, b"ACGT");
+        for batch in BATCHES {
+            let plan = BandPlan::new(250, 256, 2, batch);
+            let mut left = BandStore::new(&plan, 0, &x, &y, Checkpoint::Full);
+            let mut by_row = BandStore::new(&plan, 0, &x, &y, Checkpoint::Full);
+            for b in 0..plan.batches() {
+                let mut msg = vec![u64::MAX; plan.carry_words(b)];
+                left.run_batch(b, None, &mut msg);
+                let rows = plan.batch_rows(b);
+                let bits: Vec<bool> = rows.clone().map(|i| by_row.row(i, false)).collect();
+                assert_eq!(msg, carry::pack(&bits), "B={batch} batch {b}");
+                assert_eq!(carry::unpack(&msg, rows.len()), bits);
+                assert_eq!(msg.len() as u64 * 8, plan.message_bytes(b));
+            }
+        }
+    }
+
+    #[test]
+    fn large_case_matches_the_reference() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3000);
+        let x = random_seq(&mut rng, 3000, b"ACGT");
+        let y = random_seq(&mut rng, 5000, b"ACGT");
+        let want = crate::reference::lcs(&x, &y);
+        let plan = BandPlan::new(3000, 5000, 3, 256);
+        for mode in [Checkpoint::Every(50), Checkpoint::Full] {
+            let got = run_in_process(&x, &y, 3, 256, mode);
+            assert_eq!(got.lcs, want.lcs, "{mode:?}");
+            assert_eq!(got.length_from_v, want.length);
+            assert_eq!(got.messages, [12, 12]);
+            assert_eq!(plan.predicted_messages(), 24);
+            assert!(got.hops <= 2);
+        }
+        // Checkpoints use a fraction of the full bits.
+        let full = estimate_bytes(&plan, 0, &x, Checkpoint::Full);
+        let every = estimate_bytes(&plan, 0, &x, Checkpoint::Every(50));
+        assert!(every * 10 < full, "{every} vs {full}");
+    }
+
+    /// Time per word of one band's fill, best of three; printed, not asserted. Run with
+    /// `cargo test --release --lib bands -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "timing printout; run in release mode"]
+    fn timing_single_band_fill() {
+        let (m, n) = (20_000, 200_000);
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let x = random_seq(&mut rng, m, b"ACGT");
+        let y = random_seq(&mut rng, n, b"ACGT");
+        let plan = BandPlan::new(m, n, 1, 4096);
+        let words = (m * plan.total_words()) as f64;
+        let k = m.isqrt();
+        // Row by row (one carry chain at a time), then batch by batch (four rows fused).
+        for (mode, fused) in [
+            (Checkpoint::Every(k), false),
+            (Checkpoint::Every(k), true),
+            (Checkpoint::Full, true),
+        ] {
+            let (mut fill, mut walk, mut recompute) = (f64::MAX, f64::MAX, f64::MAX);
+            let mut length = 0;
+            for _ in 0..3 {
+                let mut band = BandStore::new(&plan, 0, &x, &y, mode);
+                let started = Instant::now();
+                if fused {
+                    for b in 0..plan.batches() {
+                        let mut out = vec![0; plan.carry_words(b)];
+                        band.run_batch(b, None, &mut out);
+                    }
+                } else {
+                    for i in 0..m {
+                        band.row(i, false);
+                    }
+                }
+                fill = fill.min(started.elapsed().as_secs_f64());
+                let started = Instant::now();
+                let mut found = Vec::new();
+                assert_eq!(band.walk((m - 1, n - 1), &mut found), Exit::Done);
+                walk = walk.min(started.elapsed().as_secs_f64());
+                let r = band.recompute_stats();
+                if r.words > 0 {
+                    recompute = recompute.min(r.seconds * 1e9 / r.words as f64);
+                }
+                assert_eq!(found.len(), band.plus_steps());
+                length = found.len();
+            }
+            eprintln!(
+                "{m} x {n} {mode:?}, {}: fill {fill:.3} s = {:.3} ns/word; walk {walk:.3} s, \
+                 recompute {} ns/word; LCS {length}",
+                if fused { "4 rows fused" } else { "row by row" },
+                fill * 1e9 / words,
+                if recompute < f64::MAX {
+                    format!("{recompute:.3}")
+                } else {
+                    "-".into()
+                },
+            );
+        }
+    }
+}

@@ -1,0 +1,318 @@
+//! The bands plan: which rank owns which columns, how rows are batched, and how many boundary
+//! messages the pipeline sends.
+//!
+//! The `n` columns are `W = ceil(n / 64)` words of 64 columns. They are split among
+//! `p = min(P, W)` active ranks into contiguous runs of **whole words**, balanced as the
+//! diagonal schedule balances a diagonal: with `c = ceil(W / p)`, `f = floor(W / p)` and
+//! `r = W mod p`, rank `k < r` owns `c` words and ranks `r <= k < p` own `f`; ranks `>= p` own
+//! nothing. Whole words keep the addition's carry the only thing a band needs from its left
+//! neighbour, and let a band's masks and bit vectors start at bit 0 of a word. Only the last
+//! word of the last band can hold padding bits (columns `>= n`).
+//!
+//! Rows go in batches of `B`: batch `b` is rows `[b * B, min((b + 1) * B, m))`, so there are
+//! `ceil(m / B)` batches and only the last can be shorter. After a batch each active rank but
+//! the last sends its right neighbour one message of `ceil(len / 64)` words: the carries out
+//! of its last word, one bit per row. Boundary messages: `(p - 1) * ceil(m / B)` exactly.
+//!
+//! Pure arithmetic: O(1) per query, no allocation.
+
+use std::ops::Range;
+
+/// Columns per word.
+pub const WORD_BITS: usize = u64::BITS as usize;
+
+/// Bytes per word.
+pub const WORD_BYTES: u64 = (u64::BITS / 8) as u64;
+
+/// Column ownership and row batching of an `m x n` bands run on `ranks` ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BandPlan {
+    m: usize,
+    n: usize,
+    ranks: usize,
+    batch: usize,
+}
+
+impl BandPlan {
+    /// A plan for `m` rows and `n >= m` columns on `ranks >= 1` ranks, `batch >= 1` rows per
+    /// boundary message.
+    pub fn new(m: usize, n: usize, ranks: usize, batch: usize) -> BandPlan {
+        assert!(m <= n, "rows must be the shorter sequence ({m} > {n})");
+        assert!(ranks >= 1, "at least one rank");
+        assert!(batch >= 1, "a batch holds at least one row");
+        BandPlan { m, n, ranks, batch }
+    }
+
+    pub fn rows(&self) -> usize {
+        self.m
+    }
+
+    pub fn cols(&self) -> usize {
+        self.n
+    }
+
+    pub fn ranks(&self) -> usize {
+        self.ranks
+    }
+
+    /// Rows per batch (`B`).
+    pub fn batch(&self) -> usize {
+        self.batch
+    }
+
+    /// Words in a whole row: `W = ceil(n / 64)`.
+    pub fn total_words(&self) -> usize {
+        self.n.div_ceil(WORD_BITS)
+    }
+
+    /// Ranks that own at least one word: `min(P, W)`.
+    pub fn active_ranks(&self) -> usize {
+        self.ranks.min(self.total_words())
+    }
+
+    /// Words `[s, e)` of a row owned by rank `k`; empty (at the end of the row) for a rank
+    /// that owns nothing.
+    pub fn words(&self, k: usize) -> Range<usize> {
+        let w = self.total_words();
+        let p = self.active_ranks();
+        if k >= p {
+            return w..w;
+        }
+        let (f, r) = (w / p, w % p);
+        let start = k * f + k.min(r);
+        let size = if k < r { f + 1 } else { f };
+        start..start + size
+    }
+
+    /// Columns owned by rank `k`: its words, clipped to `n`.
+    pub fn cols_of(&self, k: usize) -> Range<usize> {
+        let Range { start, end } = self.words(k);
+        (start * WORD_BITS).min(self.n)..(end * WORD_BITS).min(self.n)
+    }
+
+    /// Owner of word `w < W`.
+    pub fn owner_of_word(&self, w: usize) -> usize {
+        let total = self.total_words();
+        debug_assert!(w < total, "word {w} out of range (W = {total})");
+        let p = self.active_ranks();
+        let (f, r) = (total / p, total % p);
+        // The first r ranks own f + 1 words each.
+        let big = r * (f + 1);
+        if w < big {
+            w / (f + 1)
+        } else {
+            r + (w - big) / f
+        }
+    }
+
+    /// Owner of column `j < n`.
+    pub fn owner_of_col(&self, j: usize) -> usize {
+        debug_assert!(j < self.n, "column {j} out of range (n = {})", self.n);
+        self.owner_of_word(j / WORD_BITS)
+    }
+
+    /// Number of batches: `ceil(m / B)`.
+    pub fn batches(&self) -> usize {
+        self.m.div_ceil(self.batch)
+    }
+
+    /// Rows of batch `b`.
+    pub fn batch_rows(&self, b: usize) -> Range<usize> {
+        debug_assert!(b < self.batches(), "batch {b} out of range");
+        let start = b * self.batch;
+        start..(start + self.batch).min(self.m)
+    }
+
+    /// Batch holding row `i`.
+    pub fn batch_of_row(&self, i: usize) -> usize {
+        debug_assert!(i < self.m, "row {i} out of range (m = {})", self.m);
+        i / self.batch
+    }
+
+    /// Words of carry bits in batch `b`'s boundary message: one bit per row.
+    pub fn carry_words(&self, b: usize) -> usize {
+        self.batch_rows(b).len().div_ceil(WORD_BITS)
+    }
+
+    /// Bytes of batch `b`'s boundary message.
+    pub fn message_bytes(&self, b: usize) -> u64 {
+        self.carry_words(b) as u64 * WORD_BYTES
+    }
+
+    /// Ranks `k` that send boundary messages (to `k + 1`): every active rank but the last.
+    pub fn senders(&self) -> Range<usize> {
+        0..self.active_ranks().saturating_sub(1)
+    }
+
+    /// Boundary messages of the whole run: `(active - 1) * ceil(m / B)`.
+    pub fn predicted_messages(&self) -> u64 {
+        self.senders().len() as u64 * self.batches() as u64
+    }
+
+    /// Boundary bytes of the whole run: every batch's message on every sending edge.
+    pub fn predicted_bytes(&self) -> u64 {
+        // All batches but the last are full; only the last message can be shorter.
+        let batches = self.batches() as u64;
+        if batches == 0 {
+            return 0;
+        }
+        let full = self.batch.div_ceil(WORD_BITS) as u64 * WORD_BYTES;
+        let last = self.message_bytes(self.batches() - 1);
+        self.senders().len() as u64 * ((batches - 1) * full + last)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Column counts around word edges, up to 21 words, with every P up to 12.
+    fn shapes() -> impl Iterator<Item = (usize, usize)> {
+        let widths = (0..=20usize).flat_map(|w| [w * 64, w * 64 + 1, w * 64 + 33, w * 64 + 63]);
+        widths.flat_map(|n| (1..=12).map(move |p| (n, p)))
+    }
+
+    #[test]
+    fn every_column_owned_once_in_whole_balanced_words() {
+        // Exhaustive over n up to 21 words.
+        for (n, p) in (0..=21 * 64).flat_map(|n| (1..=12).map(move |p| (n, p))) {
+            let plan = BandPlan::new(0, n, p, 1);
+            let w = n.div_ceil(64);
+            assert_eq!(plan.total_words(), w);
+            assert_eq!(plan.active_ranks(), p.min(w));
+            // Brute force: walk the ranks' word ranges and count owners per word and column.
+            let mut word_owner = vec![usize::MAX; w];
+            let mut col_owner = vec![usize::MAX; n];
+            let mut sizes = Vec::new();
+            let mut next = 0;
+            for k in 0..p + 3 {
+                let words = plan.words(k);
+                let cols = plan.cols_of(k);
+                if k >= plan.active_ranks() {
+                    assert!(words.is_empty() && cols.is_empty(), "n={n} P={p} k={k}");
+                    continue;
+                }
+                assert!(
+                    !words.is_empty(),
+                    "active rank {k} owns nothing (n={n} P={p})"
+                );
+                assert_eq!(words.start, next, "bands are contiguous, in rank order");
+                next = words.end;
+                sizes.push(words.len());
+                assert_eq!(
+                    cols.start,
+                    words.start * 64,
+                    "bands start at a word boundary"
+                );
+                assert_eq!(cols.end, (words.end * 64).min(n));
+                for t in words {
+                    assert_eq!(word_owner[t], usize::MAX);
+                    word_owner[t] = k;
+                }
+                for j in cols {
+                    assert_eq!(col_owner[j], usize::MAX, "column {j} owned twice");
+                    col_owner[j] = k;
+                }
+            }
+            assert_eq!(next, w, "n={n} P={p}: words left unowned");
+            assert!(
+                col_owner.iter().all(|&k| k < p),
+                "n={n} P={p}: column unowned"
+            );
+            if let (Some(&hi), Some(&lo)) = (sizes.iter().max(), sizes.iter().min()) {
+                assert!(hi - lo <= 1, "n={n} P={p}: unbalanced {sizes:?}");
+                // The larger bands come first.
+                assert!(sizes.windows(2).all(|s| s[0] >= s[1]), "{sizes:?}");
+            }
+            for (t, &k) in word_owner.iter().enumerate() {
+                assert_eq!(plan.owner_of_word(t), k, "n={n} P={p} word {t}");
+            }
+            for (j, &k) in col_owner.iter().enumerate() {
+                assert_eq!(plan.owner_of_col(j), k, "n={n} P={p} column {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn batches_cover_the_rows_in_order() {
+        for m in 0..=300 {
+            for b in [1, 2, 7, 63, 64, 65, 128, 200, 1000] {
+                let plan = BandPlan::new(m, 300, 3, b);
+                assert_eq!(plan.batches(), m.div_ceil(b));
+                let mut next = 0;
+                for t in 0..plan.batches() {
+                    let rows = plan.batch_rows(t);
+                    assert_eq!(rows.start, next);
+                    assert!(!rows.is_empty() && rows.len() <= b);
+                    if t + 1 < plan.batches() {
+                        assert_eq!(rows.len(), b, "only the last batch is short");
+                    }
+                    assert_eq!(plan.carry_words(t), rows.len().div_ceil(64));
+                    assert_eq!(plan.message_bytes(t), 8 * rows.len().div_ceil(64) as u64);
+                    for i in rows.clone() {
+                        assert_eq!(plan.batch_of_row(i), t);
+                    }
+                    next = rows.end;
+                }
+                assert_eq!(next, m);
+            }
+        }
+    }
+
+    #[test]
+    fn predicted_messages_equal_a_count_per_batch_per_edge() {
+        for m in [0, 1, 2, 63, 64, 65, 199, 200, 201, 1000] {
+            for (n, p) in shapes().filter(|&(n, _)| n >= m) {
+                for b in [1, 63, 64, 200] {
+                    let plan = BandPlan::new(m, n, p, b);
+                    // Brute force: an edge k -> k+1 carries messages only if both own columns.
+                    let (mut messages, mut bytes) = (0u64, 0u64);
+                    for batch in 0..plan.batches() {
+                        for k in 0..p.saturating_sub(1) {
+                            if !plan.cols_of(k).is_empty() && !plan.cols_of(k + 1).is_empty() {
+                                messages += 1;
+                                bytes += 8 * plan.batch_rows(batch).len().div_ceil(64) as u64;
+                            }
+                        }
+                    }
+                    assert_eq!(
+                        plan.predicted_messages(),
+                        messages,
+                        "m={m} n={n} P={p} B={b}"
+                    );
+                    assert_eq!(plan.predicted_bytes(), bytes, "m={m} n={n} P={p} B={b}");
+                    let active = p.min(n.div_ceil(64)) as u64;
+                    let expected = active.saturating_sub(1) * m.div_ceil(b) as u64;
+                    assert_eq!(plan.predicted_messages(), expected);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn large_plan_arithmetic() {
+        // 10^6 x 10^6 on 2 ranks: 15,625 words, 7,813 + 7,812.
+        let plan = BandPlan::new(1_000_000, 1_000_000, 2, 4096);
+        assert_eq!(plan.words(0), 0..7813);
+        assert_eq!(plan.words(1), 7813..15_625);
+        assert_eq!(plan.cols_of(1), 7813 * 64..1_000_000);
+        assert_eq!(plan.batches(), 245);
+        assert_eq!(plan.predicted_messages(), 245);
+        assert_eq!(
+            plan.carry_words(244),
+            (1_000_000 - 244 * 4096usize).div_ceil(64)
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "at least one row")]
+    fn zero_batch_is_rejected() {
+        BandPlan::new(3, 5, 2, 0);
+    }
+
+    #[test]
+    #[should_panic(expected = "at least one rank")]
+    fn zero_ranks_is_rejected() {
+        BandPlan::new(3, 5, 0, 4);
+    }
+}

@@ -1,0 +1,684 @@
+//! One rank's band: its row state, its masks, and what its part of the traceback needs.
+//!
+//! # Fill
+//!
+//! [`BandStore::row`] advances the band's `V` words by one row (see [`super::kernel`]), feeding
+//! it the carry out of the band to the left; rows go `0..m` in order. The MPI driver calls
+//! [`BandStore::run_batch`], which has a whole batch's carry-ins at hand and so runs four rows
+//! at a time through the fused kernel (except across a checkpoint, which must see `V` after
+//! its own row).
+//!
+//! # What the traceback keeps ([`Checkpoint`])
+//!
+//! * `Full`: the "go up" bit of every owned cell, row-major with `band_words` words per row:
+//!   `m * band_words * 8` bytes. The walk reads them directly.
+//! * `Every(K)`: the band's `V` after rows `K-1, 2K-1, …` (only those that start a later
+//!   block: `floor((m-1) / K)` of them; `V_{-1}`, all ones, is implicit) and the carry into
+//!   the band of every row (`m` bits). Block `b` is rows `[bK, (b+1)K)`. When the walk first
+//!   needs a cell `(i, j)` of a block, rows `bK..=i` are recomputed from the checkpoint before
+//!   them with their stored carry-ins, into one reused block buffer: locally, no message. Only
+//!   words from the band's first up to the one holding `j` are recomputed, since carries run
+//!   left to right and the walk only moves up and left, so it never needs a column to the right
+//!   of `j` again; nor a row below `i`. One block of bits is kept at a time. Memory:
+//!   `(floor((m-1)/K) + min(K, m) + 1) * band_words * 8 + ceil(m/64) * 8` bytes besides `V`
+//!   and the masks; smallest near `K = sqrt(m)` ([`Checkpoint::auto`]). Recompute work is at
+//!   most one more fill of the band (each row is recomputed at most once, never wider than the
+//!   band), less the further left the walk drifts; it is timed in [`RecomputeStats`].
+//!
+//! # Walk
+//!
+//! [`BandStore::walk`] follows the rule of `reference` and `traceback::walk_local`: at a match
+//! prepend `x[i]` and go to `(i-1, j-1)`, else up if the bit says so, else left; it ends when
+//! the walk leaves the matrix ([`Exit::Done`]) or the band, which it can only leave to the left
+//! ([`Exit::Hop`]): a walk crosses at most `P - 1` band edges.
+
+use std::ops::Range;
+use std::time::Instant;
+
+use super::carry;
+use super::kernel::{self, Masks};
+use super::plan::{BandPlan, WORD_BITS, WORD_BYTES};
+
+/// What a band keeps for the traceback.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Checkpoint {
+    /// One "go up" bit per owned cell.
+    Full,
+    /// `V` every `K` rows plus each row's carry-in; blocks of `K` rows recomputed on demand.
+    Every(usize),
+}
+
+/// Nothing fits the memory budget (see [`Checkpoint::auto`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the bands store needs at least {needed} bytes on rank {rank} (checkpoints every {k} rows), \
+     more than the {budget}-byte budget"
+)]
+pub struct NoFit {
+    pub rank: usize,
+    /// The smallest estimate over all checkpoint intervals.
+    pub needed: u64,
+    /// The interval that gives it.
+    pub k: usize,
+    pub budget: u64,
+}
+
+impl Checkpoint {
+    /// The mode for `rank` within `budget` bytes: `Full` when the full bits fit, else the
+    /// `Every(K)` of least memory if that fits.
+    ///
+    /// With `w` band words, `Every(K)` keeps `floor((m-1)/K)` checkpoints and a block of
+    /// `min(K, m)` rows, `g(K) = floor((m-1)/K) + min(K, m)` rows of `w` words, on top of a
+    /// part that does not depend on `K`. `K + floor(N/K)` is smallest near `K = sqrt(N)`, where
+    /// it is about `2 sqrt(N)`; since `g(K) >= K`, no `K` above `2 sqrt(N) + 2` can win, so
+    /// scanning `1..=min(m, 2 isqrt(m-1) + 2)` finds the exact minimum in O(sqrt m). Ties go
+    /// to the smaller `K` (a smaller block buffer, the same recompute work). Each rank may get
+    /// its own `K`; rank 0 has the widest band, so its choice bounds all others.
+    pub fn auto(plan: &BandPlan, rank: usize, x: &[u8], budget: u64) -> Result<Checkpoint, NoFit> {
+        if estimate_bytes(plan, rank, x, Checkpoint::Full) <= budget {
+            return Ok(Checkpoint::Full);
+        }
+        // m >= 1 here: with no rows the full store is the smallest of all and did not fit.
+        let m = plan.rows();
+        let g = |k: usize| (m - 1) / k + k.min(m);
+        let limit = m.min(2 * (m - 1).isqrt() + 2);
+        let k = (1..=limit).min_by_key(|&k| g(k)).unwrap_or(1);
+        let needed = estimate_bytes(plan, rank, x, Checkpoint::Every(k));
+        if needed <= budget {
+            Ok(Checkpoint::Every(k))
+        } else {
+            Err(NoFit {
+                rank,
+                needed,
+                k,
+                budget,
+            })
+        }
+    }
+}
+
+/// Where a band's part of the walk ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// The walk left the matrix: the subsequence is complete.
+    Done,
+    /// The walk continues at `(i, j)`, in the band to the left (rank `k - 1`).
+    Hop { i: usize, j: usize },
+}
+
+/// Work the checkpointed traceback spent recomputing blocks.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RecomputeStats {
+    /// Blocks recomputed.
+    pub blocks: u64,
+    /// Row-words stepped (one kernel word step each).
+    pub words: u64,
+    /// Wall time spent recomputing.
+    pub seconds: f64,
+}
+
+/// The rows of one block recomputed for the walk.
+#[derive(Debug, Clone, Copy)]
+struct Loaded {
+    /// Rows `first..=last` are in the buffer, `stride` words each (the band's first `stride`
+    /// words).
+    first: usize,
+    last: usize,
+    stride: usize,
+}
+
+/// The traceback state of each mode.
+enum Trace {
+    Full {
+        /// `m * width` words, row `i` at `[i * width, (i + 1) * width)`.
+        bits: Vec<u64>,
+    },
+    Every {
+        k: usize,
+        /// `floor((m-1)/k)` rows of `width` words: `V` after rows `k-1, 2k-1, …`.
+        checkpoints: Vec<u64>,
+        /// Carry into the band of every row, packed ([`carry`]).
+        carries: Vec<u64>,
+        /// `min(k, m) * width` words of recomputed "go up" bits.
+        block: Vec<u64>,
+        /// `width` words: the `V` the recompute advances.
+        scratch: Vec<u64>,
+        loaded: Option<Loaded>,
+    },
+}
+
+/// One rank's band of columns.
+pub struct BandStore<'a> {
+    plan: BandPlan,
+    rank: usize,
+    x: &'a [u8],
+    y: &'a [u8],
+    /// Columns owned; starts at a multiple of 64.
+    cols: Range<usize>,
+    /// Words owned.
+    width: usize,
+    masks: Masks,
+    /// `V` of the latest row computed, `width` words.
+    v: Vec<u64>,
+    /// Rows computed so far.
+    next_row: usize,
+    trace: Trace,
+    recompute: RecomputeStats,
+}
+
+/// Number of checkpoints `Every(k)` keeps: one before each block but the first.
+fn checkpoint_count(m: usize, k: usize) -> usize {
+    if m == 0 {
+        0
+    } else {
+        (m - 1) / k
+    }
+}
+
+/// With checkpoints every `k` rows: after row `i`, copies `v` into its checkpoint slot if
+/// row `i` ends a block that another block follows (the last block's end needs no copy).
+#[inline]
+fn keep_checkpoint(k: usize, m: usize, i: usize, v: &[u64], checkpoints: &mut [u64]) {
+    if (i + 1).is_multiple_of(k) && i + 1 < m {
+        let c = (i + 1) / k - 1;
+        checkpoints[c * v.len()..(c + 1) * v.len()].copy_from_slice(v);
+    }
+}
+
+/// Bytes [`BandStore::new`] allocates for `rank` (not counting the sequences): exact.
+pub fn estimate_bytes(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> u64 {
+    let m = plan.rows() as u64;
+    let width = plan.words(rank).len() as u64;
+    let masks = Masks::estimate_bytes(x, width as usize);
+    let v = width * WORD_BYTES;
+    let trace = match mode {
+        Checkpoint::Full => m * width * WORD_BYTES,
+        Checkpoint::Every(k) => {
+            assert!(k >= 1, "checkpoint interval must be at least 1 row");
+            let rows = checkpoint_count(plan.rows(), k) + k.min(plan.rows()) + 1;
+            rows as u64 * width * WORD_BYTES + m.div_ceil(WORD_BITS as u64) * WORD_BYTES
+        }
+    };
+    masks + v + trace
+}
+
+impl<'a> BandStore<'a> {
+    /// The band of `rank` for rows `x` and columns `y` (the plan's `m` and `n`).
+    pub fn new(
+        plan: &BandPlan,
+        rank: usize,
+        x: &'a [u8],
+        y: &'a [u8],
+        mode: Checkpoint,
+    ) -> BandStore<'a> {
+        assert_eq!(x.len(), plan.rows(), "x is not the plan's rows");
+        assert_eq!(y.len(), plan.cols(), "y is not the plan's columns");
+        let m = plan.rows();
+        let cols = plan.cols_of(rank);
+        let width = plan.words(rank).len();
+        let words = |rows: usize| {
+            let len = rows
+                .checked_mul(width)
+                .expect("band does not fit in the address space");
+            // Zeroed allocations: untouched pages cost nothing until written.
+            vec![0u64; len]
+        };
+        let trace = match mode {
+            Checkpoint::Full => Trace::Full { bits: words(m) },
+            Checkpoint::Every(k) => {
+                assert!(k >= 1, "checkpoint interval must be at least 1 row");
+                Trace::Every {
+                    k,
+                    checkpoints: words(checkpoint_count(m, k)),
+                    carries: vec![0; m.div_ceil(WORD_BITS)],
+                    block: words(k.min(m)),
+                    scratch: words(1),
+                    loaded: None,
+                }
+            }
+        };
+        BandStore {
+            plan: *plan,
+            rank,
+            x,
+            y,
+            masks: Masks::new(x, &y[cols.clone()]),
+            cols,
+            width,
+            v: vec![u64::MAX; width],
+            next_row: 0,
+            trace,
+            recompute: RecomputeStats::default(),
+        }
+    }
+
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+
+    /// Columns this band owns.
+    pub fn cols(&self) -> Range<usize> {
+        self.cols.clone()
+    }
+
+    /// Rows computed so far.
+    pub fn rows_done(&self) -> usize {
+        self.next_row
+    }
+
+    /// Computes row `i` (rows go `0..m` in order) with `carry_in`, the carry into the band's
+    /// first word (false on the first band); returns the carry out of its last word.
+    pub fn row(&mut self, i: usize, carry_in: bool) -> bool {
+        debug_assert_eq!(i, self.next_row, "rows must be computed in order");
+        let pm = self.masks.of(self.x[i]);
+        let m = self.plan.rows();
+        let carry_out = match &mut self.trace {
+            Trace::Full { bits } => {
+                let row = &mut bits[i * self.width..(i + 1) * self.width];
+                kernel::step_traced(&mut self.v, pm, carry_in, row)
+            }
+            Trace::Every {
+                k,
+                checkpoints,
+                carries,
+                ..
+            } => {
+                carry::set(carries, i, carry_in);
+                let carry_out = kernel::step(&mut self.v, pm, carry_in);
+                keep_checkpoint(*k, m, i, &self.v, checkpoints);
+                carry_out
+            }
+        };
+        self.next_row += 1;
+        carry_out
+    }
+
+    /// Whether rows `i..i + 4` (all in the matrix) can go through the fused kernel: with
+    /// checkpoints, only if none is due after the first three of them.
+    fn fusable(&self, i: usize) -> bool {
+        match &self.trace {
+            Trace::Full { .. } => true,
+            // The first checkpoint row at or after i is (i+1).div_ceil(k) * k - 1.
+            Trace::Every { k, .. } => (i + 1).div_ceil(*k) * *k >= i + kernel::FUSED_ROWS,
+        }
+    }
+
+    /// Rows `i..i + 4` in one pass ([`kernel::step4`]); same contract as four [`Self::row`]s.
+    fn rows4(&mut self, i: usize, carry_in: [bool; 4]) -> [bool; 4] {
+        debug_assert_eq!(i, self.next_row, "rows must be computed in order");
+        debug_assert!(i + 4 <= self.plan.rows() && self.fusable(i));
+        let (masks, x, w, m) = (&self.masks, self.x, self.width, self.plan.rows());
+        let pm = [0, 1, 2, 3].map(|d| masks.of(x[i + d]));
+        let carry_out = match &mut self.trace {
+            Trace::Full { bits } => {
+                let rows = &mut bits[i * w..(i + 4) * w];
+                let (r0, rest) = rows.split_at_mut(w);
+                let (r1, rest) = rest.split_at_mut(w);
+                let (r2, r3) = rest.split_at_mut(w);
+                kernel::step4_traced(&mut self.v, pm, carry_in, [r0, r1, r2, r3])
+            }
+            Trace::Every {
+                k,
+                checkpoints,
+                carries,
+                ..
+            } => {
+                for (d, &c) in carry_in.iter().enumerate() {
+                    carry::set(carries, i + d, c);
+                }
+                let carry_out = kernel::step4(&mut self.v, pm, carry_in);
+                keep_checkpoint(*k, m, i + 3, &self.v, checkpoints);
+                carry_out
+            }
+        };
+        self.next_row += 4;
+        carry_out
+    }
+
+    /// Computes batch `b` with the carries from the band to the left (`None` on the first
+    /// band: all 0), writing this band's carries out to `outgoing` (`plan.carry_words(b)`
+    /// words, the message to the band on the right). Rows go four at a time through the fused
+    /// kernel where they can.
+    pub fn run_batch(&mut self, b: usize, incoming: Option<&[u64]>, outgoing: &mut [u64]) {
+        let rows = self.plan.batch_rows(b);
+        debug_assert_eq!(outgoing.len(), self.plan.carry_words(b));
+        debug_assert!(incoming.is_none_or(|w| w.len() == self.plan.carry_words(b)));
+        // Bits past the batch are 0, so a message is a function of its rows alone.
+        outgoing.fill(0);
+        let carry_in = |t: usize| incoming.is_some_and(|w| carry::get(w, t));
+        let mut i = rows.start;
+        while i < rows.end {
+            let t = i - rows.start;
+            if i + kernel::FUSED_ROWS <= rows.end && self.fusable(i) {
+                let out = self.rows4(i, [0, 1, 2, 3].map(|d| carry_in(t + d)));
+                for (d, c) in out.into_iter().enumerate() {
+                    carry::set(outgoing, t + d, c);
+                }
+                i += kernel::FUSED_ROWS;
+            } else {
+                let c = self.row(i, carry_in(t));
+                carry::set(outgoing, t, c);
+                i += 1;
+            }
+        }
+    }
+
+    /// Number of +1 steps of the latest row within this band (zero bits of `V` over real
+    /// columns): after the last row, the bands' counts add up to the LCS length.
+    pub fn plus_steps(&self) -> usize {
+        // Padding bits are 1, so counting zeros over whole words counts real columns only.
+        self.v.iter().map(|w| w.count_zeros() as usize).sum()
+    }
+
+    /// Work spent recomputing blocks for the walk so far.
+    pub fn recompute_stats(&self) -> RecomputeStats {
+        self.recompute
+    }
+
+    /// At mismatch cell `(i, j)` of this band (after the fill): whether the walk goes up.
+    /// With checkpoints, recomputes the block of `i` when the loaded rows or words do not
+    /// cover the cell, so any order of queries is correct; the walk's order (up and left)
+    /// recomputes each block at most once.
+    pub fn goes_up(&mut self, i: usize, j: usize) -> bool {
+        debug_assert_eq!(self.next_row, self.plan.rows(), "traceback before the fill");
+        debug_assert!(i < self.plan.rows(), "row {i} out of range");
+        debug_assert!(
+            self.cols.contains(&j),
+            "column {j} not in band {:?}",
+            self.cols
+        );
+        let t = j - self.cols.start;
+        let w = t / WORD_BITS;
+        let word = match &self.trace {
+            Trace::Full { bits } => bits[i * self.width + w],
+            Trace::Every { loaded, .. } => {
+                let l = match *loaded {
+                    Some(l) if l.first <= i && i <= l.last && w < l.stride => l,
+                    _ => self.load_block(i, w + 1),
+                };
+                let Trace::Every { block, .. } = &self.trace else {
+                    unreachable!("the mode does not change")
+                };
+                block[(i - l.first) * l.stride + w]
+            }
+        };
+        (word >> (t % WORD_BITS)) & 1 == 1
+    }
+
+    /// Recomputes the "go up" bits of rows `first..=i` of `i`'s block over the band's first
+    /// `stride` words, from the checkpoint before the block and the stored carry-ins.
+    fn load_block(&mut self, i: usize, stride: usize) -> Loaded {
+        let started = Instant::now();
+        let Trace::Every {
+            k,
+            checkpoints,
+            carries,
+            block,
+            scratch,
+            loaded,
+        } = &mut self.trace
+        else {
+            unreachable!("only checkpointed bands recompute")
+        };
+        debug_assert!(stride <= self.width);
+        let first = i / *k * *k;
+        let v = &mut scratch[..stride];
+        if first == 0 {
+            v.fill(u64::MAX);
+        } else {
+            let c = first / *k - 1;
+            v.copy_from_slice(&checkpoints[c * self.width..c * self.width + stride]);
+        }
+        // The buffer holds min(k, m) rows of the full width, so at least i - first + 1 rows of
+        // `stride` words.
+        let mut out = block.chunks_exact_mut(stride);
+        let mut next = || out.next().expect("block buffer holds the block");
+        let mut r = first;
+        while r <= i {
+            if r + kernel::FUSED_ROWS <= i + 1 {
+                let pm = [0, 1, 2, 3].map(|d| &self.masks.of(self.x[r + d])[..stride]);
+                let cin = [0, 1, 2, 3].map(|d| carry::get(carries, r + d));
+                kernel::step4_traced(v, pm, cin, [next(), next(), next(), next()]);
+                r += kernel::FUSED_ROWS;
+            } else {
+                let pm = &self.masks.of(self.x[r])[..stride];
+                kernel::step_traced(v, pm, carry::get(carries, r), next());
+                r += 1;
+            }
+        }
+        let l = Loaded {
+            first,
+            last: i,
+            stride,
+        };
+        *loaded = Some(l);
+        self.recompute.blocks += 1;
+        self.recompute.words += ((i + 1 - first) * stride) as u64;
+        self.recompute.seconds += started.elapsed().as_secs_f64();
+        l
+    }
+
+    /// Walks from `(i, j)`, a cell of this band, while the cells stay in it, appending each
+    /// matched byte to `found_rev` (so it holds the subsequence found so far, last byte
+    /// first).
+    pub fn walk(&mut self, (mut i, mut j): (usize, usize), found_rev: &mut Vec<u8>) -> Exit {
+        loop {
+            debug_assert!(
+                self.cols.contains(&j),
+                "({i}, {j}) is not in band {}",
+                self.rank
+            );
+            let next = if self.x[i] == self.y[j] {
+                found_rev.push(self.x[i]);
+                (i.checked_sub(1), j.checked_sub(1))
+            } else if self.goes_up(i, j) {
+                (i.checked_sub(1), Some(j))
+            } else {
+                (Some(i), j.checked_sub(1))
+            };
+            let (Some(ni), Some(nj)) = next else {
+                return Exit::Done;
+            };
+            if nj < self.cols.start {
+                return Exit::Hop { i: ni, j: nj };
+            }
+            (i, j) = (ni, nj);
+        }
+    }
+
+    /// Bytes held by the store's buffers (capacities), for checking [`estimate_bytes`].
+    #[cfg(test)]
+    fn allocated_bytes(&self) -> u64 {
+        let words = match &self.trace {
+            Trace::Full { bits } => bits.capacity(),
+            Trace::Every {
+                checkpoints,
+                carries,
+                block,
+                scratch,
+                ..
+            } => {
+                checkpoints.capacity() + carries.capacity() + block.capacity() + scratch.capacity()
+            }
+        };
+        (words + self.v.capacity()) as u64 * WORD_BYTES + self.masks.bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seq(len: usize, alphabet: &[u8], seed: u64) -> Vec<u8> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        (0..len)
+            .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
+            .collect()
+    }
+
+    #[test]
+    fn estimate_matches_allocation() {
+        for (m, n) in [(0, 0), (0, 100), (1, 1), (5, 64), (100, 1000), (300, 4000)] {
+            let x = seq(m, b"acgtn", 1);
+            let y = seq(n, b"acgtn", 2);
+            for ranks in [1, 2, 3, 8] {
+                let plan = BandPlan::new(m, n, ranks, 64);
+                for rank in 0..ranks {
+                    for mode in [
+                        Checkpoint::Full,
+                        Checkpoint::Every(1),
+                        Checkpoint::Every(7),
+                        Checkpoint::Every(m + 5),
+                    ] {
+                        let store = BandStore::new(&plan, rank, &x, &y, mode);
+                        assert_eq!(
+                            estimate_bytes(&plan, rank, &x, mode),
+                            store.allocated_bytes(),
+                            "m={m} n={n} P={ranks} rank {rank} {mode:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn checkpoint_memory_formula() {
+        // 1000 rows, rank 0 of 8 owns 2 of 16 words, x has 4 distinct bytes.
+        let x: Vec<u8> = b"acgt".iter().copied().cycle().take(1000).collect();
+        let plan = BandPlan::new(1000, 1024, 8, 64);
+        let fixed = 4 * 2 * 8 + 2 * 8;
+        assert_eq!(
+            estimate_bytes(&plan, 0, &x, Checkpoint::Full),
+            fixed + 1000 * 2 * 8
+        );
+        // K = 32: 31 checkpoints, a 32-row block, the scratch row, 16 words of carry-ins.
+        assert_eq!(
+            estimate_bytes(&plan, 0, &x, Checkpoint::Every(32)),
+            fixed + (31 + 32 + 1) * 2 * 8 + 16 * 8
+        );
+    }
+
+    #[test]
+    fn auto_picks_full_when_it_fits_else_the_least_memory() {
+        let x = seq(10_000, b"acgt", 0);
+        let plan = BandPlan::new(10_000, 64 * 200, 5, 64);
+        let full = estimate_bytes(&plan, 0, &x, Checkpoint::Full);
+        assert_eq!(Checkpoint::auto(&plan, 0, &x, full), Ok(Checkpoint::Full));
+        let Ok(Checkpoint::Every(k)) = Checkpoint::auto(&plan, 0, &x, full - 1) else {
+            panic!("expected checkpoints");
+        };
+        // The chosen K is the exact minimum over every K.
+        let best = (1..=10_000)
+            .map(|k| estimate_bytes(&plan, 0, &x, Checkpoint::Every(k)))
+            .min()
+            .unwrap();
+        assert_eq!(estimate_bytes(&plan, 0, &x, Checkpoint::Every(k)), best);
+        assert!((90..=110).contains(&k), "K = {k} is not near sqrt(10000)");
+        let err = Checkpoint::auto(&plan, 0, &x, best - 1).unwrap_err();
+        assert_eq!((err.needed, err.k, err.rank), (best, k, 0));
+        assert!(err.to_string().contains(&best.to_string()));
+        // The exact minimum for every small m.
+        for m in 1..=400 {
+            let x = seq(m, b"ab", 3);
+            let y = seq(m.max(64), b"ab", 4);
+            let plan = BandPlan::new(m, y.len(), 1, 64);
+            let best = (1..=m + 3)
+                .map(|k| estimate_bytes(&plan, 0, &x, Checkpoint::Every(k)))
+                .min()
+                .unwrap();
+            match Checkpoint::auto(&plan, 0, &x, best) {
+                Ok(Checkpoint::Every(k)) => {
+                    assert_eq!(estimate_bytes(&plan, 0, &x, Checkpoint::Every(k)), best)
+                }
+                Ok(Checkpoint::Full) => {
+                    assert!(estimate_bytes(&plan, 0, &x, Checkpoint::Full) <= best)
+                }
+                Err(e) => panic!("m = {m}: {e}"),
+            }
+        }
+        // No rows: the full store is free.
+        let plan = BandPlan::new(0, 10, 1, 1);
+        assert_eq!(Checkpoint::auto(&plan, 0, b"", 8), Ok(Checkpoint::Full));
+    }
+
+    #[test]
+    fn recompute_is_bounded_by_one_fill_and_reuses_the_block() {
+        let x = seq(500, b"acgt", 5);
+        let y = seq(700, b"acgt", 6);
+        let plan = BandPlan::new(500, 700, 1, 64);
+        let mut store = BandStore::new(&plan, 0, &x, &y, Checkpoint::Every(23));
+        for i in 0..500 {
+            store.row(i, false);
+        }
+        let block_ptr = match &store.trace {
+            Trace::Every { block, .. } => block.as_ptr(),
+            Trace::Full { .. } => unreachable!(),
+        };
+        let mut found = Vec::new();
+        assert_eq!(store.walk((499, 699), &mut found), Exit::Done);
+        let stats = store.recompute_stats();
+        assert!(stats.blocks >= 1 && stats.blocks <= 500usize.div_ceil(23) as u64);
+        assert!(stats.words <= 500 * 11, "{stats:?}");
+        match &store.trace {
+            Trace::Every { block, .. } => assert_eq!(block.as_ptr(), block_ptr),
+            Trace::Full { .. } => unreachable!(),
+        }
+        found.reverse();
+        assert_eq!(found, crate::reference::lcs(&x, &y).lcs);
+    }
+
+    #[test]
+    fn random_order_queries_agree_with_full_bits() {
+        // Checkpointed bits are recomputed whatever the order of the questions. The full store
+        // goes row by row, the checkpointed ones batch by batch through the fused kernel, so
+        // this also checks the fused fill, its checkpoints and its carries out.
+        let x = seq(150, b"ab", 1);
+        let y = seq(300, b"ab", 2);
+        for ranks in [1, 3] {
+            let plan = BandPlan::new(150, 300, ranks, 10);
+            for rank in 0..plan.active_ranks() {
+                for k in [1, 2, 3, 4, 5, 8, 13, 150] {
+                    let mut full = BandStore::new(&plan, rank, &x, &y, Checkpoint::Full);
+                    let mut every = BandStore::new(&plan, rank, &x, &y, Checkpoint::Every(k));
+                    // Carry-ins as the bands to the left would give them.
+                    let mut lefts: Vec<BandStore<'_>> = (0..rank)
+                        .map(|k| BandStore::new(&plan, k, &x, &y, Checkpoint::Full))
+                        .collect();
+                    for b in 0..plan.batches() {
+                        let rows = plan.batch_rows(b);
+                        let cin: Vec<bool> = rows
+                            .clone()
+                            .map(|i| lefts.iter_mut().fold(false, |c, s| s.row(i, c)))
+                            .collect();
+                        let cout: Vec<bool> = rows
+                            .clone()
+                            .map(|i| full.row(i, cin[i - rows.start]))
+                            .collect();
+                        let mut msg = vec![0; plan.carry_words(b)];
+                        let incoming = (rank > 0).then(|| carry::pack(&cin));
+                        every.run_batch(b, incoming.as_deref(), &mut msg);
+                        assert_eq!(msg, carry::pack(&cout), "rank {rank} K={k} batch {b}");
+                    }
+                    assert_eq!(every.v, full.v);
+                    let cols = plan.cols_of(rank);
+                    for q in 0..3000usize {
+                        let i = (q * 7919) % 150;
+                        let j = cols.start + (q * 104_729) % cols.len();
+                        if x[i] != y[j] {
+                            assert_eq!(every.goes_up(i, j), full.goes_up(i, j), "({i}, {j})");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "at least 1 row")]
+    fn zero_interval_is_rejected() {
+        let plan = BandPlan::new(1, 1, 1, 1);
+        BandStore::new(&plan, 0, b"a", b"a", Checkpoint::Every(0));
+    }
+}
