@@ -43,6 +43,16 @@ impl Random {
         }
     }
 
+    /// 64 random bits.
+    pub fn word(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+
+    /// A fair coin.
+    pub fn coin(&mut self) -> bool {
+        self.word() & 1 == 1
+    }
+
     /// `len` bytes drawn uniformly and independently from `alphabet`. A byte listed twice is
     /// twice as likely.
     pub fn bytes(&mut self, len: usize, alphabet: &[u8]) -> Vec<u8> {

@@ -214,8 +214,7 @@ impl Masks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
+    use crate::generate::Random;
 
     /// The whole-row step as `reference` writes it: one carry chain over all words.
     fn whole_row(v: &mut [u64], pm: &[u64]) -> Vec<u64> {
@@ -228,15 +227,15 @@ mod tests {
     fn split_bands_chained_by_carry_equal_the_whole_row() {
         // A row cut into bands, each band's carry-in the previous band's carry-out, must give
         // the same V and the same traceback bits as one chain over the whole row.
-        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut rng = Random::new(3);
         for words in [1usize, 2, 3, 5, 9] {
             for _ in 0..200 {
-                let v0: Vec<u64> = (0..words).map(|_| rng.gen()).collect();
+                let v0: Vec<u64> = (0..words).map(|_| rng.word()).collect();
                 // Sparse and dense masks, and all-ones runs that carry across words.
                 let pm: Vec<u64> = (0..words)
-                    .map(|_| match rng.gen_range(0..3) {
-                        0 => rng.gen(),
-                        1 => rng.gen::<u64>() & rng.gen::<u64>(),
+                    .map(|_| match rng.below(3) {
+                        0 => rng.word(),
+                        1 => rng.word() & rng.word(),
                         _ => u64::MAX,
                     })
                     .collect();
@@ -265,18 +264,14 @@ mod tests {
 
     #[test]
     fn four_fused_rows_equal_four_steps() {
-        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let mut rng = Random::new(4);
         for words in [0usize, 1, 2, 7] {
             for _ in 0..100 {
-                let v0: Vec<u64> = (0..words).map(|_| rng.gen()).collect();
+                let v0: Vec<u64> = (0..words).map(|_| rng.word()).collect();
                 let pm: Vec<Vec<u64>> = (0..4)
-                    .map(|_| {
-                        (0..words)
-                            .map(|_| rng.gen::<u64>() & rng.gen::<u64>())
-                            .collect()
-                    })
+                    .map(|_| (0..words).map(|_| rng.word() & rng.word()).collect())
                     .collect();
-                let cin: [bool; 4] = [rng.gen(), rng.gen(), rng.gen(), rng.gen()];
+                let cin: [bool; 4] = [rng.coin(), rng.coin(), rng.coin(), rng.coin()];
                 let mut one = v0.clone();
                 let mut up_one = vec![vec![0; words]; 4];
                 let mut cout = [false; 4];
@@ -303,10 +298,10 @@ mod tests {
     fn carry_is_the_vertical_difference() {
         // Row by row against the plain DP: bit j of the "go up" word is set iff
         // M[i][j] == M[i-1][j], and V's clear bits are the +1 steps along the row.
-        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut rng = Random::new(9);
         for (m, n) in [(1usize, 1usize), (5, 64), (40, 130), (64, 200)] {
-            let x: Vec<u8> = (0..m).map(|_| b"acgt"[rng.gen_range(0..4)]).collect();
-            let y: Vec<u8> = (0..n).map(|_| b"acgt"[rng.gen_range(0..4)]).collect();
+            let x: Vec<u8> = (0..m).map(|_| b"acgt"[rng.below(4)]).collect();
+            let y: Vec<u8> = (0..n).map(|_| b"acgt"[rng.below(4)]).collect();
             let table = crate::reference::full_table(&x, &y);
             let masks = Masks::new(&x, &y);
             let mut v = vec![u64::MAX; n.div_ceil(64)];

@@ -90,8 +90,7 @@ mod tests {
     use super::*;
     use crate::bands::carry;
     use crate::bands::store::estimate_bytes;
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
+    use crate::generate::Random;
     use std::time::Instant;
 
     const RANKS: [usize; 5] = [1, 2, 3, 5, 8];
@@ -107,9 +106,9 @@ mod tests {
         ]
     }
 
-    fn random_seq(rng: &mut ChaCha8Rng, len: usize, alphabet: &[u8]) -> Vec<u8> {
+    fn random_seq(rng: &mut Random, len: usize, alphabet: &[u8]) -> Vec<u8> {
         (0..len)
-            .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
+            .map(|_| alphabet[rng.below(alphabet.len())])
             .collect()
     }
 
@@ -152,13 +151,13 @@ mod tests {
     fn random_pairs_match_the_reference() {
         let all: Vec<u8> = (0..=255).collect();
         let alphabets: [&[u8]; 4] = [b"ab", b"ACGT", b"abcdefghijklmnopqrstuvwxyz", &all];
-        let mut rng = ChaCha8Rng::seed_from_u64(0xba4d5);
+        let mut rng = Random::new(0xba4d5);
         for (a, alphabet) in alphabets.iter().enumerate() {
             for case in 0..12 {
                 // Half the pairs short enough that m < B and a single word; the rest up to 300.
                 let top = if case % 2 == 0 { 70 } else { 300 };
-                let la = rng.gen_range(0..top);
-                let lb = rng.gen_range(0..top);
+                let la = rng.below(top);
+                let lb = rng.below(top);
                 let (s, t) = (
                     random_seq(&mut rng, la, alphabet),
                     random_seq(&mut rng, lb, alphabet),
@@ -169,8 +168,8 @@ mod tests {
                 if a < 2 && !y.is_empty() {
                     let mut z = y.clone();
                     for _ in 0..y.len() / 10 {
-                        let at = rng.gen_range(0..z.len());
-                        z[at] = alphabet[rng.gen_range(0..alphabet.len())];
+                        let at = rng.below(z.len());
+                        z[at] = alphabet[rng.below(alphabet.len())];
                     }
                     check(&z, &y);
                 }
@@ -180,7 +179,7 @@ mod tests {
 
     #[test]
     fn shapes_at_word_and_batch_edges() {
-        let mut rng = ChaCha8Rng::seed_from_u64(64);
+        let mut rng = Random::new(64);
         // (m, n): one row, one column, empty x, widths around multiples of 64, more ranks
         // than words.
         let shapes = [
@@ -237,7 +236,7 @@ mod tests {
     fn batch_messages_round_trip() {
         // What band k sends for a batch is what band k+1 reads as its carry-ins: run two bands
         // row by row, pack the first's carry-outs per batch, unpack on the second.
-        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut rng = Random::new(5);
         let x = random_seq(&mut rng, 250, b"ACGT");
         let y = random_seq(&mut rng, 256, b"ACGT");
         for batch in BATCHES {
@@ -258,7 +257,7 @@ mod tests {
 
     #[test]
     fn large_case_matches_the_reference() {
-        let mut rng = ChaCha8Rng::seed_from_u64(3000);
+        let mut rng = Random::new(3000);
         let x = random_seq(&mut rng, 3000, b"ACGT");
         let y = random_seq(&mut rng, 5000, b"ACGT");
         let want = crate::reference::lcs(&x, &y);
@@ -283,7 +282,7 @@ mod tests {
     #[ignore = "timing printout; run in release mode"]
     fn timing_single_band_fill() {
         let (m, n) = (20_000, 200_000);
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut rng = Random::new(1);
         let x = random_seq(&mut rng, m, b"ACGT");
         let y = random_seq(&mut rng, n, b"ACGT");
         let plan = BandPlan::new(m, n, 1, 4096);

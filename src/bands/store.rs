@@ -510,10 +510,9 @@ mod tests {
     use super::*;
 
     fn seq(len: usize, alphabet: &[u8], seed: u64) -> Vec<u8> {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = crate::generate::Random::new(seed);
         (0..len)
-            .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
+            .map(|_| alphabet[rng.below(alphabet.len())])
             .collect()
     }
 
