@@ -117,6 +117,10 @@ pub struct ReferenceArgs {
     /// Append one row to this CSV file of runs: the sequential row of an experiment.
     #[arg(long, value_name = "PATH")]
     pub append_csv: Option<PathBuf>,
+    /// Memory limit for the pre-check (default: what the host offers; also
+    /// MPI_LCS_MEMORY_LIMIT).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory_limit: Option<u64>,
 }
 
 #[derive(Debug, Args)]

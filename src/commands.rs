@@ -148,6 +148,7 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
     let started = std::time::Instant::now();
     let input = &opts.input;
     let pair = crate::input::read_pair(&input.path, input.max_bytes, input.format)?;
+    let need = reference_memory(&opts, &pair)?;
     let (lcs, fill, traceback) = crate::reference::lcs_timed(&pair.x, &pair.y);
     let total = started.elapsed().as_secs_f64();
     let run = Provenance::new(started_at, &opts.run, &[HostInfo::here()]);
@@ -157,6 +158,7 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
         &pair,
         &lcs.lcs,
         (total, fill, traceback),
+        need,
     );
     if let Some(path) = &opts.outputs.json {
         export::write_json(path, &report)?;
@@ -165,6 +167,24 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
         export::append_row(path, &report.row())?;
     }
     print(&report.summary())
+}
+
+/// The reference keeps one bit per cell: refuse before allocating what cannot fit.
+fn reference_memory(opts: &ReferenceOptions, pair: &crate::input::Pair) -> Result<u64, Error> {
+    let store = crate::reference::memory_bytes(&pair.x, &pair.y);
+    let schedule = Schedule::new(pair.x.len(), pair.y.len(), 1);
+    let need = crate::budget::need(crate::mem::peak_rss_bytes(), store, &schedule);
+    match opts.memory_limit.or_else(crate::mem::available_bytes) {
+        Some(limit) if need > limit => Err(Error::Memory(format!(
+            "not enough memory: the sequential reference for {} x {} keeps one bit per cell \
+             and needs about {}, limit is {}",
+            pair.x.len(),
+            pair.y.len(),
+            crate::mem::human(need),
+            crate::mem::human(limit)
+        ))),
+        _ => Ok(need),
+    }
 }
 
 fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
@@ -198,6 +218,7 @@ fn generate(opts: GenerateOptions) -> Result<(), Error> {
 }
 
 fn plot(opts: PlotOptions) -> Result<(), Error> {
+    export::check_output_dir("--out", &opts.out)?;
     let written = crate::plot::plot_runs(&opts.csvs, &opts.out)?;
     let text: String = written
         .iter()

@@ -17,6 +17,7 @@ use mpi::collective::SystemOperation;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
+use crate::budget;
 use crate::error::{Error, EXIT_MEMORY, EXIT_USAGE};
 use crate::fault::{Fault, Phase};
 use crate::input::{self, Format, Pair};
@@ -43,8 +44,7 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     let schedule = Schedule::new(pair.x.len(), pair.y.len(), world.size() as usize);
     check_output_limits(world, &schedule, opts)?;
     let estimate = opts.store.estimate_bytes(&schedule, rank);
-    let ranks_on_host = world.split_shared(0).size() as usize;
-    check_memory(world, &schedule, opts, estimate, ranks_on_host)?;
+    let need = check_memory(world, &schedule, opts, estimate)?;
     log::info!(
         "{} x {} matrix, {} diagonals, store {}",
         schedule.rows(),
@@ -63,6 +63,7 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     // Rank 0 holds the LCS now: what follows is reporting.
     let seconds_total = started.elapsed().as_secs_f64();
     outcome.stats.store_bytes_estimate = estimate;
+    outcome.stats.memory_estimate_bytes = need;
     let Some(gathered) = crate::stats::gather(world, &outcome.stats, &outcome.traffic) else {
         return Ok(None);
     };
@@ -264,83 +265,35 @@ fn memory_limit(opts: &SolveOptions, ranks_on_host: usize) -> Option<u64> {
         .or_else(|| mem::available_bytes().map(|b| b / ranks_on_host.max(1) as u64))
 }
 
-/// Before any allocation: does this rank's store (`estimate` bytes) fit, with the sequences?
-/// Decided over all ranks together.
+/// Before any allocation: does this rank fit (see `budget`)? Decided over all ranks together;
+/// returns this rank's need.
 fn check_memory(
     world: &SimpleCommunicator,
     schedule: &Schedule,
     opts: &SolveOptions,
-    estimate: u64,
-    ranks_on_host: usize,
-) -> Result<(), Error> {
+    store_bytes: u64,
+) -> Result<u64, Error> {
+    let ranks_on_host = world.split_shared(0).size() as usize;
     let limit = memory_limit(opts, ranks_on_host);
-    let sequences = (schedule.rows() + 2 * schedule.cols()) as u64;
-    let fits = limit.is_none_or(|l| estimate + sequences <= l);
+    let baseline = mem::peak_rss_bytes();
+    let need = budget::need(baseline, store_bytes, schedule);
+    let fits = limit.is_none_or(|l| need <= l);
+    if limit.is_none() && world.rank() == 0 {
+        log::warn!("no memory limit known on this system: the memory pre-check is off");
+    }
     let code = if fits { 0 } else { EXIT_MEMORY };
     let mut worst = 0u8;
     world.all_reduce_into(&code, &mut worst, SystemOperation::max());
     if worst == 0 {
-        return Ok(());
+        return Ok(need);
     }
     if world.rank() != 0 {
         return Err(Error::Peer(worst));
     }
-    Err(Error::Memory(memory_advice(
-        schedule,
-        opts.store,
-        limit.unwrap_or(0),
+    let limit = limit.unwrap_or(0);
+    Err(Error::Memory(budget::advice(
+        schedule, opts.store, limit, baseline,
     )))
-}
-
-/// The message for a run that will not fit: estimate, limit, and what would fit.
-pub fn memory_advice(schedule: &Schedule, store: StoreKind, limit: u64) -> String {
-    let per_rank = |s: &Schedule, kind: StoreKind| {
-        (0..s.working_ranks().max(1))
-            .map(|k| kind.estimate_bytes(s, k))
-            .max()
-            .unwrap_or(0)
-            + (s.rows() + 2 * s.cols()) as u64
-    };
-    let need = per_rank(schedule, store);
-    let other = match store {
-        StoreKind::Dense => StoreKind::Hash,
-        StoreKind::Hash => StoreKind::Dense,
-    };
-    let mut advice = Vec::new();
-    let other_need = per_rank(schedule, other);
-    if other_need <= limit {
-        advice.push(format!(
-            "--store {other} needs about {} per rank",
-            mem::human(other_need)
-        ));
-    }
-    let mut p = schedule.ranks();
-    while p < 4096 && p < schedule.rows() {
-        p *= 2;
-        let s = Schedule::new(schedule.rows(), schedule.cols(), p.min(schedule.rows()));
-        let need = per_rank(&s, store);
-        if need <= limit {
-            advice.push(format!(
-                "{} ranks need about {} each (on hosts with that much per rank)",
-                s.ranks(),
-                mem::human(need)
-            ));
-            break;
-        }
-    }
-    let hint = if advice.is_empty() {
-        "no store or rank count up to 4096 fits; use a machine with more memory".to_owned()
-    } else {
-        format!("would fit: {}", advice.join("; "))
-    };
-    format!(
-        "not enough memory: store {store} for {} x {} on {} ranks needs about {} per rank, limit is {} per rank; {hint}",
-        schedule.rows(),
-        schedule.cols(),
-        schedule.ranks(),
-        mem::human(need),
-        mem::human(limit),
-    )
 }
 
 /// The report of a run, from what rank 0 gathered.

@@ -56,6 +56,25 @@ pub fn check_outputs(outputs: &[(&'static str, &Path)], inputs: &[&Path]) -> Res
     Ok(())
 }
 
+/// Checks a directory that files will be written into (`plot --out`): an existing directory
+/// that accepts a new file, or an absent one whose parent exists (it is then created).
+pub fn check_output_dir(flag: &'static str, dir: &Path) -> Result<(), Error> {
+    let refuse = |problem: String| Error::OutputRefused {
+        flag,
+        path: dir.to_owned(),
+        problem,
+    };
+    match fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => probe_directory(dir).map_err(refuse),
+        Ok(_) => Err(refuse("is not a directory".into())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let parent = parent_dir(dir);
+            probe_directory(&parent).map_err(refuse)
+        }
+        Err(e) => Err(refuse(format!("cannot inspect: {e}"))),
+    }
+}
+
 /// Where an output path leads.
 struct Target {
     /// The file that will be written (a symbolic link resolved).

@@ -15,6 +15,7 @@
 //!   [`runs`], [`table`], [`progress`], [`mem`], [`error`].
 
 pub mod bands;
+pub mod budget;
 pub mod cli;
 pub mod commands;
 pub mod engine;

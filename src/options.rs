@@ -173,6 +173,7 @@ impl SolveOptions {
 pub struct ReferenceOptions {
     pub input: InputOptions,
     pub outputs: Outputs,
+    pub memory_limit: Option<u64>,
     pub run: RunInfo,
 }
 
@@ -185,6 +186,7 @@ impl ReferenceOptions {
                 append_csv: args.append_csv,
                 ..Outputs::default()
             },
+            memory_limit: args.memory_limit.or(env.memory_limit),
             run: env.run_info(mpi_library),
         }
     }
@@ -202,13 +204,27 @@ pub struct ScheduleOptions {
     pub svg: Option<PathBuf>,
 }
 
+/// Most ranks `schedule` describes: its counts cost O(P^2) (a third of a second at this
+/// bound), and a class looks at a handful.
+pub const MAX_SCHEDULE_RANKS: usize = 1024;
+/// Longest side `schedule` describes: 10^9 (cell counts then stay well inside 64 bits).
+pub const MAX_SCHEDULE_SIDE: usize = 1_000_000_000;
+
 impl ScheduleOptions {
     pub fn new(args: ScheduleArgs) -> Result<ScheduleOptions, Error> {
-        if args.ranks == 0 {
-            return Err(Error::Usage("--ranks must be at least 1".into()));
+        if args.ranks == 0 || args.ranks > MAX_SCHEDULE_RANKS {
+            return Err(Error::Usage(format!(
+                "--ranks must be between 1 and {MAX_SCHEDULE_RANKS}, not {}",
+                args.ranks
+            )));
         }
         if args.rows == 0 || args.cols == 0 {
             return Err(Error::Usage("--rows and --cols must be at least 1".into()));
+        }
+        if args.rows.max(args.cols) > MAX_SCHEDULE_SIDE {
+            return Err(Error::Usage(format!(
+                "--rows and --cols must be at most {MAX_SCHEDULE_SIDE}"
+            )));
         }
         Ok(ScheduleOptions {
             rows: args.rows.min(args.cols),

@@ -83,6 +83,18 @@ pub fn traceback_bytes(m: usize, n: usize) -> u64 {
     (m as u64) * (words_per_row(n) as u64) * (u64::BITS as u64 / 8)
 }
 
+/// Bytes [`lcs`] allocates for `x` and `y`: the bit matrix, the match masks of the bytes of `x`,
+/// and the row vector `V`.
+pub fn memory_bytes(x: &[u8], y: &[u8]) -> u64 {
+    let mut seen = [false; 256];
+    for &b in x {
+        seen[usize::from(b)] = true;
+    }
+    let distinct = seen.iter().filter(|&&s| s).count() as u64;
+    let row = words_per_row(y.len()) as u64 * 8;
+    traceback_bytes(x.len(), y.len()) + (distinct + 1) * row
+}
+
 /// One "go up" bit per cell, row-major, every row starting at a word boundary.
 struct TraceBits {
     words: Vec<u64>,

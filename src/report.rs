@@ -100,6 +100,8 @@ pub struct RankReport {
     pub traceback_hops: u64,
     pub peak_rss_bytes: u64,
     pub store_bytes_estimate: u64,
+    /// What the memory pre-check expected the whole rank to occupy at its peak.
+    pub memory_estimate_bytes: u64,
 }
 
 /// Wall-clock seconds: `total` on rank 0 from the start of the run (input, allocation, fill,
@@ -196,13 +198,14 @@ impl Row {
 
 impl Report {
     /// The report of a sequential reference run: one rank, no messages, `seconds` = (total,
-    /// fill, traceback).
+    /// fill, traceback), `need` the memory pre-check's estimate.
     pub fn of_reference(
         run: Provenance,
         input: String,
         pair: &Pair,
         lcs: &[u8],
         (total, fill, traceback): (f64, f64, f64),
+        need: u64,
     ) -> Report {
         let (rows, cols) = (pair.x.len(), pair.y.len());
         Report {
@@ -222,7 +225,8 @@ impl Report {
                 seconds_traceback: traceback,
                 traceback_hops: 0,
                 peak_rss_bytes: crate::mem::peak_rss_bytes(),
-                store_bytes_estimate: crate::reference::traceback_bytes(rows, cols),
+                store_bytes_estimate: crate::reference::memory_bytes(&pair.x, &pair.y),
+                memory_estimate_bytes: need,
             }],
             run,
             input,
@@ -316,9 +320,14 @@ impl Report {
             Some(store) => format!("{} engine, store {store}", self.engine),
             None => format!("{} engine", self.engine),
         };
+        let fasta = if self.format == Format::Fasta {
+            ", read as FASTA"
+        } else {
+            ""
+        };
         let _ = writeln!(
             s,
-            "matrix: {} rows x {} cols{swapped}, {ranks}, {how}",
+            "matrix: {} rows x {} cols{swapped}{fasta}, {ranks}, {how}",
             self.rows, self.cols
         );
         if self.engine != EngineKind::Reference {

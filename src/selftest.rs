@@ -97,10 +97,13 @@ fn check(
     let sent = PerKind::sum(gathered.stats.iter().map(|s| &s.sent));
     let received = PerKind::sum(gathered.stats.iter().map(|s| &s.received));
     let predicted = schedule.predicted_messages();
-    if sent.boundary != predicted.total || gathered.pairs != predicted.pairs {
+    if sent.boundary != predicted.total || gathered.pairs != predicted.pairs() {
         return Err(format!(
             "boundary messages {} (pairs {:?}), predicted {} (pairs {:?})",
-            sent.boundary, gathered.pairs, predicted.total, predicted.pairs
+            sent.boundary,
+            gathered.pairs,
+            predicted.total,
+            predicted.pairs()
         ));
     }
     if sent != received {

@@ -27,6 +27,7 @@ pub struct RankStats {
     pub hops: u64,
     pub peak_rss_bytes: u64,
     pub store_bytes_estimate: u64,
+    pub memory_estimate_bytes: u64,
     pub seconds_fill: f64,
     pub fill: FillTimes,
     pub seconds_traceback: f64,
@@ -45,6 +46,7 @@ impl Default for RankStats {
             hops: 0,
             peak_rss_bytes: 0,
             store_bytes_estimate: 0,
+            memory_estimate_bytes: 0,
             seconds_fill: 0.0,
             fill: FillTimes::default(),
             seconds_traceback: 0.0,
@@ -96,6 +98,7 @@ impl RankStats {
             traceback_hops: self.hops,
             peak_rss_bytes: self.peak_rss_bytes,
             store_bytes_estimate: self.store_bytes_estimate,
+            memory_estimate_bytes: self.memory_estimate_bytes,
         }
     }
 }

@@ -240,3 +240,117 @@ fn plot_and_table_summarise_a_result_set() {
     let run = util::plain(&args(&[&"table", &csv, &"--out", &csv]));
     assert_eq!(run.status.code(), Some(5), "{run:?}");
 }
+
+/// `schedule` has bounds, says so, and answers for huge matrices at once.
+#[test]
+fn schedule_bounds_and_huge_matrices() {
+    let run = util::plain(&[
+        "schedule", "--rows", "5", "--cols", "8", "--ranks", "100000",
+    ]);
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(
+        run.stderr.contains("--ranks must be between 1 and 1024"),
+        "{}",
+        run.stderr
+    );
+    let run = util::plain(&["schedule", "--rows", "5", "--cols", "9999999999"]);
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    let run = util::plain(&[
+        "schedule",
+        "--rows",
+        "1000000000",
+        "--cols",
+        "1000000000",
+        "--ranks",
+        "8",
+    ])
+    .ok();
+    assert!(run.elapsed.as_secs() < 3, "{:?}", run.elapsed);
+    assert!(
+        run.stdout.contains("predicted boundary messages: "),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("  p7: "), "{}", run.stdout);
+}
+
+/// `generate` never writes a file that reads back as something else.
+#[test]
+fn generate_refuses_what_would_not_read_back() {
+    let dir = Dir::new();
+    let out = dir.path("g.txt");
+    for alphabet in ["\r", "A\nC"] {
+        let run = util::plain(&args(&[
+            &"generate",
+            &"--len",
+            &"10",
+            &"--alphabet",
+            &alphabet,
+            &"--seed",
+            &"1",
+            &"-o",
+            &out,
+        ]));
+        assert_eq!(run.status.code(), Some(2), "{alphabet:?}: {run:?}");
+        assert!(run.stderr.contains("line break"), "{}", run.stderr);
+    }
+    // With '>' in the alphabet, some seed starts the first line with it: refused, or the
+    // file reads back as the pair that was drawn.
+    let mut refused = 0;
+    for seed in 0..8 {
+        let run = util::plain(&args(&[
+            &"generate",
+            &"--len",
+            &"6",
+            &"--alphabet",
+            &"A>",
+            &"--seed",
+            &seed.to_string(),
+            &"-o",
+            &out,
+        ]));
+        match run.status.code() {
+            Some(2) => {
+                assert!(run.stderr.contains("reads as FASTA"), "{}", run.stderr);
+                refused += 1;
+            }
+            Some(0) => {
+                let json = dir.path("g.json");
+                util::plain(&args(&[&"reference", &out, &"--json", &json])).ok();
+                assert_eq!(util::json(&json)["format"], "plain", "seed {seed}");
+            }
+            _ => panic!("{run:?}"),
+        }
+    }
+    assert!(refused > 0, "no seed put '>' first");
+}
+
+/// Every subcommand's help lists the exit codes; a usage error under a launcher is printed
+/// once, not once per rank.
+#[test]
+fn usage_is_documented_and_reported_once() {
+    for sub in [
+        "solve",
+        "reference",
+        "schedule",
+        "generate",
+        "plot",
+        "table",
+    ] {
+        let run = util::plain(&[sub, "--help"]).ok();
+        assert!(run.stdout.contains("Exit status:"), "{sub}: {}", run.stdout);
+        assert!(run.stdout.contains("5  an output file"), "{sub}");
+    }
+    let run = util::mpirun(3, &["solve", "--bogus"]);
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert_eq!(
+        run.stderr.matches("unexpected argument").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    let run = util::mpirun_env(3, &["solve", "x.txt"], &[("MPI_LCS_FAULT", "nonsense")]);
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert_eq!(run.our_messages().len(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("MPI_LCS_FAULT"), "{}", run.stderr);
+}

@@ -96,32 +96,14 @@ fn experiment_appends_one_whole_row_per_run() {
     }
 }
 
-/// A per-rank memory limit under which the dense store fits `input` on one rank, found by
-/// asking the binary (its pre-check stops before allocating, so a refusal costs nothing).
-fn limit_where_dense_fits(input: &Path) -> u64 {
-    let mut limit = 256u64;
-    loop {
-        let run = util::plain(&[
-            "solve".as_ref(),
-            input.as_os_str(),
-            "--store".as_ref(),
-            "dense".as_ref(),
-            "--memory-limit".as_ref(),
-            limit.to_string().as_ref(),
-        ]);
-        match run.status.code() {
-            Some(0) => return limit,
-            Some(4) => limit *= 2,
-            _ => panic!("unexpected: {run:#?}"),
-        }
-        assert!(limit < 1 << 30, "dense never fits");
-    }
-}
-
-/// Runs the experiment on a tiny input with a memory limit that fits dense but not hash.
+/// Runs the experiment on a small input with a memory limit that fits dense but not hash,
+/// on one or two ranks (between what the two need, as their reports say).
 fn experiment_without_room_for_hash(dir: &Dir) -> (PathBuf, PathBuf, Run) {
-    let input = tiny_input(dir, "cramped.txt", 40, 50);
-    let limit = limit_where_dense_fits(&input).to_string();
+    let input = tiny_input(dir, "cramped.txt", 600, 700);
+    let dense = util::memory_need(1, &input, "dense");
+    let hash = util::memory_need(2, &input, "hash");
+    assert!(hash > dense + (2 << 20), "dense {dense}, hash {hash}");
+    let limit = ((dense + hash) / 2).to_string();
     let csv = dir.path("cramped.csv");
     let run = experiment(
         dir,
@@ -177,7 +159,7 @@ fn the_table_of_an_experiment_leaves_out_what_was_skipped() {
     let md = util::plain(&util::args(&[&"table", &csv])).ok().stdout;
     for wanted in [
         "| input | size | engine · store | sequential | p = 1 | p = 2 |",
-        "| cramped | 40 × 50 | diagonal · dense |",
+        "| cramped | 600 × 700 | diagonal · dense |",
         "- cramped: all 6 runs found length",
     ] {
         assert!(md.contains(wanted), "no '{wanted}' in:\n{md}");

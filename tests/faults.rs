@@ -199,33 +199,60 @@ fn bad_output_paths_are_refused_before_any_work() {
 #[test]
 fn memory_precheck_names_estimate_limit_and_what_fits() {
     let dir = Dir::new();
-    let input = util::repo_input("medium.txt");
+    let input = util::repo_input("large.txt");
     let (json, csv) = (dir.path("m.json"), dir.path("m.csv"));
-    for ranks in [1, 2, 4] {
-        let run = solve(
-            ranks,
-            &input,
-            &json,
-            &csv,
-            &["--store", "hash", "--memory-limit", "100K"],
-        );
-        assert_clean_failure(&run, 4, "store hash", "limit is 100.0 KiB", &[&json, &csv]);
+    // A limit between what the two stores need: hash is refused and dense is suggested.
+    let (dense, hash) = (
+        util::memory_need(1, &input, "dense"),
+        util::memory_need(1, &input, "hash"),
+    );
+    assert!(hash > dense + (8 << 20), "dense {dense}, hash {hash}");
+    let between = ((dense + hash) / 2).to_string();
+    for ranks in [1, 2] {
+        let extra = ["--store", "hash", "--memory-limit", &between];
+        let run = solve(ranks, &input, &json, &csv, &extra);
+        assert_clean_failure(&run, 4, "store hash", "per rank, limit is", &[&json, &csv]);
         let message = run.our_messages()[0];
-        assert!(message.contains("needs about"), "{message}");
         assert!(message.contains("--store dense needs about"), "{message}");
     }
-    // The environment variable works too, and suggests more ranks when no store fits.
+    // The environment variable works too; with room for nothing, it says so.
     let run = util::mpirun_env(
         1,
         &args(&[&"solve", &input]),
-        &[("MPI_LCS_MEMORY_LIMIT", "40K")],
+        &[("MPI_LCS_MEMORY_LIMIT", "1M")],
     );
     assert_eq!(run.status.code(), Some(4), "{run:#?}");
     let messages = run.our_messages();
     assert_eq!(messages.len(), 1, "{}", run.stderr);
-    assert!(messages[0].contains("ranks need about"), "{}", messages[0]);
+    assert!(messages[0].contains("limit is 1.0 MiB"), "{}", messages[0]);
+    assert!(
+        messages[0].contains("no store or rank count"),
+        "{}",
+        messages[0]
+    );
+    // Where more ranks would help, it says how many.
+    let large_2 = util::repo_input("large_2.txt");
+    let one = util::memory_need(1, &large_2, "hash");
+    let two = util::memory_need(2, &large_2, "hash");
+    let run = util::mpirun(
+        1,
+        &args(&[
+            &"solve",
+            &large_2,
+            &"--store",
+            &"hash",
+            &"--memory-limit",
+            &((one + two) / 2).to_string(),
+        ]),
+    );
+    assert_eq!(run.status.code(), Some(4), "{run:#?}");
+    assert!(
+        run.our_messages()[0].contains("2 ranks need about"),
+        "{}",
+        run.stderr
+    );
     // A limit that fits lets the run through.
-    let run = solve(2, &input, &json, &csv, &["--memory-limit", "64M"]).ok();
+    let run = solve(2, &input, &json, &csv, &["--memory-limit", "1G"]).ok();
     assert!(run.stdout.contains("LCS length"));
     assert!(json.exists() && csv.exists());
 }
@@ -370,4 +397,111 @@ fn eight_concurrent_writers_append_whole_rows() {
     let mut expected: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
     expected.sort();
     assert_eq!(seen, expected, "every run has exactly one whole row");
+}
+
+/// The pre-check's estimate of every rank's peak memory is never below what the rank used,
+/// and not more than a quarter above it, for both stores.
+#[test]
+fn memory_estimates_cover_the_measured_peak() {
+    let dir = Dir::new();
+    let x: Vec<u8> = (0..2500).map(|i| b"ACGT"[(i * 7 + i / 5) % 4]).collect();
+    let y: Vec<u8> = (0..3000).map(|i| b"ACGT"[(i * 3 + i / 7) % 4]).collect();
+    let mid = dir.input("mid.txt", &x, &y);
+    let cases = [
+        (mid.clone(), "hash", 1),
+        (mid, "hash", 3),
+        (util::repo_input("large_2.txt"), "dense", 2),
+        (util::repo_input("large.txt"), "dense", 4),
+    ];
+    for (input, store, ranks) in cases {
+        let json = dir.path("m.json");
+        util::solve(
+            ranks,
+            &input,
+            &json,
+            &["--store".as_ref(), store.as_ref()],
+            &[],
+        )
+        .ok();
+        for r in util::json(&json)["per_rank"].as_array().unwrap() {
+            let estimate = r["memory_estimate_bytes"].as_f64().unwrap();
+            let peak = r["peak_rss_bytes"].as_f64().unwrap();
+            let ratio = estimate / peak;
+            assert!(
+                (1.0..=1.25).contains(&ratio),
+                "{store} on {ranks} ranks, rank {}: estimate {estimate}, peak {peak}",
+                r["rank"]
+            );
+        }
+    }
+}
+
+/// A run that cannot fit is refused at once, however large: the advice is closed-form.
+#[test]
+fn refusals_for_memory_are_instant() {
+    let dir = Dir::new();
+    let big = dir.path("big.txt");
+    // 300,000 x 300,000: the hash store would need terabytes.
+    util::plain(&args(&[
+        &"generate",
+        &"--len",
+        &"300000",
+        &"--seed",
+        &"9",
+        &"-o",
+        &big,
+    ]))
+    .ok();
+    let large_3 = util::repo_input("large_3.txt");
+    let cases: [(&Path, &[&str]); 3] = [
+        (&big, &["--store", "hash"]),
+        (&large_3, &["--store", "hash", "--memory-limit", "1M"]),
+        (&large_3, &["--store", "dense", "--memory-limit", "1M"]),
+    ];
+    for (input, extra) in cases {
+        for ranks in [1, 2, 3] {
+            let mut a = args(&[&"solve", &input]);
+            a.extend(extra.iter().map(OsString::from));
+            let run = util::mpirun(ranks, &a);
+            assert_eq!(run.status.code(), Some(4), "{run:#?}");
+            assert!(run.elapsed < Duration::from_secs(5), "{:?}", run.elapsed);
+            assert_eq!(run.our_messages().len(), 1, "{}", run.stderr);
+        }
+    }
+}
+
+/// A file whose plain first line begins with `>` is read as FASTA by `auto`, which says so,
+/// and as the plain pair with `--format plain`; the answer is never silently another pair's.
+#[test]
+fn the_input_format_is_explicit() {
+    let dir = Dir::new();
+    let file = dir.file("angle.txt", b">>>\n>>\n");
+    let json = dir.path("a.json");
+    let run = util::plain(&args(&[&"reference", &file, &"--json", &json])).ok();
+    assert!(run.stdout.contains("read as FASTA"), "{}", run.stdout);
+    assert_eq!(util::json(&json)["format"], "fasta");
+    assert_eq!(util::json(&json)["lcs_length"], 0);
+    util::solve(
+        2,
+        &file,
+        &json,
+        &["--format".as_ref(), "plain".as_ref()],
+        &[],
+    )
+    .ok();
+    let report = util::json(&json);
+    assert_eq!(
+        (report["format"].as_str(), report["lcs"].as_str()),
+        (Some("plain"), Some(">>"))
+    );
+    // A line ending in a lone `\r` at the end of the file is a line ending, as `\r\n` is.
+    let cr = dir.file("cr.txt", b"AC\r\nGT\r");
+    util::plain(&args(&[&"reference", &cr, &"--json", &json])).ok();
+    assert_eq!(
+        (
+            util::json(&json)["rows"].as_u64(),
+            util::json(&json)["cols"].as_u64()
+        ),
+        (Some(2), Some(2))
+    );
 }

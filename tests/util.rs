@@ -371,6 +371,29 @@ fn launcher_env(cmd: &mut Command) -> Option<tempfile::TempDir> {
     Some(session)
 }
 
+/// The most memory any rank of `solve INPUT --store STORE` on `ranks` ranks expects to need
+/// (the memory pre-check's figure), from a run's report: for tests that set limits between
+/// what two configurations need.
+pub fn memory_need(ranks: usize, input: &Path, store: &str) -> u64 {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("need.json");
+    solve(
+        ranks,
+        input,
+        &out,
+        &["--store".as_ref(), store.as_ref()],
+        &[],
+    )
+    .ok();
+    json(&out)["per_rank"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["memory_estimate_bytes"].as_u64().unwrap())
+        .max()
+        .unwrap()
+}
+
 /// Reads a JSON report.
 pub fn json(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path)

@@ -841,7 +841,7 @@ mod tests {
                 assert_eq!(Some(e.to), s.send_target(i, j));
                 pairs[e.from][e.to] += 1;
             }
-            assert_eq!(pairs, predicted.pairs, "{m}x{n} P={p}");
+            assert_eq!(pairs, predicted.pairs(), "{m}x{n} P={p}");
             let brute = (0..m)
                 .flat_map(|i| (0..n).map(move |j| (i, j)))
                 .filter(|&(i, j)| s.send_target(i, j).is_some())

@@ -159,8 +159,8 @@ fn write_segments(out: &mut String, s: &Schedule) -> fmt::Result {
 fn write_summary(out: &mut String, s: &Schedule) -> fmt::Result {
     let predicted = s.predicted_messages();
     writeln!(out, "predicted boundary messages: {}", predicted.total)?;
-    for (from, row) in predicted.pairs.iter().enumerate() {
-        for (to, &count) in row.iter().enumerate() {
+    for (k, (&down, &up)) in predicted.down.iter().zip(&predicted.up).enumerate() {
+        for (from, to, count) in [(k, k + 1, down), (k + 1, k, up)] {
             if count > 0 {
                 writeln!(out, "  p{from} -> p{to}: {count}")?;
             }
@@ -314,7 +314,7 @@ mod tests {
             let text = schedule_text(&s);
             let predicted = s.predicted_messages();
             assert_eq!(printed_total(&text), predicted.total, "{m}x{n} P={p}");
-            for (from, row) in predicted.pairs.iter().enumerate() {
+            for (from, row) in predicted.pairs().iter().enumerate() {
                 for (to, &count) in row.iter().enumerate() {
                     let line = format!("  p{from} -> p{to}: {count}\n");
                     assert_eq!(text.contains(&line), count > 0, "{line}in\n{text}");

@@ -117,16 +117,34 @@ impl<V: Value> DenseStore<V> {
     }
 }
 
-/// Bytes the dense store allocates on `rank` (with the value width it will use).
+/// Bytes the dense store allocates on `rank` (with the value width it will use); the fill
+/// writes all of it.
 pub fn estimate_bytes(schedule: &Schedule, rank: usize) -> u64 {
     let diagonals = schedule.rank_diagonals(rank);
     let words: u64 = diagonals
         .clone()
         .map(|d| schedule.rank_rows(d, rank).len().div_ceil(64) as u64)
         .sum();
+    bytes(schedule, words, diagonals.len() as u64)
+}
+
+/// An upper bound of [`estimate_bytes`] over every rank, in closed form: each diagonal's run
+/// of bits costs at most one word more than its cells need.
+pub fn busiest_bytes(schedule: &Schedule) -> u64 {
+    let diagonals = schedule.diagonals() as u64;
+    bytes(
+        schedule,
+        schedule.busiest_cells() / 64 + diagonals,
+        diagonals,
+    )
+}
+
+/// Bits in `words` words, the start of each of `diagonals` runs, and three diagonals of
+/// values.
+fn bytes(schedule: &Schedule, words: u64, diagonals: u64) -> u64 {
     let width = if narrow(schedule) { 2 } else { 4 };
     let values = 3 * width * (schedule.rows() as u64 + 1);
-    words * 8 + (diagonals.len() as u64 + 1) * 8 + values
+    words * 8 + (diagonals + 1) * 8 + values
 }
 
 /// The segment kernel: `out[t] = diag[t] + 1` where `xs[t] == ys[t]`, else
@@ -327,6 +345,19 @@ mod tests {
                 };
                 assert_eq!(out[t], want, "len {len} t {t}");
                 assert_eq!((words[t / 64] >> (t % 64)) & 1 == 1, up[t] >= left[t]);
+            }
+        }
+    }
+
+    #[test]
+    fn the_busiest_bound_covers_every_rank() {
+        for (m, n) in [(1, 1), (5, 8), (40, 90), (300, 1000)] {
+            for p in [1, 2, 3, 7, 16, 80] {
+                let s = Schedule::new(m, n, p);
+                let bound = busiest_bytes(&s);
+                for k in 0..p {
+                    assert!(estimate_bytes(&s, k) <= bound, "{m}x{n} P={p} k={k}");
+                }
             }
         }
     }

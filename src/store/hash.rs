@@ -68,6 +68,25 @@ impl Layout {
     }
 }
 
+/// Bytes a table of `entries` entries occupies when its cells land in its first `positions`
+/// buckets, with a layout of `diagonals` diagonals.
+fn touched_bytes(entries: u64, positions: u64, diagonals: u64) -> u64 {
+    let layout = 16 * diagonals;
+    if entries == 0 {
+        return layout;
+    }
+    let buckets = if entries < 8 {
+        if entries < 4 {
+            4
+        } else {
+            8
+        }
+    } else {
+        (entries * 8).div_ceil(7).next_power_of_two()
+    };
+    buckets + 16 + positions.min(buckets) * 16 + layout
+}
+
 fn key(i: usize, j: usize) -> u64 {
     debug_assert!(i < 1 << 32 && j < 1 << 32);
     (i as u64) << 32 | j as u64
@@ -97,24 +116,28 @@ impl HashStore {
         schedule.rank_cells(rank) + received
     }
 
-    /// Bytes the table allocates on `rank`: hashbrown rounds capacity * 8/7 up to a power of
-    /// two buckets, each a 16-byte entry plus one control byte; plus the layout.
+    /// Bytes of memory the table occupies on `rank`: its control bytes (one per bucket, all
+    /// written when the table is made) and the entries its cells land in, plus the layout.
+    /// hashbrown rounds the capacity * 8/7 up to a power of two buckets of 16-byte entries, but
+    /// a cell's bucket is its place in the diagonal-order layout, so only the first
+    /// `positions` entries are ever written: the rest of the allocation is never touched and
+    /// takes no memory.
     pub fn estimate_bytes(schedule: &Schedule, rank: usize) -> u64 {
-        let entries = Self::entries(schedule, rank);
-        let layout = 16 * (schedule.rank_diagonals(rank).len() as u64 + 1);
-        if entries == 0 {
-            return layout;
-        }
-        let buckets = if entries < 8 {
-            if entries < 4 {
-                4
-            } else {
-                8
-            }
-        } else {
-            (entries * 8).div_ceil(7).next_power_of_two()
-        };
-        buckets * 17 + 16 + layout
+        let diagonals = schedule.rank_diagonals(rank).len() as u64 + 1;
+        let positions = schedule.rank_cells(rank) + 2 * PAD * diagonals;
+        touched_bytes(Self::entries(schedule, rank), positions, diagonals)
+    }
+
+    /// An upper bound of [`HashStore::estimate_bytes`] over every rank, in closed form: the
+    /// busiest rank's cells, at most four received values per diagonal, and every diagonal.
+    pub fn busiest_bytes(schedule: &Schedule) -> u64 {
+        let cells = schedule.busiest_cells();
+        let diagonals = schedule.diagonals() as u64 + 1;
+        touched_bytes(
+            cells + 4 * diagonals,
+            cells + 2 * PAD * diagonals,
+            diagonals,
+        )
     }
 
     fn get(&self, i: isize, j: isize) -> u32 {
@@ -186,6 +209,26 @@ mod tests {
             assert_eq!(store.cells.len() as u64, HashStore::entries(&s, k));
             assert!(store.cells.capacity() as u64 >= HashStore::entries(&s, k));
         }
+    }
+
+    #[test]
+    fn the_busiest_bound_covers_every_rank() {
+        for (m, n) in [(1, 1), (5, 8), (40, 90), (64, 200)] {
+            for p in [1, 2, 3, 7, 16, 80] {
+                let s = Schedule::new(m, n, p);
+                let bound = HashStore::busiest_bytes(&s);
+                for k in 0..p {
+                    assert!(
+                        HashStore::estimate_bytes(&s, k) <= bound,
+                        "{m}x{n} P={p} k={k}"
+                    );
+                }
+            }
+        }
+        // Tight where it matters: for large matrices, within a few percent of rank 0's.
+        let s = Schedule::new(2000, 3000, 4);
+        let exact = HashStore::estimate_bytes(&s, 0) as f64;
+        assert!(HashStore::busiest_bytes(&s) as f64 <= exact * 1.05);
     }
 
     #[test]

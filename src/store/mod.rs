@@ -44,12 +44,29 @@ impl fmt::Display for StoreKind {
 }
 
 impl StoreKind {
-    /// Estimated peak bytes the store needs on rank `rank` (the cells it owns and receives),
-    /// without the sequences themselves.
+    /// Bytes of memory the store occupies on rank `rank` (the cells it owns and receives),
+    /// without the sequences themselves: O(diagonals).
     pub fn estimate_bytes(self, schedule: &Schedule, rank: usize) -> u64 {
         match self {
             StoreKind::Dense => dense::estimate_bytes(schedule, rank),
             StoreKind::Hash => hash::HashStore::estimate_bytes(schedule, rank),
+        }
+    }
+
+    /// An upper bound of [`StoreKind::estimate_bytes`] over every rank, in O(1): what the
+    /// memory advice compares across stores and rank counts.
+    pub fn busiest_bytes(self, schedule: &Schedule) -> u64 {
+        match self {
+            StoreKind::Dense => dense::busiest_bytes(schedule),
+            StoreKind::Hash => hash::HashStore::busiest_bytes(schedule),
+        }
+    }
+
+    /// The other store.
+    pub fn other(self) -> StoreKind {
+        match self {
+            StoreKind::Dense => StoreKind::Hash,
+            StoreKind::Hash => StoreKind::Dense,
         }
     }
 }
