@@ -4,10 +4,21 @@
 # The generator is seeded and platform-independent, so the files are reproducible byte for
 # byte: running this script on a clean checkout must leave `git status` unchanged. The lengths
 # and seeds below are the only place they are defined.
+#
+#   scripts/make-inputs.sh           the five committed inputs
+#   scripts/make-inputs.sh --huge    also inputs/huge.txt: two 1,000,000-character sequences
+#                                    (2 MB, not committed; the bands engine's scale test)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+
+huge=0
+case "${1:-}" in
+    "") ;;
+    --huge) huge=1 ;;
+    *) echo "usage: scripts/make-inputs.sh [--huge]" >&2; exit 2 ;;
+esac
 
 # Cargo only rebuilds when sources changed, so this is cheap when the binary is current.
 cargo build --release --quiet
@@ -15,14 +26,16 @@ bin="${CARGO_TARGET_DIR:-target}/release/mpi-lcs"
 
 mkdir -p inputs
 
-#        file          len    len2   seed
+#        file          len      len2     seed
 while read -r name len len2 seed; do
+    if [ "$name" = huge.txt ] && [ "$huge" = 0 ]; then continue; fi
     "$bin" generate --len "$len" --len2 "$len2" --alphabet ACGT --seed "$seed" -o "inputs/$name"
     echo "inputs/$name: $len x $len2, seed $seed"
 done <<'TABLE'
-small.txt      11     13     1
-medium.txt     540    550    2
-large.txt      1000   1000   3
-large_2.txt    10000  10000  4
-large_3.txt    50000  50000  5
+small.txt      11       13       1
+medium.txt     540      550      2
+large.txt      1000     1000     3
+large_2.txt    10000    10000    4
+large_3.txt    50000    50000    5
+huge.txt       1000000  1000000  6
 TABLE

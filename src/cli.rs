@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::bands::CheckpointChoice;
 use crate::input::FormatChoice;
 use crate::report::EngineKind;
 use crate::store::StoreKind;
@@ -75,13 +76,8 @@ pub struct InputArgs {
 pub struct SolveArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// The schedule: `diagonal` (the report's design: a share of every anti-diagonal per rank,
-    /// one message per boundary cell).
-    #[arg(long, value_enum, default_value_t = EngineKind::Diagonal)]
-    pub engine: EngineKind,
-    /// Where each rank of the diagonal engine keeps its cells.
-    #[arg(long, value_enum)]
-    pub store: Option<StoreKind>,
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Write the full report as JSON to this file (atomically).
     #[arg(long, value_name = "PATH")]
     pub json: Option<PathBuf>,
@@ -107,6 +103,27 @@ pub struct SolveArgs {
     pub no_progress: bool,
 }
 
+/// Which engine, and its settings; shared by `solve`, `schedule` and `self-test`.
+#[derive(Debug, Args)]
+pub struct EngineArgs {
+    /// The schedule: `diagonal` (the report's design: a share of every anti-diagonal per rank,
+    /// one message per boundary cell) or `bands` (bit-parallel column bands, rows pipelined in
+    /// batches, one message of carries per batch).
+    #[arg(long, value_enum, default_value_t = EngineKind::Diagonal)]
+    pub engine: EngineKind,
+    /// Where each rank of the diagonal engine keeps its cells (default: dense).
+    #[arg(long, value_enum)]
+    pub store: Option<StoreKind>,
+    /// Bands engine: rows per batch, one carry message per batch and band edge (default:
+    /// 256).
+    #[arg(long, value_name = "ROWS")]
+    pub batch: Option<usize>,
+    /// Bands engine: what each band keeps for the traceback: `auto`, `full` (a bit per cell)
+    /// or K (V every K rows, blocks recomputed on the walk) (default: auto).
+    #[arg(long, value_name = "K|auto|full", value_parser = parse_checkpoint)]
+    pub checkpoint: Option<CheckpointChoice>,
+}
+
 #[derive(Debug, Args)]
 pub struct ReferenceArgs {
     #[command(flatten)]
@@ -117,6 +134,10 @@ pub struct ReferenceArgs {
     /// Append one row to this CSV file of runs: the sequential row of an experiment.
     #[arg(long, value_name = "PATH")]
     pub append_csv: Option<PathBuf>,
+    /// Print only the LCS length, counted in O(n / 64) memory (no traceback, so any size
+    /// fits): to check a long run's length.
+    #[arg(long, conflicts_with_all = ["json", "append_csv"])]
+    pub length_only: bool,
     /// Memory limit for the pre-check (default: what the host offers; also
     /// MPI_LCS_MEMORY_LIMIT).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
@@ -134,6 +155,8 @@ pub struct ScheduleArgs {
     /// Number of MPI ranks.
     #[arg(long, default_value_t = 2)]
     pub ranks: usize,
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Also draw the grid, coloured by rank, with an arrow for every predicted boundary
     /// message (up to 64 x 64).
     #[arg(long, value_name = "PATH")]
@@ -191,12 +214,26 @@ pub struct SelfTestArgs {
     /// Longest sequence drawn.
     #[arg(long, default_value_t = 200)]
     pub max_len: usize,
-    /// The diagonal engine's store.
-    #[arg(long, value_enum, default_value_t = StoreKind::Dense)]
-    pub store: StoreKind,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// Bands engine: check every pair with batches of 1, 63, 64 and the default rows, each
+    /// keeping every bit, or checkpoints every 1 or 17 rows, or as `auto` decides.
+    #[arg(long)]
+    pub sweep: bool,
     /// Also check the pair of this input file (every rank reads it); repeatable.
     #[arg(long, value_name = "PATH")]
     pub file: Vec<PathBuf>,
+}
+
+fn parse_checkpoint(text: &str) -> Result<CheckpointChoice, String> {
+    match text {
+        "auto" => Ok(CheckpointChoice::Auto),
+        "full" => Ok(CheckpointChoice::Full),
+        _ => text
+            .parse::<usize>()
+            .map(CheckpointChoice::Every)
+            .map_err(|_| format!("'{text}' is not auto, full or a number of rows")),
+    }
 }
 
 fn parse_size(text: &str) -> Result<u64, String> {

@@ -19,7 +19,7 @@ use crate::error::{self, Error};
 use crate::export;
 use crate::launch::Launch;
 use crate::options::{
-    Env, GenerateOptions, PlotOptions, ReferenceOptions, ScheduleOptions, SelfTestOptions,
+    Env, GenerateOptions, Method, PlotOptions, ReferenceOptions, ScheduleOptions, SelfTestOptions,
     SolveOptions, TableOptions,
 };
 use crate::provenance::{HostInfo, Provenance};
@@ -53,7 +53,7 @@ pub fn main() -> ExitCode {
             }
         }),
         Command::SelfTest(args) => {
-            with_mpi(|world| crate::selftest::run(world, &SelfTestOptions::new(args, &env)))
+            with_mpi(|world| crate::selftest::run(world, &SelfTestOptions::new(args, &env)?))
         }
         Command::Reference(args) => finish(
             reference(ReferenceOptions::new(args, &env, &mpi_library())),
@@ -148,6 +148,10 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
     let started = std::time::Instant::now();
     let input = &opts.input;
     let pair = crate::input::read_pair(&input.path, input.max_bytes, input.format)?;
+    if opts.length_only {
+        let length = crate::bands::lcs_length_bitparallel(&pair.x, &pair.y);
+        return print(&format!("LCS length: {length}\n"));
+    }
     let need = reference_memory(&opts, &pair)?;
     let (lcs, fill, traceback) = crate::reference::lcs_timed(&pair.x, &pair.y);
     let total = started.elapsed().as_secs_f64();
@@ -172,8 +176,7 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
 /// The reference keeps one bit per cell: refuse before allocating what cannot fit.
 fn reference_memory(opts: &ReferenceOptions, pair: &crate::input::Pair) -> Result<u64, Error> {
     let store = crate::reference::memory_bytes(&pair.x, &pair.y);
-    let schedule = Schedule::new(pair.x.len(), pair.y.len(), 1);
-    let need = crate::budget::need(crate::mem::peak_rss_bytes(), store, &schedule);
+    let need = crate::budget::need(crate::mem::peak_rss_bytes(), store);
     match opts.memory_limit.or_else(crate::mem::available_bytes) {
         Some(limit) if need > limit => Err(Error::Memory(format!(
             "not enough memory: the sequential reference for {} x {} keeps one bit per cell \
@@ -192,6 +195,15 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
         opts.svg.iter().map(|p| ("--svg", p.as_path())).collect();
     export::check_outputs(&svg_out, &[])?;
     let (m, n) = (opts.rows, opts.cols);
+    if let Method::Bands { batch, .. } = opts.method {
+        if opts.svg.is_some() {
+            return Err(Error::Usage(
+                "--svg draws the diagonal schedule; the bands are listed as text".into(),
+            ));
+        }
+        let plan = crate::bands::BandPlan::new(m, n, opts.ranks, batch);
+        return print(&crate::render::text::bands_text(&plan));
+    }
     let schedule = Schedule::new(m, n, opts.ranks);
     if let Some(path) = &opts.svg {
         let messages = crate::render::svg::predicted_messages(&schedule);

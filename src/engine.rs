@@ -9,7 +9,8 @@
 //! rank (a panic, a planted fault) aborts the whole job through `MPI_Abort`, so no rank is ever
 //! left blocked in a receive.
 //!
-//! The engine orchestrates; the work is done by `fill` and `traceback`, over a store.
+//! The engine orchestrates; the work is done by `fill` (diagonal engine, over a store) or
+//! `pipeline` (bands engine, over a band), and by `traceback` for both.
 
 use std::time::{Instant, SystemTime};
 
@@ -17,17 +18,19 @@ use mpi::collective::SystemOperation;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
+use crate::bands::{BandPlan, BandStore, Checkpoint};
 use crate::budget;
 use crate::error::{Error, EXIT_MEMORY, EXIT_USAGE};
 use crate::fault::{Fault, Phase};
 use crate::input::{self, Format, Pair};
 use crate::mem;
-use crate::options::{SolveOptions, Switches};
+use crate::options::{Method, SolveOptions, Switches};
+use crate::pipeline::{BandWalker, Idle};
 use crate::progress::Progress;
 use crate::provenance::{HostInfo, Provenance};
 use crate::render::svg::{self, Picture};
-use crate::report::{EngineKind, LcsText, Predicted, Report, Seconds};
-use crate::schedule::Schedule;
+use crate::report::{self, FillTimes, LcsText, Report, Seconds};
+use crate::schedule::{Predicted, Schedule};
 use crate::stats::{Gathered, RankStats};
 use crate::store::dense::{self, DenseStore};
 use crate::store::hash::HashStore;
@@ -41,28 +44,27 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     let started_at = SystemTime::now();
     let rank = world.rank() as usize;
     let pair = share_input(world, opts)?;
-    let schedule = Schedule::new(pair.x.len(), pair.y.len(), world.size() as usize);
-    check_output_limits(world, &schedule, opts)?;
-    let estimate = opts.store.estimate_bytes(&schedule, rank);
-    let need = check_memory(world, &schedule, opts, estimate)?;
-    log::info!(
-        "{} x {} matrix, {} diagonals, store {}",
-        schedule.rows(),
-        schedule.cols(),
-        schedule.diagonals(),
-        opts.store
-    );
-
+    check_output_limits(world, &pair, opts)?;
     let config = RunConfig {
-        store: opts.store,
+        method: opts.method,
         switches: opts.switches,
         recording: opts.outputs.recording(),
         progress: opts.progress,
     };
-    let mut outcome = run_pair(world, &schedule, &pair, &config);
+    let baseline = mem::peak_rss_bytes();
+    let limit = memory_limit(world, opts);
+    let layout = Layout::new(&config, &pair, world.size() as usize, rank, limit, baseline);
+    let working = layout.working_bytes(&pair, rank);
+    let need = budget::need(baseline, working);
+    check_memory(world, need, limit, || {
+        layout.advice(&pair, limit.unwrap_or(0), baseline)
+    })?;
+    log::info!("{} x {} matrix, {layout:?}", pair.x.len(), pair.y.len());
+
+    let mut outcome = run_layout(world, &pair, &layout, &config);
     // Rank 0 holds the LCS now: what follows is reporting.
     let seconds_total = started.elapsed().as_secs_f64();
-    outcome.stats.store_bytes_estimate = estimate;
+    outcome.stats.store_bytes_estimate = working;
     outcome.stats.memory_estimate_bytes = need;
     let Some(gathered) = crate::stats::gather(world, &outcome.stats, &outcome.traffic) else {
         return Ok(None);
@@ -73,24 +75,110 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     let report = report(
         provenance,
         opts,
-        &schedule,
+        &layout,
         (&pair, &lcs),
         &gathered,
         seconds_total,
     );
-    write_outputs(opts, &schedule, &pair, &report, &gathered)?;
+    if let Layout::Diagonal(schedule, _) = &layout {
+        write_outputs(opts, Some(schedule), &pair, &report, &gathered)?;
+    } else {
+        write_outputs(opts, None, &pair, &report, &gathered)?;
+    }
     Ok(Some(report))
 }
 
 /// How a rank runs one pair.
 #[derive(Debug, Clone, Copy)]
 pub struct RunConfig {
-    pub store: StoreKind,
+    pub method: Method,
     pub switches: Switches,
     /// Record every message, value and walk cell (for traces and pictures).
     pub recording: bool,
     /// Show a progress bar on rank 0, on a terminal this wide.
     pub progress: Option<u16>,
+}
+
+/// How the matrix is split among the ranks, as this rank will run it.
+#[derive(Debug, Clone, Copy)]
+pub enum Layout {
+    /// The diagonal schedule, and where each rank keeps its cells.
+    Diagonal(Schedule, StoreKind),
+    /// Column bands, and what this rank keeps for its traceback.
+    Bands(BandPlan, Checkpoint),
+}
+
+impl Layout {
+    /// The layout of `pair` on `ranks` ranks as `rank` runs it. For the bands engine the
+    /// checkpoint mode may depend on the memory `limit` (less the `baseline` already used).
+    pub fn new(
+        config: &RunConfig,
+        pair: &Pair,
+        ranks: usize,
+        rank: usize,
+        limit: Option<u64>,
+        baseline: u64,
+    ) -> Layout {
+        let (m, n) = (pair.x.len(), pair.y.len());
+        match config.method {
+            Method::Diagonal { store } => Layout::Diagonal(Schedule::new(m, n, ranks), store),
+            Method::Bands { batch, checkpoint } => {
+                let plan = BandPlan::new(m, n, ranks, batch);
+                // What the band may take: the limit less what the rank holds and the margin.
+                let budget = limit.map(|l| {
+                    let overhead = budget::need(baseline, 0);
+                    l.saturating_sub(overhead)
+                });
+                let mode = Checkpoint::choose(&plan, rank, &pair.x, checkpoint, budget);
+                Layout::Bands(plan, mode)
+            }
+        }
+    }
+
+    /// The bytes this rank's engine will occupy (see `budget`).
+    fn working_bytes(&self, pair: &Pair, rank: usize) -> u64 {
+        match self {
+            Layout::Diagonal(schedule, store) => {
+                budget::diagonal_working(schedule, store.estimate_bytes(schedule, rank))
+            }
+            Layout::Bands(plan, mode) => budget::bands_working(plan, rank, &pair.x, *mode),
+        }
+    }
+
+    /// Why the run does not fit `limit`, and what would.
+    fn advice(&self, pair: &Pair, limit: u64, baseline: u64) -> String {
+        match self {
+            Layout::Diagonal(schedule, store) => {
+                budget::diagonal_advice(schedule, *store, limit, baseline)
+            }
+            Layout::Bands(plan, _) => budget::bands_advice(plan, &pair.x, limit, baseline),
+        }
+    }
+
+    /// Boundary messages the layout predicts.
+    pub fn predicted(&self) -> Predicted {
+        match self {
+            Layout::Diagonal(schedule, _) => schedule.predicted_messages(),
+            Layout::Bands(plan, _) => {
+                let mut predicted = Predicted::none(plan.ranks());
+                for k in plan.senders() {
+                    predicted.add(k, k + 1, plan.batches() as u64);
+                }
+                predicted
+            }
+        }
+    }
+
+    /// Cells this rank owns.
+    fn cells(&self, rank: usize) -> u64 {
+        match self {
+            Layout::Diagonal(schedule, _) => schedule.rank_cells(rank),
+            Layout::Bands(plan, _) if rank < plan.active_ranks() => {
+                plan.rows() as u64 * plan.cols_of(rank).len() as u64
+            }
+            Layout::Bands(..) => 0,
+        }
+    }
 }
 
 /// What one rank's run produced.
@@ -101,40 +189,88 @@ pub struct RankOutcome {
     pub traffic: Traffic,
 }
 
-/// Runs the fill and the traceback of `pair` on this rank. Collective.
+/// Runs the fill and the traceback of `pair` on this rank, with no memory limit for the
+/// layout's choices. Collective.
 pub fn run_pair(
     world: &SimpleCommunicator,
-    schedule: &Schedule,
     pair: &Pair,
     config: &RunConfig,
+) -> (Layout, RankOutcome) {
+    let (ranks, rank) = (world.size() as usize, world.rank() as usize);
+    let layout = Layout::new(config, pair, ranks, rank, None, 0);
+    let outcome = run_layout(world, pair, &layout, config);
+    (layout, outcome)
+}
+
+/// Runs the fill and the traceback of `pair` on this rank as `layout` says. Collective.
+fn run_layout(
+    world: &SimpleCommunicator,
+    pair: &Pair,
+    layout: &Layout,
+    config: &RunConfig,
 ) -> RankOutcome {
-    let seqs = Seqs::new(&pair.x, &pair.y);
     let rank = world.rank() as usize;
     let traffic = Traffic::new(rank, world.size() as usize, config.recording);
-    match config.store {
-        StoreKind::Dense if dense::narrow(schedule) => {
-            let store = DenseStore::<u16>::new(schedule, rank);
-            run_rank(world, schedule, &seqs, store, traffic, config)
+    match *layout {
+        Layout::Diagonal(schedule, store) => {
+            let seqs = Seqs::new(&pair.x, &pair.y);
+            match store {
+                StoreKind::Dense if dense::narrow(&schedule) => {
+                    let store = DenseStore::<u16>::new(&schedule, rank);
+                    run_diagonal(world, &schedule, &seqs, store, traffic, config)
+                }
+                StoreKind::Dense => {
+                    let store = DenseStore::<u32>::new(&schedule, rank);
+                    run_diagonal(world, &schedule, &seqs, store, traffic, config)
+                }
+                StoreKind::Hash => {
+                    let store = HashStore::new(&schedule, rank);
+                    run_diagonal(world, &schedule, &seqs, store, traffic, config)
+                }
+            }
         }
-        StoreKind::Dense => {
-            let store = DenseStore::<u32>::new(schedule, rank);
-            run_rank(world, schedule, &seqs, store, traffic, config)
-        }
-        StoreKind::Hash => {
-            let store = HashStore::new(schedule, rank);
-            run_rank(world, schedule, &seqs, store, traffic, config)
+        Layout::Bands(plan, mode) => run_bands(world, &plan, mode, pair, traffic, config),
+    }
+    .finish(layout, rank)
+}
+
+/// A rank's outcome before its cell count and memory are filled in.
+struct Ran {
+    lcs: Option<Vec<u8>>,
+    traffic: Traffic,
+    fill: FillTimes,
+    seconds_fill: f64,
+    seconds_traceback: f64,
+    seconds_recompute: f64,
+    hops: u64,
+}
+
+impl Ran {
+    fn finish(self, layout: &Layout, rank: usize) -> RankOutcome {
+        let mut stats = RankStats::new(&self.traffic, &HostInfo::here());
+        stats.cells = layout.cells(rank);
+        stats.hops = self.hops;
+        stats.peak_rss_bytes = mem::peak_rss_bytes();
+        stats.seconds_fill = self.seconds_fill;
+        stats.fill = self.fill;
+        stats.seconds_traceback = self.seconds_traceback;
+        stats.seconds_recompute = self.seconds_recompute;
+        RankOutcome {
+            lcs: self.lcs,
+            stats,
+            traffic: self.traffic,
         }
     }
 }
 
-fn run_rank<S: Store>(
+fn run_diagonal<S: Store>(
     world: &SimpleCommunicator,
     schedule: &Schedule,
     seqs: &Seqs<'_>,
     mut store: S,
     mut traffic: Traffic,
     config: &RunConfig,
-) -> RankOutcome {
+) -> Ran {
     let rank = world.rank() as usize;
     let started = Instant::now();
     let mut progress = Progress::new(config.progress.filter(|_| rank == 0), schedule.diagonals());
@@ -163,18 +299,62 @@ fn run_rank<S: Store>(
     let outcome = crate::traceback::run(world, start, &mut walker, &mut traffic, fault);
     let seconds_traceback = started.elapsed().as_secs_f64();
     log::debug!("traceback done in {seconds_traceback:.3} s");
-
-    let mut stats = RankStats::new(&traffic, &HostInfo::here());
-    stats.cells = schedule.rank_cells(rank);
-    stats.hops = outcome.hops;
-    stats.peak_rss_bytes = mem::peak_rss_bytes();
-    stats.seconds_fill = seconds_fill;
-    stats.fill = fill;
-    stats.seconds_traceback = seconds_traceback;
-    RankOutcome {
+    Ran {
         lcs: outcome.lcs,
-        stats,
         traffic,
+        fill,
+        seconds_fill,
+        seconds_traceback,
+        seconds_recompute: 0.0,
+        hops: outcome.hops,
+    }
+}
+
+fn run_bands(
+    world: &SimpleCommunicator,
+    plan: &BandPlan,
+    mode: Checkpoint,
+    pair: &Pair,
+    mut traffic: Traffic,
+    config: &RunConfig,
+) -> Ran {
+    let rank = world.rank() as usize;
+    let started = Instant::now();
+    let mut store =
+        (rank < plan.active_ranks()).then(|| BandStore::new(plan, rank, &pair.x, &pair.y, mode));
+    let mut progress = Progress::new(config.progress.filter(|_| rank == 0), plan.rows());
+    let fill = crate::pipeline::fill(
+        world,
+        plan,
+        store.as_mut(),
+        &mut traffic,
+        &mut progress,
+        config.switches,
+    );
+    progress.finish();
+    let seconds_fill = started.elapsed().as_secs_f64();
+    log::debug!("fill done in {seconds_fill:.3} s");
+
+    let started = Instant::now();
+    let (m, n) = (plan.rows(), plan.cols());
+    let start = (m > 0).then(|| (plan.active_ranks() - 1, (m - 1, n - 1)));
+    let fault = Fault::for_rank(config.switches.fault, Phase::Traceback, rank);
+    let outcome = match store.as_mut() {
+        Some(store) => {
+            let mut walker = BandWalker { store };
+            crate::traceback::run(world, start, &mut walker, &mut traffic, fault)
+        }
+        None => crate::traceback::run(world, start, &mut Idle, &mut traffic, fault),
+    };
+    let seconds_traceback = started.elapsed().as_secs_f64();
+    Ran {
+        lcs: outcome.lcs,
+        traffic,
+        fill,
+        seconds_fill,
+        seconds_traceback,
+        seconds_recompute: store.map_or(0.0, |s| s.recompute_stats().seconds),
+        hops: outcome.hops,
     }
 }
 
@@ -235,23 +415,22 @@ fn share_input(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Pair, 
 /// large matrices, on every rank (each knows the lengths), before any work.
 fn check_output_limits(
     world: &SimpleCommunicator,
-    schedule: &Schedule,
+    pair: &Pair,
     opts: &SolveOptions,
 ) -> Result<(), Error> {
-    let (m, n) = (schedule.rows(), schedule.cols());
+    let (m, n) = (pair.x.len(), pair.y.len());
+    let cells = m as u64 * n as u64;
     let side = svg::MAX_PICTURE_CELLS_SIDE;
-    let problem =
-        if opts.outputs.trace.is_some() && schedule.cells() > crate::trace::MAX_TRACE_CELLS {
-            format!(
-                "--trace is limited to {} cells; this matrix is {m} x {n} = {} cells",
-                crate::trace::MAX_TRACE_CELLS,
-                schedule.cells()
-            )
-        } else if opts.outputs.svg.is_some() && n > side {
-            format!("--svg pictures are limited to {side} x {side} cells; this matrix is {m} x {n}")
-        } else {
-            return Ok(());
-        };
+    let problem = if opts.outputs.trace.is_some() && cells > crate::trace::MAX_TRACE_CELLS {
+        format!(
+            "--trace is limited to {} cells; this matrix is {m} x {n} = {cells} cells",
+            crate::trace::MAX_TRACE_CELLS,
+        )
+    } else if opts.outputs.svg.is_some() && n > side {
+        format!("--svg pictures are limited to {side} x {side} cells; this matrix is {m} x {n}")
+    } else {
+        return Ok(());
+    };
     if world.rank() != 0 {
         return Err(Error::Peer(EXIT_USAGE));
     }
@@ -260,47 +439,42 @@ fn check_output_limits(
 
 /// The per-rank memory limit in force: the user's, else what this host can give divided among
 /// the ranks that share it.
-fn memory_limit(opts: &SolveOptions, ranks_on_host: usize) -> Option<u64> {
+fn memory_limit(world: &SimpleCommunicator, opts: &SolveOptions) -> Option<u64> {
+    let ranks_on_host = world.split_shared(0).size() as u64;
     opts.memory_limit
-        .or_else(|| mem::available_bytes().map(|b| b / ranks_on_host.max(1) as u64))
+        .or_else(|| mem::available_bytes().map(|b| b / ranks_on_host.max(1)))
 }
 
-/// Before any allocation: does this rank fit (see `budget`)? Decided over all ranks together;
-/// returns this rank's need.
+/// Before any allocation: does every rank's `need` fit its `limit` (see `budget`)? Decided
+/// over all ranks together; rank 0 words the refusal with `advice`.
 fn check_memory(
     world: &SimpleCommunicator,
-    schedule: &Schedule,
-    opts: &SolveOptions,
-    store_bytes: u64,
-) -> Result<u64, Error> {
-    let ranks_on_host = world.split_shared(0).size() as usize;
-    let limit = memory_limit(opts, ranks_on_host);
-    let baseline = mem::peak_rss_bytes();
-    let need = budget::need(baseline, store_bytes, schedule);
-    let fits = limit.is_none_or(|l| need <= l);
+    need: u64,
+    limit: Option<u64>,
+    advice: impl FnOnce() -> String,
+) -> Result<(), Error> {
     if limit.is_none() && world.rank() == 0 {
         log::warn!("no memory limit known on this system: the memory pre-check is off");
     }
-    let code = if fits { 0 } else { EXIT_MEMORY };
+    let code = if limit.is_none_or(|l| need <= l) {
+        0
+    } else {
+        EXIT_MEMORY
+    };
     let mut worst = 0u8;
     world.all_reduce_into(&code, &mut worst, SystemOperation::max());
-    if worst == 0 {
-        return Ok(need);
+    match (worst, world.rank()) {
+        (0, _) => Ok(()),
+        (_, 0) => Err(Error::Memory(advice())),
+        (code, _) => Err(Error::Peer(code)),
     }
-    if world.rank() != 0 {
-        return Err(Error::Peer(worst));
-    }
-    let limit = limit.unwrap_or(0);
-    Err(Error::Memory(budget::advice(
-        schedule, opts.store, limit, baseline,
-    )))
 }
 
 /// The report of a run, from what rank 0 gathered.
 fn report(
     run: Provenance,
     opts: &SolveOptions,
-    schedule: &Schedule,
+    layout: &Layout,
     (pair, lcs): (&Pair, &[u8]),
     gathered: &Gathered,
     seconds_total: f64,
@@ -312,22 +486,28 @@ fn report(
         .map(|(k, s)| s.report(k))
         .collect();
     let slowest = |f: fn(&RankStats) -> f64| gathered.stats.iter().map(f).fold(0.0, f64::max);
+    let (store, batch, checkpoint) = match *layout {
+        Layout::Diagonal(_, store) => (Some(store), None, None),
+        Layout::Bands(plan, mode) => (None, Some(plan.batch()), Some(mode)),
+    };
     Report {
         run,
         input: opts.input.path.display().to_string(),
         format: pair.format,
-        rows: schedule.rows(),
-        cols: schedule.cols(),
+        rows: pair.x.len(),
+        cols: pair.y.len(),
         swapped: pair.swapped,
-        engine: EngineKind::Diagonal,
-        store: Some(opts.store),
-        ranks: schedule.ranks(),
+        engine: opts.method.engine(),
+        store,
+        batch,
+        checkpoint,
+        ranks: gathered.stats.len(),
         lcs_length: lcs.len(),
         lcs: LcsText::new(lcs),
         messages: PerKind::sum(gathered.stats.iter().map(|s| &s.sent)),
         bytes: PerKind::sum(gathered.stats.iter().map(|s| &s.sent_bytes)),
-        predicted: Predicted {
-            boundary: schedule.predicted_messages().total,
+        predicted: report::Predicted {
+            boundary: layout.predicted().total,
         },
         traceback_hops: gathered.stats.iter().map(|s| s.hops).sum(),
         pairs: gathered.pairs.clone(),
@@ -336,14 +516,16 @@ fn report(
             total: seconds_total,
             fill: slowest(|s| s.seconds_fill),
             traceback: slowest(|s| s.seconds_traceback),
+            recompute: gathered.stats.iter().map(|s| s.seconds_recompute).sum(),
         },
     }
 }
 
-/// Rank 0 writes the files the run was asked for.
+/// Rank 0 writes the files the run was asked for. Pictures need the diagonal `schedule` (the
+/// options refuse them for the bands engine).
 fn write_outputs(
     opts: &SolveOptions,
-    schedule: &Schedule,
+    schedule: Option<&Schedule>,
     pair: &Pair,
     report: &Report,
     gathered: &Gathered,
@@ -357,7 +539,7 @@ fn write_outputs(
             let csv = crate::trace::to_csv(&recording.events).map_err(anyhow::Error::from)?;
             crate::export::write_atomic(path, &csv)?;
         }
-        if let Some(path) = &outputs.svg {
+        if let (Some(path), Some(schedule)) = (&outputs.svg, schedule) {
             let values = recording.value_table(schedule.rows(), schedule.cols());
             let walk: Vec<(usize, usize)> = recording
                 .walk

@@ -28,6 +28,7 @@ pub mod input;
 pub mod launch;
 pub mod mem;
 pub mod options;
+pub mod pipeline;
 pub mod plot;
 pub mod progress;
 pub mod protocol;

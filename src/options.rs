@@ -11,9 +11,10 @@
 
 use std::path::PathBuf;
 
+use crate::bands::CheckpointChoice;
 use crate::cli::{
-    GenerateArgs, InputArgs, PlotArgs, ReferenceArgs, ScheduleArgs, SelfTestArgs, SolveArgs,
-    TableArgs,
+    EngineArgs, GenerateArgs, InputArgs, PlotArgs, ReferenceArgs, ScheduleArgs, SelfTestArgs,
+    SolveArgs, TableArgs,
 };
 use crate::error::Error;
 use crate::fault::{Fault, FAULT_ENV};
@@ -29,6 +30,63 @@ pub const MEMORY_LIMIT_ENV: &str = "MPI_LCS_MEMORY_LIMIT";
 pub const SYNCHRONOUS_SENDS_ENV: &str = "MPI_LCS_SYNCHRONOUS_SENDS";
 /// The commit recorded in reports.
 pub const COMMIT_ENV: &str = "MPI_LCS_COMMIT";
+
+/// Rows per batch of the bands engine when `--batch` is not given (measured: see the README,
+/// "Performance").
+pub const DEFAULT_BATCH: usize = 256;
+
+/// Which engine a run uses, with its settings: only valid combinations can be made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Diagonal {
+        store: StoreKind,
+    },
+    Bands {
+        batch: usize,
+        checkpoint: CheckpointChoice,
+    },
+}
+
+impl Method {
+    /// Checks that the flags belong to the engine they were given with.
+    pub fn new(args: EngineArgs) -> Result<Method, Error> {
+        let usage = |text: &str| Err(Error::Usage(text.to_owned()));
+        match args.engine {
+            EngineKind::Diagonal | EngineKind::Reference => {
+                if args.batch.is_some() || args.checkpoint.is_some() {
+                    return usage("--batch and --checkpoint belong to --engine bands");
+                }
+                Ok(Method::Diagonal {
+                    store: args.store.unwrap_or(StoreKind::Dense),
+                })
+            }
+            EngineKind::Bands => {
+                if args.store.is_some() {
+                    return usage(
+                        "--store belongs to the diagonal engine; the bands engine keeps bits \
+                         (see --checkpoint)",
+                    );
+                }
+                let batch = args.batch.unwrap_or(DEFAULT_BATCH);
+                if batch == 0 {
+                    return usage("--batch must be at least 1 row");
+                }
+                let checkpoint = args.checkpoint.unwrap_or(CheckpointChoice::Auto);
+                if checkpoint == CheckpointChoice::Every(0) {
+                    return usage("--checkpoint must be at least 1 row (or auto, or full)");
+                }
+                Ok(Method::Bands { batch, checkpoint })
+            }
+        }
+    }
+
+    pub fn engine(&self) -> EngineKind {
+        match self {
+            Method::Diagonal { .. } => EngineKind::Diagonal,
+            Method::Bands { .. } => EngineKind::Bands,
+        }
+    }
+}
 
 /// Everything the environment contributes, read once.
 #[derive(Debug, Clone)]
@@ -133,8 +191,7 @@ impl Outputs {
 #[derive(Debug, Clone)]
 pub struct SolveOptions {
     pub input: InputOptions,
-    pub engine: EngineKind,
-    pub store: StoreKind,
+    pub method: Method,
     pub outputs: Outputs,
     /// The user's per-rank limit, if any (else the host's memory decides).
     pub memory_limit: Option<u64>,
@@ -148,10 +205,17 @@ pub struct SolveOptions {
 
 impl SolveOptions {
     pub fn new(args: SolveArgs, env: &Env, mpi_library: &str) -> Result<SolveOptions, Error> {
+        let method = Method::new(args.engine)?;
+        if args.svg.is_some() && method.engine() == EngineKind::Bands {
+            return Err(Error::Usage(
+                "--svg draws the diagonal engine's cells and messages; draw the bands with \
+                 `schedule --engine bands --svg`"
+                    .into(),
+            ));
+        }
         Ok(SolveOptions {
             input: InputOptions::new(args.input),
-            engine: args.engine,
-            store: args.store.unwrap_or(StoreKind::Dense),
+            method,
             outputs: Outputs {
                 json: args.json,
                 append_csv: args.append_csv,
@@ -172,6 +236,8 @@ impl SolveOptions {
 #[derive(Debug, Clone)]
 pub struct ReferenceOptions {
     pub input: InputOptions,
+    /// Count the length only.
+    pub length_only: bool,
     pub outputs: Outputs,
     pub memory_limit: Option<u64>,
     pub run: RunInfo,
@@ -181,6 +247,7 @@ impl ReferenceOptions {
     pub fn new(args: ReferenceArgs, env: &Env, mpi_library: &str) -> ReferenceOptions {
         ReferenceOptions {
             input: InputOptions::new(args.input),
+            length_only: args.length_only,
             outputs: Outputs {
                 json: args.json,
                 append_csv: args.append_csv,
@@ -201,6 +268,7 @@ pub struct ScheduleOptions {
     /// The command line named the longer side as rows.
     pub swapped: bool,
     pub ranks: usize,
+    pub method: Method,
     pub svg: Option<PathBuf>,
 }
 
@@ -231,6 +299,7 @@ impl ScheduleOptions {
             cols: args.rows.max(args.cols),
             swapped: args.rows > args.cols,
             ranks: args.ranks,
+            method: Method::new(args.engine)?,
             svg: args.svg,
         })
     }
@@ -307,19 +376,22 @@ pub struct SelfTestOptions {
     pub cases: usize,
     pub seed: u64,
     pub max_len: usize,
-    pub store: StoreKind,
+    pub method: Method,
+    /// Bands engine: every pair under several batches and checkpoint modes.
+    pub sweep: bool,
     pub switches: Switches,
 }
 
 impl SelfTestOptions {
-    pub fn new(args: SelfTestArgs, env: &Env) -> SelfTestOptions {
-        SelfTestOptions {
+    pub fn new(args: SelfTestArgs, env: &Env) -> Result<SelfTestOptions, Error> {
+        Ok(SelfTestOptions {
             files: args.file,
             cases: args.cases,
             seed: args.seed,
             max_len: args.max_len,
-            store: args.store,
+            method: Method::new(args.engine)?,
+            sweep: args.sweep,
             switches: env.switches,
-        }
+        })
     }
 }

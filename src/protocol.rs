@@ -7,7 +7,8 @@
 //! they were sent) keeps them in step.
 //!
 //! Counted kinds, spelled the same in the JSON report, the CSV rows and the trace:
-//! - `boundary`: a value a neighbour needs during the fill (one `u32` per message);
+//! - `boundary`: what a neighbour needs during the fill: one cell's value (a `u32`) in the
+//!   diagonal engine, a batch's carry bits (`ceil(B / 64)` words) in the bands engine;
 //! - `traceback`: a hop of the walk onto another rank: the next cell (two little-endian `u64`)
 //!   followed by the subsequence found so far, in reading order;
 //! - `control`: the finished LCS delivered to rank 0, and the end-of-walk notice to every
@@ -26,6 +27,8 @@ pub mod tag {
     pub const RESULT: Tag = 3;
     /// The walk is over.
     pub const DONE: Tag = 4;
+    /// A batch of carry bits of the bands engine.
+    pub const CARRIES: Tag = 5;
 }
 
 /// A kind of counted message.

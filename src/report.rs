@@ -10,6 +10,7 @@ use std::fmt::{self, Write as _};
 use mpi::traits::Equivalence;
 use serde::{Deserialize, Serialize};
 
+use crate::bands::Checkpoint;
 use crate::input::{Format, Pair};
 use crate::provenance::Provenance;
 use crate::store::StoreKind;
@@ -24,6 +25,9 @@ pub enum EngineKind {
     /// The report's diagonal schedule over MPI ranks.
     #[default]
     Diagonal,
+    /// Bit-parallel column bands, rows pipelined in batches: one message of carry bits per
+    /// batch and band edge.
+    Bands,
     /// The sequential bit-parallel reference (one process).
     #[value(skip)]
     Reference,
@@ -33,6 +37,7 @@ impl fmt::Display for EngineKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             EngineKind::Diagonal => "diagonal",
+            EngineKind::Bands => "bands",
             EngineKind::Reference => "reference",
         })
     }
@@ -51,6 +56,11 @@ pub struct Report {
     pub engine: EngineKind,
     /// Where the diagonal engine's ranks keep their cells; none for the other engines.
     pub store: Option<StoreKind>,
+    /// The bands engine's rows per message; none for the other engines.
+    pub batch: Option<usize>,
+    /// What the bands engine keeps for the traceback: `"full"` (a bit per cell) or the rows
+    /// between checkpoints; none for the other engines.
+    pub checkpoint: Option<Checkpoint>,
     pub ranks: usize,
     pub lcs_length: usize,
     #[serde(flatten)]
@@ -96,6 +106,8 @@ pub struct RankReport {
     pub seconds_fill: f64,
     pub fill_breakdown: FillTimes,
     pub seconds_traceback: f64,
+    /// Of the traceback, the seconds spent recomputing checkpointed blocks.
+    pub seconds_recompute: f64,
     /// Moves of the walk from this rank's cells onto another rank's.
     pub traceback_hops: u64,
     pub peak_rss_bytes: u64,
@@ -106,12 +118,14 @@ pub struct RankReport {
 
 /// Wall-clock seconds: `total` on rank 0 from the start of the run (input, allocation, fill,
 /// traceback) until it holds the LCS, without the launcher's start-up or the reporting after;
-/// `fill` and `traceback` are the slowest rank's.
+/// `fill` and `traceback` are the slowest rank's; `recompute` is the part of the traceback
+/// spent recomputing checkpointed blocks, over all ranks (the walk visits them in turn).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Seconds {
     pub total: f64,
     pub fill: f64,
     pub traceback: f64,
+    pub recompute: f64,
 }
 
 /// The LCS as JSON carries it: a string when its bytes are UTF-8, else hex.
@@ -156,6 +170,8 @@ pub struct Row {
     pub swapped: bool,
     pub engine: EngineKind,
     pub store: Option<StoreKind>,
+    pub batch: Option<usize>,
+    pub checkpoint: Option<Checkpoint>,
     pub ranks: usize,
     pub lcs_length: u64,
     pub messages_boundary: u64,
@@ -169,6 +185,7 @@ pub struct Row {
     pub seconds_total: f64,
     pub seconds_fill: f64,
     pub seconds_traceback: f64,
+    pub seconds_recompute: f64,
     /// The busiest rank's (longest fill) compute, receive-wait and send seconds.
     pub seconds_compute: f64,
     pub seconds_wait: f64,
@@ -223,6 +240,7 @@ impl Report {
                     ..FillTimes::default()
                 },
                 seconds_traceback: traceback,
+                seconds_recompute: 0.0,
                 traceback_hops: 0,
                 peak_rss_bytes: crate::mem::peak_rss_bytes(),
                 store_bytes_estimate: crate::reference::memory_bytes(&pair.x, &pair.y),
@@ -236,6 +254,8 @@ impl Report {
             swapped: pair.swapped,
             engine: EngineKind::Reference,
             store: None,
+            batch: None,
+            checkpoint: None,
             ranks: 1,
             lcs_length: lcs.len(),
             lcs: LcsText::new(lcs),
@@ -248,6 +268,7 @@ impl Report {
                 total,
                 fill,
                 traceback,
+                recompute: 0.0,
             },
         }
     }
@@ -269,6 +290,8 @@ impl Report {
             swapped: self.swapped,
             engine: self.engine,
             store: self.store,
+            batch: self.batch,
+            checkpoint: self.checkpoint,
             ranks: self.ranks,
             lcs_length: self.lcs_length as u64,
             messages_boundary: self.messages.boundary,
@@ -282,6 +305,7 @@ impl Report {
             seconds_total: self.seconds.total,
             seconds_fill: self.seconds.fill,
             seconds_traceback: self.seconds.traceback,
+            seconds_recompute: self.seconds.recompute,
             seconds_compute: breakdown.compute,
             seconds_wait: breakdown.wait_receive,
             seconds_send: breakdown.send,
@@ -316,9 +340,19 @@ impl Report {
             1 => "1 rank".to_owned(),
             p => format!("{p} ranks"),
         };
-        let how = match self.store {
-            Some(store) => format!("{} engine, store {store}", self.engine),
-            None => format!("{} engine", self.engine),
+        let how = match (self.store, self.batch, self.checkpoint) {
+            (Some(store), _, _) => format!("{} engine, store {store}", self.engine),
+            (None, Some(batch), Some(Checkpoint::Full)) => {
+                format!(
+                    "{} engine, batches of {batch} rows, every bit kept",
+                    self.engine
+                )
+            }
+            (None, Some(batch), Some(Checkpoint::Every(k))) => format!(
+                "{} engine, batches of {batch} rows, checkpoints every {k} rows",
+                self.engine
+            ),
+            _ => format!("{} engine", self.engine),
         };
         let fasta = if self.format == Format::Fasta {
             ", read as FASTA"

@@ -320,7 +320,8 @@ pub struct Predicted {
 }
 
 impl Predicted {
-    fn none(ranks: usize) -> Predicted {
+    /// No message yet, among `ranks` ranks.
+    pub fn none(ranks: usize) -> Predicted {
         let edges = ranks.saturating_sub(1);
         Predicted {
             total: 0,
@@ -329,7 +330,8 @@ impl Predicted {
         }
     }
 
-    fn add(&mut self, from: usize, to: usize, count: u64) {
+    /// Counts `count` messages from `from` to its neighbour `to`.
+    pub fn add(&mut self, from: usize, to: usize, count: u64) {
         self.total += count;
         if to == from + 1 {
             self.down[from] += count;

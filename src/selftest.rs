@@ -14,21 +14,32 @@
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::engine::{run_pair, RunConfig};
+use crate::bands::CheckpointChoice;
+use crate::engine::{run_pair, Layout, RunConfig};
 use crate::error::Error;
-use crate::options::SelfTestOptions;
-use crate::schedule::Schedule;
+use crate::options::{Method, SelfTestOptions};
 use crate::stats::Gathered;
 use crate::traffic::PerKind;
 
 /// Runs the self-test on this rank. Collective.
 pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Error> {
     let ranks = world.size() as usize;
-    let config = RunConfig {
-        store: opts.store,
-        switches: opts.switches,
-        recording: false,
-        progress: None,
+    let methods: Vec<Method> = match opts.method {
+        Method::Bands { .. } if opts.sweep => {
+            let batches = [1, 63, 64, crate::options::DEFAULT_BATCH];
+            let keeps = [
+                CheckpointChoice::Auto,
+                CheckpointChoice::Full,
+                CheckpointChoice::Every(1),
+                CheckpointChoice::Every(17),
+            ];
+            batches
+                .iter()
+                .flat_map(|&batch| keeps.iter().map(move |&checkpoint| (batch, checkpoint)))
+                .map(|(batch, checkpoint)| Method::Bands { batch, checkpoint })
+                .collect()
+        }
+        method => vec![method],
     };
     let mut pairs = crate::generate::test_pairs(opts.seed, opts.cases, opts.max_len);
     for path in &opts.files {
@@ -41,16 +52,23 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
     }
     let mut failures = Vec::new();
     for (case, pair) in pairs.iter().enumerate() {
-        let schedule = Schedule::new(pair.x.len(), pair.y.len(), ranks);
-        let outcome = run_pair(world, &schedule, pair, &config);
-        let gathered = crate::stats::gather(world, &outcome.stats, &outcome.traffic);
-        if let (Some(gathered), Some(lcs)) = (gathered, outcome.lcs) {
-            if let Err(problem) = check(&schedule, pair, &lcs, &gathered) {
-                failures.push(format!(
-                    "case {case} ({} x {}): {problem}",
-                    pair.x.len(),
-                    pair.y.len()
-                ));
+        for &method in &methods {
+            let config = RunConfig {
+                method,
+                switches: opts.switches,
+                recording: false,
+                progress: None,
+            };
+            let (layout, outcome) = run_pair(world, pair, &config);
+            let gathered = crate::stats::gather(world, &outcome.stats, &outcome.traffic);
+            if let (Some(gathered), Some(lcs)) = (gathered, outcome.lcs) {
+                if let Err(problem) = check(&layout, pair, &lcs, &gathered) {
+                    failures.push(format!(
+                        "case {case} ({} x {}), {layout:?}: {problem}",
+                        pair.x.len(),
+                        pair.y.len()
+                    ));
+                }
             }
         }
     }
@@ -66,10 +84,16 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
     for f in &failures {
         println!("FAILED {f}");
     }
+    let how = match opts.method {
+        Method::Diagonal { store } => format!("diagonal engine, store {store}"),
+        Method::Bands { .. } if opts.sweep => format!("bands engine, {} settings", methods.len()),
+        Method::Bands { batch, checkpoint } => {
+            format!("bands engine, batch {batch}, checkpoint {checkpoint:?}")
+        }
+    };
     println!(
-        "self-test: {} pairs on {ranks} ranks, store {}: {} failed",
+        "self-test: {} pairs on {ranks} ranks, {how}: {} failed",
         pairs.len(),
-        opts.store,
         failures.len()
     );
     if failures.is_empty() {
@@ -81,7 +105,7 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
 
 /// Rank 0's checks of one pair.
 fn check(
-    schedule: &Schedule,
+    layout: &Layout,
     pair: &crate::input::Pair,
     lcs: &[u8],
     gathered: &Gathered,
@@ -96,7 +120,7 @@ fn check(
     }
     let sent = PerKind::sum(gathered.stats.iter().map(|s| &s.sent));
     let received = PerKind::sum(gathered.stats.iter().map(|s| &s.received));
-    let predicted = schedule.predicted_messages();
+    let predicted = layout.predicted();
     if sent.boundary != predicted.total || gathered.pairs != predicted.pairs() {
         return Err(format!(
             "boundary messages {} (pairs {:?}), predicted {} (pairs {:?})",
@@ -110,13 +134,19 @@ fn check(
         return Err(format!("sent {sent:?} but received {received:?}"));
     }
     let cells: u64 = gathered.stats.iter().map(|s| s.cells).sum();
-    if cells != schedule.cells() {
-        return Err(format!("{cells} cells owned of {}", schedule.cells()));
+    let all = pair.x.len() as u64 * pair.y.len() as u64;
+    if cells != all {
+        return Err(format!("{cells} cells owned of {all}"));
     }
     let hops: u64 = gathered.stats.iter().map(|s| s.hops).sum();
-    if hops != sent.traceback || hops > (pair.x.len() + pair.y.len()) as u64 {
+    let most = match layout {
+        Layout::Diagonal(..) => (pair.x.len() + pair.y.len()) as u64,
+        // The walk leaves a band only to its left.
+        Layout::Bands(plan, _) => plan.active_ranks().saturating_sub(1) as u64,
+    };
+    if hops != sent.traceback || hops > most {
         return Err(format!(
-            "{hops} hops, {} traceback messages",
+            "{hops} hops (at most {most}), {} traceback messages",
             sent.traceback
         ));
     }

@@ -31,6 +31,7 @@ pub struct RankStats {
     pub seconds_fill: f64,
     pub fill: FillTimes,
     pub seconds_traceback: f64,
+    pub seconds_recompute: f64,
     pub cores: u64,
     host: [u8; HOST_BYTES],
 }
@@ -50,6 +51,7 @@ impl Default for RankStats {
             seconds_fill: 0.0,
             fill: FillTimes::default(),
             seconds_traceback: 0.0,
+            seconds_recompute: 0.0,
             cores: 0,
             host: [0; HOST_BYTES],
         }
@@ -95,6 +97,7 @@ impl RankStats {
             seconds_fill: self.seconds_fill,
             fill_breakdown: self.fill,
             seconds_traceback: self.seconds_traceback,
+            seconds_recompute: self.seconds_recompute,
             traceback_hops: self.hops,
             peak_rss_bytes: self.peak_rss_bytes,
             store_bytes_estimate: self.store_bytes_estimate,

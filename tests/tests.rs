@@ -2,6 +2,7 @@
 
 mod util;
 
+mod bands;
 mod commands;
 mod experiment;
 mod faults;

@@ -51,4 +51,7 @@ pub mod store;
 pub use length::lcs_length_bitparallel;
 pub use local::{run_in_process, InProcess};
 pub use plan::{BandPlan, WORD_BITS};
-pub use store::{estimate_bytes, BandStore, Checkpoint, Exit, NoFit, RecomputeStats};
+pub use store::{
+    estimate_bytes, BandStore, Checkpoint, CheckpointChoice, Exit, NoFit, RecomputeStats,
+    AUTO_CHECKPOINT_ROWS,
+};

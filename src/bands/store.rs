@@ -78,12 +78,11 @@ impl Checkpoint {
         if estimate_bytes(plan, rank, x, Checkpoint::Full) <= budget {
             return Ok(Checkpoint::Full);
         }
-        // m >= 1 here: with no rows the full store is the smallest of all and did not fit.
-        let m = plan.rows();
-        let g = |k: usize| (m - 1) / k + k.min(m);
-        let limit = m.min(2 * (m - 1).isqrt() + 2);
-        let k = (1..=limit).min_by_key(|&k| g(k)).unwrap_or(1);
-        let needed = estimate_bytes(plan, rank, x, Checkpoint::Every(k));
+        let leanest = Checkpoint::leanest(plan.rows());
+        let Checkpoint::Every(k) = leanest else {
+            unreachable!("the leanest mode checkpoints")
+        };
+        let needed = estimate_bytes(plan, rank, x, leanest);
         if needed <= budget {
             Ok(Checkpoint::Every(k))
         } else {
@@ -93,6 +92,99 @@ impl Checkpoint {
                 k,
                 budget,
             })
+        }
+    }
+}
+
+/// Reports write `"full"` or the interval `K`.
+impl serde::Serialize for Checkpoint {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Checkpoint::Full => s.serialize_str("full"),
+            Checkpoint::Every(k) => s.serialize_u64(*k as u64),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Checkpoint {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Checkpoint, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Checkpoint;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("\"full\" or a number of rows")
+            }
+            fn visit_u64<E: serde::de::Error>(self, k: u64) -> Result<Checkpoint, E> {
+                Ok(Checkpoint::Every(k as usize))
+            }
+            fn visit_i64<E: serde::de::Error>(self, k: i64) -> Result<Checkpoint, E> {
+                u64::try_from(k)
+                    .map_err(|_| E::custom("a negative checkpoint interval"))
+                    .and_then(|k| self.visit_u64(k))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Checkpoint, E> {
+                match s {
+                    "full" => Ok(Checkpoint::Full),
+                    _ => s
+                        .parse()
+                        .map(Checkpoint::Every)
+                        .map_err(|_| E::custom(format!("'{s}' is not \"full\" or a number"))),
+                }
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
+impl Checkpoint {
+    /// The interval of least memory for `m` rows (see [`Checkpoint::auto`]): `K` near
+    /// `sqrt(m)`, the same for every band.
+    pub fn leanest(m: usize) -> Checkpoint {
+        if m == 0 {
+            return Checkpoint::Every(1);
+        }
+        let g = |k: usize| (m - 1) / k + k.min(m);
+        let limit = m.min(2 * (m - 1).isqrt() + 2);
+        Checkpoint::Every((1..=limit).min_by_key(|&k| g(k)).unwrap_or(1))
+    }
+}
+
+/// How a run of the bands engine keeps its traceback, as the command line asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckpointChoice {
+    /// `--checkpoint auto`: see [`Checkpoint::choose`].
+    Auto,
+    /// `--checkpoint full`: a bit per cell.
+    Full,
+    /// `--checkpoint K`.
+    Every(usize),
+}
+
+/// Rows from which `auto` keeps checkpoints even when every bit would fit: writing a bit per
+/// cell (faulting in a page every 32,768 cells) costs more than recomputing the blocks the
+/// walk visits (measured on 50,000 x 50,000; see the README, "Performance").
+pub const AUTO_CHECKPOINT_ROWS: usize = 4096;
+
+impl Checkpoint {
+    /// The mode of `rank` for `choice` within `budget` bytes for its band (`None`: no limit
+    /// known). `auto` checkpoints at the interval of least memory from
+    /// [`AUTO_CHECKPOINT_ROWS`] rows; below that it keeps every bit when they fit, and
+    /// checkpoints otherwise. The caller checks that the result fits.
+    pub fn choose(
+        plan: &BandPlan,
+        rank: usize,
+        x: &[u8],
+        choice: CheckpointChoice,
+        budget: Option<u64>,
+    ) -> Checkpoint {
+        match choice {
+            CheckpointChoice::Full => Checkpoint::Full,
+            CheckpointChoice::Every(k) => Checkpoint::Every(k),
+            CheckpointChoice::Auto if plan.rows() >= AUTO_CHECKPOINT_ROWS => {
+                Checkpoint::leanest(plan.rows())
+            }
+            CheckpointChoice::Auto => Checkpoint::auto(plan, rank, x, budget.unwrap_or(u64::MAX))
+                .unwrap_or_else(|_| Checkpoint::leanest(plan.rows())),
         }
     }
 }
@@ -461,13 +553,26 @@ impl<'a> BandStore<'a> {
     /// Walks from `(i, j)`, a cell of this band, while the cells stay in it, appending each
     /// matched byte to `found_rev` (so it holds the subsequence found so far, last byte
     /// first).
-    pub fn walk(&mut self, (mut i, mut j): (usize, usize), found_rev: &mut Vec<u8>) -> Exit {
+    pub fn walk(&mut self, cell: (usize, usize), found_rev: &mut Vec<u8>) -> Exit {
+        self.walk_recording(cell, found_rev, None)
+    }
+
+    /// [`BandStore::walk`], pushing every visited cell onto `visited` when given.
+    pub fn walk_recording(
+        &mut self,
+        (mut i, mut j): (usize, usize),
+        found_rev: &mut Vec<u8>,
+        mut visited: Option<&mut Vec<(u64, u64)>>,
+    ) -> Exit {
         loop {
             debug_assert!(
                 self.cols.contains(&j),
                 "({i}, {j}) is not in band {}",
                 self.rank
             );
+            if let Some(v) = visited.as_deref_mut() {
+                v.push((i as u64, j as u64));
+            }
             let next = if self.x[i] == self.y[j] {
                 found_rev.push(self.x[i]);
                 (i.checked_sub(1), j.checked_sub(1))

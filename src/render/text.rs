@@ -180,6 +180,65 @@ fn write_summary(out: &mut String, s: &Schedule) -> fmt::Result {
     Ok(())
 }
 
+/// The bands engine's layout as text: each rank's band of whole 64-bit words, the batches, and
+/// the boundary messages the pipeline will send, `(p - 1) * ceil(m / B)`.
+pub fn bands_text(plan: &crate::bands::BandPlan) -> String {
+    let mut out = String::new();
+    let (m, n, p) = (plan.rows(), plan.cols(), plan.active_ranks());
+    let _ = writeln!(
+        out,
+        "bands: {m} rows x {n} cols, {} ranks, {} words of 64 columns, batches of {} rows \
+         ({} batches)",
+        plan.ranks(),
+        plan.total_words(),
+        plan.batch(),
+        plan.batches()
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(out, "band  words  columns  cells");
+    for k in 0..p {
+        let (words, cols) = (plan.words(k), plan.cols_of(k));
+        let _ = writeln!(
+            out,
+            "p{k}  {}..{}  {}..{}  {}",
+            words.start,
+            words.end,
+            cols.start,
+            cols.end,
+            m as u64 * cols.len() as u64
+        );
+    }
+    if p < plan.ranks() {
+        let _ = writeln!(
+            out,
+            "p{}..p{}: no band ({} words for {} ranks)",
+            p,
+            plan.ranks() - 1,
+            plan.total_words(),
+            plan.ranks()
+        );
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "predicted boundary messages: {} ({} band edges x {} batches), {} bytes",
+        plan.predicted_messages(),
+        p.saturating_sub(1),
+        plan.batches(),
+        plan.predicted_bytes()
+    );
+    for k in plan.senders() {
+        let _ = writeln!(out, "  p{k} -> p{}: {}", k + 1, plan.batches());
+    }
+    let _ = writeln!(
+        out,
+        "each message: the carries into the next band's first word, one bit per row of the \
+         batch ({} words)",
+        plan.batch().div_ceil(64)
+    );
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,6 +258,21 @@ mod tests {
             .find_map(|l| l.strip_prefix("predicted boundary messages: "))
             .unwrap_or_else(|| panic!("no predicted total in:\n{text}"));
         line.parse().unwrap()
+    }
+
+    #[test]
+    fn bands_text_lists_bands_and_messages() {
+        let plan = crate::bands::BandPlan::new(200, 1000, 20, 64);
+        let text = bands_text(&plan);
+        assert!(
+            text.starts_with("bands: 200 rows x 1000 cols, 20 ranks, 16 words"),
+            "{text}"
+        );
+        assert!(text.contains("p0  0..1  0..64  12800\n"), "{text}");
+        assert!(text.contains("p15  15..16  960..1000  8000\n"), "{text}");
+        assert!(text.contains("p16..p19: no band"), "{text}");
+        assert!(text.contains("predicted boundary messages: 60 (15 band edges x 4 batches)"));
+        assert!(text.contains("  p2 -> p3: 4\n"), "{text}");
     }
 
     #[test]

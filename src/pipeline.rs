@@ -1,0 +1,174 @@
+//! The bands engine over MPI: each rank computes its band of columns row by row, the rows
+//! pipelined in batches, one message of carry bits per batch to the band on the right; then the
+//! distributed traceback walks the bands from right to left.
+//!
+//! # Fill
+//!
+//! Rank `k` (of the `p` ranks that own words, see [`BandPlan`]) runs batches `0, 1, …` in
+//! order. For batch `b` it needs the carries into its band's first word of the batch's rows,
+//! which band `k - 1` computed (band 0 starts every row with carry 0). Each step
+//! 1. posts the receive of batch `b + 1`'s carries from band `k - 1`, so they can arrive while
+//!    it works;
+//! 2. computes batch `b` ([`BandStore::run_batch`], four rows per pass of the kernel);
+//! 3. sends batch `b`'s carry-outs to band `k + 1` as one message of `ceil(B / 64)` words;
+//! 4. waits for both.
+//!
+//! Band `k + 1` so works on batch `b` while band `k` works on batch `b + 1`: a pipeline that
+//! fills in `p - 1` batches. Every rank posts its receive before it waits and data only flows
+//! right, so the exchange cannot deadlock even when sends are synchronous (the tests' switch).
+//! Messages use one fixed tag ([`tag::CARRIES`]) and MPI's non-overtaking order. Boundary
+//! messages: `(p - 1) * ceil(m / B)`, as [`BandPlan::predicted_messages`] says.
+//!
+//! # Traceback
+//!
+//! The walk starts at `(m-1, n-1)` on the last band and leaves a band only to its left, so it
+//! makes at most `p - 1` hops; the protocol (hops carrying the subsequence found so far, the
+//! LCS to rank 0, the end-of-walk notices) is `traceback`'s, with a [`BandWalker`] answering
+//! "up or left?" from the band's bits, recomputing checkpointed blocks as the walk reaches
+//! them.
+
+use std::time::Instant;
+
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+
+use crate::bands::{BandPlan, BandStore, Exit as BandExit};
+use crate::fault::{Fault, Phase};
+use crate::options::Switches;
+use crate::progress::Progress;
+use crate::protocol::{tag, Kind};
+use crate::report::FillTimes;
+use crate::traceback::{Exit, Walker};
+use crate::traffic::Traffic;
+
+/// Runs this rank's share of the fill; returns where its time went. Ranks that own no words
+/// only take part in the traceback.
+pub fn fill(
+    world: &SimpleCommunicator,
+    plan: &BandPlan,
+    store: Option<&mut BandStore<'_>>,
+    traffic: &mut Traffic,
+    progress: &mut Progress,
+    switches: Switches,
+) -> FillTimes {
+    let mut times = FillTimes::default();
+    let Some(store) = store else {
+        return times;
+    };
+    let rank = world.rank() as usize;
+    let p = plan.active_ranks();
+    let fault = Fault::for_rank(switches.fault, Phase::Fill, rank);
+    let (left, right) = (rank > 0, rank + 1 < p);
+    let words = plan.batch().div_ceil(64);
+    // Carries in: this batch's, and the next one's arriving.
+    let mut incoming = [vec![0u64; words], vec![0u64; words]];
+    let mut outgoing = vec![0u64; words];
+    let bytes = |b: usize| plan.message_bytes(b) as usize;
+
+    if left && plan.batches() > 0 {
+        let waiting = Instant::now();
+        let source = world.process_at_rank(rank as i32 - 1);
+        source.receive_into_with_tag(&mut incoming[0][..], tag::CARRIES);
+        traffic.received(Kind::Boundary, bytes(0));
+        times.wait_receive += waiting.elapsed().as_secs_f64();
+    }
+    for b in 0..plan.batches() {
+        let rows = plan.batch_rows(b);
+        if let Some(f) = fault.filter(|f| rows.contains(&f.step)) {
+            f.trigger(f.step);
+        }
+        progress.at(rows.start);
+        let n = plan.carry_words(b);
+        let [current, next] = &mut incoming;
+        let (current, next) = if b % 2 == 0 {
+            (current, next)
+        } else {
+            (next, current)
+        };
+        let receive_next = left && b + 1 < plan.batches();
+        mpi::request::scope(|scope| {
+            let started = Instant::now();
+            let receive = receive_next.then(|| {
+                let n_next = plan.carry_words(b + 1);
+                world
+                    .process_at_rank(rank as i32 - 1)
+                    .immediate_receive_into_with_tag(scope, &mut next[..n_next], tag::CARRIES)
+            });
+            times.send += started.elapsed().as_secs_f64();
+
+            let started = Instant::now();
+            store.run_batch(b, left.then_some(&current[..n]), &mut outgoing[..n]);
+            times.compute += started.elapsed().as_secs_f64();
+
+            let started = Instant::now();
+            let send = right.then(|| {
+                let dest = world.process_at_rank(rank as i32 + 1);
+                let message = &outgoing[..n];
+                traffic.sent(
+                    Kind::Boundary,
+                    rank + 1,
+                    bytes(b),
+                    Some((rows.start, plan.cols_of(rank).end - 1)),
+                );
+                if switches.synchronous_sends {
+                    dest.immediate_synchronous_send_with_tag(scope, message, tag::CARRIES)
+                } else {
+                    dest.immediate_send_with_tag(scope, message, tag::CARRIES)
+                }
+            });
+            times.send += started.elapsed().as_secs_f64();
+
+            let started = Instant::now();
+            if let Some(send) = send {
+                send.wait();
+            }
+            if let Some(receive) = receive {
+                receive.wait();
+            }
+            times.wait_receive += started.elapsed().as_secs_f64();
+        });
+        if receive_next {
+            traffic.received(Kind::Boundary, bytes(b + 1));
+        }
+    }
+    times
+}
+
+/// A band as the traceback sees it: the walk's moves inside the band, and its hops to the band
+/// on the left.
+pub struct BandWalker<'s, 'a> {
+    pub store: &'s mut BandStore<'a>,
+}
+
+impl Walker for BandWalker<'_, '_> {
+    fn walk(
+        &mut self,
+        cell: (usize, usize),
+        found_rev: &mut Vec<u8>,
+        visited: Option<&mut Vec<(u64, u64)>>,
+    ) -> Exit {
+        let exit = self.store.walk_recording(cell, found_rev, visited);
+        match exit {
+            BandExit::Done => Exit::Done,
+            BandExit::Hop { i, j } => Exit::Hop {
+                to: self.store.rank() - 1,
+                i,
+                j,
+            },
+        }
+    }
+}
+
+/// The walker of a rank that owns no words: the walk never reaches it.
+pub struct Idle;
+
+impl Walker for Idle {
+    fn walk(
+        &mut self,
+        cell: (usize, usize),
+        _: &mut Vec<u8>,
+        _: Option<&mut Vec<(u64, u64)>>,
+    ) -> Exit {
+        unreachable!("the walk reached {cell:?} on a rank with no band")
+    }
+}

@@ -1,0 +1,284 @@
+//! The bands engine under the launcher: the reference's LCS byte for byte for every rank count,
+//! batch and checkpoint mode, boundary messages exactly `(p - 1) * ceil(m / B)`, at most
+//! `p - 1` hops, and the same clean failures as the diagonal engine.
+
+use std::time::{Duration, Instant};
+
+use crate::util::{self, args, Dir, Job};
+
+/// Random pairs (widths that are not multiples of 64, one row, one column, empty sequences,
+/// more ranks than words) and the repository's inputs, each under batches of 1, 63, 64 and the
+/// default rows and four ways of keeping the traceback, on 1, 2, 3, 5 and 8 ranks.
+#[test]
+fn bands_agree_with_the_reference_for_every_rank_count_batch_and_checkpoint() {
+    let inputs = ["small.txt", "medium.txt", "large.txt"].map(util::repo_input);
+    let jobs: Vec<util::Task<'_, (usize, util::Run)>> = [1, 2, 3, 5, 8]
+        .into_iter()
+        .map(|p| {
+            let inputs = &inputs;
+            Box::new(move || {
+                let mut a = args(&[&"self-test", &"--engine", &"bands", &"--sweep"]);
+                a.extend(args(&[&"--cases", &"40", &"--max-len", &"300"]));
+                for input in inputs {
+                    a.extend(args(&[&"--file", input]));
+                }
+                (p, util::mpirun(p, &a))
+            }) as Box<_>
+        })
+        .collect();
+    for (p, run) in util::parallel(3, jobs) {
+        let run = run.ok();
+        let summary =
+            format!("self-test: 52 pairs on {p} ranks, bands engine, 16 settings: 0 failed");
+        assert!(run.stdout.contains(&summary), "{p}:\n{}", run.stdout);
+    }
+}
+
+#[test]
+fn synchronous_sends_do_not_deadlock_the_pipeline() {
+    for ranks in [3, 4] {
+        let a = args(&[
+            &"self-test",
+            &"--engine",
+            &"bands",
+            &"--batch",
+            &"7",
+            &"--cases",
+            &"20",
+            &"--file",
+            &util::repo_input("large.txt"),
+        ]);
+        let run = util::mpirun_env(ranks, &a, &[("MPI_LCS_SYNCHRONOUS_SENDS", "1")]).ok();
+        assert!(run.stdout.contains(": 0 failed"), "{}", run.stdout);
+    }
+}
+
+/// The keys of a JSON object, recursively, not into arrays.
+fn keys(v: &serde_json::Value, prefix: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let serde_json::Value::Object(map) = v {
+        for (k, child) in map {
+            out.push(format!("{prefix}{k}"));
+            out.extend(keys(child, &format!("{prefix}{k}.")));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn a_bands_run_reports_its_batches_checkpoints_and_messages() {
+    let dir = Dir::new();
+    let input = util::repo_input("large.txt");
+    let expected = dir.path("ref.json");
+    util::plain(&args(&[&"reference", &input, &"--json", &expected])).ok();
+    let expected = util::json(&expected);
+    for (ranks, batch, checkpoint) in [(3, "100", "auto"), (2, "256", "full"), (5, "1", "7")] {
+        let json = dir.path("bands.json");
+        let extra = [
+            "--engine",
+            "bands",
+            "--batch",
+            batch,
+            "--checkpoint",
+            checkpoint,
+        ];
+        let extra: Vec<&std::ffi::OsStr> = extra.iter().map(std::ffi::OsStr::new).collect();
+        let run = util::solve(ranks, &input, &json, &extra, &[]).ok();
+        let report = util::json(&json);
+        let context = format!("P={ranks} B={batch} K={checkpoint}");
+        assert_eq!(report["lcs"], expected["lcs"], "{context}");
+        assert_eq!(
+            keys(&report, ""),
+            keys(&expected, ""),
+            "one schema: {context}"
+        );
+        assert_eq!(report["engine"], "bands");
+        assert_eq!(report["store"], serde_json::Value::Null);
+        assert_eq!(report["batch"].as_u64(), batch.parse().ok());
+        let b: u64 = batch.parse().unwrap();
+        // 1,000 columns are 16 words: every rank owns some.
+        let predicted = (ranks as u64 - 1) * 1000u64.div_ceil(b);
+        assert_eq!(report["messages"]["boundary"], predicted, "{context}");
+        assert_eq!(report["predicted"]["boundary"], predicted, "{context}");
+        assert_eq!(
+            report["bytes"]["boundary"],
+            predicted * b.div_ceil(64) * 8,
+            "{context}"
+        );
+        assert!(
+            report["traceback_hops"].as_u64().unwrap() < ranks as u64,
+            "{context}"
+        );
+        match checkpoint {
+            "full" => assert_eq!(report["checkpoint"], "full"),
+            "auto" => assert!(report["checkpoint"].is_string() || report["checkpoint"].is_u64()),
+            k => assert_eq!(report["checkpoint"].as_u64(), k.parse().ok()),
+        }
+        let pairs: Vec<Vec<u64>> = serde_json::from_value(report["pairs"].clone()).unwrap();
+        for (from, row) in pairs.iter().enumerate() {
+            for (to, &count) in row.iter().enumerate() {
+                let want = if to == from + 1 {
+                    1000u64.div_ceil(b)
+                } else {
+                    0
+                };
+                assert_eq!(count, want, "{context}: {from} -> {to}");
+            }
+        }
+        assert!(
+            run.stdout.contains("bands engine, batches of"),
+            "{}",
+            run.stdout
+        );
+    }
+}
+
+/// More ranks than words: ranks past the last band own nothing, take part in the traceback
+/// protocol, and end.
+#[test]
+fn ranks_without_a_band_end_cleanly() {
+    let dir = Dir::new();
+    let input = dir.input("narrow.txt", b"ACGTTGCA", b"GATTACAGATTACA");
+    let json = dir.path("n.json");
+    let extra = ["--engine".as_ref(), "bands".as_ref()];
+    util::solve(4, &input, &json, &extra, &[]).ok();
+    let report = util::json(&json);
+    assert_eq!(report["messages"]["boundary"], 0);
+    assert_eq!(report["traceback_hops"], 0);
+    let cells: Vec<u64> = report["per_rank"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["cells"].as_u64().unwrap())
+        .collect();
+    assert_eq!(cells, [8 * 14, 0, 0, 0]);
+}
+
+#[test]
+fn bad_combinations_are_usage_errors() {
+    let input = util::repo_input("small.txt");
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--engine", "bands", "--store", "hash"],
+            "--store belongs to the diagonal engine",
+        ),
+        (
+            &["--engine", "bands", "--batch", "0"],
+            "--batch must be at least 1",
+        ),
+        (
+            &["--engine", "bands", "--checkpoint", "0"],
+            "--checkpoint must be at least 1",
+        ),
+        (
+            &["--engine", "bands", "--checkpoint", "some"],
+            "not auto, full or a number",
+        ),
+        (&["--batch", "64"], "belong to --engine bands"),
+        (
+            &["--engine", "bands", "--svg", "x.svg"],
+            "--svg draws the diagonal engine",
+        ),
+    ];
+    for (extra, problem) in cases {
+        let mut a = args(&[&"solve", &input]);
+        a.extend(extra.iter().map(std::ffi::OsString::from));
+        let run = util::mpirun(2, &a);
+        assert_eq!(run.status.code(), Some(2), "{extra:?}: {run:?}");
+        assert!(run.stderr.contains(problem), "{extra:?}: {}", run.stderr);
+        let errors = run.stderr.matches("error").count();
+        assert_eq!(errors, 1, "{extra:?}: one message:\n{}", run.stderr);
+    }
+}
+
+#[test]
+fn schedule_lists_the_bands_and_their_messages() {
+    let run = util::plain(&[
+        "schedule", "--engine", "bands", "--rows", "1000", "--cols", "1000", "--ranks", "3",
+        "--batch", "100",
+    ])
+    .ok();
+    assert!(run
+        .stdout
+        .contains("predicted boundary messages: 20 (2 band edges x 10 batches)"));
+    assert!(
+        run.stdout.contains("p2  11..16  704..1000  296000"),
+        "{}",
+        run.stdout
+    );
+    let run = util::plain(&[
+        "schedule", "--engine", "bands", "--rows", "5", "--cols", "8", "--svg", "x.svg",
+    ]);
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+}
+
+/// The length-only count agrees with the traceback's length (the check of the 10^6 run).
+#[test]
+fn length_only_counts_the_same_length() {
+    let dir = Dir::new();
+    let input = util::repo_input("large_2.txt");
+    let json = dir.path("r.json");
+    util::plain(&args(&[&"reference", &input, &"--json", &json])).ok();
+    let length = util::json(&json)["lcs_length"].as_u64().unwrap();
+    let run = util::plain(&args(&[&"reference", &input, &"--length-only"])).ok();
+    assert_eq!(run.stdout, format!("LCS length: {length}\n"));
+}
+
+/// A rank dying in the pipeline or the walk ends the job, leaves no report, and a stalled
+/// rank is ended by SIGTERM to the launcher, as in the diagonal engine.
+#[test]
+fn faults_end_the_whole_job() {
+    let dir = Dir::new();
+    let input = util::repo_input("large_2.txt");
+    let json = dir.path("f.json");
+    let bands = [
+        "--engine".as_ref(),
+        "bands".as_ref(),
+        "--batch".as_ref(),
+        "64".as_ref(),
+    ];
+    for fault in ["fill:1:5000", "fill:0:9000", "traceback:0:100000"] {
+        let run = util::solve(2, &input, &json, &bands, &[("MPI_LCS_FAULT", fault)]);
+        assert!(!run.status.success(), "{fault}: {run:?}");
+        assert!(
+            run.stderr.contains("injected fault"),
+            "{fault}: {}",
+            run.stderr
+        );
+        assert!(
+            run.elapsed < Duration::from_secs(30),
+            "{fault}: {:?}",
+            run.elapsed
+        );
+        assert!(!json.exists(), "{fault}");
+    }
+    let mut a = args(&[&"solve", &input, &"--json", &json]);
+    a.extend(bands.iter().map(|s| s.to_os_string()));
+    let mut job = Job::spawn(util::mpirun_command(
+        2,
+        &a,
+        &[("MPI_LCS_FAULT", "stall:1:3000")],
+    ));
+    let waiting = Instant::now();
+    while !job.stderr_so_far().contains("injected stall") {
+        assert!(!job.finished(), "ended first: {}", job.stderr_so_far());
+        assert!(waiting.elapsed() < Duration::from_secs(60), "no stall");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let session = job.pid();
+    // SAFETY: sending a signal has no memory effects.
+    assert_eq!(unsafe { libc::kill(session as i32, libc::SIGTERM) }, 0);
+    let _ = job.wait(Duration::from_secs(30));
+    assert!(!json.exists());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !util::session_members(session).is_empty() {
+        assert!(Instant::now() < deadline, "left running");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // A bad input under the bands engine: one message, every rank ends.
+    let missing = dir.path("missing.txt");
+    let run = util::mpirun(3, &args(&[&"solve", &missing, &"--engine", &"bands"]));
+    assert_eq!(run.status.code(), Some(3), "{run:?}");
+    assert_eq!(run.our_messages().len(), 1, "{}", run.stderr);
+}
