@@ -9,13 +9,16 @@ export OMPI_MCA_rmaps_base_oversubscribe ?= 1
 
 RANKS ?= 2
 INPUT ?= inputs/large.txt
-STORE ?= dense
+ENGINE ?= diagonal
+STORE ?=
 BIN := target/release/mpi-lcs
+# --store belongs to the diagonal engine only.
+METHOD := --engine $(ENGINE) $(if $(STORE),--store $(STORE))
 
 .PHONY: run test lint build setup inputs bench
 
 run: setup build
-	mpirun -n $(RANKS) $(BIN) solve $(INPUT) --store $(STORE)
+	mpirun -n $(RANKS) $(BIN) solve $(INPUT) $(METHOD)
 
 test: setup
 	cargo test
