@@ -107,6 +107,7 @@ pub struct Outputs {
     pub append_csv: Option<PathBuf>,
     pub trace: Option<PathBuf>,
     pub svg: Option<PathBuf>,
+    pub html: Option<PathBuf>,
 }
 
 impl Outputs {
@@ -117,6 +118,7 @@ impl Outputs {
             ("--append-csv", &self.append_csv),
             ("--trace", &self.trace),
             ("--svg", &self.svg),
+            ("--html", &self.html),
         ]
         .into_iter()
         .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
@@ -125,7 +127,7 @@ impl Outputs {
 
     /// Whether the run must be recorded message by message.
     pub fn recording(&self) -> bool {
-        self.trace.is_some() || self.svg.is_some()
+        self.trace.is_some() || self.svg.is_some() || self.html.is_some()
     }
 }
 
@@ -157,6 +159,7 @@ impl SolveOptions {
                 append_csv: args.append_csv,
                 trace: args.trace,
                 svg: args.svg,
+                html: args.html,
             },
             memory_limit: args.memory_limit.or(env.memory_limit),
             progress: (!args.no_progress && env.launch.stderr_reaches_terminal())
@@ -200,6 +203,7 @@ pub struct ScheduleOptions {
     pub swapped: bool,
     pub ranks: usize,
     pub svg: Option<PathBuf>,
+    pub html: Option<PathBuf>,
 }
 
 impl ScheduleOptions {
@@ -216,6 +220,7 @@ impl ScheduleOptions {
             swapped: args.rows > args.cols,
             ranks: args.ranks,
             svg: args.svg,
+            html: args.html,
         })
     }
 }
