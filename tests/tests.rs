@@ -1,7 +1,9 @@
 //! Integration tests: the real `mpi-lcs` binary, alone and under `mpirun`.
 
+mod browser;
 mod util;
 
+mod classroom;
 mod commands;
 mod experiment;
 mod faults;
