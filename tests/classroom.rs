@@ -359,6 +359,22 @@ fn page_plays_the_recorded_run_in_chromium() {
             assert!(tip.contains(&wanted), "{what}: no '{wanted}' in {tip}");
         }
         check_quiet(&mut tab, &what);
+        drop(tab);
+
+        // An address naming the first hop opens at the step that makes it.
+        if let Some(first) = hops_traced.first() {
+            let mut tab = browser.open(html, "#hop=1");
+            let state = tab.eval("lcsPage.state()");
+            let hops = state["hops"].as_array().unwrap();
+            assert_eq!(hops.len(), 1, "{what}: {state}");
+            assert_eq!(
+                (&hops[0]["i"], &hops[0]["j"]),
+                (&Value::from(first.2), &Value::from(first.3)),
+                "{what}"
+            );
+            assert!(state["hopLabel"].is_string(), "{what}: {state}");
+            check_quiet(&mut tab, &format!("{what}, #hop=1"));
+        }
     }
 }
 

@@ -409,7 +409,7 @@
   document.addEventListener('keyup', (e) => { if (e.key === ' ') e.preventDefault(); });
   window.addEventListener('hashchange', () => {
     const h = new URLSearchParams(location.hash.slice(1));
-    if (h.has('step')) { stop(); go(h.get('step')); }
+    if (h.has('step') || h.has('hop')) { stop(); go(stepFrom(h)); }
   });
 
   // ---- Hovering a cell: its numbers.
@@ -485,7 +485,15 @@
     },
   };
 
+  // The address may name a step (`#step=12`, `#step=end`) or a hop of the walk (`#hop=1`).
+  function stepFrom(h) {
+    if (h.has('hop') && data.hops.length > 0) {
+      const k = Math.min(data.hops.length, Math.max(1, Number(h.get('hop')) || 1));
+      return F + Math.floor((data.hops[k - 1].t + 1) / walkGroup);
+    }
+    return h.get('step') === 'end' ? S - 1 : h.get('step');
+  }
   problems.forEach((p) => console.error('lcs page: ' + p));
-  go(fragment.has('step') ? fragment.get('step') : 0);
+  go(stepFrom(fragment) || 0);
   if (fragment.has('play')) play();
 })();
