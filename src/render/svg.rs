@@ -575,7 +575,7 @@ impl Layout {
     }
 
     fn hop_width(&self) -> f64 {
-        (self.cell * 0.14).clamp(3.0, 7.0)
+        (self.cell * 0.16).clamp(4.0, 8.0)
     }
 
     fn message_width(&self) -> f64 {
@@ -650,10 +650,14 @@ fn legend_lines(p: &Picture, cell_text: bool, hops: &[Hop]) -> Vec<LegendLine> {
             ),
         ));
         for (k, h) in hops.iter().take(MAX_LISTED_HOPS).enumerate() {
-            let prefix = h
-                .prefix
-                .as_ref()
-                .map_or(String::new(), |b| format!(", \"{}\"", display_bytes(b)));
+            // The prefix is the end of the LCS: a long one keeps its last bytes.
+            let prefix = h.prefix.as_ref().map_or(String::new(), |b| {
+                if b.len() > 20 {
+                    format!(", \"…{}\"", display_bytes(&b[b.len() - 20..]))
+                } else {
+                    format!(", \"{}\"", display_bytes(b))
+                }
+            });
             keys.push((
                 Key::Text,
                 format!(
@@ -878,11 +882,13 @@ fn defs(out: &mut Svg, l: &Layout) {
         WALK_COLOUR,
         true,
     );
+    let hop_head = (c * 0.44).clamp(11.0, 22.0);
+    head(out, "hop-head", hop_head, HOP_COLOUR, true);
     head(
         out,
-        "hop-head",
-        (c * 0.42).clamp(9.0, 20.0),
-        HOP_COLOUR,
+        "hop-halo-head",
+        hop_head + 5.0,
+        RGBColor(0xFF, 0xFF, 0xFF),
         true,
     );
     for (hatch, lines) in [
@@ -1340,6 +1346,29 @@ fn hop_arrows(out: &mut Svg, p: &Picture, l: &Layout, hops: &[Hop]) {
         let from = (ax + ux * ta, ay + uy * ta);
         let to = (bx - ux * tb, by - uy * tb);
         let mid = ((ax + bx) / 2.0, (ay + by) / 2.0);
+        let d = format!(
+            "M{},{} L{},{} L{},{}",
+            num(from.0),
+            num(from.1),
+            num(mid.0),
+            num(mid.1),
+            num(to.0),
+            num(to.1)
+        );
+        // A white halo first, so that the hop stands out on every rank's colour.
+        out.leaf(
+            "path",
+            &[
+                ("class", "hop-halo".into()),
+                ("data-t", h.t.to_string()),
+                ("d", d.clone()),
+                ("fill", "none".into()),
+                ("stroke", "#ffffff".into()),
+                ("stroke-width", num(l.hop_width() + 3.0)),
+                ("stroke-linecap", "round".into()),
+                ("marker-mid", "url(#hop-halo-head)".into()),
+            ],
+        );
         let mut attrs = vec![
             ("class", "hop".into()),
             ("data-t", h.t.to_string()),
@@ -1353,18 +1382,7 @@ fn hop_arrows(out: &mut Svg, p: &Picture, l: &Layout, hops: &[Hop]) {
             attrs.push(("data-prefix", display_bytes(prefix)));
         }
         attrs.extend([
-            (
-                "d",
-                format!(
-                    "M{},{} L{},{} L{},{}",
-                    num(from.0),
-                    num(from.1),
-                    num(mid.0),
-                    num(mid.1),
-                    num(to.0),
-                    num(to.1)
-                ),
-            ),
+            ("d", d),
             ("fill", "none".into()),
             ("stroke", hex(HOP_COLOUR)),
             ("stroke-width", num(l.hop_width())),

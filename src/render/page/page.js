@@ -84,6 +84,8 @@
   svg.querySelectorAll('.cell-text[data-disc]').forEach((e) => discTexts.set(num(e, 'i') * n + num(e, 'j'), e));
   const hopMarks = new Map();
   svg.querySelectorAll('.hop').forEach((e) => hopMarks.set(num(e, 't'), e));
+  const hopHalos = new Map();
+  svg.querySelectorAll('.hop-halo').forEach((e) => hopHalos.set(num(e, 't'), e));
 
   const events = data.events;
   const boundary = events.filter((e) => e.kind === 'boundary');
@@ -207,6 +209,7 @@
       const [i, j] = walk[t];
       if (t > 0) walkSteps[t - 1].classList.toggle('on', on);
       if (t > 0 && hopMarks.has(t - 1)) hopMarks.get(t - 1).classList.toggle('on', on);
+      if (t > 0 && hopHalos.has(t - 1)) hopHalos.get(t - 1).classList.toggle('on', on);
       if (discs.has(t)) discs.get(t).classList.toggle('on', on);
       const text = discTexts.get(i * n + j);
       if (text && discs.has(t)) text.classList.toggle('lit', on);
