@@ -158,6 +158,7 @@ pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Erro
     // as an escape anywhere it occurs (in strings).
     let json = json.replace('<', "\\u003c");
     let title = esc(&picture.title);
+    let variables = style::css_variables();
     let legend = legend(picture, report.is_some());
     let swap = if picture.swapped {
         format!(
@@ -182,7 +183,7 @@ pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Erro
 <link rel="icon" href="data:,">
 <title>{title}</title>
 <style>
-{CSS}</style>
+{variables}{CSS}</style>
 </head>
 <body>
 <header>
@@ -274,7 +275,10 @@ fn legend(p: &Picture, solved: bool) -> String {
         let _ = writeln!(out, "<li>{sample_svg}<span>{text}</span></li>");
     };
     key(
-        sample("<rect x=\"8\" y=\"1\" width=\"16\" height=\"16\" fill=\"#e4e4e4\"/>"),
+        sample(&format!(
+            "<rect x=\"8\" y=\"1\" width=\"16\" height=\"16\" fill=\"{}\"/>",
+            hex(style::PENDING_COLOUR)
+        )),
         "grey cell: not computed yet at this step; a coloured cell is computed by its owner, \
          <code>cell_proc(i, j)</code>",
     );

@@ -32,6 +32,28 @@ pub const WALK_COLOUR: RGBColor = RGBColor(0x00, 0x00, 0x00);
 pub const HOP_COLOUR: RGBColor = RGBColor(0xC0, 0x00, 0x30);
 /// Diagonal numbers and the highlighted diagonal.
 pub const DIAGONAL_COLOUR: RGBColor = RGBColor(0x5B, 0x2A, 0x86);
+/// A cell not computed yet (the classroom page, before its diagonal's step).
+pub const PENDING_COLOUR: RGBColor = RGBColor(0xE4, 0xE4, 0xE4);
+/// The lines of the hatchings beyond twelve ranks.
+pub const HATCH_COLOUR: RGBColor = RGBColor(0x30, 0x30, 0x30);
+
+/// The shared colours as CSS custom properties, for the classroom page's style sheet.
+pub fn css_variables() -> String {
+    [
+        ("text", TEXT_COLOUR),
+        ("faint", FAINT_TEXT_COLOUR),
+        ("diagonal", DIAGONAL_COLOUR),
+        ("hop", HOP_COLOUR),
+        ("walk", WALK_COLOUR),
+        ("pending", PENDING_COLOUR),
+        ("hatch", HATCH_COLOUR),
+    ]
+    .iter()
+    .fold(String::from(":root {"), |mut s, (name, c)| {
+        s += &format!(" --{name}: {};", hex(*c));
+        s
+    }) + &format!(" --font: {FONT_FAMILY}; }}\n")
+}
 
 /// How many ranks get a colour of their own.
 pub const RANK_COLOURS: usize = 12;

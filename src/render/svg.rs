@@ -32,8 +32,8 @@ use std::path::Path;
 use plotters::style::RGBColor;
 
 use super::style::{
-    self, hex, rank_colour, rank_hatch, Hatch, DIAGONAL_COLOUR, FAINT_TEXT_COLOUR, HOP_COLOUR,
-    MESSAGE_COLOUR, TEXT_COLOUR, WALK_COLOUR,
+    self, hex, rank_colour, rank_hatch, Hatch, DIAGONAL_COLOUR, FAINT_TEXT_COLOUR, HATCH_COLOUR,
+    HOP_COLOUR, MESSAGE_COLOUR, TEXT_COLOUR, WALK_COLOUR,
 };
 use crate::error::Error;
 use crate::input::Pair;
@@ -908,7 +908,7 @@ fn defs(out: &mut Svg, l: &Layout) {
             "path",
             &[
                 ("d", lines.into()),
-                ("stroke", "#303030".into()),
+                ("stroke", hex(HATCH_COLOUR)),
                 ("stroke-width", "1.2".into()),
             ],
         );
