@@ -33,21 +33,25 @@ const REPLY_TIMEOUT: Duration = Duration::from_secs(60);
 /// The browser program: `MPI_LCS_TEST_CHROMIUM`, else the first of Debian's and other
 /// distributions' names that runs.
 pub fn chromium() -> String {
-    if let Ok(program) = std::env::var("MPI_LCS_TEST_CHROMIUM") {
-        return program;
-    }
-    for name in ["chromium", "chromium-browser", "google-chrome"] {
+    let candidates = match std::env::var("MPI_LCS_TEST_CHROMIUM") {
+        Ok(program) => vec![program],
+        Err(_) => ["chromium", "chromium-browser", "google-chrome"]
+            .map(String::from)
+            .to_vec(),
+    };
+    for name in &candidates {
         let found = Command::new("sh")
-            .args(["-c", &format!("command -v {name}")])
+            .args(["-c", "command -v \"$1\"", "sh", name])
             .output()
             .is_ok_and(|o| o.status.success());
         if found {
-            return name.to_owned();
+            return name.clone();
         }
     }
     panic!(
-        "no Chromium found (chromium, chromium-browser or google-chrome): run scripts/setup.sh \
-         (or `make test`) to install Debian's chromium, or set MPI_LCS_TEST_CHROMIUM"
+        "no Chromium found (tried {}): run scripts/setup.sh (or `make test`) to install \
+         Debian's chromium, or set MPI_LCS_TEST_CHROMIUM to a Chromium or Chrome",
+        candidates.join(", ")
     )
 }
 
