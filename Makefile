@@ -1,5 +1,6 @@
 # The two commands of the README: `make run` (the main job) and `make test` (all tests).
-# Both run scripts/setup.sh first, which installs MPI and libclang where they are missing.
+# Both run scripts/setup.sh first, which installs MPI, libclang and Chromium (the tests drive
+# the classroom page in it) where they are missing.
 
 # Open MPI refuses to run as root unless told twice, and refuses more ranks than cores unless
 # oversubscription is allowed; both are harmless otherwise. See README, "Running mpirun by hand".

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs what building and running mpi-lcs needs: an MPI library with its compiler wrapper
-# and headers (for the `mpi` crate and `mpirun`), and libclang (for the crate's bindings).
-# Idempotent: it does nothing when both are present. As root with apt-get it installs Debian's
+# Installs what building, running and testing mpi-lcs needs: an MPI library with its compiler
+# wrapper and headers (for the `mpi` crate and `mpirun`), libclang (for the crate's bindings),
+# and Chromium (the tests drive the classroom page in it, headless).
+# Idempotent: it does nothing when all are present. As root with apt-get it installs Debian's
 # packages itself; otherwise it prints what to install and exits non-zero.
 set -euo pipefail
 
@@ -22,36 +23,53 @@ have_libclang() {
     return 1
 }
 
+# A Chromium the tests can start headless (MPI_LCS_TEST_CHROMIUM names another).
+have_chromium() {
+    if [ -n "${MPI_LCS_TEST_CHROMIUM:-}" ]; then
+        command -v "$MPI_LCS_TEST_CHROMIUM" >/dev/null 2>&1
+        return
+    fi
+    command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 ||
+        command -v google-chrome >/dev/null 2>&1
+}
+
 if ! command -v cargo >/dev/null 2>&1; then
     echo "setup: cargo not found; install Rust from your package manager or rustup first." >&2
     exit 1
 fi
 
-if have_mpi && have_libclang; then
+if have_mpi && have_libclang && have_chromium; then
     exit 0
 fi
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "setup: installing Open MPI and libclang (libopenmpi-dev openmpi-bin libclang-dev)..."
+    packages=""
+    have_mpi && have_libclang || packages="libopenmpi-dev openmpi-bin libclang-dev"
+    have_chromium || packages="${packages:+$packages }chromium"
+    echo "setup: installing $packages..."
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq libopenmpi-dev openmpi-bin libclang-dev >/dev/null
-    if have_mpi && have_libclang; then
+    # shellcheck disable=SC2086 # one word per package
+    apt-get install -y -qq $packages >/dev/null
+    if have_mpi && have_libclang && have_chromium; then
         echo "setup: done."
         exit 0
     fi
-    echo "setup: the packages were installed but mpicc, mpirun or libclang is still missing." >&2
+    echo "setup: the packages were installed but mpicc, mpirun, libclang or chromium is still missing." >&2
     exit 1
 fi
 
 missing=""
 have_mpi || missing="an MPI library with mpicc and mpirun"
-have_libclang || missing="${missing:+$missing and }libclang"
+have_libclang || missing="${missing:+$missing, }libclang"
+have_chromium || missing="${missing:+$missing, }Chromium (for the tests)"
 cat >&2 <<MSG
 setup: $missing not found. Install them, then run this again:
-  Debian/Ubuntu:  sudo apt-get install libopenmpi-dev openmpi-bin libclang-dev
-  Fedora:         sudo dnf install openmpi-devel clang-devel && module load mpi/openmpi-x86_64
-  macOS Homebrew: brew install open-mpi llvm  (and export LIBCLANG_PATH=\$(brew --prefix llvm)/lib)
-  Spack:          spack install openmpi llvm && spack load openmpi llvm
+  Debian/Ubuntu:  sudo apt-get install libopenmpi-dev openmpi-bin libclang-dev chromium
+  Fedora:         sudo dnf install openmpi-devel clang-devel chromium && module load mpi/openmpi-x86_64
+  macOS Homebrew: brew install open-mpi llvm && brew install --cask chromium
+                  (and export LIBCLANG_PATH=\$(brew --prefix llvm)/lib)
+  Spack:          spack install openmpi llvm && spack load openmpi llvm (Chromium from the system)
+A Chromium elsewhere: export MPI_LCS_TEST_CHROMIUM=/path/to/chrome
 MSG
 exit 1

@@ -39,7 +39,8 @@ pub enum Command {
     /// Compute the LCS in one process with the sequential DP (the oracle; no MPI).
     #[command(after_help = EXIT_CODES)]
     Reference(ReferenceArgs),
-    /// Print which rank owns which cell, the diagonal segments, and the predicted messages.
+    /// Print which rank owns which cell, the diagonal segments with their formulas, the
+    /// predicted messages per diagonal and per rank.
     #[command(after_help = EXIT_CODES)]
     Schedule(ScheduleArgs),
     /// Write a reproducible random input file.
@@ -94,6 +95,10 @@ pub struct SolveArgs {
     /// traceback walk and its hops (matrices up to 64 x 64).
     #[arg(long, value_name = "PATH")]
     pub svg: Option<PathBuf>,
+    /// Write the classroom page: one self-contained HTML file that plays the fill diagonal by
+    /// diagonal and then the traceback, from what this run recorded (matrices up to 64 x 64).
+    #[arg(long, value_name = "PATH")]
+    pub html: Option<PathBuf>,
     /// Per-rank memory limit for the pre-check (default: what the host offers, shared among
     /// its ranks; also MPI_LCS_MEMORY_LIMIT).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
@@ -161,6 +166,11 @@ pub struct ScheduleArgs {
     /// message (up to 64 x 64).
     #[arg(long, value_name = "PATH")]
     pub svg: Option<PathBuf>,
+    /// Also write the classroom page: one self-contained HTML file that plays the schedule
+    /// diagonal by diagonal with its predicted messages (up to 64 x 64; the text is printed
+    /// even when the page is refused).
+    #[arg(long, value_name = "PATH")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

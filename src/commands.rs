@@ -190,37 +190,62 @@ fn reference_memory(opts: &ReferenceOptions, pair: &crate::input::Pair) -> Resul
     }
 }
 
+/// `schedule`: the text, and the picture and page when asked for. A picture or page too large
+/// is refused (exit 2) before any file is written, after the text is printed.
 fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
-    let svg_out: Vec<(&'static str, &std::path::Path)> =
-        opts.svg.iter().map(|p| ("--svg", p.as_path())).collect();
-    export::check_outputs(&svg_out, &[])?;
+    use crate::render::{html, svg};
+    let outputs: Vec<(&'static str, &std::path::Path)> =
+        [("--svg", &opts.svg), ("--html", &opts.html)]
+            .into_iter()
+            .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+            .collect();
+    export::check_outputs(&outputs, &[])?;
     let (m, n) = (opts.rows, opts.cols);
     if let Method::Bands { batch, .. } = opts.method {
-        if opts.svg.is_some() {
+        if opts.svg.is_some() || opts.html.is_some() {
             return Err(Error::Usage(
-                "--svg draws the diagonal schedule; the bands are listed as text".into(),
+                "--svg and --html draw the diagonal schedule; the bands are listed as text".into(),
             ));
         }
         let plan = crate::bands::BandPlan::new(m, n, opts.ranks, batch);
         return print(&crate::render::text::bands_text(&plan));
     }
     let schedule = Schedule::new(m, n, opts.ranks);
-    if let Some(path) = &opts.svg {
-        let messages = crate::render::svg::predicted_messages(&schedule);
-        let picture = crate::render::svg::Picture::of_schedule(
+    let refusal = opts
+        .svg
+        .as_ref()
+        .and_then(|_| svg::too_large(&schedule).map(|p| format!("--svg {p}")))
+        .or_else(|| opts.html.as_ref().and_then(|_| html::too_large(m, n)));
+    if refusal.is_none() && (opts.svg.is_some() || opts.html.is_some()) {
+        let messages = svg::predicted_messages(&schedule);
+        let ranks = match opts.ranks {
+            1 => "1 rank".to_owned(),
+            p => format!("{p} ranks"),
+        };
+        let mut picture = svg::Picture::of_schedule(
             &schedule,
             &messages,
-            format!("{m} x {n} matrix on {} ranks", opts.ranks),
+            format!("{m} x {n} matrix on {ranks}"),
             vec![format!("predicted boundary messages: {}", messages.len())],
         );
-        crate::render::svg::write_svg(path, &picture)?;
+        picture.swapped = opts.swapped;
+        if let Some(path) = &opts.svg {
+            svg::write_svg(path, &picture)?;
+        }
+        if let Some(path) = &opts.html {
+            html::write_html(path, &picture, None)?;
+        }
     }
     let mut text = String::new();
     if opts.swapped {
         text += &format!("(rows are the shorter sequence: showing {m} rows x {n} cols)\n");
     }
     text += &crate::render::text::schedule_text(&schedule);
-    print(&text)
+    print(&text)?;
+    match refusal {
+        Some(problem) => Err(Error::Usage(problem)),
+        None => Ok(()),
+    }
 }
 
 fn generate(opts: GenerateOptions) -> Result<(), Error> {

@@ -411,8 +411,8 @@ fn share_input(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Pair, 
     Ok(pair)
 }
 
-/// A trace holds one record per boundary cell and a picture one box per cell: refuse them for
-/// large matrices, on every rank (each knows the lengths), before any work.
+/// A trace holds one record per boundary cell and a picture or page one box per cell: refuse
+/// them for large matrices, on every rank (each knows the lengths), before any work.
 fn check_output_limits(
     world: &SimpleCommunicator,
     pair: &Pair,
@@ -428,6 +428,13 @@ fn check_output_limits(
         )
     } else if opts.outputs.svg.is_some() && n > side {
         format!("--svg pictures are limited to {side} x {side} cells; this matrix is {m} x {n}")
+    } else if let Some(problem) = opts
+        .outputs
+        .html
+        .as_ref()
+        .and_then(|_| crate::render::html::too_large(m, n))
+    {
+        problem
     } else {
         return Ok(());
     };
@@ -539,7 +546,8 @@ fn write_outputs(
             let csv = crate::trace::to_csv(&recording.events).map_err(anyhow::Error::from)?;
             crate::export::write_atomic(path, &csv)?;
         }
-        if let (Some(path), Some(schedule)) = (&outputs.svg, schedule) {
+        let drawn = outputs.svg.is_some() || outputs.html.is_some();
+        if let (true, Some(schedule)) = (drawn, schedule) {
             let values = recording.value_table(schedule.rows(), schedule.cols());
             let walk: Vec<(usize, usize)> = recording
                 .walk
@@ -548,7 +556,12 @@ fn write_outputs(
                 .collect();
             let picture =
                 Picture::of_run(schedule, pair, &values, &recording.events, &walk, report);
-            svg::write_svg(path, &picture)?;
+            if let Some(path) = &outputs.svg {
+                svg::write_svg(path, &picture)?;
+            }
+            if let Some(path) = &outputs.html {
+                crate::render::html::write_html(path, &picture, Some(report))?;
+            }
         }
     }
     if let Some(path) = &outputs.append_csv {

@@ -165,6 +165,7 @@ pub struct Outputs {
     pub append_csv: Option<PathBuf>,
     pub trace: Option<PathBuf>,
     pub svg: Option<PathBuf>,
+    pub html: Option<PathBuf>,
 }
 
 impl Outputs {
@@ -175,6 +176,7 @@ impl Outputs {
             ("--append-csv", &self.append_csv),
             ("--trace", &self.trace),
             ("--svg", &self.svg),
+            ("--html", &self.html),
         ]
         .into_iter()
         .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
@@ -183,7 +185,7 @@ impl Outputs {
 
     /// Whether the run must be recorded message by message.
     pub fn recording(&self) -> bool {
-        self.trace.is_some() || self.svg.is_some()
+        self.trace.is_some() || self.svg.is_some() || self.html.is_some()
     }
 }
 
@@ -206,10 +208,10 @@ pub struct SolveOptions {
 impl SolveOptions {
     pub fn new(args: SolveArgs, env: &Env, mpi_library: &str) -> Result<SolveOptions, Error> {
         let method = Method::new(args.engine)?;
-        if args.svg.is_some() && method.engine() == EngineKind::Bands {
+        if (args.svg.is_some() || args.html.is_some()) && method.engine() == EngineKind::Bands {
             return Err(Error::Usage(
-                "--svg draws the diagonal engine's cells and messages; draw the bands with \
-                 `schedule --engine bands --svg`"
+                "--svg and --html draw the diagonal engine's cells and messages; list the \
+                 bands with `schedule --engine bands`"
                     .into(),
             ));
         }
@@ -221,6 +223,7 @@ impl SolveOptions {
                 append_csv: args.append_csv,
                 trace: args.trace,
                 svg: args.svg,
+                html: args.html,
             },
             memory_limit: args.memory_limit.or(env.memory_limit),
             progress: (!args.no_progress && env.launch.stderr_reaches_terminal())
@@ -270,6 +273,7 @@ pub struct ScheduleOptions {
     pub ranks: usize,
     pub method: Method,
     pub svg: Option<PathBuf>,
+    pub html: Option<PathBuf>,
 }
 
 /// Most ranks `schedule` describes: its counts cost O(P^2) (a third of a second at this
@@ -301,6 +305,7 @@ impl ScheduleOptions {
             ranks: args.ranks,
             method: Method::new(args.engine)?,
             svg: args.svg,
+            html: args.html,
         })
     }
 }

@@ -379,6 +379,7 @@ impl Report {
                 self.bytes.boundary, self.bytes.traceback, self.bytes.control
             );
             let _ = writeln!(s, "traceback hops: {}", self.traceback_hops);
+            let _ = writeln!(s, "{}", self.control_explanation());
         }
         let peak = self.per_rank.iter().map(|r| r.peak_rss_bytes).max();
         let _ = writeln!(
@@ -389,6 +390,85 @@ impl Report {
             self.seconds.traceback,
             crate::mem::human(peak.unwrap_or(0))
         );
+        if self.engine != EngineKind::Reference {
+            s += &self.rank_table();
+        }
+        s
+    }
+
+    /// One line that says what the control messages were: the LCS delivered to rank 0 by the
+    /// rank where the walk ended (when that is not rank 0), and rank 0's end-of-walk notices.
+    pub fn control_explanation(&self) -> String {
+        let notices = match self.ranks {
+            1 => "no end-of-walk notice (one rank)".to_owned(),
+            2 => "1 end-of-walk notice (empty) from p0 to p1".to_owned(),
+            p => format!(
+                "{} end-of-walk notices (empty) from p0 to p1..p{}",
+                p - 1,
+                p - 1
+            ),
+        };
+        let control = self.messages.control;
+        let bytes = self.bytes.control;
+        match self
+            .per_rank
+            .iter()
+            .find(|r| r.rank != 0 && r.sent.control > 0)
+        {
+            Some(r) => format!(
+                "control {control} ({bytes} bytes): the walk ended on p{}, which sent the LCS to \
+                 p0 ({} bytes); then {notices}",
+                r.rank, r.sent_bytes.control
+            ),
+            None => format!(
+                "control {control} ({bytes} bytes): the walk ended on p0, which holds the LCS, \
+                 so nothing is delivered; {notices}"
+            ),
+        }
+    }
+
+    /// Each rank's line: cells, messages sent and received (every kind), hops, and where its
+    /// fill time went.
+    pub fn rank_table(&self) -> String {
+        let header = [
+            "rank",
+            "cells",
+            "sent",
+            "received",
+            "hops",
+            "compute s",
+            "wait s",
+            "send s",
+        ];
+        let mut rows: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
+        for r in &self.per_rank {
+            let t = r.fill_breakdown;
+            rows.push(vec![
+                format!("p{}", r.rank),
+                r.cells.to_string(),
+                r.sent.total().to_string(),
+                r.received.total().to_string(),
+                r.traceback_hops.to_string(),
+                format!("{:.6}", t.compute),
+                format!("{:.6}", t.wait_receive),
+                format!("{:.6}", t.send),
+            ]);
+        }
+        let widths: Vec<usize> = (0..header.len())
+            .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
+            .collect();
+        let mut s = String::from("per rank (sent and received: every kind of message):\n");
+        for row in &rows {
+            let mut line = String::from(" ");
+            for (c, (cell, w)) in row.iter().zip(&widths).enumerate() {
+                if c == 0 {
+                    let _ = write!(line, " {cell:<w$}");
+                } else {
+                    let _ = write!(line, "  {cell:>w$}");
+                }
+            }
+            let _ = writeln!(s, "{}", line.trim_end());
+        }
         s
     }
 }

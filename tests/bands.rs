@@ -178,7 +178,7 @@ fn bad_combinations_are_usage_errors() {
         (&["--batch", "64"], "belong to --engine bands"),
         (
             &["--engine", "bands", "--svg", "x.svg"],
-            "--svg draws the diagonal engine",
+            "--svg and --html draw the diagonal engine",
         ),
     ];
     for (extra, problem) in cases {

@@ -111,10 +111,11 @@ fn standard_output_failures_are_handled() {
     );
 }
 
-/// Arrows in an SVG picture: one `<polyline>` per message, stroked in the arrow colour.
+/// The message arrows of an SVG picture, found by parsing it: the marks of class `message`.
 fn arrows(svg: &str) -> usize {
-    svg.lines()
-        .filter(|l| l.starts_with("<polyline") && l.contains("stroke=\"#262626\""))
+    let doc = roxmltree::Document::parse(svg).expect("a picture is well-formed XML");
+    doc.descendants()
+        .filter(|n| n.attribute("class") == Some("message"))
         .count()
 }
 
@@ -186,6 +187,53 @@ fn pictures_draw_one_arrow_per_boundary_message() {
     assert_eq!(run.status.code(), Some(2), "{run:?}");
     assert!(run.stderr.contains("limited to 64 x 64"), "{}", run.stderr);
     assert!(!svg.exists());
+    let html = dir.path("big.html");
+    let run = util::mpirun(2, &args(&[&"solve", &big, &"--html", &html]));
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert_eq!(
+        run.our_messages(),
+        ["mpi-lcs: error: --html pages are limited to 64 x 64 cells; this matrix is 65 x 65"]
+    );
+    assert!(
+        run.stdout.is_empty(),
+        "refused before any work: {}",
+        run.stdout
+    );
+    assert!(!html.exists());
+}
+
+/// A page or picture too large is refused with exit 2, but `schedule` still prints its text.
+#[test]
+fn refused_pages_still_print_the_schedule() {
+    let dir = Dir::new();
+    for flag in ["--html", "--svg"] {
+        let out = dir.path("big.out");
+        let run = util::plain(&args(&[
+            &"schedule",
+            &"--rows",
+            &"70",
+            &"--cols",
+            &"65",
+            &"--ranks",
+            &"4",
+            &flag,
+            &out,
+        ]));
+        assert_eq!(run.status.code(), Some(2), "{run:?}");
+        assert!(
+            run.stdout
+                .contains("(rows are the shorter sequence: showing 65 rows x 70 cols)"),
+            "{}",
+            run.stdout
+        );
+        assert!(run.stdout.contains("predicted boundary messages: "));
+        assert!(
+            run.stderr.contains("limited to 64 x 64 cells"),
+            "{}",
+            run.stderr
+        );
+        assert!(!out.exists(), "{flag}");
+    }
 }
 
 /// A result set of real runs: `solve` on 1 and 2 ranks and the reference, for two inputs.
@@ -271,7 +319,11 @@ fn schedule_bounds_and_huge_matrices() {
         "{}",
         run.stdout
     );
-    assert!(run.stdout.contains("  p7: "), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("\n  p7    124999999125000000  "),
+        "{}",
+        run.stdout
+    );
 }
 
 /// `generate` never writes a file that reads back as something else.

@@ -1,8 +1,10 @@
 //! Integration tests: the real `mpi-lcs` binary, alone and under `mpirun`.
 
+mod browser;
 mod util;
 
 mod bands;
+mod classroom;
 mod commands;
 mod experiment;
 mod faults;

@@ -1,16 +1,20 @@
-//! The classroom text view of a diagonal schedule: who computes which cell, how each diagonal
-//! is cut into segments, and how many boundary messages the run will send.
+//! The classroom text view of a diagonal schedule: who computes which cell, the formulas that
+//! say so, how each diagonal is cut into segments, and how many boundary messages the run will
+//! send, per diagonal and per rank.
 //!
 //! It exists so that a teacher can show the wavefront assignment without starting MPI: the
 //! ownership grid is printed in the report's own layout (one matrix row per line, `p0 p1 …`),
 //! so the report's two example grids (5 x 8 on 3 ranks, 4 x 6 on 2 ranks) can be compared
-//! line by line. Large matrices keep only the numbers: the grid is dropped when it is wider
-//! than [`MAX_GRID_COLS`] and the per-diagonal table when there are more than
-//! [`MAX_TABLE_DIAGONALS`] diagonals, so the cost stays O((m + n) * P) like
-//! [`Schedule::predicted_messages`] and 100,000 x 100,000 prints instantly.
+//! line by line; the formulas use the report's names (`diag_start_end`, `cell_proc`), and the
+//! segment table gives, for every diagonal, the numbers they take (`p`, `c`, `f`, `r`), each
+//! rank's positions with their rows, and the messages the diagonal sends. Large matrices keep
+//! only the numbers: the grid is dropped when it is wider than [`MAX_GRID_COLS`] and the
+//! per-diagonal table when there are more than [`MAX_TABLE_DIAGONALS`] diagonals, so the cost
+//! stays O((m + n) * P) like [`Schedule::predicted_messages`] and 100,000 x 100,000 prints
+//! instantly.
 //!
 //! The picture of the same schedule (and of a solved matrix with its messages and traceback
-//! walk) is drawn by [`super::svg`].
+//! walk) is drawn by [`super::svg`], and played step by step by [`super::html`].
 
 use std::fmt::{self, Write};
 
@@ -51,6 +55,8 @@ fn write_all(out: &mut String, s: &Schedule) -> fmt::Result {
     } else {
         write_grid(out, s)?;
     }
+    writeln!(out)?;
+    write_formulas(out, s)?;
     writeln!(out)?;
     if wide {
         writeln!(out, "per-diagonal segments omitted along with the grid")?;
@@ -103,34 +109,99 @@ fn write_grid(out: &mut String, s: &Schedule) -> fmt::Result {
     Ok(())
 }
 
-/// `diag`, `len`, then each working rank's positions `s..e` (end exclusive, counted from
-/// the top-right end of the diagonal) or `-`.
+/// The formulas of the schedule, with the report's names and this matrix's `m`, `n`, `P`.
+fn write_formulas(out: &mut String, s: &Schedule) -> fmt::Result {
+    let (m, n, p) = (s.rows(), s.cols(), s.ranks());
+    writeln!(
+        out,
+        "formulas (the report's names; here m = {m}, n = {n}, P = {p}):"
+    )?;
+    writeln!(
+        out,
+        "  diagonal d = i + j, 0 <= d <= m + n - 2 = {}; length L(d) = min(d + 1, m, m + n - 1 - d)",
+        (m + n).saturating_sub(2)
+    )?;
+    writeln!(
+        out,
+        "  pos(i, j) = min(i, n - 1 - j), counted from the diagonal's top-right end; \
+         row i = max(0, d - n + 1) + pos"
+    )?;
+    writeln!(
+        out,
+        "  diag_start_end(d, k): p = min(P, L), c = ceil(L / p), f = floor(L / p), r = L mod p;"
+    )?;
+    writeln!(
+        out,
+        "    rank k < r owns positions [k*c, k*c + c), r <= k < p owns [r*c + (k - r)*f, ... + f), \
+         k >= p none"
+    )?;
+    writeln!(
+        out,
+        "  cell_proc(i, j) = pos / c if pos < c*r, else (pos - r) / f (integer division)"
+    )?;
+    writeln!(
+        out,
+        "  send: the owner of (i, j) sends M[i][j] to cell_proc(i + 1, j) if that is another \
+         rank, else to cell_proc(i, j + 1) if that is another rank"
+    )
+}
+
+/// Rows `a..b` of a segment as `[a-b]` (or `[a]`).
+fn segment_rows(rows: std::ops::Range<usize>) -> String {
+    match rows.len() {
+        1 => format!("[{}]", rows.start),
+        _ => format!("[{}-{}]", rows.start, rows.end - 1),
+    }
+}
+
+/// `diag`, `len`, the numbers `diag_start_end` takes, each working rank's positions `s..e`
+/// with their rows (or `-`), and the boundary messages the diagonal sends.
 fn write_segments(out: &mut String, s: &Schedule) -> fmt::Result {
     writeln!(
         out,
-        "segments (positions s..e, end exclusive, counted from the top-right end):"
+        "segments (diag_start_end(d, k) = positions s..e, end exclusive, rows i in brackets; \
+         msgs: boundary messages sent from diagonal d):"
     )?;
     if s.diagonals() == 0 {
         return writeln!(out, "(no diagonals)");
     }
     let ranks = s.working_ranks();
+    let mut per_diagonal = vec![0u64; s.diagonals()];
+    for (d, _, _) in s.boundary_messages() {
+        per_diagonal[d] += 1;
+    }
     let mut rows: Vec<Vec<String>> = Vec::with_capacity(s.diagonals() + 1);
-    let mut header = vec!["diag".to_string(), "len".to_string()];
+    let mut header: Vec<String> = ["diag", "len", "p", "c", "f", "r"]
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
     header.extend((0..ranks).map(|k| format!("p{k}")));
+    header.push("msgs".into());
     rows.push(header);
-    for d in 0..s.diagonals() {
-        let mut row = vec![d.to_string(), s.diag_len(d).to_string()];
+    for (d, &msgs) in per_diagonal.iter().enumerate() {
+        let len = s.diag_len(d);
+        let p = s.active_ranks(d);
+        let (f, r) = (len / p, len % p);
+        let c = if r == 0 { f } else { f + 1 };
+        let mut row: Vec<String> = [d, len, p, c, f, r].iter().map(|v| v.to_string()).collect();
         row.extend((0..ranks).map(|k| {
             let seg = s.diag_start_end(d, k);
             if seg.is_empty() {
                 "-".to_string()
             } else {
-                format!("{}..{}", seg.start, seg.end)
+                format!(
+                    "{}..{} {}",
+                    seg.start,
+                    seg.end,
+                    segment_rows(s.rank_rows(d, k))
+                )
             }
         }));
+        row.push(msgs.to_string());
         rows.push(row);
     }
-    let widths: Vec<usize> = (0..rows[0].len())
+    let columns = rows[0].len();
+    let widths: Vec<usize> = (0..columns)
         .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
         .collect();
     let mut line = String::new();
@@ -141,7 +212,7 @@ fn write_segments(out: &mut String, s: &Schedule) -> fmt::Result {
                 line.push_str("  ");
             }
             // Numbers right-aligned, segments left-aligned like the grid.
-            if c < 2 {
+            if c < 6 || c == columns - 1 {
                 write!(line, "{cell:>w$}")?;
             } else {
                 write!(line, "{cell:<w$}")?;
@@ -155,7 +226,8 @@ fn write_segments(out: &mut String, s: &Schedule) -> fmt::Result {
     Ok(())
 }
 
-/// Predicted boundary messages (total, then each non-zero ordered pair) and cells per rank.
+/// Predicted boundary messages (total, then each non-zero ordered pair), then each rank's
+/// line: cells, the diagonals it works on, and its messages per neighbour.
 fn write_summary(out: &mut String, s: &Schedule) -> fmt::Result {
     let predicted = s.predicted_messages();
     writeln!(out, "predicted boundary messages: {}", predicted.total)?;
@@ -166,14 +238,68 @@ fn write_summary(out: &mut String, s: &Schedule) -> fmt::Result {
             }
         }
     }
-    writeln!(out, "cells per rank:")?;
+    writeln!(
+        out,
+        "per rank (the diagonals it works on; boundary messages it sends and receives, per \
+         neighbour):"
+    )?;
+    let per_neighbour = |counts: Vec<(usize, u64)>| -> String {
+        let parts: Vec<String> = counts
+            .into_iter()
+            .filter(|&(_, c)| c > 0)
+            .map(|(k, c)| format!("p{k}: {c}"))
+            .collect();
+        if parts.is_empty() {
+            "-".into()
+        } else {
+            parts.join(", ")
+        }
+    };
+    let mut rows = vec![["rank", "cells", "diagonals", "sends", "receives"].map(String::from)];
     for k in 0..s.working_ranks() {
-        writeln!(out, "  p{k}: {}", s.rank_cells(k))?;
+        let diagonals = s.rank_diagonals(k);
+        // Messages go between neighbours only: down[k] is k -> k + 1, up[k] is k + 1 -> k.
+        let below = |v: &Vec<u64>| k.checked_sub(1).map(|j| (j, v[j]));
+        let above = |v: &Vec<u64>| v.get(k).map(|&c| (k + 1, c));
+        let sends = below(&predicted.up)
+            .into_iter()
+            .chain(above(&predicted.down))
+            .collect();
+        let receives = below(&predicted.down)
+            .into_iter()
+            .chain(above(&predicted.up))
+            .collect();
+        rows.push([
+            format!("p{k}"),
+            s.rank_cells(k).to_string(),
+            format!(
+                "{}..{} ({})",
+                diagonals.start,
+                diagonals.end - 1,
+                diagonals.len()
+            ),
+            per_neighbour(sends),
+            per_neighbour(receives),
+        ]);
+    }
+    let widths: Vec<usize> = (0..5)
+        .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
+        .collect();
+    for row in &rows {
+        let mut line = String::new();
+        for (c, (cell, &w)) in row.iter().zip(&widths).enumerate() {
+            if c == 1 {
+                write!(line, "  {cell:>w$}")?;
+            } else {
+                write!(line, "  {cell:<w$}")?;
+            }
+        }
+        writeln!(out, "{}", line.trim_end())?;
     }
     if let Some(idle) = idle_ranks(s) {
         writeln!(
             out,
-            "  {idle}: 0 each (no diagonal is longer than {} cells)",
+            "  {idle}: 0 cells each (no diagonal is longer than {} cells)",
             s.rows()
         )?;
     }
@@ -320,10 +446,52 @@ mod tests {
             .take_while(|l| !l.is_empty())
             .collect();
         assert_eq!(table.len(), 13, "{text}");
-        assert_eq!(table[0], "diag  len  p0    p1    p2", "{text}");
-        assert_eq!(table[1], "   0    1  0..1  -     -", "{text}");
-        assert_eq!(table[5], "   4    5  0..2  2..4  4..5", "{text}");
-        assert_eq!(table[12], "  11    1  0..1  -     -", "{text}");
+        assert_eq!(
+            table[0], "diag  len  p  c  f  r  p0          p1          p2        msgs",
+            "{text}"
+        );
+        assert_eq!(
+            table[1], "   0    1  1  1  1  0  0..1 [0]    -           -            1",
+            "{text}"
+        );
+        assert_eq!(
+            table[5], "   4    5  3  2  1  2  0..2 [0-1]  2..4 [2-3]  4..5 [4]     2",
+            "{text}"
+        );
+        assert_eq!(
+            table[9], "   8    4  3  2  1  1  0..2 [1-2]  2..3 [3]    3..4 [4]     2",
+            "{text}"
+        );
+        assert_eq!(
+            table[12], "  11    1  1  1  1  0  0..1 [4]    -           -            0",
+            "{text}"
+        );
+        // The formulas, in the report's names.
+        assert!(
+            text.contains("cell_proc(i, j) = pos / c if pos < c*r"),
+            "{text}"
+        );
+        assert!(
+            text.contains("diag_start_end(d, k): p = min(P, L)"),
+            "{text}"
+        );
+    }
+
+    /// Messages per diagonal add up to the predicted total, for any shape.
+    #[test]
+    fn messages_per_diagonal_sum_to_the_total() {
+        for (m, n, p) in [(5, 8, 3), (4, 6, 2), (7, 7, 16), (9, 40, 5), (1, 1, 1)] {
+            let s = Schedule::new(m, n, p);
+            let text = schedule_text(&s);
+            let sum: u64 = text
+                .lines()
+                .skip_while(|l| !l.starts_with("segments"))
+                .skip(2)
+                .take_while(|l| !l.is_empty() && !l.contains("no segment"))
+                .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+                .sum();
+            assert_eq!(sum, s.predicted_messages().total, "{m}x{n} P={p}:\n{text}");
+        }
     }
 
     #[test]
@@ -362,7 +530,7 @@ mod tests {
         assert!(text.contains("segments omitted"), "{text}");
         assert!(!text.contains("diag  len"), "{text}");
         assert_eq!(printed_total(&text), s.predicted_messages().total);
-        assert!(text.contains("  p3: "), "{text}");
+        assert!(text.contains("\n  p3    "), "{text}");
     }
 
     #[test]
@@ -398,20 +566,24 @@ mod tests {
     }
 
     #[test]
-    fn cells_per_rank_sum_to_all_cells() {
+    fn per_rank_lines_sum_to_all_cells_and_name_the_neighbours() {
         let s = Schedule::new(5, 8, 3);
         let text = schedule_text(&s);
         let tail: Vec<&str> = text
             .lines()
-            .skip_while(|l| *l != "cells per rank:")
-            .skip(1)
+            .skip_while(|l| !l.starts_with("per rank"))
+            .skip(2)
             .collect();
         let sum: u64 = tail
             .iter()
-            .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+            .map(|l| l.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap())
             .sum();
         assert_eq!(tail.len(), 3, "{text}");
         assert_eq!(sum, 40, "{text}");
+        assert_eq!(
+            tail[1], "  p1       14  1..10 (10)  p0: 4, p2: 6  p0: 7, p2: 3",
+            "{text}"
+        );
     }
 
     /// More ranks than rows: the idle ranks are named once, not given empty columns.
@@ -422,8 +594,11 @@ mod tests {
             text.contains("p3..p7: no segment on any diagonal"),
             "{text}"
         );
-        assert!(text.contains("  p3..p7: 0 each"), "{text}");
-        assert!(text.contains("diag  len  p0    p1    p2\n"), "{text}");
+        assert!(text.contains("  p3..p7: 0 cells each"), "{text}");
+        assert!(
+            text.contains("  p0        p1        p2        msgs\n"),
+            "{text}"
+        );
     }
 
     #[test]

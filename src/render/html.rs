@@ -1,0 +1,438 @@
+//! The classroom page: one self-contained HTML file that plays the wavefront fill diagonal by
+//! diagonal and then the traceback cell by cell (`schedule --html`, `solve --html`).
+//!
+//! The page holds everything it needs: the grid drawn by [`super::svg::render_grid`] (every mark
+//! classed and tagged with its cell, diagonal and ranks), the style sheet, the script
+//! (`page/page.css`, `page/page.js`, compiled in) and the run's data as one JSON block. It loads
+//! nothing: a Content-Security-Policy forbids every fetch, so it works offline and shows the
+//! same thing in any current browser.
+//!
+//! The data (schema 1, the `run-data` block): `command` (`schedule` or `solve`), `rows`,
+//! `cols`, `ranks`, `swapped`; for a solved run the sequences `x`, `y` (bytes), the recorded
+//! values `values[i][j]`, the `lcs`, the walk's cells in walk order (`walk`), its `hops` (step
+//! `t`, `from`, `to`, next cell `i, j`, `bytes`, the `prefix` found so far) and the report's
+//! `per_rank` lines and `control` explanation; `events`, every message exactly as the trace
+//! lists it (`kind`, `diagonal`, `from`, `to`, `i`, `j`, `bytes`: for `schedule`, the
+//! predicted boundary messages); and `steps`: the fill's unit (`diagonal`; the bands engine
+//! will add `batch`) and how many units one step shows (`group`, `walk_group`, more than one
+//! only above [`MAX_STEPS_PER_PHASE`] diagonals or walk cells, so that large matrices still
+//! play at a readable pace).
+//!
+//! The script derives owners and segments from the schedule's formulas (`diag_start_end`,
+//! `cell_proc`), checks them against the grid's marks, and exposes its state to tests as
+//! `window.lcsPage` (see `page.js`). Pages are limited to [`MAX_PAGE_CELLS_SIDE`] cells a side,
+//! like the pictures they contain; the 64 x 64 page on 8 ranks loads and plays through in well
+//! under two seconds.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::style::{self, hex, rank_colour, rank_hatch, Hatch, RANK_COLOURS};
+use super::svg::{self, display_bytes, Picture, MAX_CELL_TEXT_SIDE};
+use crate::error::Error;
+use crate::report::{RankReport, Report};
+use crate::trace::Event;
+
+/// Largest number of rows or columns a page is written for.
+pub const MAX_PAGE_CELLS_SIDE: usize = svg::MAX_PICTURE_CELLS_SIDE;
+
+/// Most steps the fill or the walk is played in; beyond, one step shows several diagonals (or
+/// walk cells).
+pub const MAX_STEPS_PER_PHASE: usize = 100;
+
+const CSS: &str = include_str!("page/page.css");
+const SCRIPT: &str = include_str!("page/page.js");
+
+/// The refusal for a matrix too large for a page, or `None`.
+pub fn too_large(rows: usize, cols: usize) -> Option<String> {
+    let side = MAX_PAGE_CELLS_SIDE;
+    (rows > side || cols > side).then(|| {
+        format!("--html pages are limited to {side} x {side} cells; this matrix is {rows} x {cols}")
+    })
+}
+
+/// The data block of a page (see the module doc).
+#[derive(Debug, Serialize)]
+struct Data<'a> {
+    schema: u32,
+    command: &'static str,
+    title: &'a str,
+    rows: usize,
+    cols: usize,
+    ranks: usize,
+    swapped: bool,
+    x: Option<&'a [u8]>,
+    y: Option<&'a [u8]>,
+    values: Option<&'a [Vec<u32>]>,
+    lcs: Option<String>,
+    events: &'a [Event],
+    walk: &'a [(usize, usize)],
+    hops: Vec<HopData>,
+    per_rank: Option<&'a [RankReport]>,
+    control: Option<String>,
+    steps: Steps,
+    palette: Vec<String>,
+    rank_colours: usize,
+    max_cell_text_side: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct HopData {
+    t: usize,
+    from: usize,
+    to: usize,
+    i: usize,
+    j: usize,
+    bytes: u64,
+    prefix: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct Steps {
+    unit: &'static str,
+    group: usize,
+    walk_group: usize,
+}
+
+/// Writes the page of `picture` (a schedule, or a run with its `report`) to `path`
+/// atomically.
+pub fn write_html(path: &Path, picture: &Picture, report: Option<&Report>) -> Result<(), Error> {
+    let page = render(picture, report)?;
+    crate::export::write_atomic(path, page.as_bytes())
+}
+
+/// The page as one HTML document.
+pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Error> {
+    let s = picture.schedule;
+    if let Some(problem) = too_large(s.rows(), s.cols()) {
+        return Err(Error::Usage(problem));
+    }
+    let grid = svg::render_grid(picture)?;
+    let hops = svg::hops(picture)?
+        .into_iter()
+        .map(|h| HopData {
+            t: h.t,
+            from: h.from,
+            to: h.to,
+            i: h.next.0,
+            j: h.next.1,
+            bytes: h.bytes,
+            prefix: h.prefix.as_deref().map(display_bytes),
+        })
+        .collect();
+    let per_phase = |units: usize| units.div_ceil(MAX_STEPS_PER_PHASE).max(1);
+    let data = Data {
+        schema: 1,
+        command: if report.is_some() {
+            "solve"
+        } else {
+            "schedule"
+        },
+        title: &picture.title,
+        rows: s.rows(),
+        cols: s.cols(),
+        ranks: s.ranks(),
+        swapped: picture.swapped,
+        x: picture.x,
+        y: picture.y,
+        values: picture.values,
+        lcs: report.map(|r| r.lcs.display()),
+        events: picture.messages,
+        walk: picture.path,
+        hops,
+        per_rank: report.map(|r| r.per_rank.as_slice()),
+        control: report.map(Report::control_explanation),
+        steps: Steps {
+            unit: "diagonal",
+            group: per_phase(s.diagonals()),
+            walk_group: per_phase(picture.path.len()),
+        },
+        palette: (0..RANK_COLOURS).map(|k| hex(rank_colour(k))).collect(),
+        rank_colours: RANK_COLOURS,
+        max_cell_text_side: MAX_CELL_TEXT_SIDE,
+    };
+    let json = serde_json::to_string(&data).map_err(anyhow::Error::from)?;
+    // Inside a script element only `</script` could end the block early; JSON may spell `<`
+    // as an escape anywhere it occurs (in strings).
+    let json = json.replace('<', "\\u003c");
+    let title = esc(&picture.title);
+    let variables = style::css_variables();
+    let legend = legend(picture, report.is_some());
+    let swap = if picture.swapped {
+        format!(
+            "<p class=\"swap\">{}</p>",
+            esc(if picture.x.is_some() {
+                "Swapped: the file's first sequence is the longer one, so it runs along the top \
+                 (y, columns) and the second down the left (x, rows)."
+            } else {
+                "Swapped: --rows named the longer side; rows are always the shorter side."
+            })
+        )
+    } else {
+        String::new()
+    };
+    Ok(format!(
+        r#"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>{title}</title>
+<style>
+{variables}{CSS}</style>
+</head>
+<body>
+<header>
+<h1>{title}</h1>
+<div id="controls">
+<button id="first" type="button" title="first step (Home)">|&#x25C0;</button>
+<button id="back" type="button" title="step back (&#x2190;)">&#x25C0;</button>
+<button id="play" type="button" title="play or pause (space)">&#x25B6; play</button>
+<button id="forward" type="button" title="step forward (&#x2192;)">&#x25B6;</button>
+<button id="last" type="button" title="last step (End)">&#x25B6;|</button>
+<input id="slider" type="range" min="0" max="0" value="0" aria-label="step">
+<span id="step-label"></span>
+<label>speed <select id="speed"><option value="1500">slow</option><option value="700" selected>normal</option><option value="250">fast</option><option value="60">very fast</option></select></label>
+</div>
+{swap}</header>
+<main>
+<div id="figure">
+{grid}</div>
+<aside>
+<section id="now"><h2 id="phase"></h2><p id="what"></p><p id="found" hidden>LCS so far: <span id="lcs-so-far"></span></p></section>
+<section id="counters"><h2>Per rank, so far</h2><table id="counter-table"><thead><tr><th>rank</th><th>cells</th><th>sent</th><th>received</th></tr></thead><tbody></tbody></table><p class="note" id="counter-note"></p></section>
+<section id="formulas"><h2>Formulas</h2><div id="formula-text"></div></section>
+<section id="final" hidden><h2>The run, per rank</h2><div id="final-text"></div></section>
+<section id="legend"><h2>Legend</h2>
+{legend}</section>
+</aside>
+</main>
+<div id="tooltip" hidden></div>
+<script type="application/json" id="run-data">{json}</script>
+<script>
+{SCRIPT}</script>
+</body>
+</html>
+"#
+    ))
+}
+
+/// HTML text: the five specials escaped.
+fn esc(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+/// A small inline SVG sample for a legend key.
+fn sample(body: &str) -> String {
+    format!(
+        "<svg class=\"key\" width=\"34\" height=\"18\" viewBox=\"0 0 34 18\" aria-hidden=\"true\">{body}</svg>"
+    )
+}
+
+/// The legend: what every mark of the page means.
+fn legend(p: &Picture, solved: bool) -> String {
+    let s = p.schedule;
+    let mut out = String::from("<ul class=\"ranks\">");
+    for k in 0..s.working_ranks() {
+        let hatch = match rank_hatch(k) {
+            Hatch::None => "",
+            Hatch::Stripes => " stripes",
+            Hatch::Cross => " cross",
+        };
+        let _ = write!(
+            out,
+            "<li><span class=\"swatch{hatch}\" style=\"background-color:{}\"></span>p{k}</li>",
+            hex(rank_colour(k))
+        );
+    }
+    out.push_str("</ul>\n<ul class=\"keys\">\n");
+    if s.ranks() > s.working_ranks() {
+        let first = s.working_ranks();
+        let _ = writeln!(
+            out,
+            "<li>p{first}{}: no cell at all (no diagonal is longer than {} cells)</li>",
+            if first + 1 < s.ranks() {
+                format!("..p{}", s.ranks() - 1)
+            } else {
+                String::new()
+            },
+            s.rows()
+        );
+    }
+    let msg = style::MESSAGE_COLOUR;
+    let walk = style::WALK_COLOUR;
+    let hop = style::HOP_COLOUR;
+    let diag = style::DIAGONAL_COLOUR;
+    let mut key = |sample_svg: String, text: &str| {
+        let _ = writeln!(out, "<li>{sample_svg}<span>{text}</span></li>");
+    };
+    key(
+        sample(&format!(
+            "<rect x=\"8\" y=\"1\" width=\"16\" height=\"16\" fill=\"{}\"/>",
+            hex(style::PENDING_COLOUR)
+        )),
+        "grey cell: not computed yet at this step; a coloured cell is computed by its owner, \
+         <code>cell_proc(i, j)</code>",
+    );
+    key(
+        sample(&format!(
+            "<rect x=\"8\" y=\"1\" width=\"16\" height=\"16\" fill=\"none\" stroke=\"{}\" stroke-width=\"3\"/>",
+            hex(diag)
+        )),
+        "outlined: the diagonal(s) of this step, <code>d = i + j</code>; the purple numbers \
+         along the top and right edges name each diagonal where it leaves the grid",
+    );
+    key(
+        sample(&format!(
+            "<line x1=\"4\" y1=\"9\" x2=\"26\" y2=\"9\" stroke=\"{0}\" stroke-width=\"2\"/><path d=\"M24,4 L32,9 L24,14 z\" fill=\"{0}\"/>",
+            hex(msg)
+        )),
+        "boundary message of this step's diagonal: one value (4 bytes) from the sending cell \
+         into the cell below, or else to the right, that its receiver owns",
+    );
+    if s.rows() <= MAX_CELL_TEXT_SIDE && s.cols() <= MAX_CELL_TEXT_SIDE {
+        key(
+            String::new(),
+            if solved {
+                "number in a cell: <code>M[i][j]</code>, the length of an LCS of x[0..=i] and \
+                 y[0..=j]"
+            } else {
+                "pK in a cell: the rank that computes it"
+            },
+        );
+    } else {
+        key(
+            String::new(),
+            "cells carry no text above 24 a side: hover over a cell for its numbers",
+        );
+    }
+    if solved {
+        key(
+            sample(&format!(
+                "<path d=\"M2,9 L17,9 L32,9\" stroke=\"{0}\" stroke-width=\"2\"/><path d=\"M13,4 L21,9 L13,14 z\" fill=\"{0}\"/>",
+                hex(walk)
+            )),
+            "traceback walk, one cell per step from the bottom-right cell: up or left at a \
+             mismatch (up when <code>M[i-1][j] &ge; M[i][j-1]</code>), diagonally after a match; \
+             it ends when it leaves the matrix",
+        );
+        key(
+            sample(&format!(
+                "<circle cx=\"17\" cy=\"9\" r=\"8\" fill=\"{}\"/><text x=\"17\" y=\"13\" font-size=\"11\" fill=\"#fff\" text-anchor=\"middle\">k</text>",
+                hex(walk)
+            )),
+            "match <code>x[i] = y[j]</code>: a byte of the LCS; its value M[i][j] = k is its \
+             place in the LCS",
+        );
+        key(
+            sample(&format!(
+                "<path d=\"M2,9 L32,9\" stroke=\"{0}\" stroke-width=\"5\"/><path d=\"M12,2 L24,9 L12,16 z\" fill=\"{0}\"/>",
+                hex(hop)
+            )),
+            "hop: the walk moves onto another rank's cell, one traceback message carrying the \
+             next cell (16 bytes) and the LCS bytes found so far",
+        );
+        key(
+            String::new(),
+            "last step: the rank where the walk ended sends the LCS to p0 (unless it is p0) and \
+             p0 tells every other rank that the walk is over: the control messages",
+        );
+    }
+    if s.working_ranks() > RANK_COLOURS {
+        key(
+            String::new(),
+            "past twelve ranks the colours repeat: p12..p23 are striped, p24..p35 cross-hatched",
+        );
+    }
+    key(
+        String::new(),
+        "counters: cells each rank has computed, and messages it has sent and received, up to \
+         this step (every kind)",
+    );
+    key(
+        String::new(),
+        "keys: &#x2190; &#x2192; step, space plays or pauses, Home and End jump; hover over a \
+         cell for its diagonal, position, owner and value",
+    );
+    out.push_str("</ul>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schedule::Schedule;
+
+    fn data_block(page: &str) -> serde_json::Value {
+        let start = page.find("id=\"run-data\">").unwrap() + "id=\"run-data\">".len();
+        let end = start + page[start..].find("</script>").unwrap();
+        serde_json::from_str(&page[start..end]).unwrap()
+    }
+
+    #[test]
+    fn a_schedule_page_is_self_contained() {
+        let s = Schedule::new(5, 8, 3);
+        let messages = svg::predicted_messages(&s);
+        let picture = Picture::of_schedule(&s, &messages, "5 x 8 <3>".into(), vec![]);
+        let page = render(&picture, None).unwrap();
+        assert!(page.starts_with("<!DOCTYPE html>"));
+        assert!(page.contains("<title>5 x 8 &lt;3&gt;</title>"));
+        // Nothing to fetch: no external source, link or URL but the SVG namespace.
+        for needle in [
+            "src=",
+            "href=\"http",
+            "url(http",
+            "@import",
+            "//cdn",
+            "https:",
+        ] {
+            assert!(!page.contains(needle), "{needle}");
+        }
+        assert_eq!(
+            page.matches("http://").count(),
+            page.matches("http://www.w3.org/2000/svg").count(),
+            "only the SVG namespace"
+        );
+        let data = data_block(&page);
+        assert_eq!(data["command"], "schedule");
+        assert_eq!(data["events"].as_array().unwrap().len(), messages.len());
+        assert_eq!(data["events"][0]["kind"], "boundary");
+        assert_eq!(data["steps"]["group"], 1);
+        assert_eq!(data["palette"].as_array().unwrap().len(), 12);
+    }
+
+    #[test]
+    fn script_end_tags_in_data_cannot_close_the_block() {
+        let s = Schedule::new(1, 9, 1);
+        let picture = Picture::of_schedule(&s, &[], "</script><b>".into(), vec![]);
+        let page = render(&picture, None).unwrap();
+        assert_eq!(data_block(&page)["title"], "</script><b>");
+        assert_eq!(page.matches("</script>").count(), 2);
+    }
+
+    #[test]
+    fn large_matrices_play_in_grouped_steps_and_larger_are_refused() {
+        let s = Schedule::new(64, 64, 8);
+        let messages = svg::predicted_messages(&s);
+        let page = render(
+            &Picture::of_schedule(&s, &messages, "t".into(), vec![]),
+            None,
+        )
+        .unwrap();
+        assert_eq!(data_block(&page)["steps"]["group"], 2);
+        let s = Schedule::new(3, 65, 2);
+        let err = render(&Picture::of_schedule(&s, &[], "t".into(), vec![]), None).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "--html pages are limited to 64 x 64 cells; this matrix is 3 x 65"
+        );
+    }
+}
