@@ -20,6 +20,8 @@ Exit status:
   3  the input file is missing, unreadable or malformed
   4  not enough memory for the chosen store and rank count
   5  an output file cannot be written (checked before any work) or standard output failed
+  6  the launcher started another number of processes than MPI sees: the binary and the
+     launcher belong to different MPI libraries
 Under mpirun, a rank that dies ends the whole job; mpirun then exits non-zero.";
 
 /// Longest common subsequence over MPI ranks, with per-cell boundary messages, a distributed

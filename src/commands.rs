@@ -45,16 +45,16 @@ pub fn main() -> ExitCode {
         Err(e) => return finish(Err(e), speaks),
     };
     match cli.command {
-        Command::Solve(args) => with_mpi(|world| {
+        Command::Solve(args) => with_mpi(&env.launch, |world| {
             let opts = SolveOptions::new(args, &env, &mpi_library())?;
             match crate::engine::solve(world, &opts)? {
                 Some(report) => print(&report.summary()),
                 None => Ok(()),
             }
         }),
-        Command::SelfTest(args) => {
-            with_mpi(|world| crate::selftest::run(world, &SelfTestOptions::new(args, &env)?))
-        }
+        Command::SelfTest(args) => with_mpi(&env.launch, |world| {
+            crate::selftest::run(world, &SelfTestOptions::new(args, &env)?)
+        }),
         Command::Reference(args) => finish(
             reference(ReferenceOptions::new(args, &env, &mpi_library())),
             speaks,
@@ -81,21 +81,30 @@ fn finish(result: Result<(), Error>, speaks: bool) -> ExitCode {
     }
 }
 
-/// The first line of the MPI library's own description.
+/// The MPI library the binary is linked with, as its own description begins: `Open MPI
+/// v4.1.4`, `MPICH Version: 4.0.2`.
 fn mpi_library() -> String {
-    mpi::environment::library_version()
-        .ok()
-        .and_then(|v| {
-            v.lines()
-                .next()
-                .map(|l| l.trim().trim_end_matches(',').to_owned())
-        })
-        .unwrap_or_else(|| "unknown".to_owned())
+    let text = mpi::environment::library_version().unwrap_or_default();
+    let first = text.lines().next().unwrap_or_default();
+    let name = first.split(", ").next().unwrap_or_default();
+    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    if name.is_empty() {
+        "unknown".to_owned()
+    } else {
+        name
+    }
 }
 
 /// Runs `body` with MPI started; errors are printed by rank 0 only. Dropping the universe
 /// finalises MPI on every rank before the process exits.
-fn with_mpi(body: impl FnOnce(&SimpleCommunicator) -> Result<(), Error>) -> ExitCode {
+///
+/// A binary linked with one MPI library and started by another's launcher runs as that many
+/// separate one-process worlds, each computing the whole answer and reporting one rank: every
+/// process stops at once with [`Error::Mismatch`] instead (the launcher's rank 0 says why).
+fn with_mpi(
+    launch: &Launch,
+    body: impl FnOnce(&SimpleCommunicator) -> Result<(), Error>,
+) -> ExitCode {
     let Some(universe) = mpi::initialize() else {
         return finish(
             Err(anyhow::anyhow!("MPI was already initialised").into()),
@@ -105,8 +114,22 @@ fn with_mpi(body: impl FnOnce(&SimpleCommunicator) -> Result<(), Error>) -> Exit
     let world = universe.world();
     init_logging(Some(world.rank()));
     abort_on_panic();
-    let result = body(&world);
-    let code = finish(result, world.rank() == 0);
+    let size = world.size() as usize;
+    let result = match (launch.size, launch.size_from) {
+        (Some(launched), Some(variable)) if launched != size => Err(Error::Mismatch {
+            launched,
+            variable,
+            world: size,
+            library: mpi_library(),
+        }),
+        _ => body(&world),
+    };
+    let speaks = match result {
+        // Every process is rank 0 of its own world: let the launcher's rank 0 speak.
+        Err(Error::Mismatch { .. }) => launch.rank.is_none_or(|r| r == 0),
+        _ => world.rank() == 0,
+    };
+    let code = finish(result, speaks);
     drop(universe);
     code
 }

@@ -20,6 +20,9 @@ pub const EXIT_INPUT: u8 = 3;
 pub const EXIT_MEMORY: u8 = 4;
 /// An output file cannot be written, or standard output failed.
 pub const EXIT_OUTPUT: u8 = 5;
+/// The launcher started another number of processes than the MPI world holds: the binary and
+/// the launcher belong to different MPI libraries.
+pub const EXIT_MISMATCH: u8 = 6;
 
 /// An error that ends a run.
 #[derive(Debug, thiserror::Error)]
@@ -51,6 +54,20 @@ pub enum Error {
     #[error("{0}")]
     Usage(String),
 
+    /// The launcher and the MPI library disagree on how many processes there are.
+    #[error(
+        "the launcher started {launched} processes (it says so in {variable}) but MPI sees a \
+         world of {world}: this binary is built against another MPI library ({library}) than \
+         the launcher's; build it against the launcher's MPI (see the README, \"Both MPI \
+         families\") or use that MPI's launcher"
+    )]
+    Mismatch {
+        launched: usize,
+        variable: &'static str,
+        world: usize,
+        library: String,
+    },
+
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 
@@ -68,6 +85,7 @@ impl Error {
             Error::Memory(_) => EXIT_MEMORY,
             Error::OutputRefused { .. } | Error::Output { .. } | Error::Stdout(_) => EXIT_OUTPUT,
             Error::Usage(_) => EXIT_USAGE,
+            Error::Mismatch { .. } => EXIT_MISMATCH,
             Error::Internal(_) => EXIT_INTERNAL,
             Error::Peer(code) => *code,
         }

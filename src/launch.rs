@@ -4,8 +4,9 @@
 //!
 //! Launchers announce themselves through their environment: Open MPI's `mpirun` sets
 //! `OMPI_COMM_WORLD_SIZE`, MPICH's Hydra (`mpiexec`) sets `PMI_SIZE`, Slurm's `srun` sets
-//! `SLURM_STEP_NUM_TASKS` (or `SLURM_NTASKS`), and a PMIx launcher `PMIX_RANK`. A process with
-//! none of them is an MPI singleton. `MPI_LCS_LAUNCHER` overrides the name recorded in reports
+//! `SLURM_STEP_NUM_TASKS`, and a PMIx launcher `PMIX_RANK`. A process with none of them is an
+//! MPI singleton. When the launcher's count and the MPI world's size differ, the binary was
+//! built against another MPI than the launcher's (`commands` refuses to run then). `MPI_LCS_LAUNCHER` overrides the name recorded in reports
 //! (the experiment scripts set it to the exact launcher command).
 
 use std::io::IsTerminal;
@@ -28,13 +29,10 @@ pub struct Launch {
     pub launched: bool,
 }
 
-/// Variables that give the number of processes started, most specific first.
-const SIZE_VARS: [&str; 4] = [
-    "OMPI_COMM_WORLD_SIZE",
-    "PMI_SIZE",
-    "SLURM_STEP_NUM_TASKS",
-    "SLURM_NTASKS",
-];
+/// Variables that give the number of processes started, most specific first. Only `srun`
+/// sets `SLURM_STEP_NUM_TASKS`; `SLURM_NTASKS` is the allocation's, which a launcher inside
+/// the allocation (or a one-process run) does not have to match, so it is not one of them.
+const SIZE_VARS: [&str; 3] = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"];
 
 /// Variables that only a launched process has.
 const RANK_VARS: [&str; 5] = [
@@ -151,6 +149,9 @@ mod tests {
             ("PMIX_RANK", "1"),
         ]);
         assert_eq!((srun.name.as_str(), srun.size), ("srun", Some(2)));
+        // A batch script's allocation says nothing of how many processes this step has.
+        let batch = launch(&[("SLURM_NTASKS", "8"), ("SLURM_JOB_ID", "7")]);
+        assert_eq!((batch.size, batch.launched), (None, false));
         let alone = launch(&[]);
         assert_eq!((alone.name.as_str(), alone.size), ("singleton", None));
         assert!(!alone.launched);

@@ -505,3 +505,51 @@ fn the_input_format_is_explicit() {
         (Some(2), Some(2))
     );
 }
+
+/// A binary started by another MPI's launcher runs as many one-process worlds: every process
+/// stops with the mismatch error (exit 6), the launcher's rank 0 says why, and no row or report
+/// is written. Simulated with Hydra's variables on a plain process; for real, in both
+/// directions, where the other MPI family's launcher is installed too.
+#[test]
+fn a_launcher_from_another_mpi_is_an_error_not_a_row() {
+    let dir = Dir::new();
+    let input = util::repo_input("small.txt");
+    let (json, csv) = (dir.path("mm.json"), dir.path("mm.csv"));
+    let a = args(&[&"solve", &input, &"--json", &json, &"--append-csv", &csv]);
+    for (rank, speaks) in [("0", true), ("1", false)] {
+        let mut cmd = util::plain_command(&a);
+        cmd.env("PMI_SIZE", "3").env("PMI_RANK", rank);
+        let run = util::run_with_timeout(cmd);
+        assert_eq!(run.status.code(), Some(6), "{run:?}");
+        assert_eq!(
+            run.our_messages().len(),
+            usize::from(speaks),
+            "{}",
+            run.stderr
+        );
+        if speaks {
+            let message = run.our_messages()[0];
+            assert!(message.contains("started 3 processes"), "{message}");
+            assert!(message.contains("another MPI library"), "{message}");
+        }
+    }
+    assert!(!json.exists() && !csv.exists());
+    // The real thing: this binary under the other family's launcher.
+    let (_, family) = util::launcher();
+    let other = match family {
+        util::Family::OpenMpi => "mpiexec.mpich",
+        util::Family::Hydra => "mpirun.openmpi",
+    };
+    let installed = std::process::Command::new(other)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if installed {
+        let mut cmd = std::process::Command::new(other);
+        cmd.args(["-n", "2"]).arg(util::bin()).args(&a);
+        let run = util::run_with_timeout(cmd);
+        assert_eq!(run.status.code(), Some(6), "{other}: {run:?}");
+        assert!(run.stderr.contains("another MPI library"), "{}", run.stderr);
+        assert!(!json.exists() && !csv.exists(), "{other}");
+    }
+}
