@@ -88,7 +88,11 @@ fn mpi_library() -> String {
         .and_then(|v| {
             v.lines()
                 .next()
-                .map(|l| l.trim().trim_end_matches(',').to_owned())
+                // The C string's terminating NUL may be part of the text.
+                .map(|l| {
+                    l.trim_matches(|c: char| c.is_whitespace() || c == '\0' || c == ',')
+                        .to_owned()
+                })
         })
         .unwrap_or_else(|| "unknown".to_owned())
 }
