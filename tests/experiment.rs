@@ -1,7 +1,7 @@
 //! The experiment scripts: `scripts/experiment` runs every configuration and appends whole rows
 //! through the binary into a result set of its own, skips what the memory pre-check refuses,
 //! kills what outlives its time limit, and `mpi-lcs table` turns the result set into the
-//! report's Markdown.
+//! report's Markdown; `scripts/slurm-experiment.sh` refuses to run without a current binary.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -317,4 +317,132 @@ fn experiment_passes_the_engine_and_gives_stores_to_the_diagonal_engine_only() {
         "{}",
         bad.stderr
     );
+}
+
+#[test]
+fn slurm_script_refuses_a_missing_or_stale_binary() {
+    let dir = Dir::new();
+    let slurm = |bin: &Path| {
+        let mut cmd = Command::new("bash");
+        cmd.arg(script("slurm-experiment.sh"))
+            .env("SLURM_SUBMIT_DIR", env!("CARGO_MANIFEST_DIR"))
+            .env("MPI_LCS_BIN", bin);
+        util::run_with_timeout(cmd)
+    };
+    let run = slurm(&dir.path("none"));
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(
+        run.stderr.contains("no mpi-lcs binary at"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("cargo build --release"),
+        "{}",
+        run.stderr
+    );
+
+    let old = dir.path("old-mpi-lcs");
+    std::fs::copy(util::bin(), &old).unwrap();
+    let file = std::fs::File::options().write(true).open(&old).unwrap();
+    file.set_modified(std::time::UNIX_EPOCH + Duration::from_secs(946_684_800))
+        .unwrap();
+    drop(file);
+    let run = slurm(&old);
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(
+        run.stderr.contains("older than the sources"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty(), "nothing ran: {}", run.stdout);
+}
+
+/// A per-rank memory limit under which the dense store fits `input` on one rank, found by
+/// asking the binary (its pre-check stops before allocating, so a refusal costs nothing).
+fn limit_where_dense_fits(input: &Path) -> u64 {
+    let mut limit = 256u64;
+    loop {
+        let run = util::plain(&[
+            "solve".as_ref(),
+            input.as_os_str(),
+            "--store".as_ref(),
+            "dense".as_ref(),
+            "--memory-limit".as_ref(),
+            limit.to_string().as_ref(),
+        ]);
+        match run.status.code() {
+            Some(0) => return limit,
+            Some(4) => limit *= 2,
+            _ => panic!("unexpected: {run:#?}"),
+        }
+        assert!(limit < 1 << 30, "dense never fits");
+    }
+}
+
+/// Runs the experiment on a tiny input with a memory limit that fits dense but not hash.
+fn experiment_without_room_for_hash(dir: &Dir) -> (PathBuf, PathBuf, Run) {
+    let input = tiny_input(dir, "cramped.txt", 40, 50);
+    let limit = limit_where_dense_fits(&input).to_string();
+    let csv = dir.path("cramped.csv");
+    let run = experiment(
+        dir,
+        &[
+            "--inputs".as_ref(),
+            input.as_os_str(),
+            "--ranks".as_ref(),
+            "1 2".as_ref(),
+            "--reps".as_ref(),
+            "2".as_ref(),
+            "--no-warmup".as_ref(),
+            "--out".as_ref(),
+            csv.as_os_str(),
+        ],
+        &[("MPI_LCS_MEMORY_LIMIT", limit.as_str())],
+    );
+    (input, csv, run)
+}
+
+#[test]
+fn experiment_skips_what_does_not_fit_and_goes_on() {
+    let dir = Dir::new();
+    let (input, csv, run) = experiment_without_room_for_hash(&dir);
+    let run = run.ok();
+    let skips: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("skip:"))
+        .collect();
+    assert_eq!(skips.len(), 2, "hash on 1 and 2 ranks:\n{}", run.stdout);
+    for (skip, ranks) in skips.iter().zip(["1 ranks", "2 ranks"]) {
+        assert!(
+            skip.contains(&*input.to_string_lossy())
+                && skip.contains("hash")
+                && skip.contains(ranks)
+                && skip.contains("not enough memory"),
+            "{skip}"
+        );
+    }
+    let table = util::csv(&csv);
+    let stores = util::column(&table, "store");
+    assert_eq!(count(&stores, "dense"), 4, "{stores:?}");
+    let engines = util::column(&table, "engine");
+    assert_eq!(count(&engines, "reference"), 2, "{engines:?}");
+    assert_eq!(stores.len(), 6, "{stores:?}");
+}
+
+#[test]
+fn the_table_of_an_experiment_leaves_out_what_was_skipped() {
+    let dir = Dir::new();
+    let (_, csv, run) = experiment_without_room_for_hash(&dir);
+    run.ok();
+    let md = util::plain(&util::args(&[&"table", &csv])).ok().stdout;
+    for wanted in [
+        "| input | size | engine · store | sequential | p = 1 | p = 2 |",
+        "| cramped | 40 × 50 | diagonal · dense |",
+        "- cramped: all 6 runs found length",
+    ] {
+        assert!(md.contains(wanted), "no '{wanted}' in:\n{md}");
+    }
+    assert!(!md.contains("diagonal · hash"), "hash was skipped:\n{md}");
 }
