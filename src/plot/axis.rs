@@ -139,7 +139,7 @@ impl Axis {
     }
 
     /// A linear axis from 0 to a little above `max`, ticks at a round step (1, 2, 2.5 or 5
-    /// times a power of ten) giving four to eight ticks.
+    /// times a power of ten) giving five to eleven ticks.
     pub fn linear(max: f64, unit: Unit, desc: &str) -> Axis {
         let max = if max > 0.0 && max.is_finite() {
             max
@@ -147,13 +147,12 @@ impl Axis {
             1.0
         };
         let hi = max * 1.1;
-        let raw = hi / 5.0;
-        let mag = 10f64.powf(raw.log10().floor());
-        let step = [1.0, 2.0, 2.5, 5.0, 10.0]
-            .iter()
-            .map(|m| m * mag)
-            .find(|s| *s >= raw)
-            .unwrap_or(10.0 * mag);
+        // The largest round step that still gives five ticks or more.
+        let top = 10f64.powf(hi.log10().ceil());
+        let step = (0..40)
+            .flat_map(|k| [1.0, 0.5, 0.25, 0.2].map(|m| m * top / 10f64.powi(k)))
+            .find(|s| (hi / s).floor() >= 4.0)
+            .unwrap_or(hi / 4.0);
         let ticks = (0..)
             .map(|k| k as f64 * step)
             .take_while(|t| *t <= hi * (1.0 + 1e-9))
@@ -288,7 +287,9 @@ mod tests {
     fn linear_and_rank_axes() {
         let l = Axis::linear(0.0073, Unit::Seconds, "s");
         assert_eq!(l.ticks[0].1, "0");
-        assert!(l.hi >= 0.0073 && (4..=8).contains(&l.ticks.len()), "{l:?}");
+        assert!(l.hi >= 0.0073 && (5..=11).contains(&l.ticks.len()), "{l:?}");
+        let e = Axis::linear(1.15, Unit::Percent, "e");
+        assert_eq!(e.ticks[1].1, "25%", "{e:?}");
         assert_eq!(
             labels(&Axis::linear(1.0, Unit::Percent, "e"))[..3],
             ["0%", "25%", "50%"]
