@@ -374,3 +374,28 @@ fn table_and_plot_mark_the_same_runs_oversubscribed() {
         .collect();
     assert_eq!(marked, expected);
 }
+
+/// The committed result set (README, "Experiments"): its table and plots, made again, agree
+/// with each other, and so do the committed ones.
+#[test]
+fn committed_results_mark_the_same_runs_in_table_and_plots() {
+    let set = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/small-inputs");
+    let dir = Dir::new();
+    let marked = table_and_plot_agree(&set.join("runs.csv"), &dir);
+    assert!(
+        !marked.is_empty(),
+        "the committed set has oversubscribed runs (P = 4)"
+    );
+    let committed_table = std::fs::read_to_string(set.join("README.md")).unwrap();
+    assert_eq!(
+        table_marks(&committed_table).1,
+        marked,
+        "committed README.md"
+    );
+    let committed_plot = std::fs::read_to_string(set.join("time_vs_ranks.svg")).unwrap();
+    assert_eq!(
+        plot_marks(&committed_plot).1,
+        marked,
+        "committed time_vs_ranks.svg"
+    );
+}
