@@ -48,7 +48,8 @@ pub enum Command {
     /// Write a reproducible random input file.
     #[command(after_help = EXIT_CODES)]
     Generate(GenerateArgs),
-    /// Plot result sets (CSV files of runs): time, messages and speed-up against ranks.
+    /// Plot result sets (CSV files of runs) as SVG: time, speed-up, efficiency, where the time
+    /// goes, and messages against the prediction, against ranks.
     #[command(after_help = EXIT_CODES)]
     Plot(PlotArgs),
     /// Summarise result sets (CSV files of runs) as Markdown tables.
@@ -200,9 +201,10 @@ pub struct PlotArgs {
     /// them.
     #[arg(required = true)]
     pub csv: Vec<PathBuf>,
-    /// Directory for the plots (SVG).
-    #[arg(long, default_value = "results")]
-    pub out: PathBuf,
+    /// Directory for the plots (SVG); default: beside the first result set, named after it
+    /// (`results/runs/SET.csv` → `results/runs/SET/`).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -85,7 +85,12 @@ fn finish(result: Result<(), Error>, speaks: bool) -> ExitCode {
 /// v4.1.4`, `MPICH Version: 4.0.2`.
 fn mpi_library() -> String {
     let text = mpi::environment::library_version().unwrap_or_default();
-    let first = text.lines().next().unwrap_or_default();
+    // The C string's terminating NUL may be part of the text.
+    let first = text
+        .trim_end_matches('\0')
+        .lines()
+        .next()
+        .unwrap_or_default();
     let name = first.split(", ").next().unwrap_or_default();
     let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
     if name.is_empty() {
@@ -278,6 +283,9 @@ fn generate(opts: GenerateOptions) -> Result<(), Error> {
 }
 
 fn plot(opts: PlotOptions) -> Result<(), Error> {
+    for csv in &opts.csvs {
+        crate::runs::check_present(csv)?;
+    }
     export::check_output_dir("--out", &opts.out)?;
     let written = crate::plot::plot_runs(&opts.csvs, &opts.out)?;
     let text: String = written

@@ -44,7 +44,10 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     let started_at = SystemTime::now();
     let rank = world.rank() as usize;
     let pair = share_input(world, opts)?;
-    log::debug!("input shared after {:.4} s", started.elapsed().as_secs_f64());
+    log::debug!(
+        "input shared after {:.4} s",
+        started.elapsed().as_secs_f64()
+    );
     check_output_limits(world, &pair, opts)?;
     let config = RunConfig {
         method: opts.method,
@@ -61,7 +64,10 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
         layout.advice(&pair, limit.unwrap_or(0), baseline)
     })?;
     log::info!("{} x {} matrix, {layout:?}", pair.x.len(), pair.y.len());
-    log::debug!("memory checked after {:.4} s", started.elapsed().as_secs_f64());
+    log::debug!(
+        "memory checked after {:.4} s",
+        started.elapsed().as_secs_f64()
+    );
 
     let mut outcome = run_layout(world, &pair, &layout, &config);
     // Rank 0 holds the LCS now: what follows is reporting.

@@ -350,11 +350,43 @@ pub struct PlotOptions {
 }
 
 impl PlotOptions {
+    /// Without `--out`, the figures go beside the first result set, into a directory named
+    /// after it (`results/runs/SET.csv` → `results/runs/SET/`): never over another
+    /// experiment's figures.
     pub fn new(args: PlotArgs) -> PlotOptions {
+        let out = args.out.unwrap_or_else(|| {
+            let first = &args.csv[0];
+            match first.extension() {
+                Some(_) => first.with_extension(""),
+                None => first.with_extension("plots"),
+            }
+        });
         PlotOptions {
             csvs: args.csv,
-            out: args.out,
+            out,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plots_go_beside_their_result_set_unless_told() {
+        let plot = |csv: &[&str], out: Option<&str>| {
+            PlotOptions::new(PlotArgs {
+                csv: csv.iter().map(PathBuf::from).collect(),
+                out: out.map(PathBuf::from),
+            })
+            .out
+        };
+        assert_eq!(
+            plot(&["results/runs/a.csv", "b.csv"], None),
+            PathBuf::from("results/runs/a")
+        );
+        assert_eq!(plot(&["runs"], None), PathBuf::from("runs.plots"));
+        assert_eq!(plot(&["a.csv"], Some("figs")), PathBuf::from("figs"));
     }
 }
 

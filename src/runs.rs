@@ -4,6 +4,8 @@
 //! A file that is missing, unreadable, not a result set of this program (another header) or
 //! has a malformed row is refused with a message naming the file and the line.
 
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -22,28 +24,34 @@ pub fn read_result_sets(paths: &[PathBuf]) -> Result<Vec<Row>, Error> {
     Ok(rows)
 }
 
+/// Checks that a result set is there to be read (before its outputs are checked, when they
+/// are named after it).
+pub fn check_present(path: &Path) -> Result<(), Error> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(InputError::NotFound {
+            path: path.to_owned(),
+        }
+        .into()),
+        Err(source) => Err(InputError::Unreadable {
+            path: path.to_owned(),
+            source,
+        }
+        .into()),
+        Ok(m) if m.is_dir() => Err(InputError::IsDirectory {
+            path: path.to_owned(),
+        }
+        .into()),
+        Ok(_) => Ok(()),
+    }
+}
+
 /// Reads the rows of one result set.
 pub fn read_result_set(path: &Path) -> Result<Vec<Row>, Error> {
-    let unreadable = |source| InputError::Unreadable {
+    check_present(path)?;
+    let bytes = std::fs::read(path).map_err(|source| InputError::Unreadable {
         path: path.to_owned(),
         source,
-    };
-    let bytes = match std::fs::metadata(path) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(InputError::NotFound {
-                path: path.to_owned(),
-            }
-            .into())
-        }
-        Err(e) => return Err(unreadable(e).into()),
-        Ok(m) if m.is_dir() => {
-            return Err(InputError::IsDirectory {
-                path: path.to_owned(),
-            }
-            .into())
-        }
-        Ok(_) => std::fs::read(path).map_err(unreadable)?,
-    };
+    })?;
     let mut reader = csv::Reader::from_reader(&bytes[..]);
     let header = reader
         .headers()
@@ -91,6 +99,54 @@ pub fn median(mut values: Vec<f64>) -> f64 {
     }
 }
 
+/// A measurement over the repetitions of a configuration: median, minimum and maximum.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Spread {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Spread {
+    /// The spread of `values`, which is not empty.
+    pub fn of(values: impl Iterator<Item = f64>) -> Spread {
+        let values: Vec<f64> = values.collect();
+        Spread {
+            min: values.iter().copied().fold(f64::INFINITY, f64::min),
+            max: values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            median: median(values),
+        }
+    }
+}
+
+/// Where the ranks of a run were: on how many hosts, and at most how many on one. `p = 2` on
+/// one host and `p = 2` on two hosts are different experiments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Placement {
+    pub hosts: usize,
+    pub ranks_per_host: usize,
+}
+
+impl Placement {
+    pub fn of(row: &Row) -> Placement {
+        Placement {
+            hosts: row.hosts.split_whitespace().count().max(1),
+            ranks_per_host: row.ranks_per_host.max(1),
+        }
+    }
+}
+
+impl fmt::Display for Placement {
+    /// `1 host`, `2 hosts, 1 rank each`, `2 hosts, up to 4 ranks each`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.hosts, self.ranks_per_host) {
+            (1, _) => f.write_str("1 host"),
+            (h, 1) => write!(f, "{h} hosts, 1 rank each"),
+            (h, r) => write!(f, "{h} hosts, up to {r} ranks each"),
+        }
+    }
+}
+
 /// How a configuration was run: what tells its repetitions apart from other configurations.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Config {
@@ -98,6 +154,7 @@ pub struct Config {
     pub engine: EngineKind,
     pub store: Option<StoreKind>,
     pub ranks: usize,
+    pub placement: Placement,
 }
 
 impl Config {
@@ -107,6 +164,7 @@ impl Config {
             engine: row.engine,
             store: row.store,
             ranks: row.ranks,
+            placement: Placement::of(row),
         }
     }
 
@@ -117,6 +175,42 @@ impl Config {
             None => self.engine.to_string(),
         }
     }
+
+    /// The input's short name: its file name without `.txt`.
+    pub fn name(&self) -> &str {
+        input_name(&self.input)
+    }
+
+    /// Everything but the rank count and placement: the series a configuration belongs to.
+    pub fn series(&self) -> Config {
+        Config {
+            ranks: 0,
+            placement: Placement {
+                hosts: 0,
+                ranks_per_host: 0,
+            },
+            ..self.clone()
+        }
+    }
+}
+
+/// An input path's short name: the file name without `.txt`.
+pub fn input_name(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.strip_suffix(".txt").unwrap_or(name)
+}
+
+/// `12,345`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The repetitions of one configuration, reduced.
@@ -126,14 +220,40 @@ pub struct Summary {
     pub rows: u64,
     pub cols: u64,
     pub reps: usize,
-    /// `seconds_total`: median, minimum, maximum.
-    pub median: f64,
-    pub min: f64,
-    pub max: f64,
-    /// Any repetition ran on a host with more ranks than cores (the runs' own record).
+    /// `seconds_total`.
+    pub seconds: Spread,
+    /// Medians of the busiest rank's fill: computing, waiting in receives, posting sends.
+    pub compute: f64,
+    pub wait: f64,
+    pub send: f64,
+    /// Median of `seconds_traceback`.
+    pub traceback: f64,
+    /// `messages_boundary`, and the schedule's prediction (the first run's).
+    pub messages: Spread,
+    pub predicted: u64,
+    /// Runs whose boundary messages differ from the prediction.
+    pub mismatches: usize,
+    /// Any repetition ran on a host with more ranks than cores: the runs' own record, and the
+    /// one definition tables and plots mark.
     pub oversubscribed: bool,
     /// The rows, for whatever else a table or plot reduces.
     pub runs: Vec<Row>,
+}
+
+impl Summary {
+    /// `1,000 × 1,000`.
+    pub fn size(&self) -> String {
+        format!("{} × {}", thousands(self.rows), thousands(self.cols))
+    }
+
+    /// `large (1,000 × 1,000) · diagonal · dense`: how legends and titles name a series.
+    pub fn label(&self) -> String {
+        let how = match self.config.engine {
+            EngineKind::Reference => "sequential reference".to_owned(),
+            _ => self.config.how(),
+        };
+        format!("{} ({}) · {how}", self.config.name(), self.size())
+    }
 }
 
 /// Groups rows by configuration, in order of first appearance.
@@ -151,14 +271,22 @@ pub fn summarise(rows: &[Row]) -> Vec<Summary> {
         .into_iter()
         .map(|config| {
             let runs = groups.remove(&config).unwrap_or_default();
-            let seconds: Vec<f64> = runs.iter().map(|r| r.seconds_total).collect();
+            let med = |f: fn(&Row) -> f64| median(runs.iter().map(f).collect());
             Summary {
                 rows: runs[0].rows,
                 cols: runs[0].cols,
                 reps: runs.len(),
-                median: median(seconds.clone()),
-                min: seconds.iter().copied().fold(f64::INFINITY, f64::min),
-                max: seconds.iter().copied().fold(0.0, f64::max),
+                seconds: Spread::of(runs.iter().map(|r| r.seconds_total)),
+                compute: med(|r| r.seconds_compute),
+                wait: med(|r| r.seconds_wait),
+                send: med(|r| r.seconds_send),
+                traceback: med(|r| r.seconds_traceback),
+                messages: Spread::of(runs.iter().map(|r| r.messages_boundary as f64)),
+                predicted: runs[0].predicted_boundary,
+                mismatches: runs
+                    .iter()
+                    .filter(|r| r.messages_boundary != r.predicted_boundary)
+                    .count(),
                 oversubscribed: runs.iter().any(|r| r.oversubscribed),
                 config,
                 runs,
@@ -167,8 +295,9 @@ pub fn summarise(rows: &[Row]) -> Vec<Summary> {
         .collect()
 }
 
-/// What a result set mixes that a comparison should not: more than one commit, machine (CPU
-/// and hosts), launcher or MPI library. One warning line per mix.
+/// What a result set mixes that a comparison should not: more than one commit, machine (rank
+/// 0's host and CPU), launcher or MPI library, or one rank count placed in more than one way.
+/// One warning line per mix.
 pub fn mixtures(rows: &[Row]) -> Vec<String> {
     let mut warnings = Vec::new();
     let mut check = |what: &str, values: Vec<String>| {
@@ -180,28 +309,43 @@ pub fn mixtures(rows: &[Row]) -> Vec<String> {
         }
         if distinct.len() > 1 {
             warnings.push(format!(
-                "the runs mix {} {what}s: {}",
+                "the runs mix {} {what}: {}",
                 distinct.len(),
                 distinct.join("; ")
             ));
         }
     };
-    check("commit", rows.iter().map(|r| r.commit.clone()).collect());
+    check("commits", rows.iter().map(|r| r.commit.clone()).collect());
     check(
-        "machine",
+        "machines",
         rows.iter()
-            .map(|r| format!("{} ({})", r.hosts, r.cpu))
+            .map(|r| format!("{} ({}, {} cores)", r.host, r.cpu, r.cores))
             .collect(),
     );
     let solved = rows.iter().filter(|r| r.engine != EngineKind::Reference);
     check(
-        "launcher",
+        "launchers",
         solved.clone().map(|r| r.launcher.clone()).collect(),
     );
     check(
-        "MPI librarie",
+        "MPI libraries",
         solved.map(|r| r.mpi_library.clone()).collect(),
     );
+    let mut placements: BTreeMap<usize, BTreeSet<Placement>> = BTreeMap::new();
+    for r in rows.iter().filter(|r| r.engine != EngineKind::Reference) {
+        placements
+            .entry(r.ranks)
+            .or_default()
+            .insert(Placement::of(r));
+    }
+    for (p, ways) in placements.into_iter().filter(|(_, w)| w.len() > 1) {
+        let ways: Vec<String> = ways.iter().map(Placement::to_string).collect();
+        warnings.push(format!(
+            "p = {p} was placed in {} ways: {}",
+            ways.len(),
+            ways.join("; ")
+        ));
+    }
     warnings
 }
 
@@ -264,11 +408,41 @@ mod tests {
         let s = summarise(&rows);
         assert_eq!(s.len(), 2);
         assert_eq!((s[0].config.ranks, s[0].reps), (2, 3));
-        assert_eq!((s[0].median, s[0].min, s[0].max), (2.0, 1.0, 3.0));
+        let seconds = s[0].seconds;
+        assert_eq!((seconds.median, seconds.min, seconds.max), (2.0, 1.0, 3.0));
         assert_eq!(s[0].config.how(), "diagonal · dense");
+        assert_eq!(s[0].label(), "a (0 × 0) · diagonal · dense");
         assert!(mixtures(&rows).is_empty());
         let mixed = [run("a", 1, 1.0, "c1"), run("a", 1, 1.0, "c2")];
         let warnings = mixtures(&mixed);
         assert_eq!(warnings, ["the runs mix 2 commits: c1; c2"]);
+    }
+
+    /// The same rank count on one host and on two is two configurations, and a warning.
+    #[test]
+    fn placements_are_kept_apart() {
+        let mut one_host = run("a", 2, 1.0, "c1");
+        one_host.hosts = "n1".into();
+        one_host.ranks_per_host = 2;
+        let mut two_hosts = run("a", 2, 3.0, "c1");
+        two_hosts.hosts = "n1 n2".into();
+        two_hosts.ranks_per_host = 1;
+        let s = summarise(&[one_host.clone(), two_hosts.clone(), one_host.clone()]);
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].reps, 2);
+        assert_eq!(s[1].config.placement.to_string(), "2 hosts, 1 rank each");
+        assert_eq!(s[0].config.series(), s[1].config.series());
+        assert_eq!(
+            mixtures(&[one_host, two_hosts]),
+            ["p = 2 was placed in 2 ways: 1 host; 2 hosts, 1 rank each"]
+        );
+    }
+
+    #[test]
+    fn names_for_people() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(1234567), "1,234,567");
+        assert_eq!(input_name("inputs/large_2.txt"), "large_2");
+        assert_eq!(input_name("x.fa"), "x.fa");
     }
 }

@@ -1,21 +1,23 @@
 //! `mpi-lcs table`: result sets as Markdown, in the layout of the report's table — one line
-//! per input and engine, the sequential reference beside the rank counts — then the measured
-//! messages against the schedule's prediction, a check that every run found the same LCS
-//! length, and where the runs were made.
+//! per input, engine and store, the sequential reference beside the rank counts — then where
+//! the fill time went, the measured messages against the schedule's prediction, a check that
+//! every run found the same LCS length, where the ranks ran, and on what.
 //!
-//! Each time is the median of `seconds_total` over the repetitions, with their range; a run
-//! that had more ranks than cores on a host (the run's own `oversubscribed` record, the one
-//! definition `plot` uses too) is marked †. A result set that mixes commits, machines,
-//! launchers or MPI libraries is tabled, under a warning that says so.
+//! The aggregation is [`crate::runs::summarise`], the same as `plot`'s: each time is the
+//! median of `seconds_total` over the repetitions, with their range; a configuration is marked
+//! † when any of its runs had more ranks than cores on a host (the runs' own `oversubscribed`
+//! record, which `plot` draws as hollow markers). A result set that mixes commits, machines,
+//! launchers, MPI libraries or placements is tabled under a warning that says so.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use crate::report::EngineKind;
 use crate::report::Row;
-use crate::runs::{mixtures, summarise, Config, Summary};
+use crate::runs::{mixtures, summarise, thousands, Config, Placement, Summary};
 
-const DAGGER: &str = "†";
+/// The mark of an oversubscribed configuration.
+pub const DAGGER: &str = "†";
 
 /// The Markdown of `rows`.
 pub fn markdown(rows: &[Row]) -> String {
@@ -24,15 +26,16 @@ pub fn markdown(rows: &[Row]) -> String {
     let _ = writeln!(out, "# Results\n");
     let reps: BTreeSet<usize> = summaries.iter().map(|s| s.reps).collect();
     let reps = match (reps.first(), reps.last()) {
-        (Some(a), Some(b)) if a == b => format!("{a}"),
-        (Some(a), Some(b)) => format!("{a}–{b}"),
-        _ => "0".into(),
+        (Some(1), Some(1)) => "one run per configuration".to_owned(),
+        (Some(a), Some(b)) if a == b => format!("{a} runs per configuration"),
+        (Some(a), Some(b)) => format!("{a}–{b} runs per configuration"),
+        _ => "no runs".into(),
     };
     let _ = writeln!(
         out,
-        "{} runs, {reps} repetitions per configuration. Each time is the median of \
-         `seconds_total` (rank 0, from start to LCS, without the launcher's start-up) with \
-         the range of the repetitions; *sequential* is `mpi-lcs reference`.\n",
+        "{} runs, {reps}. Each time is the median of `seconds_total` (rank 0, from start to \
+         LCS, without the launcher's start-up) with the range of the runs in brackets; \
+         *sequential* is `mpi-lcs reference`.\n",
         rows.len()
     );
     for warning in mixtures(rows) {
@@ -42,36 +45,19 @@ pub fn markdown(rows: &[Row]) -> String {
         );
     }
     time_table(&mut out, &summaries);
+    breakdown_table(&mut out, &summaries);
     messages_table(&mut out, &summaries);
     lengths(&mut out, rows);
+    placement(&mut out, &summaries);
     machine(&mut out, rows);
-    out
-}
-
-fn input_name(path: &str) -> &str {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    name.strip_suffix(".txt").unwrap_or(name)
-}
-
-fn size(s: &Summary) -> String {
-    format!("{} × {}", thousands(s.rows), thousands(s.cols))
-}
-
-/// `12,345`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (k, c) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
     out
 }
 
 /// Three significant digits in µs, ms or s.
 pub fn human_seconds(s: f64) -> String {
+    if s == 0.0 {
+        return "0".into();
+    }
     let (v, unit) = if s < 1e-3 {
         (s * 1e6, "µs")
     } else if s < 1.0 {
@@ -91,24 +77,66 @@ pub fn human_seconds(s: f64) -> String {
 
 fn time_cell(s: &Summary) -> String {
     let mark = if s.oversubscribed { DAGGER } else { "" };
+    let t = s.seconds;
     if s.reps > 1 {
         format!(
             "{}{mark} ({}–{})",
-            human_seconds(s.median),
-            human_seconds(s.min),
-            human_seconds(s.max)
+            human_seconds(t.median),
+            human_seconds(t.min),
+            human_seconds(t.max)
         )
     } else {
-        format!("{}{mark}", human_seconds(s.median))
+        format!("{}{mark}", human_seconds(t.median))
     }
 }
 
-fn time_table(out: &mut String, summaries: &[Summary]) {
-    let ranks: BTreeSet<usize> = summaries
+/// The cell of one series at one rank count: usually one configuration; when the result set
+/// placed that rank count in more than one way, each with its placement.
+fn cell(found: &[&Summary], text: impl Fn(&Summary) -> String) -> String {
+    match found {
+        [] => "—".into(),
+        [one] => text(one),
+        many => many
+            .iter()
+            .map(|s| format!("{} [{}]", text(s), s.config.placement))
+            .collect::<Vec<_>>()
+            .join(" / "),
+    }
+}
+
+/// The series (input, engine, store) of the solved configurations, in order of appearance.
+fn series(summaries: &[Summary]) -> Vec<(Config, &Summary)> {
+    let mut lines: Vec<(Config, &Summary)> = Vec::new();
+    for s in summaries
+        .iter()
+        .filter(|s| s.config.engine != EngineKind::Reference)
+    {
+        let key = s.config.series();
+        if !lines.iter().any(|(k, _)| *k == key) {
+            lines.push((key, s));
+        }
+    }
+    lines
+}
+
+/// The summaries of `series` on `ranks` ranks.
+fn at<'a>(summaries: &'a [Summary], series: &Config, ranks: usize) -> Vec<&'a Summary> {
+    summaries
+        .iter()
+        .filter(|s| s.config.series() == *series && s.config.ranks == ranks)
+        .collect()
+}
+
+fn rank_counts(summaries: &[Summary]) -> BTreeSet<usize> {
+    summaries
         .iter()
         .filter(|s| s.config.engine != EngineKind::Reference)
         .map(|s| s.config.ranks)
-        .collect();
+        .collect()
+}
+
+fn time_table(out: &mut String, summaries: &[Summary]) {
+    let ranks = rank_counts(summaries);
     let _ = writeln!(out, "## Time\n");
     let mut header = "| input | size | engine · store | sequential |".to_owned();
     let mut rule = "| --- | --- | --- | ---: |".to_owned();
@@ -117,52 +145,72 @@ fn time_table(out: &mut String, summaries: &[Summary]) {
         rule += " ---: |";
     }
     let _ = writeln!(out, "{header}\n{rule}");
-    let mut lines: Vec<(String, Config)> = Vec::new();
-    for s in summaries
-        .iter()
-        .filter(|s| s.config.engine != EngineKind::Reference)
-    {
-        let key = Config {
-            ranks: 0,
-            ..s.config.clone()
-        };
-        if !lines.iter().any(|(_, k)| *k == key) {
-            lines.push((s.config.input.clone(), key));
-        }
-    }
-    for (input, key) in &lines {
-        let find = |engine: EngineKind, store, ranks| {
-            summaries.iter().find(|s| {
-                s.config.input == *input
-                    && s.config.engine == engine
-                    && s.config.store == store
-                    && s.config.ranks == ranks
-            })
-        };
-        let first = summaries
+    for (key, first) in series(summaries) {
+        let reference: Vec<&Summary> = summaries
             .iter()
-            .find(|s| s.config.input == *input)
-            .expect("a line has runs");
-        let sequential = find(EngineKind::Reference, None, 1).map_or("—".into(), time_cell);
+            .filter(|s| s.config.input == key.input && s.config.engine == EngineKind::Reference)
+            .collect();
         let mut line = format!(
-            "| {} | {} | {} | {sequential} |",
-            input_name(input),
-            size(first),
-            key.how()
+            "| {} | {} | {} | {} |",
+            key.name(),
+            first.size(),
+            key.how(),
+            cell(&reference, time_cell)
         );
         for &p in &ranks {
-            let cell = find(key.engine, key.store, p).map_or("—".into(), time_cell);
-            let _ = write!(line, " {cell} |");
+            let _ = write!(line, " {} |", cell(&at(summaries, &key, p), time_cell));
         }
         let _ = writeln!(out, "{line}");
     }
-    if summaries.iter().any(|s| s.oversubscribed) {
+    let marked: BTreeSet<usize> = summaries
+        .iter()
+        .filter(|s| s.oversubscribed)
+        .map(|s| s.config.ranks)
+        .collect();
+    if !marked.is_empty() {
+        let ps: Vec<String> = marked.iter().map(|p| format!("p = {p}")).collect();
         let _ = writeln!(
             out,
-            "\n{DAGGER} Oversubscribed: some host ran more ranks than it has cores. The ranks \
-             take turns on the cores, so these times measure the cost of the protocol \
-             (messages, waiting), not parallel speed-up."
+            "\n{DAGGER} Oversubscribed ({}): a host ran more ranks than it has cores. The \
+             ranks take turns on the cores, so these times measure the cost of the protocol \
+             (messages, waiting), not parallel speed-up.",
+            ps.join(", ")
         );
+    }
+    let _ = writeln!(out);
+}
+
+fn breakdown_table(out: &mut String, summaries: &[Summary]) {
+    let _ = writeln!(
+        out,
+        "## Where the time goes\n\n\
+         The fill of the busiest rank (the one whose fill took longest), split into computing \
+         cells, waiting in receives and posting sends, and the traceback; medians over the \
+         runs. The rest of `seconds_total` is reading and broadcasting the input and \
+         allocating the store.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| input | size | engine · store | p | total | compute | wait | send | traceback |\n\
+         | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
+    for (key, _) in series(summaries) {
+        for s in summaries.iter().filter(|s| s.config.series() == key) {
+            let mark = if s.oversubscribed { DAGGER } else { "" };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {}{mark} | {} | {} | {} | {} | {} |",
+                key.name(),
+                s.size(),
+                key.how(),
+                s.config.ranks,
+                human_seconds(s.seconds.median),
+                human_seconds(s.compute),
+                human_seconds(s.wait),
+                human_seconds(s.send),
+                human_seconds(s.traceback),
+            );
+        }
     }
     let _ = writeln!(out);
 }
@@ -184,8 +232,8 @@ fn messages_table(out: &mut String, summaries: &[Summary]) {
         out,
         "## Messages: measured and predicted\n\n\
          Boundary messages counted during the fill against the count the schedule predicts \
-         (`mpi-lcs schedule`), over every store and repetition of an engine; a range means the \
-         runs disagreed.\n"
+         (`mpi-lcs schedule`), over every store and run of an engine; a range means the runs \
+         disagreed.\n"
     );
     let _ = writeln!(
         out,
@@ -203,19 +251,17 @@ fn messages_table(out: &mut String, summaries: &[Summary]) {
             continue;
         }
         seen.push(key.clone());
-        let runs: Vec<&Row> = summaries
+        let group: Vec<&Summary> = summaries
             .iter()
             .filter(|o| (o.config.input.clone(), o.config.engine, o.config.ranks) == key)
-            .flat_map(|o| &o.runs)
             .collect();
-        let equal = runs
-            .iter()
-            .all(|r| r.messages_boundary == r.predicted_boundary);
+        let runs: Vec<&Row> = group.iter().flat_map(|o| &o.runs).collect();
+        let equal = group.iter().all(|o| o.mismatches == 0);
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            input_name(&key.0),
-            size(s),
+            s.config.name(),
+            s.size(),
             key.1,
             key.2,
             spread(runs.iter().map(|r| r.messages_boundary)),
@@ -241,21 +287,43 @@ fn lengths(out: &mut String, rows: &[Row]) {
     for input in inputs {
         let of: Vec<&Row> = rows.iter().filter(|r| r.input == input).collect();
         let distinct: BTreeSet<u64> = of.iter().map(|r| r.lcs_length).collect();
+        let name = crate::runs::input_name(input);
         if distinct.len() == 1 {
             let _ = writeln!(
                 out,
-                "- {}: all {} runs found length {}.",
-                input_name(input),
+                "- {name}: all {} runs found length {}.",
                 of.len(),
                 thousands(of[0].lcs_length)
             );
         } else {
             let _ = writeln!(
                 out,
-                "- {}: **the runs disagree**: lengths {:?}.",
-                input_name(input),
-                distinct
+                "- {name}: **the runs disagree**: lengths {distinct:?}."
             );
+        }
+    }
+    let _ = writeln!(out);
+}
+
+/// Where the ranks of each rank count ran, and how they were started.
+fn placement(out: &mut String, summaries: &[Summary]) {
+    let mut by_ranks: BTreeMap<usize, BTreeSet<(Placement, String)>> = BTreeMap::new();
+    for s in summaries
+        .iter()
+        .filter(|s| s.config.engine != EngineKind::Reference)
+    {
+        for r in &s.runs {
+            by_ranks
+                .entry(s.config.ranks)
+                .or_default()
+                .insert((s.config.placement, r.launcher.clone()));
+        }
+    }
+    let _ = writeln!(out, "## Placement\n");
+    let _ = writeln!(out, "| p | hosts | launcher |\n| ---: | --- | --- |");
+    for (p, ways) in by_ranks {
+        for (placement, launcher) in ways {
+            let _ = writeln!(out, "| {p} | {placement} | `{launcher}` |");
         }
     }
     let _ = writeln!(out);
@@ -265,7 +333,9 @@ fn machine(out: &mut String, rows: &[Row]) {
     let distinct = |f: fn(&Row) -> String| -> String {
         let mut values: Vec<String> = Vec::new();
         for r in rows {
-            let v = f(r);
+            let v = f(r)
+                .trim_matches(|c: char| c.is_whitespace() || c == '\0')
+                .to_owned();
             if !values.contains(&v) {
                 values.push(v);
             }
@@ -280,13 +350,24 @@ fn machine(out: &mut String, rows: &[Row]) {
         "- cores per host: {}",
         distinct(|r| r.cores.to_string())
     );
-    let _ = writeln!(out, "- launcher: {}", distinct(|r| r.launcher.clone()));
     let _ = writeln!(
         out,
         "- MPI library: {}",
         distinct(|r| r.mpi_library.clone())
     );
     let _ = writeln!(out, "- commit: {}", distinct(|r| r.commit.clone()));
+    let _ = writeln!(
+        out,
+        "- measured: {} to {}",
+        rows.iter()
+            .map(|r| r.timestamp.as_str())
+            .min()
+            .unwrap_or("?"),
+        rows.iter()
+            .map(|r| r.timestamp.as_str())
+            .max()
+            .unwrap_or("?")
+    );
 }
 
 #[cfg(test)]
@@ -352,10 +433,49 @@ mod tests {
         );
     }
 
+    /// One rank count on one host and on two: two cells, each with its placement, and a
+    /// warning; the placement table lists both.
+    #[test]
+    fn placements_are_tabled_apart() {
+        let mut one_host = run(2, EngineKind::Diagonal, 0.002, false);
+        one_host.ranks_per_host = 2;
+        let mut two_hosts = run(2, EngineKind::Diagonal, 0.004, false);
+        two_hosts.hosts = "h g".into();
+        two_hosts.ranks_per_host = 1;
+        two_hosts.launcher = "srun --mpi=pmix -K".into();
+        let md = markdown(&[one_host, two_hosts]);
+        assert!(
+            md.contains("| 2.00 ms [1 host] / 4.00 ms [2 hosts, 1 rank each] |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("> **Warning:** p = 2 was placed in 2 ways"),
+            "{md}"
+        );
+        assert!(md.contains("| 2 | 1 host | `mpirun` |"), "{md}");
+        assert!(
+            md.contains("| 2 | 2 hosts, 1 rank each | `srun --mpi=pmix -K` |"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn the_breakdown_and_the_library_are_tabled() {
+        let mut r = run(4, EngineKind::Diagonal, 0.01, true);
+        r.seconds_compute = 0.004;
+        r.seconds_wait = 0.003;
+        r.mpi_library = "Open MPI v4.1.4\0".into();
+        let md = markdown(&[r]);
+        assert!(
+            md.contains("| large | 1,000 × 1,000 | diagonal · dense | 4† | 10.0 ms | 4.00 ms | 3.00 ms | 0 | 0 |"),
+            "{md}"
+        );
+        assert!(md.contains("- MPI library: Open MPI v4.1.4\n"), "{md}");
+    }
+
     #[test]
     fn numbers_for_people() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(1234567), "1,234,567");
+        assert_eq!(human_seconds(0.0), "0");
         assert_eq!(human_seconds(0.000018), "18.0 µs");
         assert_eq!(human_seconds(0.527), "527 ms");
         assert_eq!(human_seconds(2.3), "2.30 s");

@@ -1,6 +1,8 @@
 //! The one-process commands: `reference`, `schedule`, `generate`, `plot` and `table`; and the
 //! pictures.
 
+use std::collections::BTreeSet;
+
 use crate::util::{self, args, Dir};
 
 #[test]
@@ -236,17 +238,126 @@ fn refused_pages_still_print_the_schedule() {
     }
 }
 
-/// A result set of real runs: `solve` on 1 and 2 ranks and the reference, for two inputs.
+/// Cores online on this host: one rank more is oversubscribed.
+fn online_cores() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
+    usize::try_from(n).unwrap_or(1).max(1)
+}
+
+/// A result set of real runs: `solve` on 1 and 2 ranks and on one rank more than this host
+/// has cores (oversubscribed), and the reference, for two inputs.
 fn result_set(dir: &Dir) -> std::path::PathBuf {
     let csv = dir.path("runs.csv");
+    let crowded = (online_cores() + 1).max(3);
     for name in ["small.txt", "medium.txt"] {
         let input = util::repo_input(name);
-        for ranks in [1, 2] {
+        for ranks in [1, 2, crowded] {
             util::mpirun(ranks, &args(&[&"solve", &input, &"--append-csv", &csv])).ok();
         }
         util::plain(&args(&[&"reference", &input, &"--append-csv", &csv])).ok();
     }
     csv
+}
+
+/// A configuration as both tools name it: input name, `engine · store`, ranks.
+type Shown = (String, String, usize);
+
+/// The time table of `table`'s Markdown: every configuration with a time, and those marked †.
+fn table_marks(md: &str) -> (BTreeSet<Shown>, BTreeSet<Shown>) {
+    let section = md
+        .split("\n## ")
+        .find(|s| s.starts_with("Time\n"))
+        .unwrap_or_else(|| panic!("no time table in:\n{md}"));
+    let rows: Vec<Vec<&str>> = section
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+        .collect();
+    let header = &rows[0];
+    assert_eq!(
+        header[..4],
+        ["input", "size", "engine · store", "sequential"]
+    );
+    let ranks: Vec<usize> = header[4..]
+        .iter()
+        .map(|h| h.strip_prefix("p = ").unwrap().parse().unwrap())
+        .collect();
+    let (mut all, mut marked) = (BTreeSet::new(), BTreeSet::new());
+    for row in &rows[2..] {
+        for (cell, &p) in row[4..].iter().zip(&ranks) {
+            if *cell == "—" {
+                continue;
+            }
+            let shown = (row[0].to_owned(), row[2].to_owned(), p);
+            if cell.contains('†') {
+                marked.insert(shown.clone());
+            }
+            all.insert(shown);
+        }
+    }
+    (all, marked)
+}
+
+/// The points of a plot, read from their SVG groups: every configuration drawn, and those
+/// drawn hollow (their marker filled white).
+fn plot_marks(svg: &str) -> (BTreeSet<Shown>, BTreeSet<Shown>) {
+    let doc = roxmltree::Document::parse(svg).expect("the plot is XML");
+    let (mut all, mut marked) = (BTreeSet::new(), BTreeSet::new());
+    for g in doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("point"))
+    {
+        let tag = |k: &str| {
+            g.attribute(k)
+                .unwrap_or_else(|| panic!("a point without {k}"))
+        };
+        let input = tag("data-input");
+        let name = input.rsplit('/').next().unwrap();
+        let name = name.strip_suffix(".txt").unwrap_or(name).to_owned();
+        let how = match tag("data-store") {
+            "" => tag("data-engine").to_owned(),
+            store => format!("{} · {store}", tag("data-engine")),
+        };
+        let shown = (name, how, tag("data-ranks").parse().unwrap());
+        let marker = g
+            .children()
+            .find(|c| c.has_tag_name("circle") || c.has_tag_name("polygon"))
+            .expect("a point has a marker");
+        if marker.attribute("fill") == Some("white") {
+            marked.insert(shown.clone());
+        }
+        all.insert(shown);
+    }
+    (all, marked)
+}
+
+/// `table` and `plot` of the result set `csv` (written into `dir`) show the same
+/// configurations and mark the same ones oversubscribed; returns the marked ones.
+fn table_and_plot_agree(csv: &std::path::Path, dir: &Dir) -> BTreeSet<Shown> {
+    let md = util::plain(&args(&[&"table", &csv])).ok().stdout;
+    let out = dir.path("agree");
+    util::plain(&args(&[&"plot", &csv, &"--out", &out])).ok();
+    let (tabled, table_marked) = table_marks(&md);
+    assert!(!tabled.is_empty(), "{md}");
+    for file in [
+        "time_vs_ranks.svg",
+        "efficiency_vs_ranks.svg",
+        "speedup_vs_ranks.svg",
+    ] {
+        let svg = std::fs::read_to_string(out.join(file)).unwrap();
+        let (drawn, plot_marked) = plot_marks(&svg);
+        // Speed-up and efficiency need a 1-rank run of the series; this set has them all.
+        assert_eq!(
+            drawn, tabled,
+            "{file}: the configurations drawn and tabled differ"
+        );
+        assert_eq!(
+            plot_marked, table_marked,
+            "{file}: hollow markers and † differ"
+        );
+    }
+    table_marked
 }
 
 #[test]
@@ -257,14 +368,20 @@ fn plot_and_table_summarise_a_result_set() {
     let run = util::plain(&args(&[&"plot", &csv, &"--out", &out])).ok();
     for file in [
         "time_vs_ranks.svg",
-        "messages_vs_ranks.svg",
         "speedup_vs_ranks.svg",
+        "efficiency_vs_ranks.svg",
+        "time_breakdown.svg",
+        "messages_vs_ranks.svg",
     ] {
         let path = out.join(file);
         let text = std::fs::read_to_string(&path)
             .unwrap_or_else(|e| panic!("{}: {e}\n{}", path.display(), run.stdout));
-        assert!(text.contains("<svg"), "{file} is not SVG");
-        assert!(text.contains("medium"), "{file} does not name the input");
+        let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let named = doc
+            .descendants()
+            .filter_map(|n| n.text())
+            .any(|t| t.contains("medium (540 × 550) · diagonal · dense"));
+        assert!(named, "{file} does not name the series");
     }
     let missing = util::plain(&["plot", "/nonexistent/runs.csv"]);
     assert_eq!(missing.status.code(), Some(3));
@@ -275,8 +392,8 @@ fn plot_and_table_summarise_a_result_set() {
         "| input | size | engine · store | sequential | p = 1 | p = 2 |",
         "| medium | 540 × 550 | diagonal · dense |",
         "| medium | 540 × 550 | diagonal | 2 | 1,088 | 1,088 | yes |",
-        "- small: all 3 runs found length",
-        "- launcher: ",
+        "- small: all 4 runs found length",
+        "| 1 | 1 host | `",
     ] {
         assert!(md.contains(wanted), "no '{wanted}' in:\n{md}");
     }
@@ -405,4 +522,46 @@ fn usage_is_documented_and_reported_once() {
     assert_eq!(run.status.code(), Some(2), "{run:?}");
     assert_eq!(run.our_messages().len(), 1, "{}", run.stderr);
     assert!(run.stderr.contains("MPI_LCS_FAULT"), "{}", run.stderr);
+}
+
+/// One rank more than cores is oversubscribed: the table marks it †, the plots draw it hollow,
+/// and nothing else.
+#[test]
+fn table_and_plot_mark_the_same_runs_oversubscribed() {
+    let dir = Dir::new();
+    let csv = result_set(&dir);
+    let crowded = (online_cores() + 1).max(3);
+    let marked = table_and_plot_agree(&csv, &dir);
+    let expected: BTreeSet<Shown> = ["small", "medium"]
+        .iter()
+        .flat_map(|name| [1, 2, crowded].map(|p| (name.to_string(), p)))
+        .filter(|&(_, p)| p > online_cores())
+        .map(|(name, p)| (name, "diagonal · dense".to_owned(), p))
+        .collect();
+    assert_eq!(marked, expected);
+}
+
+/// The committed result set (README, "Experiments"): its table and plots, made again, agree
+/// with each other, and so do the committed ones.
+#[test]
+fn committed_results_mark_the_same_runs_in_table_and_plots() {
+    let set = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/small-inputs");
+    let dir = Dir::new();
+    let marked = table_and_plot_agree(&set.join("runs.csv"), &dir);
+    assert!(
+        !marked.is_empty(),
+        "the committed set has oversubscribed runs (P = 4)"
+    );
+    let committed_table = std::fs::read_to_string(set.join("README.md")).unwrap();
+    assert_eq!(
+        table_marks(&committed_table).1,
+        marked,
+        "committed README.md"
+    );
+    let committed_plot = std::fs::read_to_string(set.join("time_vs_ranks.svg")).unwrap();
+    assert_eq!(
+        plot_marks(&committed_plot).1,
+        marked,
+        "committed time_vs_ranks.svg"
+    );
 }

@@ -1,12 +1,14 @@
-//! The experiment script: `scripts/experiment` runs every configuration and appends whole rows
-//! through the binary, skips what the memory pre-check refuses, and `mpi-lcs table` turns the
-//! result set into the report's Markdown.
+//! The experiment scripts: `scripts/experiment` runs every configuration and appends whole rows
+//! through the binary into a result set of its own, skips what the memory pre-check refuses,
+//! kills what outlives its time limit, and `mpi-lcs table` turns the result set into the
+//! report's Markdown; `scripts/slurm-experiment.sh` refuses to run without a current binary.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
-use crate::util::{self, Dir, Run};
+use crate::util::{self, Dir, Job, Run};
 
 fn script(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -88,12 +90,272 @@ fn experiment_appends_one_whole_row_per_run() {
         commits.iter().all(|c| !c.is_empty() && *c == commits[0]),
         "{commits:?}"
     );
-    for column in ["cores", "oversubscribed", "host", "launcher", "mpi_library"] {
+    for column in [
+        "cores",
+        "oversubscribed",
+        "host",
+        "hosts",
+        "cpu",
+        "mpi_library",
+    ] {
         assert!(
             util::column(&table, column).iter().all(|v| !v.is_empty()),
             "{column}"
         );
     }
+    // The launcher is recorded as the command the script used; the reference is one process.
+    for (engine, launcher) in engines.iter().zip(util::column(&table, "launcher")) {
+        match *engine {
+            "reference" => assert_eq!(launcher, "singleton"),
+            "diagonal" => assert_eq!(launcher, "mpirun --oversubscribe"),
+            other => panic!("engine {other}"),
+        }
+    }
+}
+
+/// A copy of the repository's layout with the experiment script, an input and a committed
+/// result set, to see where an experiment writes when it is not told.
+fn scratch_repository(dir: &Dir) -> PathBuf {
+    let repo = dir.path("repo");
+    for sub in ["scripts", "inputs", "results"] {
+        std::fs::create_dir_all(repo.join(sub)).unwrap();
+    }
+    std::fs::copy(script("experiment"), repo.join("scripts/experiment")).unwrap();
+    std::fs::write(repo.join("inputs/tiny.txt"), "ACGTTGCA\nCATGCAGT\n").unwrap();
+    std::fs::write(repo.join("results/runs.csv"), "committed results\n").unwrap();
+    repo
+}
+
+#[test]
+fn experiment_writes_a_new_result_set_unless_told_where() {
+    let dir = Dir::new();
+    let repo = scratch_repository(&dir);
+    let mut sets = Vec::new();
+    for _ in 0..2 {
+        let mut cmd = Command::new(repo.join("scripts/experiment"));
+        cmd.args([
+            "--inputs",
+            "inputs/tiny.txt",
+            "--ranks",
+            "1",
+            "--stores",
+            "dense",
+        ])
+        .args(["--reps", "1", "--no-warmup"])
+        .current_dir(&repo)
+        .env("MPI_LCS_BIN", util::bin());
+        let run = util::run_with_timeout(cmd).ok();
+        let named = run
+            .stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("result set: "))
+            .unwrap_or_else(|| panic!("no result set named in:\n{}", run.stdout))
+            .to_owned();
+        assert!(
+            named.starts_with("results/runs/") && named.ends_with(".csv"),
+            "{named}"
+        );
+        sets.push(named);
+    }
+    assert_ne!(
+        sets[0], sets[1],
+        "a second experiment gets a file of its own"
+    );
+    for set in &sets {
+        let table = util::csv(&repo.join(set));
+        assert_eq!(
+            table.1.len(),
+            2,
+            "one reference and one solve row: {table:?}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(repo.join("results/runs.csv")).unwrap(),
+        "committed results\n",
+        "the committed result set is untouched"
+    );
+    // Naming a file that is not a result set stops the experiment before any run.
+    let mut cmd = Command::new(repo.join("scripts/experiment"));
+    cmd.args([
+        "--inputs",
+        "inputs/tiny.txt",
+        "--ranks",
+        "1",
+        "--out",
+        "results/runs.csv",
+    ])
+    .current_dir(&repo)
+    .env("MPI_LCS_BIN", util::bin());
+    let run = util::run_with_timeout(cmd);
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(
+        run.stderr.contains("cannot be appended to"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("not a result set"), "{}", run.stderr);
+}
+
+/// Whether process `pid` still runs (exists and is not a zombie waiting to be reaped).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        let after = stat.rfind(')').map_or("", |at| &stat[at + 1..]);
+        after.split_whitespace().next() != Some("Z")
+    })
+}
+
+#[test]
+fn experiment_kills_a_run_that_outlives_its_timeout_and_goes_on() {
+    let dir = Dir::new();
+    let input = tiny_input(&dir, "stall.txt", 24, 30);
+    let csv = dir.path("runs.csv");
+    let mut cmd = Command::new(script("experiment"));
+    cmd.arg("--inputs")
+        .arg(&input)
+        .args([
+            "--ranks",
+            "1 2",
+            "--stores",
+            "dense",
+            "--reps",
+            "2",
+            "--no-warmup",
+        ])
+        .args(["--timeout", "2", "--out"])
+        .arg(&csv)
+        .current_dir(dir.dir.path())
+        .env("MPI_LCS_BIN", util::bin())
+        // Rank 1 hangs in its fill: only the 2-rank runs meet it.
+        .env("MPI_LCS_FAULT", "stall:1:3");
+    let job = Job::spawn(cmd);
+    let session = job.pid();
+    let run = job.wait(util::TIMEOUT);
+    assert_eq!(run.status.code(), Some(1), "{run:?}");
+    let label = format!(
+        "{} diagonal dense 2 ranks rep 1/2: killed after 2 s",
+        input.display()
+    );
+    assert!(
+        run.stderr.contains(&format!("TIMEOUT: {label}")),
+        "{}",
+        run.stderr
+    );
+    assert!(run.elapsed < Duration::from_secs(40), "{:?}", run.elapsed);
+    // The other configurations ran; the hung one recorded nothing and was not repeated.
+    let table = util::csv(&csv);
+    let ranks = util::column(&table, "ranks");
+    assert_eq!(
+        ranks,
+        ["1", "1", "1", "1"],
+        "two reference and two 1-rank rows"
+    );
+    assert!(run.stdout.contains("1 timed out"), "{}", run.stdout);
+    // Nothing of the killed run is left running.
+    let left: Vec<u32> = util::session_members(session)
+        .into_iter()
+        .filter(|&pid| alive(pid))
+        .collect();
+    assert!(left.is_empty(), "still running: {left:?}");
+}
+
+#[test]
+fn experiment_passes_the_engine_and_gives_stores_to_the_diagonal_engine_only() {
+    let dir = Dir::new();
+    let input = tiny_input(&dir, "e.txt", 10, 12);
+    let run = experiment(
+        &dir,
+        &[
+            "--inputs".as_ref(),
+            input.as_os_str(),
+            "--engines".as_ref(),
+            "diagonal bands".as_ref(),
+            "--stores".as_ref(),
+            "dense hash".as_ref(),
+            "--ranks".as_ref(),
+            "1 2".as_ref(),
+            "--reps".as_ref(),
+            "1".as_ref(),
+            "--no-warmup".as_ref(),
+            "--dry-run".as_ref(),
+        ],
+        &[],
+    )
+    .ok();
+    let solves: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains(" solve "))
+        .collect();
+    assert_eq!(solves.len(), 2 * 2 + 2, "{}", run.stdout);
+    let count = |needle: &str| solves.iter().filter(|l| l.contains(needle)).count();
+    assert_eq!(count("--engine diagonal --store dense"), 2, "{solves:?}");
+    assert_eq!(count("--engine diagonal --store hash"), 2, "{solves:?}");
+    assert_eq!(count("--engine bands"), 2, "{solves:?}");
+    assert!(
+        solves
+            .iter()
+            .filter(|l| l.contains("--engine bands"))
+            .all(|l| !l.contains("--store")),
+        "{solves:?}"
+    );
+    let references: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains(" reference "))
+        .collect();
+    assert_eq!(references.len(), 1, "{}", run.stdout);
+    assert!(
+        references[0].contains("env -u MPI_LCS_LAUNCHER"),
+        "{}",
+        references[0]
+    );
+
+    let bad = experiment(&dir, &["--engines", "diagonal wavefront"], &[]);
+    assert_eq!(bad.status.code(), Some(2), "{bad:?}");
+    assert!(
+        bad.stderr.contains("unknown engine 'wavefront'"),
+        "{}",
+        bad.stderr
+    );
+}
+
+#[test]
+fn slurm_script_refuses_a_missing_or_stale_binary() {
+    let dir = Dir::new();
+    let slurm = |bin: &Path| {
+        let mut cmd = Command::new("bash");
+        cmd.arg(script("slurm-experiment.sh"))
+            .env("SLURM_SUBMIT_DIR", env!("CARGO_MANIFEST_DIR"))
+            .env("MPI_LCS_BIN", bin);
+        util::run_with_timeout(cmd)
+    };
+    let run = slurm(&dir.path("none"));
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(
+        run.stderr.contains("no mpi-lcs binary at"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("cargo build --release"),
+        "{}",
+        run.stderr
+    );
+
+    let old = dir.path("old-mpi-lcs");
+    std::fs::copy(util::bin(), &old).unwrap();
+    let file = std::fs::File::options().write(true).open(&old).unwrap();
+    file.set_modified(std::time::UNIX_EPOCH + Duration::from_secs(946_684_800))
+        .unwrap();
+    drop(file);
+    let run = slurm(&old);
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(
+        run.stderr.contains("older than the sources"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty(), "nothing ran: {}", run.stdout);
 }
 
 /// Runs the experiment on a small input with a memory limit that fits dense but not hash,
