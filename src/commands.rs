@@ -230,13 +230,21 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
     export::check_outputs(&outputs, &[])?;
     let (m, n) = (opts.rows, opts.cols);
     if let Method::Bands { batch, .. } = opts.method {
-        if opts.svg.is_some() || opts.html.is_some() {
+        if opts.html.is_some() {
             return Err(Error::Usage(
-                "--svg and --html draw the diagonal schedule; the bands are listed as text".into(),
+                "--html plays the diagonal schedule; draw the bands with --svg".into(),
             ));
         }
         let plan = crate::bands::BandPlan::new(m, n, opts.ranks, batch);
-        return print(&crate::render::text::bands_text(&plan));
+        let refusal = opts
+            .svg
+            .as_ref()
+            .and_then(|_| crate::render::bands::too_large(&plan));
+        if let (Some(path), None) = (&opts.svg, &refusal) {
+            crate::render::bands::write_svg(path, &plan)?;
+        }
+        print(&crate::render::text::bands_text(&plan))?;
+        return refusal.map_or(Ok(()), |problem| Err(Error::Usage(problem)));
     }
     let schedule = Schedule::new(m, n, opts.ranks);
     let refusal = opts

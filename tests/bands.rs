@@ -207,10 +207,49 @@ fn schedule_lists_the_bands_and_their_messages() {
         "{}",
         run.stdout
     );
-    let run = util::plain(&[
-        "schedule", "--engine", "bands", "--rows", "5", "--cols", "8", "--svg", "x.svg",
+    // The picture: one arrow per predicted message, a band per rank.
+    let dir = Dir::new();
+    let svg = dir.path("bands.svg");
+    let a = args(&[
+        &"schedule",
+        &"--engine",
+        &"bands",
+        &"--rows",
+        &"300",
+        &"--cols",
+        &"1000",
+        &"--ranks",
+        &"3",
+        &"--batch",
+        &"64",
+        &"--svg",
+        &svg,
     ]);
+    util::plain(&a).ok();
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let count = |class: &str| {
+        doc.descendants()
+            .filter(|e| e.attribute("class") == Some(class))
+            .count()
+    };
+    assert_eq!((count("message"), count("band")), (2 * 5, 3));
+    // The page plays the diagonal schedule only.
+    let page = dir.path("bands.html");
+    let a = args(&[
+        &"schedule",
+        &"--engine",
+        &"bands",
+        &"--rows",
+        &"5",
+        &"--cols",
+        &"8",
+        &"--html",
+        &page,
+    ]);
+    let run = util::plain(&a);
     assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(!page.exists());
 }
 
 /// The length-only count agrees with the traceback's length (the check of the 10^6 run).

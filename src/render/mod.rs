@@ -2,6 +2,7 @@
 //! as SVG ([`svg`]), the page that plays them step by step ([`html`]), and the look they share
 //! with the plots ([`style`]).
 
+pub mod bands;
 pub mod html;
 pub mod style;
 pub mod svg;

@@ -777,12 +777,12 @@ fn is_match(p: &Picture, i: usize, j: usize) -> bool {
 
 /// An SVG document being written.
 #[derive(Default)]
-struct Svg {
-    text: String,
+pub(super) struct Svg {
+    pub(super) text: String,
 }
 
 /// Text for an attribute or an element: the five XML specials escaped.
-fn esc(text: &str) -> String {
+pub(super) fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -800,7 +800,7 @@ fn esc(text: &str) -> String {
 }
 
 /// A number with at most two decimals and no trailing zeros.
-fn num(v: f64) -> String {
+pub(super) fn num(v: f64) -> String {
     let s = format!("{v:.2}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" {
@@ -811,7 +811,7 @@ fn num(v: f64) -> String {
 }
 
 impl Svg {
-    fn start(&mut self, tag: &str, attrs: &[(&str, String)]) {
+    pub(super) fn start(&mut self, tag: &str, attrs: &[(&str, String)]) {
         self.text.push('<');
         self.text.push_str(tag);
         for (k, v) in attrs {
@@ -819,26 +819,26 @@ impl Svg {
         }
     }
 
-    fn open(&mut self, tag: &str, attrs: &[(&str, String)]) {
+    pub(super) fn open(&mut self, tag: &str, attrs: &[(&str, String)]) {
         self.start(tag, attrs);
         self.text.push_str(">\n");
     }
 
-    fn leaf(&mut self, tag: &str, attrs: &[(&str, String)]) {
+    pub(super) fn leaf(&mut self, tag: &str, attrs: &[(&str, String)]) {
         self.start(tag, attrs);
         self.text.push_str("/>\n");
     }
 
-    fn close(&mut self, tag: &str) {
+    pub(super) fn close(&mut self, tag: &str) {
         let _ = writeln!(self.text, "</{tag}>");
     }
 
-    fn text_el(&mut self, attrs: &[(&str, String)], content: &str) {
+    pub(super) fn text_el(&mut self, attrs: &[(&str, String)], content: &str) {
         self.start("text", attrs);
         let _ = writeln!(self.text, ">{}</text>", esc(content));
     }
 
-    fn group(&mut self, class: &str) {
+    pub(super) fn group(&mut self, class: &str) {
         self.open("g", &[("class", class.into())]);
     }
 }

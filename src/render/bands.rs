@@ -1,0 +1,386 @@
+//! The picture of the bands engine's layout (`schedule --engine bands --svg`): each rank's
+//! band of columns in its colour, the 64-column words, the batches of rows, and one arrow per
+//! boundary message — the batch's carries, from a band's last column into the next band.
+//!
+//! The matrix is drawn to scale as a whole, not cell by cell (a band is at least 64 columns
+//! wide), so any size draws; the arrows are one per message, so the picture is refused above
+//! [`MAX_MESSAGES`] of them (a larger `--batch` sends fewer). Marks carry classes and data
+//! attributes (`rect.band`, `line.message` with `data-batch`, `data-from`, `data-to`) so the
+//! tests count them from the parsed document.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::style::{hex, rank_colour, FAINT_TEXT_COLOUR, MESSAGE_COLOUR, TEXT_COLOUR};
+use super::svg::{num, Svg};
+use crate::bands::BandPlan;
+use crate::error::Error;
+
+/// Most messages a bands picture draws, one arrow each.
+pub const MAX_MESSAGES: u64 = 4096;
+
+const MARGIN: f64 = 24.0;
+const TITLE_PX: f64 = 18.0;
+const TEXT_PX: f64 = 13.0;
+/// Room for the matrix itself.
+const MATRIX_WIDTH: f64 = 760.0;
+const MATRIX_HEIGHT: f64 = 420.0;
+
+/// Why the picture cannot be drawn, if it cannot.
+pub fn too_large(plan: &BandPlan) -> Option<String> {
+    (plan.predicted_messages() > MAX_MESSAGES).then(|| {
+        format!(
+            "--svg draws one arrow per message, up to {MAX_MESSAGES}; these bands send {} \
+             (a larger --batch sends fewer)",
+            plan.predicted_messages()
+        )
+    })
+}
+
+/// Draws `plan` and writes it to `path` atomically.
+pub fn write_svg(path: &Path, plan: &BandPlan) -> Result<(), Error> {
+    if let Some(problem) = too_large(plan) {
+        return Err(Error::Usage(problem));
+    }
+    crate::export::write_atomic(path, render(plan).as_bytes())
+}
+
+fn text(out: &mut Svg, x: f64, y: f64, px: f64, anchor: &str, colour: &str, content: &str) {
+    out.text_el(
+        &[
+            ("x", num(x)),
+            ("y", num(y)),
+            ("font-family", "sans-serif".into()),
+            ("font-size", num(px)),
+            ("text-anchor", anchor.into()),
+            ("fill", colour.into()),
+        ],
+        content,
+    );
+}
+
+/// The picture as an SVG document.
+pub fn render(plan: &BandPlan) -> String {
+    let (m, n, p) = (plan.rows(), plan.cols(), plan.active_ranks());
+    let col_px = MATRIX_WIDTH / n.max(1) as f64;
+    let row_px = (MATRIX_HEIGHT / m.max(1) as f64).min(col_px.max(2.0) * 4.0);
+    let (grid_w, grid_h) = (col_px * n as f64, row_px * m as f64);
+    let (gx, gy) = (MARGIN + 60.0, MARGIN + 70.0);
+    let legend_y = gy + grid_h + 40.0;
+    let legend_lines = p + 4;
+    let width = (gx + grid_w + MARGIN).max(720.0);
+    let height = legend_y + legend_lines as f64 * 20.0 + MARGIN;
+    let x_of = |j: usize| gx + j as f64 * col_px;
+    let y_of = |i: usize| gy + i as f64 * row_px;
+
+    let mut out = Svg::default();
+    out.open(
+        "svg",
+        &[
+            ("xmlns", "http://www.w3.org/2000/svg".into()),
+            ("width", num(width)),
+            ("height", num(height)),
+            ("viewBox", format!("0 0 {} {}", num(width), num(height))),
+        ],
+    );
+    out.open("defs", &[]);
+    out.open(
+        "marker",
+        &[
+            ("id", "carry-head".into()),
+            ("viewBox", "0 0 10 10".into()),
+            ("refX", "10".into()),
+            ("refY", "5".into()),
+            ("markerWidth", "7".into()),
+            ("markerHeight", "7".into()),
+            ("orient", "auto".into()),
+        ],
+    );
+    out.leaf(
+        "path",
+        &[
+            ("d", "M0,0 L10,5 L0,10 z".into()),
+            ("fill", hex(MESSAGE_COLOUR)),
+        ],
+    );
+    out.close("marker");
+    out.close("defs");
+    out.leaf(
+        "rect",
+        &[
+            ("width", num(width)),
+            ("height", num(height)),
+            ("fill", "#ffffff".into()),
+        ],
+    );
+    let (text_colour, faint) = (hex(TEXT_COLOUR), hex(FAINT_TEXT_COLOUR));
+    let title = format!(
+        "bands: {m} x {n} on {} ranks, batches of {} rows: {} boundary messages",
+        plan.ranks(),
+        plan.batch(),
+        plan.predicted_messages()
+    );
+    text(
+        &mut out,
+        MARGIN,
+        MARGIN + TITLE_PX,
+        TITLE_PX,
+        "start",
+        &text_colour,
+        &title,
+    );
+    text(
+        &mut out,
+        gx,
+        gy - 24.0,
+        TEXT_PX,
+        "start",
+        &faint,
+        &format!(
+            "columns j: {} words of 64 (y, the longer sequence)",
+            plan.total_words()
+        ),
+    );
+    text(&mut out, gx, gy - 8.0, TEXT_PX, "middle", &faint, "0");
+    text(
+        &mut out,
+        gx + grid_w,
+        gy - 8.0,
+        TEXT_PX,
+        "middle",
+        &faint,
+        &n.to_string(),
+    );
+    text(
+        &mut out,
+        gx - 8.0,
+        gy + TEXT_PX,
+        TEXT_PX,
+        "end",
+        &faint,
+        "0",
+    );
+    text(
+        &mut out,
+        gx - 8.0,
+        gy + grid_h,
+        TEXT_PX,
+        "end",
+        &faint,
+        &m.to_string(),
+    );
+    text(
+        &mut out,
+        MARGIN,
+        gy + grid_h / 2.0,
+        TEXT_PX,
+        "start",
+        &faint,
+        "rows i",
+    );
+
+    out.group("bands");
+    for k in 0..p {
+        let cols = plan.cols_of(k);
+        let words = plan.words(k);
+        out.leaf(
+            "rect",
+            &[
+                ("class", "band".into()),
+                ("data-rank", k.to_string()),
+                ("data-cols", format!("{}..{}", cols.start, cols.end)),
+                ("data-words", format!("{}..{}", words.start, words.end)),
+                ("x", num(x_of(cols.start))),
+                ("y", num(gy)),
+                ("width", num(cols.len() as f64 * col_px)),
+                ("height", num(grid_h)),
+                ("fill", hex(rank_colour(k))),
+                ("stroke", "#ffffff".into()),
+            ],
+        );
+        let middle = (x_of(cols.start) + x_of(cols.end)) / 2.0;
+        text(
+            &mut out,
+            middle,
+            gy + 16.0,
+            TEXT_PX,
+            "middle",
+            &text_colour,
+            &format!("p{k}"),
+        );
+    }
+    out.close("g");
+
+    // Word edges and batch edges, when there are few enough to see.
+    out.group("edges");
+    if plan.total_words() <= 200 {
+        for w in 1..plan.total_words() {
+            let x = x_of(w * 64);
+            out.leaf(
+                "line",
+                &[
+                    ("class", "word".into()),
+                    ("x1", num(x)),
+                    ("y1", num(gy)),
+                    ("x2", num(x)),
+                    ("y2", num(gy + grid_h)),
+                    ("stroke", "#ffffff".into()),
+                    ("stroke-width", "0.6".into()),
+                ],
+            );
+        }
+    }
+    if plan.batches() <= 200 {
+        for b in 1..plan.batches() {
+            let y = y_of(plan.batch_rows(b).start);
+            out.leaf(
+                "line",
+                &[
+                    ("class", "batch".into()),
+                    ("data-batch", b.to_string()),
+                    ("x1", num(gx)),
+                    ("y1", num(y)),
+                    ("x2", num(gx + grid_w)),
+                    ("y2", num(y)),
+                    ("stroke", faint.clone()),
+                    ("stroke-width", "0.8".into()),
+                    ("stroke-dasharray", "4 3".into()),
+                ],
+            );
+        }
+    }
+    out.close("g");
+
+    // One arrow per message: batch b's carries, from band k's last column into band k + 1.
+    out.group("messages");
+    for b in 0..plan.batches() {
+        let rows = plan.batch_rows(b);
+        let y = (y_of(rows.start) + y_of(rows.end)) / 2.0;
+        for k in plan.senders() {
+            let edge = x_of(plan.cols_of(k).end);
+            let reach = (col_px * 24.0).clamp(8.0, 40.0);
+            out.leaf(
+                "line",
+                &[
+                    ("class", "message".into()),
+                    ("data-batch", b.to_string()),
+                    ("data-from", k.to_string()),
+                    ("data-to", (k + 1).to_string()),
+                    ("data-rows", format!("{}..{}", rows.start, rows.end)),
+                    ("data-bytes", plan.message_bytes(b).to_string()),
+                    ("x1", num(edge - reach)),
+                    ("y1", num(y)),
+                    ("x2", num(edge + reach)),
+                    ("y2", num(y)),
+                    ("stroke", hex(MESSAGE_COLOUR)),
+                    ("stroke-width", "1.6".into()),
+                    ("marker-end", "url(#carry-head)".into()),
+                ],
+            );
+        }
+    }
+    out.close("g");
+
+    // Legend.
+    out.group("legend");
+    let mut y = legend_y;
+    for k in 0..p {
+        let (cols, words) = (plan.cols_of(k), plan.words(k));
+        out.leaf(
+            "rect",
+            &[
+                ("x", num(MARGIN)),
+                ("y", num(y - 11.0)),
+                ("width", "14".into()),
+                ("height", "14".into()),
+                ("fill", hex(rank_colour(k))),
+            ],
+        );
+        let mut line = format!(
+            "p{k}: columns {}..{} ({} words)",
+            cols.start,
+            cols.end,
+            words.len()
+        );
+        if k + 1 < p {
+            let _ = write!(line, ", sends p{} one message per batch", k + 1);
+        }
+        text(
+            &mut out,
+            MARGIN + 22.0,
+            y,
+            TEXT_PX,
+            "start",
+            &text_colour,
+            &line,
+        );
+        y += 20.0;
+    }
+    if p < plan.ranks() {
+        let line = format!(
+            "p{}..p{}: no band (only {} words)",
+            p,
+            plan.ranks() - 1,
+            plan.total_words()
+        );
+        text(&mut out, MARGIN + 22.0, y, TEXT_PX, "start", &faint, &line);
+        y += 20.0;
+    }
+    let lines = [
+        format!(
+            "arrow: one boundary message, the carries of a batch's {} rows into the next band's \
+             first word ({} bytes)",
+            plan.batch(),
+            plan.batch().div_ceil(64) * 8
+        ),
+        "dashed lines: batch edges; white lines: 64-column words".to_owned(),
+        format!(
+            "predicted: (p - 1) x ceil(m / B) = {} x {} = {} messages",
+            p.saturating_sub(1),
+            plan.batches(),
+            plan.predicted_messages()
+        ),
+    ];
+    for line in lines {
+        text(&mut out, MARGIN, y, TEXT_PX, "start", &text_colour, &line);
+        y += 20.0;
+    }
+    out.close("g");
+    out.close("svg");
+    out.text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_arrow_per_predicted_message_and_a_band_per_rank() {
+        for (m, n, ranks, batch) in [(200, 1000, 3, 64), (50, 300, 8, 7), (1, 64, 2, 1)] {
+            let plan = BandPlan::new(m, n, ranks, batch);
+            let svg = render(&plan);
+            let doc = roxmltree::Document::parse(&svg).unwrap();
+            let class = |c: &str| {
+                doc.descendants()
+                    .filter(|e| e.attribute("class") == Some(c))
+                    .collect::<Vec<_>>()
+            };
+            let arrows = class("message");
+            assert_eq!(
+                arrows.len() as u64,
+                plan.predicted_messages(),
+                "{m}x{n} P={ranks}"
+            );
+            for a in &arrows {
+                let from: usize = a.attribute("data-from").unwrap().parse().unwrap();
+                let to: usize = a.attribute("data-to").unwrap().parse().unwrap();
+                assert_eq!(to, from + 1);
+            }
+            let bands = class("band");
+            assert_eq!(bands.len(), plan.active_ranks());
+            assert!(svg.contains(&format!("{} boundary messages", plan.predicted_messages())));
+        }
+        let many = BandPlan::new(100_000, 100_000, 8, 1);
+        assert!(too_large(&many).is_some());
+    }
+}
