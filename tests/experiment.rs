@@ -310,6 +310,44 @@ fn experiment_passes_the_engine_and_gives_stores_to_the_diagonal_engine_only() {
         references[0]
     );
 
+    // For real: both engines record their rows, each with its method.
+    let csv = dir.path("both.csv");
+    let a = [
+        "--inputs".as_ref(),
+        input.as_os_str(),
+        "--engines".as_ref(),
+        "diagonal bands".as_ref(),
+        "--ranks".as_ref(),
+        "1 2".as_ref(),
+        "--reps".as_ref(),
+        "1".as_ref(),
+        "--no-warmup".as_ref(),
+        "--out".as_ref(),
+        csv.as_os_str(),
+    ];
+    experiment(&dir, &a, &[]).ok();
+    let table = util::csv(&csv);
+    let engines = util::column(&table, "engine");
+    let of = |e: &str| engines.iter().filter(|x| **x == e).count();
+    assert_eq!(of("bands"), 2, "{engines:?}");
+    assert_eq!(of("diagonal"), 4, "{engines:?}");
+    let batches = util::column(&table, "batch");
+    let stores = util::column(&table, "store");
+    for ((engine, batch), store) in engines.iter().zip(&batches).zip(&stores) {
+        assert_eq!(
+            *engine == "bands",
+            !batch.is_empty(),
+            "{engine}: batch {batch}"
+        );
+        assert_eq!(
+            *engine == "diagonal",
+            !store.is_empty(),
+            "{engine}: store {store}"
+        );
+    }
+    let lengths = util::column(&table, "lcs_length");
+    assert!(lengths.iter().all(|l| *l == lengths[0]), "{lengths:?}");
+
     let bad = experiment(&dir, &["--engines", "diagonal wavefront"], &[]);
     assert_eq!(bad.status.code(), Some(2), "{bad:?}");
     assert!(
