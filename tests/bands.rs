@@ -53,19 +53,6 @@ fn synchronous_sends_do_not_deadlock_the_pipeline() {
     }
 }
 
-/// The keys of a JSON object, recursively, not into arrays.
-fn keys(v: &serde_json::Value, prefix: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    if let serde_json::Value::Object(map) = v {
-        for (k, child) in map {
-            out.push(format!("{prefix}{k}"));
-            out.extend(keys(child, &format!("{prefix}{k}.")));
-        }
-    }
-    out.sort();
-    out
-}
-
 #[test]
 fn a_bands_run_reports_its_batches_checkpoints_and_messages() {
     let dir = Dir::new();
@@ -89,8 +76,8 @@ fn a_bands_run_reports_its_batches_checkpoints_and_messages() {
         let context = format!("P={ranks} B={batch} K={checkpoint}");
         assert_eq!(report["lcs"], expected["lcs"], "{context}");
         assert_eq!(
-            keys(&report, ""),
-            keys(&expected, ""),
+            util::json_keys(&report),
+            util::json_keys(&expected),
             "one schema: {context}"
         );
         assert_eq!(report["engine"], "bands");

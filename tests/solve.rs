@@ -2,7 +2,6 @@
 //! every rank count and store, boundary messages exactly as predicted, and a complete report
 //! with the reference's schema.
 
-use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde_json::Value;
@@ -77,23 +76,6 @@ fn synchronous_sends_do_not_deadlock() {
     }
 }
 
-/// The keys of a JSON object, recursively for objects (`a.b`), not into arrays.
-fn keys(v: &Value, prefix: &str, out: &mut BTreeSet<String>) {
-    if let Value::Object(map) = v {
-        for (k, child) in map {
-            let name = format!("{prefix}{k}");
-            keys(child, &format!("{name}."), out);
-            out.insert(name);
-        }
-    }
-}
-
-fn key_set(v: &Value) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    keys(v, "", &mut out);
-    out
-}
-
 /// Checks one `solve` report against the reference's report of the same input.
 fn check_report(report: &Value, expected: &Value, ranks: usize, store: &str) {
     let context = format!("{} on {ranks} ranks, store {store}", report["input"]);
@@ -164,7 +146,11 @@ fn solve_writes_a_complete_report_with_the_references_schema() {
         .ok();
         let report = util::json(&json);
         check_report(&report, &expected, ranks, store);
-        assert_eq!(key_set(&report), key_set(&expected), "one schema for both");
+        assert_eq!(
+            util::json_keys(&report),
+            util::json_keys(&expected),
+            "one schema for both"
+        );
         assert_eq!(expected["engine"], "reference");
         assert_eq!(expected["store"], Value::Null);
         // The summary on stdout, once, with counts beside the prediction.

@@ -394,6 +394,23 @@ pub fn memory_need(ranks: usize, input: &Path, store: &str) -> u64 {
         .unwrap()
 }
 
+/// The keys of a JSON object, recursively for objects (`a.b`), not into arrays: what two
+/// reports must share to have one schema.
+pub fn json_keys(v: &serde_json::Value) -> std::collections::BTreeSet<String> {
+    fn walk(v: &serde_json::Value, prefix: &str, out: &mut std::collections::BTreeSet<String>) {
+        if let serde_json::Value::Object(map) = v {
+            for (k, child) in map {
+                let name = format!("{prefix}{k}");
+                walk(child, &format!("{name}."), out);
+                out.insert(name);
+            }
+        }
+    }
+    let mut out = std::collections::BTreeSet::new();
+    walk(v, "", &mut out);
+    out
+}
+
 /// Reads a JSON report.
 pub fn json(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path)

@@ -49,22 +49,6 @@ fn hex(c: RGBColor) -> String {
     format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
 }
 
-/// Text for an XML attribute or element.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// Breaks `text` into lines of at most `width` pixels.
 fn wrap(text: &str, width: u32) -> Vec<String> {
     let mut lines = Vec::new();
@@ -116,7 +100,7 @@ fn marker(shape: Shape, (x, y): (i32, i32), colour: RGBColor, hollow: bool) -> S
 /// `data-NAME="value"` for each tag.
 fn data_attributes(tags: &[(&'static str, String)]) -> String {
     tags.iter()
-        .map(|(k, v)| format!(" data-{k}=\"{}\"", escape(v)))
+        .map(|(k, v)| format!(" data-{k}=\"{}\"", crate::render::svg::esc(v)))
         .collect()
 }
 
@@ -311,7 +295,7 @@ fn point_group(
     let colour = hex(series.colour);
     let _ = write!(out, "<g class=\"point\"{}>", data_attributes(&p.tags));
     if !p.tip.is_empty() {
-        let _ = write!(out, "<title>{}</title>", escape(&p.tip));
+        let _ = write!(out, "<title>{}</title>", crate::render::svg::esc(&p.tip));
     }
     if let Some((lo, hi)) = p.range {
         let (top, bottom) = (y_pixel(hi), y_pixel(lo));
@@ -333,7 +317,7 @@ fn point_group(
 fn bar_group(out: &mut String, bar: &Bar, pixel: impl Fn(f64, f64) -> (i32, i32)) {
     let _ = write!(out, "<g class=\"bar\"{}>", data_attributes(&bar.tags));
     if !bar.tip.is_empty() {
-        let _ = write!(out, "<title>{}</title>", escape(&bar.tip));
+        let _ = write!(out, "<title>{}</title>", crate::render::svg::esc(&bar.tip));
     }
     let mut base = 0.0;
     for &(height, colour) in &bar.segments {
@@ -418,7 +402,10 @@ mod tests {
 
     #[test]
     fn text_is_escaped_and_wrapped() {
-        assert_eq!(escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+        assert_eq!(
+            crate::render::svg::esc("a<b & \"c\""),
+            "a&lt;b &amp; &quot;c&quot;"
+        );
         let lines = wrap(
             "one two three four five six",
             text_width("one two three", TEXT_PX),

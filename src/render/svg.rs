@@ -782,7 +782,7 @@ pub(super) struct Svg {
 }
 
 /// Text for an attribute or an element: the five XML specials escaped.
-pub(super) fn esc(text: &str) -> String {
+pub(crate) fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
