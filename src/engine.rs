@@ -281,7 +281,11 @@ fn run_diagonal<S: Store>(
 ) -> Ran {
     let rank = world.rank() as usize;
     let started = Instant::now();
-    let mut progress = Progress::new(config.progress.filter(|_| rank == 0), schedule.diagonals());
+    let mut progress = Progress::new(
+        config.progress.filter(|_| rank == 0),
+        schedule.diagonals(),
+        "diagonals",
+    );
     let fill = crate::fill::run(
         world,
         schedule,
@@ -330,7 +334,7 @@ fn run_bands(
     let started = Instant::now();
     let mut store =
         (rank < plan.active_ranks()).then(|| BandStore::new(plan, rank, &pair.x, &pair.y, mode));
-    let mut progress = Progress::new(config.progress.filter(|_| rank == 0), plan.rows());
+    let mut progress = Progress::new(config.progress.filter(|_| rank == 0), plan.rows(), "rows");
     let fill = crate::pipeline::fill(
         world,
         plan,

@@ -15,7 +15,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 
 /// How long a fill runs before the bar appears.
 pub const DELAY: Duration = Duration::from_secs(1);
-/// Diagonals between two updates.
+/// Steps between two looks at the clock.
 const STRIDE: usize = 256;
 
 /// The bar, or nothing when it must not be shown.
@@ -23,38 +23,47 @@ pub struct Progress {
     /// The terminal's width, when the bar may be shown.
     width: Option<u16>,
     total: usize,
+    /// What a step is: `diagonals` or `rows`.
+    unit: &'static str,
+    /// The step of the last look at the clock.
+    seen: usize,
     started: Instant,
     bar: Option<ProgressBar>,
 }
 
 impl Progress {
-    /// A bar over `total` steps on a terminal `width` columns wide; `None` on ranks other
-    /// than 0, with `--no-progress`, and when stderr reaches no terminal.
-    pub fn new(width: Option<u16>, total: usize) -> Progress {
+    /// A bar over `total` steps (`unit`: `diagonals`, `rows`) on a terminal `width` columns
+    /// wide; `None` on ranks other than 0, with `--no-progress`, and when stderr reaches no
+    /// terminal.
+    pub fn new(width: Option<u16>, total: usize, unit: &'static str) -> Progress {
         Progress {
             width,
             total,
+            unit,
+            seen: 0,
             started: Instant::now(),
             bar: None,
         }
     }
 
-    /// The fill has reached diagonal `d`.
+    /// The fill has reached step `d`.
     #[inline]
     pub fn at(&mut self, d: usize) {
         let Some(width) = self.width else { return };
-        if !d.is_multiple_of(STRIDE) {
+        if d < self.seen + STRIDE {
             return;
         }
+        self.seen = d;
         if self.bar.is_none() && self.started.elapsed() >= DELAY {
             let bar = ProgressBar::with_draw_target(
                 Some(self.total as u64),
                 ProgressDrawTarget::term_like_with_hz(Box::new(AnsiStderr { width }), 4),
             );
             bar.set_style(
-                ProgressStyle::with_template(
-                    "fill {bar:40} {pos}/{len} diagonals, {elapsed} elapsed, about {eta} left",
-                )
+                ProgressStyle::with_template(&format!(
+                    "fill {{bar:40}} {{pos}}/{{len}} {}, {{elapsed}} elapsed, about {{eta}} left",
+                    self.unit
+                ))
                 .expect("valid template"),
             );
             self.bar = Some(bar);
