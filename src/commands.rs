@@ -25,6 +25,7 @@ use crate::options::{
 use crate::provenance::{HostInfo, Provenance};
 use crate::report::Report;
 use crate::schedule::Schedule;
+use crate::waiting::Waiting;
 
 /// The whole program: parse, validate, run, exit.
 pub fn main() -> ExitCode {
@@ -45,15 +46,15 @@ pub fn main() -> ExitCode {
         Err(e) => return finish(Err(e), speaks),
     };
     match cli.command {
-        Command::Solve(args) => with_mpi(&env.launch, |world| {
-            let opts = SolveOptions::new(args, &env, &mpi_library())?;
+        Command::Solve(args) => with_mpi(&env, |world, env| {
+            let opts = SolveOptions::new(args, env, &mpi_library())?;
             match crate::engine::solve(world, &opts)? {
                 Some(report) => print(&report.summary()),
                 None => Ok(()),
             }
         }),
-        Command::SelfTest(args) => with_mpi(&env.launch, |world| {
-            crate::selftest::run(world, &SelfTestOptions::new(args, &env)?)
+        Command::SelfTest(args) => with_mpi(&env, |world, env| {
+            crate::selftest::run(world, &SelfTestOptions::new(args, env)?)
         }),
         Command::Reference(args) => finish(
             reference(ReferenceOptions::new(args, &env, &mpi_library())),
@@ -95,16 +96,18 @@ fn mpi_library() -> String {
     }
 }
 
-/// Runs `body` with MPI started; errors are printed by rank 0 only. Dropping the universe
+/// Runs `body` with MPI started and, in the environment it is given, the way ranks wait for
+/// messages chosen (see `waiting`); errors are printed by rank 0 only. Dropping the universe
 /// finalises MPI on every rank before the process exits.
 ///
 /// A binary linked with one MPI library and started by another's launcher runs as that many
 /// separate one-process worlds, each computing the whole answer and reporting one rank: every
 /// process stops at once with [`Error::Mismatch`] instead (the launcher's rank 0 says why).
 fn with_mpi(
-    launch: &Launch,
-    body: impl FnOnce(&SimpleCommunicator) -> Result<(), Error>,
+    env: &Env,
+    body: impl FnOnce(&SimpleCommunicator, &Env) -> Result<(), Error>,
 ) -> ExitCode {
+    let launch = &env.launch;
     let Some(universe) = mpi::initialize() else {
         return finish(
             Err(anyhow::anyhow!("MPI was already initialised").into()),
@@ -115,6 +118,7 @@ fn with_mpi(
     init_logging(Some(world.rank()));
     abort_on_panic();
     let size = world.size() as usize;
+    let mut env = env.clone();
     let result = match (launch.size, launch.size_from) {
         (Some(launched), Some(variable)) if launched != size => Err(Error::Mismatch {
             launched,
@@ -122,7 +126,10 @@ fn with_mpi(
             world: size,
             library: mpi_library(),
         }),
-        _ => body(&world),
+        _ => {
+            env.switches.waiting = Some(Waiting::for_world(&world, env.switches.waiting));
+            body(&world, &env)
+        }
     };
     let speaks = match result {
         // Every process is rank 0 of its own world: let the launcher's rank 0 speak.
@@ -130,6 +137,9 @@ fn with_mpi(
         _ => world.rank() == 0,
     };
     let code = finish(result, speaks);
+    // Rank 0 may still be writing its files: the others wait for it here, not in MPI's
+    // finalisation.
+    env.switches.waiting().gate(&world);
     drop(universe);
     code
 }

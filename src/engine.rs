@@ -37,13 +37,15 @@ use crate::store::hash::HashStore;
 use crate::store::{Seqs, Store, StoreKind};
 use crate::traceback::DiagonalWalker;
 use crate::traffic::{PerKind, Traffic};
+use crate::waiting::Waiting;
 
 /// Runs `solve` on this rank. Rank 0 gets the report; other ranks `None`.
 pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<Report>, Error> {
     let started = Instant::now();
     let started_at = SystemTime::now();
     let rank = world.rank() as usize;
-    let pair = share_input(world, opts)?;
+    let waiting = opts.switches.waiting();
+    let pair = share_input(world, opts, waiting)?;
     check_output_limits(world, &pair, opts)?;
     let config = RunConfig {
         method: opts.method,
@@ -66,6 +68,7 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     let seconds_total = started.elapsed().as_secs_f64();
     outcome.stats.store_bytes_estimate = working;
     outcome.stats.memory_estimate_bytes = need;
+    waiting.gate(world);
     let Some(gathered) = crate::stats::gather(world, &outcome.stats, &outcome.traffic) else {
         return Ok(None);
     };
@@ -296,7 +299,14 @@ fn run_diagonal<S: Store>(
     };
     let start = (schedule.cells() > 0).then(|| (0, (schedule.rows() - 1, schedule.cols() - 1)));
     let fault = Fault::for_rank(config.switches.fault, Phase::Traceback, rank);
-    let outcome = crate::traceback::run(world, start, &mut walker, &mut traffic, fault);
+    let outcome = crate::traceback::run(
+        world,
+        start,
+        &mut walker,
+        &mut traffic,
+        fault,
+        config.switches.waiting(),
+    );
     let seconds_traceback = started.elapsed().as_secs_f64();
     log::debug!("traceback done in {seconds_traceback:.3} s");
     Ran {
@@ -342,9 +352,23 @@ fn run_bands(
     let outcome = match store.as_mut() {
         Some(store) => {
             let mut walker = BandWalker { store };
-            crate::traceback::run(world, start, &mut walker, &mut traffic, fault)
+            crate::traceback::run(
+                world,
+                start,
+                &mut walker,
+                &mut traffic,
+                fault,
+                config.switches.waiting(),
+            )
         }
-        None => crate::traceback::run(world, start, &mut Idle, &mut traffic, fault),
+        None => crate::traceback::run(
+            world,
+            start,
+            &mut Idle,
+            &mut traffic,
+            fault,
+            config.switches.waiting(),
+        ),
     };
     let seconds_traceback = started.elapsed().as_secs_f64();
     Ran {
@@ -361,7 +385,11 @@ fn run_bands(
 /// Rank 0 checks the output paths, then reads and validates the input; it broadcasts an
 /// ok/error code, the lengths and the sequences. On error every rank returns it; only rank 0's
 /// carries the message.
-fn share_input(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Pair, Error> {
+fn share_input(
+    world: &SimpleCommunicator,
+    opts: &SolveOptions,
+    waiting: Waiting,
+) -> Result<Pair, Error> {
     let root = world.process_at_rank(0);
     let mut loaded: Result<Pair, Error> = Err(Error::Peer(0));
     // [exit code, rows, cols, swapped, format]
@@ -382,6 +410,8 @@ fn share_input(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Pair, 
             Err(e) => [e.exit_code() as u64, 0, 0, 0, 0],
         };
     }
+    // The other ranks wait here while rank 0 reads.
+    waiting.gate(world);
     root.broadcast_into(&mut header[..]);
     if header[0] != 0 {
         return Err(match loaded {

@@ -23,6 +23,7 @@ use crate::traffic::PerKind;
 
 /// Runs the self-test on this rank. Collective.
 pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Error> {
+    let waiting = opts.switches.waiting();
     let ranks = world.size() as usize;
     let methods: Vec<Method> = match opts.method {
         Method::Bands { .. } if opts.sweep => {
@@ -60,6 +61,7 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
                 progress: None,
             };
             let (layout, outcome) = run_pair(world, pair, &config);
+            waiting.gate(world);
             let gathered = crate::stats::gather(world, &outcome.stats, &outcome.traffic);
             if let (Some(gathered), Some(lcs)) = (gathered, outcome.lcs) {
                 if let Err(problem) = check(&layout, pair, &lcs, &gathered) {

@@ -77,6 +77,36 @@ fn synchronous_sends_do_not_deadlock() {
     }
 }
 
+/// Ranks that wait inside MPI and ranks that test and yield their core between tests (the
+/// choice on a host with more ranks than cores, forced here) find the same answers with the
+/// same messages, on both engines; an unknown way of waiting is a usage error.
+#[test]
+fn both_ways_of_waiting_agree_with_the_reference() {
+    for wait in ["spin", "yield"] {
+        for engine in ["diagonal", "bands"] {
+            let a = args(&[
+                &"self-test",
+                &"--engine",
+                &engine,
+                &"--cases",
+                &"20",
+                &"--file",
+                &util::repo_input("medium.txt"),
+            ]);
+            let run = util::mpirun_env(2, &a, &[("MPI_LCS_WAIT", wait)]).ok();
+            assert!(
+                run.stdout.contains(": 0 failed"),
+                "{wait} {engine}: {}",
+                run.stdout
+            );
+        }
+    }
+    let run = util::mpirun_env(2, &["solve", "x.txt"], &[("MPI_LCS_WAIT", "sometimes")]);
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert_eq!(run.our_messages().len(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("MPI_LCS_WAIT"), "{}", run.stderr);
+}
+
 /// The keys of a JSON object, recursively for objects (`a.b`), not into arrays.
 fn keys(v: &Value, prefix: &str, out: &mut BTreeSet<String>) {
     if let Value::Object(map) = v {
