@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use mpi::topology::SimpleCommunicator;
-use mpi::traits::Communicator;
+use mpi::traits::{Communicator, CommunicatorCollectives};
 
 use crate::cli::{Cli, Command};
 use crate::error::{self, Error};
@@ -31,19 +31,22 @@ use crate::waiting::Waiting;
 pub fn main() -> ExitCode {
     // Under a launcher every process parses the same command line: only rank 0 (or a process
     // whose rank is unknown) says what is wrong with it.
-    let speaks = Launch::from_env().rank.is_none_or(|r| r == 0);
+    let launch = Launch::from_env();
+    let speaks = launch.rank.is_none_or(|r| r == 0);
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            if speaks {
-                let _ = e.print();
-            }
-            return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
+            return together(&launch, || {
+                if speaks {
+                    let _ = e.print();
+                }
+                ExitCode::from(e.exit_code().clamp(0, 255) as u8)
+            })
         }
     };
     let env = match Env::read() {
         Ok(env) => env,
-        Err(e) => return finish(Err(e), speaks),
+        Err(e) => return together(&launch, || finish(Err(e), speaks)),
     };
     match cli.command {
         Command::Solve(args) => with_mpi(&env, |world, env| {
@@ -65,6 +68,22 @@ pub fn main() -> ExitCode {
         Command::Plot(args) => finish(plot(PlotOptions::new(args)), speaks),
         Command::Table(args) => finish(table(TableOptions::new(args)), speaks),
     }
+}
+
+/// Says what is wrong (`say`), and under a launcher leaves only once every process of the job
+/// has said it: a launcher may end the whole job as soon as one process exits non-zero (Open
+/// MPI's at once with `odls_base_sigkill_timeout 0`), which could end rank 0 before its message
+/// is out. A process on its own just says it.
+fn together(launch: &Launch, say: impl FnOnce() -> ExitCode) -> ExitCode {
+    if !launch.launched {
+        return say();
+    }
+    let universe = mpi::initialize();
+    let code = say();
+    if let Some(universe) = &universe {
+        universe.world().barrier();
+    }
+    code
 }
 
 /// Prints an error once, as `mpi-lcs: error: …` (when this process `speaks`), and returns
