@@ -253,8 +253,9 @@ impl SolveOptions {
                 html: args.html,
             },
             memory_limit: args.memory_limit.or(env.memory_limit),
-            progress: (!args.no_progress && env.launch.stderr_reaches_terminal())
-                .then_some(env.columns),
+            progress: (args.progress
+                || (!args.no_progress && env.launch.stderr_reaches_terminal()))
+            .then_some(env.columns),
             switches: env.switches,
             run: env.run_info(mpi_library),
             launch: env.launch.clone(),

@@ -107,6 +107,41 @@ fn both_ways_of_waiting_agree_with_the_reference() {
     assert!(run.stderr.contains("MPI_LCS_WAIT"), "{}", run.stderr);
 }
 
+/// `--progress` draws the bar where no terminal is found (the harness pipes every stream)
+/// once the fill has run for a second; with `--no-progress` it is a usage error.
+#[test]
+fn progress_is_drawn_when_asked_for_without_a_terminal() {
+    let dir = Dir::new();
+    let input = dir.path("long.txt");
+    util::plain(&args(&[
+        &"generate",
+        &"--len",
+        &"20000",
+        &"--seed",
+        &"2",
+        &"-o",
+        &input,
+    ]))
+    .ok();
+    let json = dir.path("long.json");
+    let run = util::mpirun(
+        1,
+        &args(&[&"solve", &input, &"--progress", &"--json", &json]),
+    )
+    .ok();
+    let fill = util::json(&json)["seconds"]["fill"].as_f64().unwrap();
+    assert!(
+        fill > 1.2,
+        "the fill took {fill} s: too short for the bar, which waits a second; use a longer input"
+    );
+    assert!(run.stderr.contains(" diagonals"), "{}", run.stderr);
+    let run = util::mpirun(
+        1,
+        &args(&[&"solve", &input, &"--progress", &"--no-progress"]),
+    );
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+}
+
 /// The keys of a JSON object, recursively for objects (`a.b`), not into arrays.
 fn keys(v: &Value, prefix: &str, out: &mut BTreeSet<String>) {
     if let Value::Object(map) = v {
