@@ -17,6 +17,10 @@ fn script(name: &str) -> PathBuf {
 /// `scripts/experiment ARGS` with the test binary, in `dir`, with extra environment.
 fn experiment<S: AsRef<OsStr>>(dir: &Dir, args: &[S], env: &[(&str, &str)]) -> Run {
     let mut cmd = Command::new(script("experiment"));
+    // The script's default launcher is Open MPI's: name another family's.
+    if let (program, util::Family::Hydra) = util::launcher() {
+        cmd.args(["--launcher", program]);
+    }
     cmd.args(args)
         .current_dir(dir.dir.path())
         .env("MPI_LCS_BIN", util::bin())
