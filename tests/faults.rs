@@ -547,6 +547,7 @@ fn a_launcher_from_another_mpi_is_an_error_not_a_row() {
         cmd.args(["-n", "2"]).arg(util::bin()).args(&a);
         let run = util::run_with_timeout(cmd);
         assert_eq!(run.status.code(), Some(6), "{other}: {run:?}");
+        assert_eq!(run.our_messages().len(), 1, "{other}: {}", run.stderr);
         assert!(run.stderr.contains("another MPI library"), "{}", run.stderr);
         assert!(!json.exists() && !csv.exists(), "{other}");
     }
