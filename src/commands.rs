@@ -169,7 +169,7 @@ fn with_mpi(
     }
     // Rank 0 may still be writing its files: the others wait for it here, not in MPI's
     // finalisation.
-    env.switches.waiting().gate(&world);
+    env.switches.waiting().barrier(&world);
     drop(universe);
     code
 }

@@ -58,7 +58,7 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     let layout = Layout::new(&config, &pair, world.size() as usize, rank, limit, baseline);
     let working = layout.working_bytes(&pair, rank);
     let need = budget::need(baseline, working);
-    check_memory(world, need, limit, || {
+    check_memory(world, waiting, need, limit, || {
         layout.advice(&pair, limit.unwrap_or(0), baseline)
     })?;
     log::info!("{} x {} matrix, {layout:?}", pair.x.len(), pair.y.len());
@@ -68,8 +68,8 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     let seconds_total = started.elapsed().as_secs_f64();
     outcome.stats.store_bytes_estimate = working;
     outcome.stats.memory_estimate_bytes = need;
-    waiting.gate(world);
-    let Some(gathered) = crate::stats::gather(world, &outcome.stats, &outcome.traffic) else {
+    let Some(gathered) = crate::stats::gather(world, &outcome.stats, &outcome.traffic, waiting)
+    else {
         return Ok(None);
     };
     let lcs = outcome.lcs.expect("rank 0 holds the LCS");
@@ -410,9 +410,7 @@ fn share_input(
             Err(e) => [e.exit_code() as u64, 0, 0, 0, 0],
         };
     }
-    // The other ranks wait here while rank 0 reads.
-    waiting.gate(world);
-    root.broadcast_into(&mut header[..]);
+    waiting.broadcast(&root, &mut header[..]);
     if header[0] != 0 {
         return Err(match loaded {
             Err(e) => e,
@@ -433,10 +431,10 @@ fn share_input(
         },
     };
     if !pair.x.is_empty() {
-        root.broadcast_into(&mut pair.x[..]);
+        waiting.broadcast(&root, &mut pair.x[..]);
     }
     if !pair.y.is_empty() {
-        root.broadcast_into(&mut pair.y[..]);
+        waiting.broadcast(&root, &mut pair.y[..]);
     }
     Ok(pair)
 }
@@ -486,6 +484,7 @@ fn memory_limit(world: &SimpleCommunicator, opts: &SolveOptions) -> Option<u64> 
 /// over all ranks together; rank 0 words the refusal with `advice`.
 fn check_memory(
     world: &SimpleCommunicator,
+    waiting: Waiting,
     need: u64,
     limit: Option<u64>,
     advice: impl FnOnce() -> String,
@@ -499,7 +498,7 @@ fn check_memory(
         EXIT_MEMORY
     };
     let mut worst = 0u8;
-    world.all_reduce_into(&code, &mut worst, SystemOperation::max());
+    waiting.all_reduce(world, &code, &mut worst, SystemOperation::max());
     match (worst, world.rank()) {
         (0, _) => Ok(()),
         (_, 0) => Err(Error::Memory(advice())),

@@ -61,8 +61,7 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
                 progress: None,
             };
             let (layout, outcome) = run_pair(world, pair, &config);
-            waiting.gate(world);
-            let gathered = crate::stats::gather(world, &outcome.stats, &outcome.traffic);
+            let gathered = crate::stats::gather(world, &outcome.stats, &outcome.traffic, waiting);
             if let (Some(gathered), Some(lcs)) = (gathered, outcome.lcs) {
                 if let Err(problem) = check(&layout, pair, &lcs, &gathered) {
                     failures.push(format!(
@@ -75,7 +74,7 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
         }
     }
     let mut verdict = failures.len() as u64;
-    world.process_at_rank(0).broadcast_into(&mut verdict);
+    waiting.broadcast(&world.process_at_rank(0), &mut verdict);
     if world.rank() != 0 {
         return if verdict == 0 {
             Ok(())

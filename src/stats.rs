@@ -16,6 +16,7 @@ use crate::provenance::HostInfo;
 use crate::report::{FillTimes, RankReport};
 use crate::trace::{CellValue, Event, EventWire, Recording};
 use crate::traffic::{PerKind, Traffic};
+use crate::waiting::Waiting;
 
 /// Bytes of a host name in [`RankStats`] (Linux allows 64).
 const HOST_BYTES: usize = 64;
@@ -264,6 +265,7 @@ pub fn gather(
     world: &SimpleCommunicator,
     stats: &RankStats,
     traffic: &Traffic,
+    waiting: Waiting,
 ) -> Option<Gathered> {
     let root = world.process_at_rank(0);
     let ranks = world.size() as usize;
@@ -272,13 +274,13 @@ pub fn gather(
     stats.put(&mut mine);
     let mut all_stats = vec![0u64; if is_root { ranks * RankStats::WORDS } else { 0 }];
     let mut all_pairs = vec![0u64; if is_root { ranks * ranks } else { 0 }];
-    if is_root {
-        root.gather_into_root(&mine[..], &mut all_stats[..]);
-        root.gather_into_root(&traffic.boundary_to[..], &mut all_pairs[..]);
+    let (stats_in, pairs_in) = if is_root {
+        (Some(&mut all_stats[..]), Some(&mut all_pairs[..]))
     } else {
-        root.gather_into(&mine[..]);
-        root.gather_into(&traffic.boundary_to[..]);
-    }
+        (None, None)
+    };
+    waiting.gather(&root, &mine[..], stats_in);
+    waiting.gather(&root, &traffic.boundary_to[..], pairs_in);
     let recording = traffic.recording.as_ref().map(|r| {
         let events: Vec<EventWire> = r.events.iter().map(EventWire::from).collect();
         let walk: Vec<CellValue> = r
@@ -286,9 +288,9 @@ pub fn gather(
             .iter()
             .map(|&(i, j)| CellValue { i, j, value: 0 })
             .collect();
-        let events = gather_varcount(world, &events);
-        let values = gather_varcount(world, &r.values);
-        let walk = gather_varcount(world, &walk);
+        let events = gather_varcount(world, &events, waiting);
+        let values = gather_varcount(world, &r.values, waiting);
+        let walk = gather_varcount(world, &walk, waiting);
         Some(Recording {
             events: events?.iter().map(Event::from).collect(),
             values: values?,
@@ -313,7 +315,11 @@ pub fn gather(
 }
 
 /// Gathers a different number of records from every rank to rank 0, in rank order.
-pub fn gather_varcount<T: Words>(world: &SimpleCommunicator, records: &[T]) -> Option<Vec<T>> {
+pub fn gather_varcount<T: Words>(
+    world: &SimpleCommunicator,
+    records: &[T],
+    waiting: Waiting,
+) -> Option<Vec<T>> {
     let root = world.process_at_rank(0);
     let mut local = Vec::with_capacity(records.len() * T::WORDS);
     for record in records {
@@ -322,12 +328,12 @@ pub fn gather_varcount<T: Words>(world: &SimpleCommunicator, records: &[T]) -> O
     let local = &local[..];
     let count = local.len() as Count;
     if world.rank() != 0 {
-        root.gather_into(&count);
-        root.gather_varcount_into(local);
+        waiting.gather(&root, &[count], None);
+        waiting.gather_varcount(&root, local, None);
         return None;
     }
     let mut counts = vec![0 as Count; world.size() as usize];
-    root.gather_into_root(&count, &mut counts[..]);
+    waiting.gather(&root, &[count], Some(&mut counts[..]));
     let displs: Vec<Count> = counts
         .iter()
         .scan(0, |at, &c| {
@@ -337,8 +343,8 @@ pub fn gather_varcount<T: Words>(world: &SimpleCommunicator, records: &[T]) -> O
         })
         .collect();
     let mut all = vec![0u64; counts.iter().sum::<Count>() as usize];
-    let mut partition = PartitionMut::new(&mut all[..], &counts[..], &displs[..]);
-    root.gather_varcount_into_root(local, &mut partition);
+    let mut partition = PartitionMut::new(&mut all[..], counts, displs);
+    waiting.gather_varcount(&root, local, Some(&mut partition));
     Some(all.chunks(T::WORDS).map(T::take).collect())
 }
 

@@ -8,13 +8,17 @@
 //! slice (milliseconds). Open MPI's `mpirun` notices an oversubscribed host and makes its waits
 //! yield; MPICH's do not, and a diagonal fill, which waits once per diagonal, then runs hundreds
 //! of times slower. So on an oversubscribed host every wait of the fill and the traceback tests
-//! its request and yields the core between two tests, and the few collectives of a run are
-//! entered through a yielding barrier ([`Waiting::gate`]).
+//! its request and yields the core between two tests. The run's collectives (the input's
+//! broadcast, the memory check, the gathering of statistics) go through the same choice: they
+//! are started as non-blocking collectives and waited for as any request.
 
+use mpi::collective::Operation;
+use mpi::datatype::PartitionMut;
 use mpi::point_to_point::Status;
 use mpi::request::{Request, Scope};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
+use mpi::Count;
 
 /// How a rank waits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,13 +61,59 @@ impl Waiting {
         }
     }
 
-    /// Waits until every rank of `world` has got here, yielding the core meanwhile, before a
-    /// collective: the collective then finds every rank present and waits inside MPI only
-    /// briefly. Nothing when every rank has a core. Collective.
-    pub fn gate(self, world: &SimpleCommunicator) {
-        if self == Waiting::Yield {
-            self.wait(world.immediate_barrier());
-        }
+    /// Waits until every rank of `world` has got here. Collective.
+    pub fn barrier(self, world: &SimpleCommunicator) {
+        self.wait(world.immediate_barrier());
+    }
+
+    /// `root`'s `buffer` into every rank's. Collective.
+    pub fn broadcast<B: BufferMut + ?Sized>(self, root: &impl Root, buffer: &mut B) {
+        mpi::request::scope(|scope| {
+            self.wait(root.immediate_broadcast_into(scope, buffer));
+        });
+    }
+
+    /// Every rank's `send`, in rank order, into `receive` on `root` (which alone passes one).
+    /// Collective.
+    pub fn gather<T: Equivalence>(self, root: &impl Root, send: &[T], receive: Option<&mut [T]>) {
+        mpi::request::scope(|scope| match receive {
+            Some(receive) => {
+                self.wait(root.immediate_gather_into_root(scope, send, receive));
+            }
+            None => {
+                self.wait(root.immediate_gather_into(scope, send));
+            }
+        });
+    }
+
+    /// [`Waiting::gather`] of another number of words from every rank, into `receive`'s
+    /// partition on `root`. Collective.
+    pub fn gather_varcount(
+        self,
+        root: &impl Root,
+        send: &[u64],
+        receive: Option<&mut PartitionMut<'_, [u64], Vec<Count>, Vec<Count>>>,
+    ) {
+        mpi::request::scope(|scope| match receive {
+            Some(receive) => {
+                self.wait(root.immediate_gather_varcount_into_root(scope, send, receive));
+            }
+            None => {
+                self.wait(root.immediate_gather_varcount_into(scope, send));
+            }
+        });
+    }
+
+    /// Every rank's `send` combined by `op` into every rank's `receive`. Collective.
+    pub fn all_reduce<S, R, O>(self, world: &SimpleCommunicator, send: &S, receive: &mut R, op: O)
+    where
+        S: Buffer + ?Sized,
+        R: BufferMut + ?Sized,
+        O: Operation,
+    {
+        mpi::request::scope(|scope| {
+            self.wait(world.immediate_all_reduce_into(scope, send, receive, op));
+        });
     }
 
     /// Receives the next message from any rank, with any tag.
