@@ -411,6 +411,11 @@ pub fn solve(
     mpirun_env(ranks, &a, env)
 }
 
+/// Ranks yield their core while they wait (unless the test or the caller's environment says
+/// otherwise): the tests run several jobs side by side, so the machine is oversubscribed even
+/// when each job has a core per rank, which no rank can see (MPICH's ranks, which never yield
+/// by themselves, then starve the other jobs).
+///
 /// Open MPI refuses to run as root without the first two variables; harmless otherwise. Its
 /// `mpirun` also waits a second or two before it ends a job in which a rank exited non-zero
 /// (it gives the others time to stop before it kills them); the failure tests have hundreds of
@@ -419,6 +424,10 @@ pub fn solve(
 /// the shared one under /tmp and fail.
 fn launcher_env(cmd: &mut Command) -> Option<tempfile::TempDir> {
     let session = tempfile::tempdir().expect("session dir");
+    let chosen = cmd.get_envs().any(|(k, _)| k == "MPI_LCS_WAIT");
+    if !chosen && std::env::var_os("MPI_LCS_WAIT").is_none() {
+        cmd.env("MPI_LCS_WAIT", "yield");
+    }
     cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
         .env("OMPI_MCA_odls_base_sigkill_timeout", "0")
