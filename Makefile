@@ -3,23 +3,43 @@
 # the classroom page in it) where they are missing.
 
 # Open MPI refuses to run as root unless told twice, and refuses more ranks than cores unless
-# oversubscription is allowed; both are harmless otherwise. See README, "Running mpirun by hand".
+# oversubscription is allowed; both are harmless otherwise (MPICH ignores them). See README,
+# "Running mpirun by hand".
 export OMPI_ALLOW_RUN_AS_ROOT ?= 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM ?= 1
 export OMPI_MCA_rmaps_base_oversubscribe ?= 1
+
+# Which MPI (README, "Both MPI families"): unset, the system's mpicc and mpirun (in target/);
+# MPI=mpich or MPI=openmpi, that family installed beside the other (Debian's names; MPICC and
+# MPI_LCS_LAUNCHER_CMD name others), built in a target directory of its own, because the mpi
+# crate's build script does not rerun when MPICC changes and would keep the other library.
+MPI ?=
+ifeq ($(MPI),mpich)
+export MPICC ?= mpicc.mpich
+export MPI_LCS_LAUNCHER_CMD ?= mpiexec.mpich
+else ifeq ($(MPI),openmpi)
+export MPICC ?= mpicc.openmpi
+export MPI_LCS_LAUNCHER_CMD ?= mpirun.openmpi
+else ifneq ($(MPI),)
+$(error MPI must be mpich or openmpi, or unset for the system's MPI, not '$(MPI)')
+endif
+ifneq ($(MPI),)
+export CARGO_TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)/$(MPI)
+export MPI_LCS_TEST_LAUNCHER ?= $(MPI_LCS_LAUNCHER_CMD)
+endif
 
 RANKS ?= 2
 INPUT ?= inputs/large.txt
 ENGINE ?= diagonal
 STORE ?=
-BIN := target/release/mpi-lcs
+BIN := $(or $(CARGO_TARGET_DIR),target)/release/mpi-lcs
 # --store belongs to the diagonal engine only.
 METHOD := --engine $(ENGINE) $(if $(STORE),--store $(STORE))
 
-.PHONY: run test lint build setup inputs bench
+.PHONY: run test lint build setup inputs
 
 run: setup build
-	mpirun -n $(RANKS) $(BIN) solve $(INPUT) $(METHOD)
+	scripts/launch --oversubscribe -n $(RANKS) -- $(BIN) solve $(INPUT) $(METHOD)
 
 test: setup
 	cargo test
@@ -32,7 +52,7 @@ build: setup
 	cargo build --release
 
 setup:
-	@scripts/setup.sh
+	@scripts/setup.sh $(MPI)
 
 inputs: setup
 	scripts/make-inputs.sh

@@ -4,10 +4,48 @@
 # and Chromium (the tests drive the classroom page in it, headless).
 # Idempotent: it does nothing when all are present. As root with apt-get it installs Debian's
 # packages itself; otherwise it prints what to install and exits non-zero.
+#
+#   scripts/setup.sh           the system's MPI, whichever family: mpicc and mpirun (or mpiexec);
+#                              Open MPI is installed only when there is none
+#   scripts/setup.sh mpich     MPICH beside any other MPI: $MPICC (default mpicc.mpich) and
+#                              $MPI_LCS_LAUNCHER_CMD (default mpiexec.mpich); Debian's mpich
+#   scripts/setup.sh openmpi   Open MPI beside any other MPI: mpicc.openmpi and mpirun.openmpi
+# Installing one family beside the other leaves the system's default (Debian's alternatives for
+# mpicc and mpirun) as it was.
 set -euo pipefail
 
+family="${1:-}"
+case "$family" in
+    "")
+        mpi_packages="libopenmpi-dev openmpi-bin"
+        mpi_name="an MPI library with mpicc and mpirun"
+        ;;
+    mpich)
+        mpicc_cmd="${MPICC:-mpicc.mpich}"
+        launcher_cmd="${MPI_LCS_LAUNCHER_CMD:-mpiexec.mpich}"
+        mpi_packages="mpich libmpich-dev"
+        mpi_name="MPICH ($mpicc_cmd and $launcher_cmd)"
+        ;;
+    openmpi)
+        mpicc_cmd="${MPICC:-mpicc.openmpi}"
+        launcher_cmd="${MPI_LCS_LAUNCHER_CMD:-mpirun.openmpi}"
+        mpi_packages="libopenmpi-dev openmpi-bin"
+        mpi_name="Open MPI ($mpicc_cmd and $launcher_cmd)"
+        ;;
+    *)
+        echo "setup: unknown MPI family '$family' (mpich, openmpi, or none for the system's MPI)" >&2
+        exit 2
+        ;;
+esac
+
 have_mpi() {
-    command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1
+    if [ -z "$family" ]; then
+        command -v mpicc >/dev/null 2>&1 &&
+            { command -v mpirun >/dev/null 2>&1 || command -v mpiexec >/dev/null 2>&1; }
+    else
+        # The launcher's first word: it may carry options of its own.
+        command -v "$mpicc_cmd" >/dev/null 2>&1 && command -v "${launcher_cmd%% *}" >/dev/null 2>&1
+    fi
 }
 
 # The development library (libclang.so, not only the runtime libclang.so.1): the build
@@ -44,7 +82,8 @@ fi
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     packages=""
-    have_mpi && have_libclang || packages="libopenmpi-dev openmpi-bin libclang-dev"
+    have_mpi || packages="$mpi_packages"
+    have_libclang || packages="${packages:+$packages }libclang-dev"
     have_chromium || packages="${packages:+$packages }chromium"
     echo "setup: installing $packages..."
     export DEBIAN_FRONTEND=noninteractive
@@ -55,21 +94,28 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "setup: done."
         exit 0
     fi
-    echo "setup: the packages were installed but mpicc, mpirun, libclang or chromium is still missing." >&2
+    echo "setup: the packages were installed but $mpi_name, libclang or chromium is still missing." >&2
     exit 1
 fi
 
+# Other systems' names for the family asked for (Open MPI when none was).
+if [ "$family" = mpich ]; then
+    fedora=mpich brew=mpich spack=mpich
+else
+    fedora=openmpi brew=open-mpi spack=openmpi
+fi
 missing=""
-have_mpi || missing="an MPI library with mpicc and mpirun"
+have_mpi || missing="$mpi_name"
 have_libclang || missing="${missing:+$missing, }libclang"
 have_chromium || missing="${missing:+$missing, }Chromium (for the tests)"
 cat >&2 <<MSG
 setup: $missing not found. Install them, then run this again:
-  Debian/Ubuntu:  sudo apt-get install libopenmpi-dev openmpi-bin libclang-dev chromium
-  Fedora:         sudo dnf install openmpi-devel clang-devel chromium && module load mpi/openmpi-x86_64
-  macOS Homebrew: brew install open-mpi llvm && brew install --cask chromium
+  Debian/Ubuntu:  sudo apt-get install $mpi_packages libclang-dev chromium
+  Fedora:         sudo dnf install $fedora-devel clang-devel chromium && module load mpi/$fedora-x86_64
+  macOS Homebrew: brew install $brew llvm && brew install --cask chromium
                   (and export LIBCLANG_PATH=\$(brew --prefix llvm)/lib)
-  Spack:          spack install openmpi llvm && spack load openmpi llvm (Chromium from the system)
+  Spack:          spack install $spack llvm && spack load $spack llvm (Chromium from the system)
 A Chromium elsewhere: export MPI_LCS_TEST_CHROMIUM=/path/to/chrome
+MPICH under other names: make test MPI=mpich MPICC=mpicc MPI_LCS_LAUNCHER_CMD=mpiexec
 MSG
 exit 1

@@ -107,8 +107,12 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub memory_limit: Option<u64>,
     /// Never show the progress bar (it only appears on a terminal, after a second).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "progress")]
     pub no_progress: bool,
+    /// Show the progress bar on rank 0's stderr even when no terminal is found there (a
+    /// launcher that hides it, a log file): after a second, as on a terminal.
+    #[arg(long)]
+    pub progress: bool,
 }
 
 /// Which engine, and its settings; shared by `solve`, `schedule` and `self-test`.

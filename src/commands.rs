@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use mpi::topology::SimpleCommunicator;
-use mpi::traits::Communicator;
+use mpi::traits::{Communicator, CommunicatorCollectives};
 
 use crate::cli::{Cli, Command};
 use crate::error::{self, Error};
@@ -25,35 +25,39 @@ use crate::options::{
 use crate::provenance::{HostInfo, Provenance};
 use crate::report::Report;
 use crate::schedule::Schedule;
+use crate::waiting::Waiting;
 
 /// The whole program: parse, validate, run, exit.
 pub fn main() -> ExitCode {
     // Under a launcher every process parses the same command line: only rank 0 (or a process
     // whose rank is unknown) says what is wrong with it.
-    let speaks = Launch::from_env().rank.is_none_or(|r| r == 0);
+    let launch = Launch::from_env();
+    let speaks = launch.rank.is_none_or(|r| r == 0);
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            if speaks {
-                let _ = e.print();
-            }
-            return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
+            return together(&launch, || {
+                if speaks {
+                    let _ = e.print();
+                }
+                ExitCode::from(e.exit_code().clamp(0, 255) as u8)
+            })
         }
     };
     let env = match Env::read() {
         Ok(env) => env,
-        Err(e) => return finish(Err(e), speaks),
+        Err(e) => return together(&launch, || finish(Err(e), speaks)),
     };
     match cli.command {
-        Command::Solve(args) => with_mpi(&env.launch, |world| {
-            let opts = SolveOptions::new(args, &env, &mpi_library())?;
+        Command::Solve(args) => with_mpi(&env, |world, env| {
+            let opts = SolveOptions::new(args, env, &mpi_library())?;
             match crate::engine::solve(world, &opts)? {
                 Some(report) => print(&report.summary()),
                 None => Ok(()),
             }
         }),
-        Command::SelfTest(args) => with_mpi(&env.launch, |world| {
-            crate::selftest::run(world, &SelfTestOptions::new(args, &env)?)
+        Command::SelfTest(args) => with_mpi(&env, |world, env| {
+            crate::selftest::run(world, &SelfTestOptions::new(args, env)?)
         }),
         Command::Reference(args) => finish(
             reference(ReferenceOptions::new(args, &env, &mpi_library())),
@@ -64,6 +68,22 @@ pub fn main() -> ExitCode {
         Command::Plot(args) => finish(plot(PlotOptions::new(args)), speaks),
         Command::Table(args) => finish(table(TableOptions::new(args)), speaks),
     }
+}
+
+/// Says what is wrong (`say`), and under a launcher leaves only once every process of the job
+/// has said it: a launcher may end the whole job as soon as one process exits non-zero (Open
+/// MPI's at once with `odls_base_sigkill_timeout 0`), which could end rank 0 before its message
+/// is out. A process on its own just says it.
+fn together(launch: &Launch, say: impl FnOnce() -> ExitCode) -> ExitCode {
+    if !launch.launched {
+        return say();
+    }
+    let universe = mpi::initialize();
+    let code = say();
+    if let Some(universe) = &universe {
+        universe.world().barrier();
+    }
+    code
 }
 
 /// Prints an error once, as `mpi-lcs: error: …` (when this process `speaks`), and returns
@@ -100,16 +120,21 @@ fn mpi_library() -> String {
     }
 }
 
-/// Runs `body` with MPI started; errors are printed by rank 0 only. Dropping the universe
+/// How long the silent processes of a mismatched launch wait before they exit.
+const MISMATCH_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Runs `body` with MPI started and, in the environment it is given, the way ranks wait for
+/// messages chosen (see `waiting`); errors are printed by rank 0 only. Dropping the universe
 /// finalises MPI on every rank before the process exits.
 ///
 /// A binary linked with one MPI library and started by another's launcher runs as that many
 /// separate one-process worlds, each computing the whole answer and reporting one rank: every
 /// process stops at once with [`Error::Mismatch`] instead (the launcher's rank 0 says why).
 fn with_mpi(
-    launch: &Launch,
-    body: impl FnOnce(&SimpleCommunicator) -> Result<(), Error>,
+    env: &Env,
+    body: impl FnOnce(&SimpleCommunicator, &Env) -> Result<(), Error>,
 ) -> ExitCode {
+    let launch = &env.launch;
     let Some(universe) = mpi::initialize() else {
         return finish(
             Err(anyhow::anyhow!("MPI was already initialised").into()),
@@ -120,6 +145,7 @@ fn with_mpi(
     init_logging(Some(world.rank()));
     abort_on_panic();
     let size = world.size() as usize;
+    let mut env = env.clone();
     let result = match (launch.size, launch.size_from) {
         (Some(launched), Some(variable)) if launched != size => Err(Error::Mismatch {
             launched,
@@ -127,14 +153,28 @@ fn with_mpi(
             world: size,
             library: mpi_library(),
         }),
-        _ => body(&world),
+        _ => {
+            env.switches.waiting = Some(Waiting::for_world(&world, env.switches.waiting));
+            body(&world, &env)
+        }
     };
-    let speaks = match result {
+    let mismatch = matches!(result, Err(Error::Mismatch { .. }));
+    let speaks = if mismatch {
         // Every process is rank 0 of its own world: let the launcher's rank 0 speak.
-        Err(Error::Mismatch { .. }) => launch.rank.is_none_or(|r| r == 0),
-        _ => world.rank() == 0,
+        launch.rank.is_none_or(|r| r == 0)
+    } else {
+        world.rank() == 0
     };
     let code = finish(result, speaks);
+    if mismatch && !speaks {
+        // These worlds cannot wait for one another: the silent ones leave a moment later, so
+        // that a launcher ending the job at the first non-zero exit does not end the launcher's
+        // rank 0 before its message is out (it did, in about 1 run in 4 on 8 ranks).
+        std::thread::sleep(MISMATCH_GRACE);
+    }
+    // Rank 0 may still be writing its files: the others wait for it here, not in MPI's
+    // finalisation.
+    env.switches.waiting().barrier(&world);
     drop(universe);
     code
 }

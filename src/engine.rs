@@ -37,13 +37,15 @@ use crate::store::hash::HashStore;
 use crate::store::{Seqs, Store, StoreKind};
 use crate::traceback::DiagonalWalker;
 use crate::traffic::{PerKind, Traffic};
+use crate::waiting::Waiting;
 
 /// Runs `solve` on this rank. Rank 0 gets the report; other ranks `None`.
 pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<Report>, Error> {
     let started = Instant::now();
     let started_at = SystemTime::now();
     let rank = world.rank() as usize;
-    let pair = share_input(world, opts)?;
+    let waiting = opts.switches.waiting();
+    let pair = share_input(world, opts, waiting)?;
     log::debug!(
         "input shared after {:.4} s",
         started.elapsed().as_secs_f64()
@@ -60,7 +62,7 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     let layout = Layout::new(&config, &pair, world.size() as usize, rank, limit, baseline);
     let working = layout.working_bytes(&pair, rank);
     let need = budget::need(baseline, working);
-    check_memory(world, need, limit, || {
+    check_memory(world, waiting, need, limit, || {
         layout.advice(&pair, limit.unwrap_or(0), baseline)
     })?;
     log::info!("{} x {} matrix, {layout:?}", pair.x.len(), pair.y.len());
@@ -74,7 +76,8 @@ pub fn solve(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<R
     let seconds_total = started.elapsed().as_secs_f64();
     outcome.stats.store_bytes_estimate = working;
     outcome.stats.memory_estimate_bytes = need;
-    let Some(gathered) = crate::stats::gather(world, &outcome.stats, &outcome.traffic) else {
+    let Some(gathered) = crate::stats::gather(world, &outcome.stats, &outcome.traffic, waiting)
+    else {
         return Ok(None);
     };
     let lcs = outcome.lcs.expect("rank 0 holds the LCS");
@@ -308,7 +311,14 @@ fn run_diagonal<S: Store>(
     };
     let start = (schedule.cells() > 0).then(|| (0, (schedule.rows() - 1, schedule.cols() - 1)));
     let fault = Fault::for_rank(config.switches.fault, Phase::Traceback, rank);
-    let outcome = crate::traceback::run(world, start, &mut walker, &mut traffic, fault);
+    let outcome = crate::traceback::run(
+        world,
+        start,
+        &mut walker,
+        &mut traffic,
+        fault,
+        config.switches.waiting(),
+    );
     let seconds_traceback = started.elapsed().as_secs_f64();
     log::debug!("traceback done in {seconds_traceback:.3} s");
     Ran {
@@ -354,9 +364,23 @@ fn run_bands(
     let outcome = match store.as_mut() {
         Some(store) => {
             let mut walker = BandWalker { store };
-            crate::traceback::run(world, start, &mut walker, &mut traffic, fault)
+            crate::traceback::run(
+                world,
+                start,
+                &mut walker,
+                &mut traffic,
+                fault,
+                config.switches.waiting(),
+            )
         }
-        None => crate::traceback::run(world, start, &mut Idle, &mut traffic, fault),
+        None => crate::traceback::run(
+            world,
+            start,
+            &mut Idle,
+            &mut traffic,
+            fault,
+            config.switches.waiting(),
+        ),
     };
     let seconds_traceback = started.elapsed().as_secs_f64();
     Ran {
@@ -373,7 +397,11 @@ fn run_bands(
 /// Rank 0 checks the output paths, then reads and validates the input; it broadcasts an
 /// ok/error code, the lengths and the sequences. On error every rank returns it; only rank 0's
 /// carries the message.
-fn share_input(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Pair, Error> {
+fn share_input(
+    world: &SimpleCommunicator,
+    opts: &SolveOptions,
+    waiting: Waiting,
+) -> Result<Pair, Error> {
     let root = world.process_at_rank(0);
     let mut loaded: Result<Pair, Error> = Err(Error::Peer(0));
     // [exit code, rows, cols, swapped, format]
@@ -394,7 +422,7 @@ fn share_input(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Pair, 
             Err(e) => [e.exit_code() as u64, 0, 0, 0, 0],
         };
     }
-    root.broadcast_into(&mut header[..]);
+    waiting.broadcast(&root, &mut header[..]);
     if header[0] != 0 {
         return Err(match loaded {
             Err(e) => e,
@@ -415,10 +443,10 @@ fn share_input(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Pair, 
         },
     };
     if !pair.x.is_empty() {
-        root.broadcast_into(&mut pair.x[..]);
+        waiting.broadcast(&root, &mut pair.x[..]);
     }
     if !pair.y.is_empty() {
-        root.broadcast_into(&mut pair.y[..]);
+        waiting.broadcast(&root, &mut pair.y[..]);
     }
     Ok(pair)
 }
@@ -468,6 +496,7 @@ fn memory_limit(world: &SimpleCommunicator, opts: &SolveOptions) -> Option<u64> 
 /// over all ranks together; rank 0 words the refusal with `advice`.
 fn check_memory(
     world: &SimpleCommunicator,
+    waiting: Waiting,
     need: u64,
     limit: Option<u64>,
     advice: impl FnOnce() -> String,
@@ -481,7 +510,7 @@ fn check_memory(
         EXIT_MEMORY
     };
     let mut worst = 0u8;
-    world.all_reduce_into(&code, &mut worst, SystemOperation::max());
+    waiting.all_reduce(world, &code, &mut worst, SystemOperation::max());
     match (worst, world.rank()) {
         (0, _) => Ok(()),
         (_, 0) => Err(Error::Memory(advice())),

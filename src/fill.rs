@@ -35,6 +35,7 @@ use crate::schedule::{Schedule, Transfers};
 use crate::store::{Seqs, Store};
 use crate::trace::CellValue;
 use crate::traffic::Traffic;
+use crate::waiting::Waiting;
 
 /// What one rank needs through its fill: the communicator, its cells, where its time goes.
 struct Filler<'a, S> {
@@ -44,6 +45,7 @@ struct Filler<'a, S> {
     traffic: &'a mut Traffic,
     times: FillTimes,
     synchronous: bool,
+    waiting: Waiting,
 }
 
 /// Runs this rank's fill; returns where its time went. A recorded run also keeps every value
@@ -67,6 +69,7 @@ pub fn run<S: Store>(
         traffic,
         times: FillTimes::default(),
         synchronous: switches.synchronous_sends,
+        waiting: switches.waiting(),
     };
     // Boundary values computed on the previous diagonal, waiting to be sent, and its rows,
     // waiting to be sealed.
@@ -157,7 +160,7 @@ impl<S: Store> Filler<'_, S> {
                 self.compute(d, interior);
                 let waiting = Instant::now();
                 for request in pending.iter_mut().filter_map(Option::take) {
-                    request.wait();
+                    self.waiting.wait(request);
                 }
                 self.times.wait_receive += waiting.elapsed().as_secs_f64();
             });

@@ -82,9 +82,11 @@ impl Launch {
     }
 
     /// Whether what this process writes to stderr reaches a terminal: its own stderr, or, for
-    /// a launched process whose stderr the launcher pipes, the terminal of the launcher (found
-    /// up the process tree: Open MPI's `mpirun` is the parent, Hydra's `mpiexec` the
-    /// grandparent, `srun` further up).
+    /// a launched process whose stderr the launcher copies, the launcher's stderr. The launcher
+    /// is the first process up the tree that is not one of its helpers ([`HELPERS`]): Open
+    /// MPI's `mpirun` is the parent, Hydra's `mpiexec` the grandparent (its proxy between). Only
+    /// the launcher's own stderr counts: with `mpiexec … 2>log` or `2>&1 | less` there is no
+    /// bar, even when the shell above is on a terminal.
     pub fn stderr_reaches_terminal(&self) -> bool {
         if std::io::stderr().is_terminal() {
             return true;
@@ -97,17 +99,25 @@ impl Launch {
             if pid <= 1 {
                 return false;
             }
-            let tty = std::fs::read_link(format!("/proc/{pid}/fd/2")).is_ok_and(|target| {
-                let target = target.to_string_lossy();
-                target.starts_with("/dev/pts/") || target.starts_with("/dev/tty")
-            });
-            if tty {
-                return true;
+            let name = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+            if !HELPERS.contains(&name.trim()) {
+                return on_terminal(pid);
             }
             pid = parent_of(pid).unwrap_or(0);
         }
         false
     }
+}
+
+/// Processes a launcher puts between itself and the ranks it starts on its own host.
+const HELPERS: [&str; 3] = ["hydra_pmi_proxy", "orted", "prted"];
+
+/// Whether process `pid`'s stderr is a terminal.
+fn on_terminal(pid: u32) -> bool {
+    std::fs::read_link(format!("/proc/{pid}/fd/2")).is_ok_and(|target| {
+        let target = target.to_string_lossy();
+        target.starts_with("/dev/pts/") || target.starts_with("/dev/tty")
+    })
 }
 
 /// The parent of process `pid`, from `/proc/PID/stat` (field 4, after the parenthesised name).

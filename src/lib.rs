@@ -8,7 +8,8 @@
 //! - command line: [`cli`] (what is accepted), [`options`] (validated, with the environment:
 //!   the only module that reads it), [`launch`], [`commands`] (what each subcommand does);
 //! - the MPI run: [`engine`] orchestrates [`fill`] and [`traceback`] over a [`store`], speaking
-//!   [`protocol`], counting in [`traffic`], gathering with [`stats`]; [`selftest`]; [`fault`];
+//!   [`protocol`], waiting as [`waiting`] says, counting in [`traffic`], gathering with
+//!   [`stats`]; [`selftest`]; [`fault`];
 //! - the arithmetic, without MPI: [`schedule`], [`reference`], [`store`], [`input`],
 //!   [`generate`];
 //! - what comes out: [`report`], [`provenance`], [`trace`], [`export`], [`render`], [`plot`],
@@ -45,6 +46,7 @@ pub mod table;
 pub mod trace;
 pub mod traceback;
 pub mod traffic;
+pub mod waiting;
 
 #[cfg(test)]
 mod structure {

@@ -6,6 +6,8 @@
 //! - `MPI_LCS_FAULT` — a planted fault (tests; see `fault`);
 //! - `MPI_LCS_SYNCHRONOUS_SENDS=1` — boundary values sent with synchronous sends (tests: shows
 //!   the exchange cannot deadlock);
+//! - `MPI_LCS_WAIT=spin|yield` — how ranks wait for messages, instead of the choice made
+//!   from the host's ranks and cores (see `waiting`);
 //! - `MPI_LCS_COMMIT` — the commit recorded in reports (the scripts set it);
 //! - `MPI_LCS_LAUNCHER` and the launchers' own variables (see `launch`).
 
@@ -23,11 +25,14 @@ use crate::launch::Launch;
 use crate::provenance::RunInfo;
 use crate::report::EngineKind;
 use crate::store::StoreKind;
+use crate::waiting::Waiting;
 
 /// Per-rank memory limit, as `--memory-limit` takes it.
 pub const MEMORY_LIMIT_ENV: &str = "MPI_LCS_MEMORY_LIMIT";
 /// `1`: boundary values go out with synchronous sends.
 pub const SYNCHRONOUS_SENDS_ENV: &str = "MPI_LCS_SYNCHRONOUS_SENDS";
+/// `spin` or `yield`: how ranks wait for messages (else chosen per host, see `waiting`).
+pub const WAIT_ENV: &str = "MPI_LCS_WAIT";
 /// The commit recorded in reports.
 pub const COMMIT_ENV: &str = "MPI_LCS_COMMIT";
 
@@ -99,11 +104,22 @@ pub struct Env {
     pub columns: u16,
 }
 
-/// Test switches that change how the engine runs, not what it computes.
+/// Switches that change how the engine runs, not what it computes: the tests' faults and
+/// synchronous sends, and how ranks wait for messages.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Switches {
     pub fault: Option<Fault>,
     pub synchronous_sends: bool,
+    /// How ranks wait: `MPI_LCS_WAIT`'s choice, else (`None`) chosen from the host's ranks
+    /// and cores once MPI has started (`commands`).
+    pub waiting: Option<Waiting>,
+}
+
+impl Switches {
+    /// How ranks wait (inside MPI until a choice is made).
+    pub fn waiting(&self) -> Waiting {
+        self.waiting.unwrap_or(Waiting::Spin)
+    }
 }
 
 impl Env {
@@ -119,11 +135,22 @@ impl Env {
             .map(|spec| spec.parse::<Fault>())
             .transpose()
             .map_err(|e| Error::Usage(format!("{FAULT_ENV}: {e}")))?;
+        let waiting = match var(WAIT_ENV).as_deref() {
+            None => None,
+            Some("spin") => Some(Waiting::Spin),
+            Some("yield") => Some(Waiting::Yield),
+            Some(other) => {
+                return Err(Error::Usage(format!(
+                    "{WAIT_ENV}: '{other}' is neither spin nor yield"
+                )))
+            }
+        };
         Ok(Env {
             memory_limit,
             switches: Switches {
                 fault,
                 synchronous_sends: var(SYNCHRONOUS_SENDS_ENV).as_deref() == Some("1"),
+                waiting,
             },
             commit: var(COMMIT_ENV).unwrap_or_else(|| "unknown".to_owned()),
             launch: Launch::from_env(),
@@ -226,8 +253,9 @@ impl SolveOptions {
                 html: args.html,
             },
             memory_limit: args.memory_limit.or(env.memory_limit),
-            progress: (!args.no_progress && env.launch.stderr_reaches_terminal())
-                .then_some(env.columns),
+            progress: (args.progress
+                || (!args.no_progress && env.launch.stderr_reaches_terminal()))
+            .then_some(env.columns),
             switches: env.switches,
             run: env.run_info(mpi_library),
             launch: env.launch.clone(),

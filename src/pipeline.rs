@@ -51,6 +51,7 @@ pub fn fill(
     progress: &mut Progress,
     switches: Switches,
 ) -> FillTimes {
+    let waiting = switches.waiting();
     let mut times = FillTimes::default();
     let Some(store) = store else {
         return times;
@@ -66,11 +67,17 @@ pub fn fill(
     let bytes = |b: usize| plan.message_bytes(b) as usize;
 
     if left && plan.batches() > 0 {
-        let waiting = Instant::now();
+        let started = Instant::now();
         let source = world.process_at_rank(rank as i32 - 1);
-        source.receive_into_with_tag(&mut incoming[0][..], tag::CARRIES);
+        mpi::request::scope(|scope| {
+            waiting.wait(source.immediate_receive_into_with_tag(
+                scope,
+                &mut incoming[0][..],
+                tag::CARRIES,
+            ));
+        });
         traffic.received(Kind::Boundary, bytes(0));
-        times.wait_receive += waiting.elapsed().as_secs_f64();
+        times.wait_receive += started.elapsed().as_secs_f64();
     }
     for b in 0..plan.batches() {
         let rows = plan.batch_rows(b);
@@ -120,10 +127,10 @@ pub fn fill(
 
             let started = Instant::now();
             if let Some(send) = send {
-                send.wait();
+                waiting.wait(send);
             }
             if let Some(receive) = receive {
-                receive.wait();
+                waiting.wait(receive);
             }
             times.wait_receive += started.elapsed().as_secs_f64();
         });

@@ -1,8 +1,9 @@
 //! A progress bar over diagonals on rank 0, for runs long enough to wonder about.
 //!
-//! Only rank 0 shows it, only when its stderr ends at a terminal, never with `--no-progress`,
-//! and only once the fill has run for [`DELAY`]: short runs and scripted runs print nothing
-//! extra. Checking costs one clock read every [`STRIDE`] steps.
+//! Only rank 0 shows it, only when its stderr ends at a terminal (or `--progress` asks for it
+//! anyway), never with `--no-progress`, and only once the fill has run for [`DELAY`]: short
+//! runs and scripted runs print nothing extra. Checking costs one clock read every [`STRIDE`]
+//! steps.
 //!
 //! Under a launcher a rank's stderr is a pipe that the launcher copies to its own stderr, so
 //! the options ask the launcher's terminal (`launch`), and the bar is drawn with plain ANSI
@@ -34,7 +35,7 @@ pub struct Progress {
 impl Progress {
     /// A bar over `total` steps (`unit`: `diagonals`, `rows`) on a terminal `width` columns
     /// wide; `None` on ranks other than 0, with `--no-progress`, and when stderr reaches no
-    /// terminal.
+    /// terminal without `--progress`.
     pub fn new(width: Option<u16>, total: usize, unit: &'static str) -> Progress {
         Progress {
             width,

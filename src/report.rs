@@ -7,7 +7,6 @@
 
 use std::fmt::{self, Write as _};
 
-use mpi::traits::Equivalence;
 use serde::{Deserialize, Serialize};
 
 use crate::bands::Checkpoint;
@@ -84,7 +83,7 @@ pub struct Predicted {
 }
 
 /// Seconds one rank spent in the fill, split by what it was doing.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Equivalence)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct FillTimes {
     pub compute: f64,
     /// Waiting in receives.

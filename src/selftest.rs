@@ -23,6 +23,7 @@ use crate::traffic::PerKind;
 
 /// Runs the self-test on this rank. Collective.
 pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Error> {
+    let waiting = opts.switches.waiting();
     let ranks = world.size() as usize;
     let methods: Vec<Method> = match opts.method {
         Method::Bands { .. } if opts.sweep => {
@@ -60,7 +61,7 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
                 progress: None,
             };
             let (layout, outcome) = run_pair(world, pair, &config);
-            let gathered = crate::stats::gather(world, &outcome.stats, &outcome.traffic);
+            let gathered = crate::stats::gather(world, &outcome.stats, &outcome.traffic, waiting);
             if let (Some(gathered), Some(lcs)) = (gathered, outcome.lcs) {
                 if let Err(problem) = check(&layout, pair, &lcs, &gathered) {
                     failures.push(format!(
@@ -73,7 +74,7 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
         }
     }
     let mut verdict = failures.len() as u64;
-    world.process_at_rank(0).broadcast_into(&mut verdict);
+    waiting.broadcast(&world.process_at_rank(0), &mut verdict);
     if world.rank() != 0 {
         return if verdict == 0 {
             Ok(())

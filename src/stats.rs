@@ -2,6 +2,10 @@
 //! fixed-size [`RankStats`] record, its boundary messages per target, and, for a recorded run,
 //! its events, values and walk. These are MPI collectives, whose internal traffic depends on
 //! the MPI library; they are not counted as messages.
+//!
+//! Records travel as plain 64-bit words ([`Words`]), so no MPI datatype is created: a derived
+//! datatype lives until the process exits, and MPICH reports every one as leaked when MPI is
+//! finalised.
 
 use mpi::datatype::PartitionMut;
 use mpi::topology::SimpleCommunicator;
@@ -12,12 +16,13 @@ use crate::provenance::HostInfo;
 use crate::report::{FillTimes, RankReport};
 use crate::trace::{CellValue, Event, EventWire, Recording};
 use crate::traffic::{PerKind, Traffic};
+use crate::waiting::Waiting;
 
 /// Bytes of a host name in [`RankStats`] (Linux allows 64).
 const HOST_BYTES: usize = 64;
 
 /// What one rank measured, as one fixed-size record.
-#[derive(Debug, Clone, Copy, Equivalence)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RankStats {
     pub cells: u64,
     pub sent: PerKind,
@@ -106,6 +111,146 @@ impl RankStats {
     }
 }
 
+/// A fixed-size record as 64-bit words, for gathering.
+pub trait Words: Sized {
+    /// Words per record.
+    const WORDS: usize;
+    /// Appends the record's words to `out`.
+    fn put(&self, out: &mut Vec<u64>);
+    /// The record from its [`Self::WORDS`] words.
+    fn take(words: &[u64]) -> Self;
+}
+
+/// Reads a record's words in order.
+struct Reader<'a>(std::slice::Iter<'a, u64>);
+
+impl Reader<'_> {
+    fn u(&mut self) -> u64 {
+        *self.0.next().expect("a whole record")
+    }
+
+    fn f(&mut self) -> f64 {
+        f64::from_bits(self.u())
+    }
+
+    fn kinds(&mut self) -> PerKind {
+        PerKind {
+            boundary: self.u(),
+            traceback: self.u(),
+            control: self.u(),
+        }
+    }
+}
+
+impl Words for RankStats {
+    const WORDS: usize = 24 + HOST_BYTES / 8;
+
+    fn put(&self, out: &mut Vec<u64>) {
+        out.push(self.cells);
+        for k in [
+            &self.sent,
+            &self.sent_bytes,
+            &self.received,
+            &self.received_bytes,
+        ] {
+            out.extend([k.boundary, k.traceback, k.control]);
+        }
+        out.extend([
+            self.hops,
+            self.peak_rss_bytes,
+            self.store_bytes_estimate,
+            self.memory_estimate_bytes,
+            self.seconds_fill.to_bits(),
+            self.fill.compute.to_bits(),
+            self.fill.wait_receive.to_bits(),
+            self.fill.send.to_bits(),
+            self.seconds_traceback.to_bits(),
+            self.seconds_recompute.to_bits(),
+            self.cores,
+        ]);
+        out.extend(
+            self.host
+                .chunks(8)
+                .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))),
+        );
+    }
+
+    fn take(words: &[u64]) -> RankStats {
+        let mut r = Reader(words.iter());
+        let mut stats = RankStats {
+            cells: r.u(),
+            sent: r.kinds(),
+            sent_bytes: r.kinds(),
+            received: r.kinds(),
+            received_bytes: r.kinds(),
+            hops: r.u(),
+            peak_rss_bytes: r.u(),
+            store_bytes_estimate: r.u(),
+            memory_estimate_bytes: r.u(),
+            seconds_fill: r.f(),
+            fill: FillTimes {
+                compute: r.f(),
+                wait_receive: r.f(),
+                send: r.f(),
+            },
+            seconds_traceback: r.f(),
+            seconds_recompute: r.f(),
+            cores: r.u(),
+            host: [0; HOST_BYTES],
+        };
+        for chunk in stats.host.chunks_mut(8) {
+            chunk.copy_from_slice(&r.u().to_le_bytes());
+        }
+        stats
+    }
+}
+
+impl Words for CellValue {
+    const WORDS: usize = 3;
+
+    fn put(&self, out: &mut Vec<u64>) {
+        out.extend([self.i, self.j, self.value]);
+    }
+
+    fn take(words: &[u64]) -> CellValue {
+        let mut r = Reader(words.iter());
+        CellValue {
+            i: r.u(),
+            j: r.u(),
+            value: r.u(),
+        }
+    }
+}
+
+impl Words for EventWire {
+    const WORDS: usize = 7;
+
+    fn put(&self, out: &mut Vec<u64>) {
+        out.extend([
+            self.kind,
+            self.diagonal,
+            self.from,
+            self.to,
+            self.i,
+            self.j,
+            self.bytes,
+        ]);
+    }
+
+    fn take(words: &[u64]) -> EventWire {
+        let mut r = Reader(words.iter());
+        EventWire {
+            kind: r.u(),
+            diagonal: r.u(),
+            from: r.u(),
+            to: r.u(),
+            i: r.u(),
+            j: r.u(),
+            bytes: r.u(),
+        }
+    }
+}
+
 /// Everything gathered on rank 0.
 pub struct Gathered {
     pub stats: Vec<RankStats>,
@@ -120,19 +265,22 @@ pub fn gather(
     world: &SimpleCommunicator,
     stats: &RankStats,
     traffic: &Traffic,
+    waiting: Waiting,
 ) -> Option<Gathered> {
     let root = world.process_at_rank(0);
     let ranks = world.size() as usize;
     let is_root = world.rank() == 0;
-    let mut all_stats = vec![RankStats::default(); if is_root { ranks } else { 0 }];
+    let mut mine = Vec::with_capacity(RankStats::WORDS);
+    stats.put(&mut mine);
+    let mut all_stats = vec![0u64; if is_root { ranks * RankStats::WORDS } else { 0 }];
     let mut all_pairs = vec![0u64; if is_root { ranks * ranks } else { 0 }];
-    if is_root {
-        root.gather_into_root(stats, &mut all_stats[..]);
-        root.gather_into_root(&traffic.boundary_to[..], &mut all_pairs[..]);
+    let (stats_in, pairs_in) = if is_root {
+        (Some(&mut all_stats[..]), Some(&mut all_pairs[..]))
     } else {
-        root.gather_into(stats);
-        root.gather_into(&traffic.boundary_to[..]);
-    }
+        (None, None)
+    };
+    waiting.gather(&root, &mine[..], stats_in);
+    waiting.gather(&root, &traffic.boundary_to[..], pairs_in);
     let recording = traffic.recording.as_ref().map(|r| {
         let events: Vec<EventWire> = r.events.iter().map(EventWire::from).collect();
         let walk: Vec<CellValue> = r
@@ -140,9 +288,9 @@ pub fn gather(
             .iter()
             .map(|&(i, j)| CellValue { i, j, value: 0 })
             .collect();
-        let events = gather_varcount(world, &events);
-        let values = gather_varcount(world, &r.values);
-        let walk = gather_varcount(world, &walk);
+        let events = gather_varcount(world, &events, waiting);
+        let values = gather_varcount(world, &r.values, waiting);
+        let walk = gather_varcount(world, &walk, waiting);
         Some(Recording {
             events: events?.iter().map(Event::from).collect(),
             values: values?,
@@ -157,26 +305,35 @@ pub fn gather(
         r.order();
     }
     Some(Gathered {
-        stats: all_stats,
+        stats: all_stats
+            .chunks(RankStats::WORDS)
+            .map(RankStats::take)
+            .collect(),
         pairs: all_pairs.chunks(ranks).map(<[u64]>::to_vec).collect(),
         recording,
     })
 }
 
 /// Gathers a different number of records from every rank to rank 0, in rank order.
-pub fn gather_varcount<T: Equivalence + Copy + Default>(
+pub fn gather_varcount<T: Words>(
     world: &SimpleCommunicator,
-    local: &[T],
+    records: &[T],
+    waiting: Waiting,
 ) -> Option<Vec<T>> {
     let root = world.process_at_rank(0);
+    let mut local = Vec::with_capacity(records.len() * T::WORDS);
+    for record in records {
+        record.put(&mut local);
+    }
+    let local = &local[..];
     let count = local.len() as Count;
     if world.rank() != 0 {
-        root.gather_into(&count);
-        root.gather_varcount_into(local);
+        waiting.gather(&root, &[count], None);
+        waiting.gather_varcount(&root, local, None);
         return None;
     }
     let mut counts = vec![0 as Count; world.size() as usize];
-    root.gather_into_root(&count, &mut counts[..]);
+    waiting.gather(&root, &[count], Some(&mut counts[..]));
     let displs: Vec<Count> = counts
         .iter()
         .scan(0, |at, &c| {
@@ -185,8 +342,65 @@ pub fn gather_varcount<T: Equivalence + Copy + Default>(
             Some(d)
         })
         .collect();
-    let mut all = vec![T::default(); counts.iter().sum::<Count>() as usize];
-    let mut partition = PartitionMut::new(&mut all[..], &counts[..], &displs[..]);
-    root.gather_varcount_into_root(local, &mut partition);
-    Some(all)
+    let mut all = vec![0u64; counts.iter().sum::<Count>() as usize];
+    let mut partition = PartitionMut::new(&mut all[..], counts, displs);
+    waiting.gather_varcount(&root, local, Some(&mut partition));
+    Some(all.chunks(T::WORDS).map(T::take).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip<T: Words + PartialEq + std::fmt::Debug>(record: &T) {
+        let mut words = Vec::new();
+        record.put(&mut words);
+        assert_eq!(words.len(), T::WORDS);
+        assert_eq!(&T::take(&words), record);
+    }
+
+    #[test]
+    fn records_survive_their_words() {
+        let host = HostInfo {
+            name: "node-01.example".into(),
+            cores: 48,
+        };
+        let mut traffic = Traffic::new(1, 3, false);
+        traffic.sent(crate::protocol::Kind::Boundary, 2, 4, None);
+        traffic.received(crate::protocol::Kind::Traceback, 21);
+        let mut stats = RankStats::new(&traffic, &host);
+        (stats.cells, stats.hops, stats.peak_rss_bytes) = (1 << 40, 7, 123_456_789);
+        (stats.store_bytes_estimate, stats.memory_estimate_bytes) = (11, 12);
+        (stats.seconds_fill, stats.seconds_traceback) = (1.5, 0.25);
+        stats.seconds_recompute = 1e-9;
+        stats.fill = FillTimes {
+            compute: 0.75,
+            wait_receive: 0.5,
+            send: f64::MIN_POSITIVE,
+        };
+        round_trip(&stats);
+        assert_eq!(
+            RankStats::take(&{
+                let mut w = Vec::new();
+                stats.put(&mut w);
+                w
+            })
+            .host(),
+            host
+        );
+        round_trip(&CellValue {
+            i: 3,
+            j: u64::MAX,
+            value: 9,
+        });
+        round_trip(&EventWire {
+            kind: 2,
+            diagonal: u64::MAX,
+            from: 1,
+            to: 0,
+            i: 5,
+            j: 6,
+            bytes: 17,
+        });
+    }
 }

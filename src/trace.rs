@@ -8,7 +8,6 @@
 //! walk's diagonal `i + j` falls at every step), then the control messages. The trace is
 //! written as CSV with the columns of [`Event`].
 
-use mpi::traits::Equivalence;
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::Kind;
@@ -56,7 +55,7 @@ impl Event {
 }
 
 /// A computed value `M[i][j]`, as recorded by the rank that computed it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Equivalence)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CellValue {
     pub i: u64,
     pub j: u64,
@@ -114,15 +113,15 @@ pub fn to_csv(events: &[Event]) -> Result<Vec<u8>, csv::Error> {
 
 /// An event as a fixed-size record, for gathering to rank 0 (`NONE` stands for a missing
 /// field).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Equivalence)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct EventWire {
-    kind: u64,
-    diagonal: u64,
-    from: u64,
-    to: u64,
-    i: u64,
-    j: u64,
-    bytes: u64,
+    pub kind: u64,
+    pub diagonal: u64,
+    pub from: u64,
+    pub to: u64,
+    pub i: u64,
+    pub j: u64,
+    pub bytes: u64,
 }
 
 const NONE: u64 = u64::MAX;

@@ -26,6 +26,7 @@ use crate::protocol::{decode_hop, encode_hop, tag, Kind};
 use crate::schedule::Schedule;
 use crate::store::{Seqs, Store};
 use crate::traffic::Traffic;
+use crate::waiting::Waiting;
 
 /// Where a rank's part of the walk ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,6 +130,7 @@ pub fn run<W: Walker>(
     walker: &mut W,
     traffic: &mut Traffic,
     fault: Option<Fault>,
+    waiting: Waiting,
 ) -> Outcome {
     let rank = world.rank() as usize;
     let ranks = world.size() as usize;
@@ -181,7 +183,7 @@ pub fn run<W: Walker>(
                 .process_at_rank(0)
                 .send_with_tag(&found[..], tag::RESULT);
         }
-        let (msg, status) = world.any_process().receive_vec::<u8>();
+        let (msg, status) = waiting.receive_any(world);
         match status.tag() {
             tag::HOP => {
                 traffic.received(Kind::Traceback, msg.len());

@@ -4,14 +4,13 @@
 //!
 //! Counting costs two additions per message; recording is off unless asked for.
 
-use mpi::traits::Equivalence;
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::Kind;
 use crate::trace::{Event, Recording};
 
 /// Counts per message kind.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, Equivalence)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PerKind {
     pub boundary: u64,
     pub traceback: u64,

@@ -292,13 +292,13 @@ fn faults_end_the_whole_job() {
         assert!(waiting.elapsed() < Duration::from_secs(60), "no stall");
         std::thread::sleep(Duration::from_millis(20));
     }
-    let session = job.pid();
+    let processes = job.processes();
     // SAFETY: sending a signal has no memory effects.
-    assert_eq!(unsafe { libc::kill(session as i32, libc::SIGTERM) }, 0);
+    assert_eq!(unsafe { libc::kill(job.pid() as i32, libc::SIGTERM) }, 0);
     let _ = job.wait(Duration::from_secs(30));
     assert!(!json.exists());
     let deadline = Instant::now() + Duration::from_secs(10);
-    while !util::session_members(session).is_empty() {
+    while !processes.list().is_empty() {
         assert!(Instant::now() < deadline, "left running");
         std::thread::sleep(Duration::from_millis(50));
     }

@@ -19,6 +19,10 @@ fn script(name: &str) -> PathBuf {
 /// `scripts/experiment ARGS` with the test binary, in `dir`, with extra environment.
 fn experiment<S: AsRef<OsStr>>(dir: &Dir, args: &[S], env: &[(&str, &str)]) -> Run {
     let mut cmd = Command::new(script("experiment"));
+    // The script's default launcher is Open MPI's: name another family's.
+    if let (program, util::Family::Hydra) = util::launcher() {
+        cmd.args(["--launcher", program]);
+    }
     cmd.args(args)
         .current_dir(dir.dir.path())
         .env("MPI_LCS_BIN", util::bin())
@@ -228,7 +232,7 @@ fn experiment_kills_a_run_that_outlives_its_timeout_and_goes_on() {
         // Rank 1 hangs in its fill: only the 2-rank runs meet it.
         .env("MPI_LCS_FAULT", "stall:1:3");
     let job = Job::spawn(cmd);
-    let session = job.pid();
+    let processes = job.processes();
     let run = job.wait(util::TIMEOUT);
     assert_eq!(run.status.code(), Some(1), "{run:?}");
     let label = format!(
@@ -251,7 +255,8 @@ fn experiment_kills_a_run_that_outlives_its_timeout_and_goes_on() {
     );
     assert!(run.stdout.contains("1 timed out"), "{}", run.stdout);
     // Nothing of the killed run is left running.
-    let left: Vec<u32> = util::session_members(session)
+    let left: Vec<u32> = processes
+        .list()
         .into_iter()
         .filter(|&pid| alive(pid))
         .collect();

@@ -2,9 +2,11 @@
 //! MPI launcher, in a temporary directory of its own, with a hard timeout so a hung rank fails
 //! the test instead of hanging the suite.
 //!
-//! Every launched command is a [`Job`] in a session of its own; a job that is dropped before it
-//! ended (a timeout, a failed assertion, a panic) is killed with every process of its session,
-//! the launcher's ranks included, so a failing test never leaves a process behind.
+//! Every launched command is a [`Job`] in a session of its own, marked by a variable of its own
+//! that its processes inherit; a job that is dropped before it ended (a timeout, a failed
+//! assertion, a panic) is killed with every process of its session or with its mark, the
+//! launcher's ranks included (Hydra's proxies and ranks start sessions of their own), so a
+//! failing test never leaves a process behind.
 //!
 //! The launcher is `mpirun` unless `MPI_LCS_TEST_LAUNCHER` names another (`mpiexec.mpich`);
 //! its family decides the flags: Open MPI needs `--oversubscribe` for more ranks than cores and
@@ -15,6 +17,7 @@ use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -131,8 +134,36 @@ pub struct Job {
     stderr: Arc<Mutex<Vec<u8>>>,
     readers: Vec<JoinHandle<()>>,
     done: bool,
+    processes: JobProcesses,
     /// Keeps the launcher's session directory until the job ends.
     _session: Option<tempfile::TempDir>,
+}
+
+/// The variable that marks a job's processes.
+const JOB_MARK: &str = "MPI_LCS_TEST_JOB";
+
+/// How to find a job's processes, even after its first one has ended: those of its session,
+/// and those that inherited its mark.
+#[derive(Debug, Clone)]
+pub struct JobProcesses {
+    session: u32,
+    mark: String,
+}
+
+impl JobProcesses {
+    /// The processes of the job still running (or not yet reaped).
+    pub fn list(&self) -> Vec<u32> {
+        let mut pids = session_members(self.session);
+        let needle = format!("{JOB_MARK}={}\0", self.mark);
+        for pid in all_pids() {
+            let marked = std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.windows(needle.len()).any(|w| w == needle.as_bytes()));
+            if marked && !pids.contains(&pid) {
+                pids.push(pid);
+            }
+        }
+        pids
+    }
 }
 
 fn collect(mut from: impl Read + Send + 'static, into: Arc<Mutex<Vec<u8>>>) -> JoinHandle<()> {
@@ -150,6 +181,13 @@ fn collect(mut from: impl Read + Send + 'static, into: Arc<Mutex<Vec<u8>>>) -> J
 impl Job {
     /// Starts `cmd` in a new session, with stdin closed and its output collected.
     pub fn spawn(mut cmd: Command) -> Job {
+        static JOBS: AtomicUsize = AtomicUsize::new(0);
+        let mark = format!(
+            "{}-{}",
+            std::process::id(),
+            JOBS.fetch_add(1, Ordering::Relaxed)
+        );
+        cmd.env(JOB_MARK, &mark);
         let session = launcher_env(&mut cmd);
         // SAFETY: setsid is async-signal-safe and touches nothing of the parent.
         unsafe {
@@ -170,6 +208,10 @@ impl Job {
             collect(child.stdout.take().unwrap(), stdout.clone()),
             collect(child.stderr.take().unwrap(), stderr.clone()),
         ];
+        let processes = JobProcesses {
+            session: child.id(),
+            mark,
+        };
         Job {
             child,
             started: Instant::now(),
@@ -177,12 +219,18 @@ impl Job {
             stderr,
             readers,
             done: false,
+            processes,
             _session: session,
         }
     }
 
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// How to find the job's processes, now or after it ended.
+    pub fn processes(&self) -> JobProcesses {
+        self.processes.clone()
     }
 
     /// What the job has written to stderr so far.
@@ -222,9 +270,9 @@ impl Job {
         }
     }
 
-    /// Kills every process of the job's session, then the job itself.
+    /// Kills every process of the job (its session and its mark), then the job itself.
     pub fn kill(&mut self) {
-        for pid in session_members(self.child.id()) {
+        for pid in self.processes.list() {
             // SAFETY: sending a signal has no memory effects.
             unsafe {
                 libc::kill(pid as i32, libc::SIGKILL);
@@ -244,13 +292,20 @@ impl Drop for Job {
     }
 }
 
-/// The processes whose session is `sid` (a job's session is its first process's pid).
-pub fn session_members(sid: u32) -> Vec<u32> {
+/// Every process id in /proc.
+fn all_pids() -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
     entries
         .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .collect()
+}
+
+/// The processes whose session is `sid` (a job's session is its first process's pid).
+fn session_members(sid: u32) -> Vec<u32> {
+    all_pids()
+        .into_iter()
         .filter(|&pid| {
             std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
                 // Fields after the parenthesised name: state ppid pgrp session ...
@@ -356,6 +411,11 @@ pub fn solve(
     mpirun_env(ranks, &a, env)
 }
 
+/// Ranks yield their core while they wait (unless the test or the caller's environment says
+/// otherwise): the tests run several jobs side by side, so the machine is oversubscribed even
+/// when each job has a core per rank, which no rank can see (MPICH's ranks, which never yield
+/// by themselves, then starve the other jobs).
+///
 /// Open MPI refuses to run as root without the first two variables; harmless otherwise. Its
 /// `mpirun` also waits a second or two before it ends a job in which a rank exited non-zero
 /// (it gives the others time to stop before it kills them); the failure tests have hundreds of
@@ -364,6 +424,10 @@ pub fn solve(
 /// the shared one under /tmp and fail.
 fn launcher_env(cmd: &mut Command) -> Option<tempfile::TempDir> {
     let session = tempfile::tempdir().expect("session dir");
+    let chosen = cmd.get_envs().any(|(k, _)| k == "MPI_LCS_WAIT");
+    if !chosen && std::env::var_os("MPI_LCS_WAIT").is_none() {
+        cmd.env("MPI_LCS_WAIT", "yield");
+    }
     cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
         .env("OMPI_MCA_odls_base_sigkill_timeout", "0")

@@ -1,0 +1,131 @@
+//! How a rank waits for the messages it needs: inside MPI, or by testing and yielding its core
+//! between tests when its host runs more ranks than it has cores.
+//!
+//! MPI's waits poll. A rank that waits for its neighbour keeps its core busy until the message
+//! arrives, which is the fastest way to wait when every rank has a core of its own. When ranks
+//! share cores, the waiting rank may hold the very core its neighbour needs to compute the
+//! message: the neighbour then runs only when the scheduler takes the core away, once per time
+//! slice (milliseconds). Open MPI's `mpirun` notices an oversubscribed host and makes its waits
+//! yield; MPICH's do not, and a diagonal fill, which waits once per diagonal, then runs hundreds
+//! of times slower. So on an oversubscribed host every wait of the fill and the traceback tests
+//! its request and yields the core between two tests. The run's collectives (the input's
+//! broadcast, the memory check, the gathering of statistics) go through the same choice: they
+//! are started as non-blocking collectives and waited for as any request.
+
+use mpi::collective::Operation;
+use mpi::datatype::PartitionMut;
+use mpi::point_to_point::Status;
+use mpi::request::{Request, Scope};
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+use mpi::Count;
+
+/// How a rank waits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waiting {
+    /// In MPI's own wait (every rank has a core).
+    Spin,
+    /// Testing, and yielding the core between tests (ranks share cores).
+    Yield,
+}
+
+impl Waiting {
+    /// `Yield` when this rank's host runs more of the world's ranks than it has cores online,
+    /// else `Spin`; `forced` overrides. Collective: every rank must call it.
+    pub fn for_world(world: &SimpleCommunicator, forced: Option<Waiting>) -> Waiting {
+        let here = world.split_shared(0).size() as usize;
+        let cores = crate::provenance::online_cores();
+        let chosen = if here > cores {
+            Waiting::Yield
+        } else {
+            Waiting::Spin
+        };
+        log::debug!("{here} ranks on {cores} cores here: waiting by {chosen:?}");
+        forced.unwrap_or(chosen)
+    }
+
+    /// Waits for `request` to complete.
+    pub fn wait<'a, D: ?Sized, S: Scope<'a>>(self, request: Request<'a, D, S>) -> Status {
+        match self {
+            Waiting::Spin => request.wait(),
+            Waiting::Yield => {
+                let mut request = request;
+                loop {
+                    match request.test() {
+                        Ok(status) => return status,
+                        Err(pending) => request = pending,
+                    }
+                    std::thread::yield_now();
+                }
+            }
+        }
+    }
+
+    /// Waits until every rank of `world` has got here. Collective.
+    pub fn barrier(self, world: &SimpleCommunicator) {
+        self.wait(world.immediate_barrier());
+    }
+
+    /// `root`'s `buffer` into every rank's. Collective.
+    pub fn broadcast<B: BufferMut + ?Sized>(self, root: &impl Root, buffer: &mut B) {
+        mpi::request::scope(|scope| {
+            self.wait(root.immediate_broadcast_into(scope, buffer));
+        });
+    }
+
+    /// Every rank's `send`, in rank order, into `receive` on `root` (which alone passes one).
+    /// Collective.
+    pub fn gather<T: Equivalence>(self, root: &impl Root, send: &[T], receive: Option<&mut [T]>) {
+        mpi::request::scope(|scope| match receive {
+            Some(receive) => {
+                self.wait(root.immediate_gather_into_root(scope, send, receive));
+            }
+            None => {
+                self.wait(root.immediate_gather_into(scope, send));
+            }
+        });
+    }
+
+    /// [`Waiting::gather`] of another number of words from every rank, into `receive`'s
+    /// partition on `root`. Collective.
+    pub fn gather_varcount(
+        self,
+        root: &impl Root,
+        send: &[u64],
+        receive: Option<&mut PartitionMut<'_, [u64], Vec<Count>, Vec<Count>>>,
+    ) {
+        mpi::request::scope(|scope| match receive {
+            Some(receive) => {
+                self.wait(root.immediate_gather_varcount_into_root(scope, send, receive));
+            }
+            None => {
+                self.wait(root.immediate_gather_varcount_into(scope, send));
+            }
+        });
+    }
+
+    /// Every rank's `send` combined by `op` into every rank's `receive`. Collective.
+    pub fn all_reduce<S, R, O>(self, world: &SimpleCommunicator, send: &S, receive: &mut R, op: O)
+    where
+        S: Buffer + ?Sized,
+        R: BufferMut + ?Sized,
+        O: Operation,
+    {
+        mpi::request::scope(|scope| {
+            self.wait(world.immediate_all_reduce_into(scope, send, receive, op));
+        });
+    }
+
+    /// Receives the next message from any rank, with any tag.
+    pub fn receive_any(self, world: &SimpleCommunicator) -> (Vec<u8>, Status) {
+        match self {
+            Waiting::Spin => world.any_process().receive_vec::<u8>(),
+            Waiting::Yield => loop {
+                if let Some(probed) = world.any_process().immediate_matched_probe() {
+                    return probed.matched_receive_vec::<u8>();
+                }
+                std::thread::yield_now();
+            },
+        }
+    }
+}
