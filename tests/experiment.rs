@@ -117,14 +117,16 @@ fn experiment_appends_one_whole_row_per_run() {
     }
 }
 
-/// A copy of the repository's layout with the experiment script, an input and a committed
+/// A copy of the repository's layout with the experiment and launch scripts, an input and a committed
 /// result set, to see where an experiment writes when it is not told.
 fn scratch_repository(dir: &Dir) -> PathBuf {
     let repo = dir.path("repo");
     for sub in ["scripts", "inputs", "results"] {
         std::fs::create_dir_all(repo.join(sub)).unwrap();
     }
-    std::fs::copy(script("experiment"), repo.join("scripts/experiment")).unwrap();
+    for name in ["experiment", "launch"] {
+        std::fs::copy(script(name), repo.join("scripts").join(name)).unwrap();
+    }
     std::fs::write(repo.join("inputs/tiny.txt"), "ACGTTGCA\nCATGCAGT\n").unwrap();
     std::fs::write(repo.join("results/runs.csv"), "committed results\n").unwrap();
     repo
