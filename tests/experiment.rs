@@ -117,8 +117,8 @@ fn experiment_appends_one_whole_row_per_run() {
     }
 }
 
-/// A copy of the repository's layout with the experiment and launch scripts, an input and a committed
-/// result set, to see where an experiment writes when it is not told.
+/// A copy of the repository's layout with the experiment and launch scripts, an input and a
+/// committed result set, to see where an experiment writes when it is not told.
 fn scratch_repository(dir: &Dir) -> PathBuf {
     let repo = dir.path("repo");
     for sub in ["scripts", "inputs", "results"] {
