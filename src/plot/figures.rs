@@ -333,20 +333,14 @@ pub fn time(data: &Data) -> Figure {
         ));
     }
     let y = Axis::log(&values(&series), Unit::Seconds, "time, median (log scale)");
-    Figure {
-        title: "Time to solve against ranks".into(),
-        panels: vec![Panel {
-            title: String::new(),
-            x,
-            y,
-            series,
-            bars: Vec::new(),
-        }],
-        columns: 1,
-        legend_title: "input (m × n) · engine · store".into(),
+    Figure::single(
+        "Time to solve against ranks",
+        x,
+        y,
+        series,
         legend,
-        notes: data.notes(&first, true),
-    }
+        data.notes(&first, true),
+    )
 }
 
 /// A speed-up series: `base` over each point's time, error bars from the point's range;
@@ -757,20 +751,14 @@ pub fn messages(data: &Data) -> Figure {
     };
     let mut notes = first;
     notes.extend(data.warnings());
-    Figure {
-        title: "Boundary messages against ranks: measured and predicted".into(),
-        panels: vec![Panel {
-            title: String::new(),
-            x,
-            y,
-            series,
-            bars: Vec::new(),
-        }],
-        columns: 1,
-        legend_title: "input (m × n) · engine · store".into(),
+    Figure::single(
+        "Boundary messages against ranks: measured and predicted",
+        x,
+        y,
+        series,
         legend,
         notes,
-    }
+    )
 }
 
 #[cfg(test)]

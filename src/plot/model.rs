@@ -136,3 +136,30 @@ pub struct Figure {
     pub legend: Vec<Key>,
     pub notes: Vec<String>,
 }
+
+impl Figure {
+    /// A figure of one panel of series, with the legend of the runs' configurations.
+    pub fn single(
+        title: impl Into<String>,
+        x: Axis,
+        y: Axis,
+        series: Vec<Series>,
+        legend: Vec<Key>,
+        notes: Vec<String>,
+    ) -> Figure {
+        Figure {
+            title: title.into(),
+            panels: vec![Panel {
+                title: String::new(),
+                x,
+                y,
+                series,
+                bars: Vec::new(),
+            }],
+            columns: 1,
+            legend_title: "input (m × n) · engine · store".into(),
+            legend,
+            notes,
+        }
+    }
+}
