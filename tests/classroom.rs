@@ -458,17 +458,7 @@ fn schedule_page_shows_each_diagonals_predicted_messages() {
 #[test]
 fn largest_page_loads_and_plays_quickly() {
     let dir = Dir::new();
-    let input = dir.path("64.txt");
-    util::plain(&args(&[
-        &"generate",
-        &"--len",
-        &"64",
-        &"--seed",
-        &"12",
-        &"-o",
-        &input,
-    ]))
-    .ok();
+    let input = dir.generated("64.txt", 64, 12);
     let (html, json) = (dir.path("64.html"), dir.path("64.json"));
     let extra = args(&[&"--html", &html]);
     let extra: Vec<&std::ffi::OsStr> = extra.iter().map(|a| a.as_os_str()).collect();

@@ -438,18 +438,8 @@ fn memory_estimates_cover_the_measured_peak() {
 #[test]
 fn refusals_for_memory_are_instant() {
     let dir = Dir::new();
-    let big = dir.path("big.txt");
     // 300,000 x 300,000: the hash store would need terabytes.
-    util::plain(&args(&[
-        &"generate",
-        &"--len",
-        &"300000",
-        &"--seed",
-        &"9",
-        &"-o",
-        &big,
-    ]))
-    .ok();
+    let big = dir.generated("big.txt", 300_000, 9);
     let large_3 = util::repo_input("large_3.txt");
     let cases: [(&Path, &[&str]); 3] = [
         (&big, &["--store", "hash"]),

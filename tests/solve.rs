@@ -111,17 +111,7 @@ fn both_ways_of_waiting_agree_with_the_reference() {
 #[test]
 fn progress_is_drawn_when_asked_for_without_a_terminal() {
     let dir = Dir::new();
-    let input = dir.path("long.txt");
-    util::plain(&args(&[
-        &"generate",
-        &"--len",
-        &"20000",
-        &"--seed",
-        &"2",
-        &"-o",
-        &input,
-    ]))
-    .ok();
+    let input = dir.generated("long.txt", 20_000, 2);
     let json = dir.path("long.json");
     let run = util::mpirun(
         1,

@@ -115,6 +115,23 @@ impl Dir {
         self.file(name, &[x, b"\n", y, b"\n"].concat())
     }
 
+    /// Writes a random input of two sequences of `len` letters with `mpi-lcs generate` and
+    /// returns its path.
+    pub fn generated(&self, name: &str, len: usize, seed: u64) -> PathBuf {
+        let path = self.path(name);
+        plain(&args(&[
+            &"generate",
+            &"--len",
+            &len.to_string(),
+            &"--seed",
+            &seed.to_string(),
+            &"-o",
+            &path,
+        ]))
+        .ok();
+        path
+    }
+
     /// The names of the files in the directory, sorted.
     pub fn names(&self) -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(self.dir.path())
