@@ -344,7 +344,12 @@ pub fn plain<S: AsRef<OsStr>>(args: &[S]) -> Run {
 }
 
 pub fn plain_command<S: AsRef<OsStr>>(args: &[S]) -> Command {
-    let mut cmd = Command::new(bin());
+    plain_command_of(bin().as_ref(), args)
+}
+
+/// [`plain_command`] with another copy of the binary.
+pub fn plain_command_of<S: AsRef<OsStr>>(program: &Path, args: &[S]) -> Command {
+    let mut cmd = Command::new(program);
     cmd.args(args).env_remove("RUST_BACKTRACE");
     cmd
 }
