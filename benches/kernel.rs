@@ -1,12 +1,17 @@
 //! Micro-benchmark of the kernels alone: the dense store's diagonal segment (values, then
-//! traceback bits, for `u16` and `u32` values) and the bands engine's row step. Each figure
-//! is the median of 15 timed batches after a warm-up, as ns per cell.
+//! traceback bits, for `u16` and `u32` values), each figure the median of 15 timed batches
+//! after a warm-up, as ns per cell; then one band of the bands engine (20,000 x 200,000, no
+//! MPI): its fill row by row and four rows fused, with checkpoints and with every bit, and its
+//! traceback, each the best of three, as ns per 64-cell word.
 //!
 //! Run with `cargo bench --bench kernel`.
 
 use std::hint::black_box;
 use std::time::Instant;
 
+use mpi_lcs::bands::plan::BandPlan;
+use mpi_lcs::bands::store::{BandStore, Checkpoint, Exit};
+use mpi_lcs::generate::Random;
 use mpi_lcs::store::dense::{segment_bits, segment_values, Value};
 
 /// Median nanoseconds per cell of `work`, which handles `cells` cells per call.
@@ -63,7 +68,61 @@ fn dense<V: Value>(name: &str) {
     }
 }
 
+/// One band holding every column: fill, walk and the traceback's recomputation.
+fn band() {
+    let (m, n) = (20_000, 200_000);
+    let mut rng = Random::new(1);
+    let x = rng.bytes(m, b"ACGT");
+    let y = rng.bytes(n, b"ACGT");
+    let plan = BandPlan::new(m, n, 1, 4096);
+    let words = (m * plan.total_words()) as f64;
+    let k = m.isqrt();
+    // Row by row (one carry chain at a time), then batch by batch (four rows fused).
+    for (mode, fused) in [
+        (Checkpoint::Every(k), false),
+        (Checkpoint::Every(k), true),
+        (Checkpoint::Full, true),
+    ] {
+        let (mut fill, mut walk, mut recompute) = (f64::MAX, f64::MAX, None::<f64>);
+        let mut length = 0;
+        for _ in 0..3 {
+            let mut band = BandStore::new(&plan, 0, &x, &y, mode);
+            let started = Instant::now();
+            if fused {
+                for b in 0..plan.batches() {
+                    let mut out = vec![0; plan.carry_words(b)];
+                    band.run_batch(b, None, &mut out);
+                }
+            } else {
+                for i in 0..m {
+                    band.row(i, false);
+                }
+            }
+            fill = fill.min(started.elapsed().as_secs_f64());
+            let started = Instant::now();
+            let mut found = Vec::new();
+            assert_eq!(band.walk((m - 1, n - 1), &mut found), Exit::Done);
+            walk = walk.min(started.elapsed().as_secs_f64());
+            let r = band.recompute_stats();
+            if r.words > 0 {
+                let per_word = r.seconds * 1e9 / r.words as f64;
+                recompute = Some(recompute.map_or(per_word, |best| best.min(per_word)));
+            }
+            assert_eq!(found.len(), band.plus_steps());
+            length = black_box(found.len());
+        }
+        println!(
+            "band {m} x {n} {mode:?}, {}: fill {fill:.3} s = {:.3} ns/word; walk {walk:.3} s, \
+             recompute {} ns/word; LCS {length}",
+            if fused { "4 rows fused" } else { "row by row" },
+            fill * 1e9 / words,
+            recompute.map_or("-".into(), |r| format!("{r:.3}")),
+        );
+    }
+}
+
 fn main() {
     dense::<u16>("u16");
     dense::<u32>("u32");
+    band();
 }

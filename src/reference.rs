@@ -417,10 +417,6 @@ mod tests {
         s.iter().all(|c| it.any(|d| d == c))
     }
 
-    fn random_seq(rng: &mut Random, len: usize, alphabet: &[u8]) -> Vec<u8> {
-        rng.bytes(len, alphabet)
-    }
-
     /// Checks both fills against the naive DP and the subsequence property.
     fn check(x: &[u8], y: &[u8]) {
         let (expected, len) = naive_lcs(x, y);
@@ -452,8 +448,8 @@ mod tests {
             for _ in 0..80 {
                 let la = rng.below(150);
                 let lb = rng.below(150);
-                let a = random_seq(&mut rng, la, alphabet);
-                let b = random_seq(&mut rng, lb, alphabet);
+                let a = rng.bytes(la, alphabet);
+                let b = rng.bytes(lb, alphabet);
                 // Either sequence may have come out longer; the shorter one becomes the rows.
                 let (x, y) = if a.len() <= b.len() { (a, b) } else { (b, a) };
                 check(&x, &y);
@@ -477,8 +473,8 @@ mod tests {
         for &la in &lens {
             for &lb in lens.iter().filter(|&&lb| lb >= la) {
                 for alphabet in [&b"ab"[..], b"ACGT"] {
-                    let x = random_seq(&mut rng, la, alphabet);
-                    let y = random_seq(&mut rng, lb, alphabet);
+                    let x = rng.bytes(la, alphabet);
+                    let y = rng.bytes(lb, alphabet);
                     check(&x, &y);
                 }
             }
@@ -492,10 +488,7 @@ mod tests {
         for _ in 0..20 {
             let la = rng.below(300);
             let lb = la + rng.below(400 - la);
-            check(
-                &random_seq(&mut rng, la, &alphabet),
-                &random_seq(&mut rng, lb, &alphabet),
-            );
+            check(&rng.bytes(la, &alphabet), &rng.bytes(lb, &alphabet));
         }
     }
 
@@ -515,8 +508,8 @@ mod tests {
         // Stronger than comparing strings: every bit the traceback could read must agree.
         let mut rng = Random::new(7);
         for alphabet in [&b"ab"[..], b"ACGT", b"abcdefghijklmnopqrstuvwxyz"] {
-            let x = random_seq(&mut rng, 700, alphabet);
-            let y = random_seq(&mut rng, 1500, alphabet);
+            let x = rng.bytes(700, alphabet);
+            let y = rng.bytes(1500, alphabet);
             let fast = fill_bit_parallel(&x, &y).0;
             let slow = fill_scalar(&x, &y);
             for (i, &xi) in x.iter().enumerate() {
@@ -533,8 +526,8 @@ mod tests {
     fn longer_differential() {
         let mut rng = Random::new(11);
         for alphabet in [&b"ab"[..], b"ACGT"] {
-            let x = random_seq(&mut rng, 2000, alphabet);
-            let y = random_seq(&mut rng, 3001, alphabet);
+            let x = rng.bytes(2000, alphabet);
+            let y = rng.bytes(3001, alphabet);
             let fast = lcs(&x, &y);
             assert_eq!(fast, lcs_scalar(&x, &y));
             assert!(is_subsequence(&fast.lcs, &x) && is_subsequence(&fast.lcs, &y));
@@ -632,8 +625,8 @@ mod tests {
     fn more_cells_than_u32() {
         // 70,000 x 70,000 = 4.9e9 cells, past u32::MAX.
         let mut rng = Random::new(70_000);
-        let x = random_seq(&mut rng, 70_000, b"ACGT");
-        let y = random_seq(&mut rng, 70_000, b"ACGT");
+        let x = rng.bytes(70_000, b"ACGT");
+        let y = rng.bytes(70_000, b"ACGT");
         let r = lcs(&x, &y);
         assert!(is_subsequence(&r.lcs, &x) && is_subsequence(&r.lcs, &y));
         // Expected LCS fraction for random 4-letter strings is about 0.65.

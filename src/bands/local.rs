@@ -91,7 +91,6 @@ mod tests {
     use crate::bands::carry;
     use crate::bands::store::estimate_bytes;
     use crate::generate::Random;
-    use std::time::Instant;
 
     const RANKS: [usize; 5] = [1, 2, 3, 5, 8];
     const BATCHES: [usize; 4] = [1, 63, 64, 200];
@@ -104,12 +103,6 @@ mod tests {
             Checkpoint::Every(17),
             Checkpoint::Every(m + 5),
         ]
-    }
-
-    fn random_seq(rng: &mut Random, len: usize, alphabet: &[u8]) -> Vec<u8> {
-        (0..len)
-            .map(|_| alphabet[rng.below(alphabet.len())])
-            .collect()
     }
 
     /// Runs every rank count, batch size and mode on `(x, y)` and checks the LCS byte for byte
@@ -158,10 +151,7 @@ mod tests {
                 let top = if case % 2 == 0 { 70 } else { 300 };
                 let la = rng.below(top);
                 let lb = rng.below(top);
-                let (s, t) = (
-                    random_seq(&mut rng, la, alphabet),
-                    random_seq(&mut rng, lb, alphabet),
-                );
+                let (s, t) = (rng.bytes(la, alphabet), rng.bytes(lb, alphabet));
                 let (x, y) = if s.len() <= t.len() { (s, t) } else { (t, s) };
                 check(&x, &y);
                 // Similar sequences make long diagonal runs and many hops.
@@ -202,8 +192,8 @@ mod tests {
         ];
         for (m, n) in shapes {
             for alphabet in [&b"ab"[..], b"ACGT"] {
-                let x = random_seq(&mut rng, m, alphabet);
-                let y = random_seq(&mut rng, n, alphabet);
+                let x = rng.bytes(m, alphabet);
+                let y = rng.bytes(n, alphabet);
                 check(&x, &y);
             }
         }
@@ -237,8 +227,8 @@ mod tests {
         // What band k sends for a batch is what band k+1 reads as its carry-ins: run two bands
         // row by row, pack the first's carry-outs per batch, unpack on the second.
         let mut rng = Random::new(5);
-        let x = random_seq(&mut rng, 250, b"ACGT");
-        let y = random_seq(&mut rng, 256, b"ACGT");
+        let x = rng.bytes(250, b"ACGT");
+        let y = rng.bytes(256, b"ACGT");
         for batch in BATCHES {
             let plan = BandPlan::new(250, 256, 2, batch);
             let mut left = BandStore::new(&plan, 0, &x, &y, Checkpoint::Full);
@@ -258,8 +248,8 @@ mod tests {
     #[test]
     fn large_case_matches_the_reference() {
         let mut rng = Random::new(3000);
-        let x = random_seq(&mut rng, 3000, b"ACGT");
-        let y = random_seq(&mut rng, 5000, b"ACGT");
+        let x = rng.bytes(3000, b"ACGT");
+        let y = rng.bytes(5000, b"ACGT");
         let want = crate::reference::lcs(&x, &y);
         let plan = BandPlan::new(3000, 5000, 3, 256);
         for mode in [Checkpoint::Every(50), Checkpoint::Full] {
@@ -274,64 +264,5 @@ mod tests {
         let full = estimate_bytes(&plan, 0, &x, Checkpoint::Full);
         let every = estimate_bytes(&plan, 0, &x, Checkpoint::Every(50));
         assert!(every * 10 < full, "{every} vs {full}");
-    }
-
-    /// Time per word of one band's fill, best of three; printed, not asserted. Run with
-    /// `cargo test --release --lib bands -- --ignored --nocapture`.
-    #[test]
-    #[ignore = "timing printout; run in release mode"]
-    fn timing_single_band_fill() {
-        let (m, n) = (20_000, 200_000);
-        let mut rng = Random::new(1);
-        let x = random_seq(&mut rng, m, b"ACGT");
-        let y = random_seq(&mut rng, n, b"ACGT");
-        let plan = BandPlan::new(m, n, 1, 4096);
-        let words = (m * plan.total_words()) as f64;
-        let k = m.isqrt();
-        // Row by row (one carry chain at a time), then batch by batch (four rows fused).
-        for (mode, fused) in [
-            (Checkpoint::Every(k), false),
-            (Checkpoint::Every(k), true),
-            (Checkpoint::Full, true),
-        ] {
-            let (mut fill, mut walk, mut recompute) = (f64::MAX, f64::MAX, f64::MAX);
-            let mut length = 0;
-            for _ in 0..3 {
-                let mut band = BandStore::new(&plan, 0, &x, &y, mode);
-                let started = Instant::now();
-                if fused {
-                    for b in 0..plan.batches() {
-                        let mut out = vec![0; plan.carry_words(b)];
-                        band.run_batch(b, None, &mut out);
-                    }
-                } else {
-                    for i in 0..m {
-                        band.row(i, false);
-                    }
-                }
-                fill = fill.min(started.elapsed().as_secs_f64());
-                let started = Instant::now();
-                let mut found = Vec::new();
-                assert_eq!(band.walk((m - 1, n - 1), &mut found), Exit::Done);
-                walk = walk.min(started.elapsed().as_secs_f64());
-                let r = band.recompute_stats();
-                if r.words > 0 {
-                    recompute = recompute.min(r.seconds * 1e9 / r.words as f64);
-                }
-                assert_eq!(found.len(), band.plus_steps());
-                length = found.len();
-            }
-            eprintln!(
-                "{m} x {n} {mode:?}, {}: fill {fill:.3} s = {:.3} ns/word; walk {walk:.3} s, \
-                 recompute {} ns/word; LCS {length}",
-                if fused { "4 rows fused" } else { "row by row" },
-                fill * 1e9 / words,
-                if recompute < f64::MAX {
-                    format!("{recompute:.3}")
-                } else {
-                    "-".into()
-                },
-            );
-        }
     }
 }
