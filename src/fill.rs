@@ -29,7 +29,7 @@ use mpi::traits::*;
 use crate::fault::{Fault, Phase};
 use crate::options::Switches;
 use crate::progress::Progress;
-use crate::protocol::{tag, Kind, VALUE_BYTES};
+use crate::protocol::{post_send, tag, Kind, VALUE_BYTES};
 use crate::report::FillTimes;
 use crate::schedule::{Schedule, Transfers};
 use crate::store::{Seqs, Store};
@@ -137,11 +137,13 @@ impl<S: Store> Filler<'_, S> {
                 let mut posted = 0;
                 for (send, value) in outgoing.iter().zip(values) {
                     let dest = world.process_at_rank(send.peer as i32);
-                    pending[posted] = Some(if self.synchronous {
-                        dest.immediate_synchronous_send_with_tag(scope, value, tag::BOUNDARY)
-                    } else {
-                        dest.immediate_send_with_tag(scope, value, tag::BOUNDARY)
-                    });
+                    pending[posted] = Some(post_send(
+                        &dest,
+                        scope,
+                        value,
+                        tag::BOUNDARY,
+                        self.synchronous,
+                    ));
                     posted += 1;
                     let cell = (send.row, d - 1 - send.row);
                     self.traffic

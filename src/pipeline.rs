@@ -36,7 +36,7 @@ use crate::bands::{BandPlan, BandStore, Exit as BandExit};
 use crate::fault::{Fault, Phase};
 use crate::options::Switches;
 use crate::progress::Progress;
-use crate::protocol::{tag, Kind};
+use crate::protocol::{post_send, tag, Kind};
 use crate::report::FillTimes;
 use crate::traceback::{Exit, Walker};
 use crate::traffic::Traffic;
@@ -117,11 +117,13 @@ pub fn fill(
                     bytes(b),
                     Some((rows.start, plan.cols_of(rank).end - 1)),
                 );
-                if switches.synchronous_sends {
-                    dest.immediate_synchronous_send_with_tag(scope, message, tag::CARRIES)
-                } else {
-                    dest.immediate_send_with_tag(scope, message, tag::CARRIES)
-                }
+                post_send(
+                    &dest,
+                    scope,
+                    message,
+                    tag::CARRIES,
+                    switches.synchronous_sends,
+                )
             });
             times.send += started.elapsed().as_secs_f64();
 

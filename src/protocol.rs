@@ -31,6 +31,28 @@ pub mod tag {
     pub const CARRIES: Tag = 5;
 }
 
+/// Posts a send of a fill message: standard (`MPI_Isend`), or synchronous (`MPI_Issend`, it
+/// completes only once the receive is posted) when the tests' switch asks for it, to prove
+/// that the exchange does not rely on MPI's buffering.
+pub fn post_send<'a, D, Sc, Buf>(
+    dest: &D,
+    scope: Sc,
+    buf: &'a Buf,
+    tag: mpi::Tag,
+    synchronous: bool,
+) -> mpi::request::Request<'a, Buf, Sc>
+where
+    D: mpi::point_to_point::Destination,
+    Sc: mpi::request::Scope<'a>,
+    Buf: 'a + mpi::datatype::Buffer + ?Sized,
+{
+    if synchronous {
+        dest.immediate_synchronous_send_with_tag(scope, buf, tag)
+    } else {
+        dest.immediate_send_with_tag(scope, buf, tag)
+    }
+}
+
 /// A kind of counted message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
