@@ -9,10 +9,10 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use mpi_lcs::bands::plan::BandPlan;
-use mpi_lcs::bands::store::{BandStore, Checkpoint, Exit};
+use mpi_lcs::engine::bands::plan::BandPlan;
+use mpi_lcs::engine::bands::store::{BandStore, Checkpoint, Exit};
+use mpi_lcs::engine::diagonal::store::dense::{segment_bits, segment_values, Value};
 use mpi_lcs::generate::Random;
-use mpi_lcs::store::dense::{segment_bits, segment_values, Value};
 
 /// Median nanoseconds per cell of `work`, which handles `cells` cells per call.
 fn ns_per_cell(cells: usize, mut work: impl FnMut()) -> f64 {

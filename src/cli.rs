@@ -6,10 +6,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::bands::CheckpointChoice;
+use crate::engine::bands::CheckpointChoice;
+use crate::engine::diagonal::store::StoreKind;
 use crate::input::FormatChoice;
 use crate::report::EngineKind;
-use crate::store::StoreKind;
 
 /// The exit codes, shown under every subcommand's `--help`.
 pub const EXIT_CODES: &str = "\

@@ -83,7 +83,7 @@ impl Launch {
 
     /// Whether what this process writes to stderr reaches a terminal: its own stderr, or, for
     /// a launched process whose stderr the launcher copies, the launcher's stderr. The launcher
-    /// is the first process up the tree that is not one of its helpers ([`HELPERS`]): Open
+    /// is the first process up the tree that is not one of its helpers (`HELPERS`): Open
     /// MPI's `mpirun` is the parent, Hydra's `mpiexec` the grandparent (its proxy between). Only
     /// the launcher's own stderr counts: with `mpiexec … 2>log` or `2>&1 | less` there is no
     /// bar, even when the shell above is on a terminal.

@@ -3,120 +3,149 @@
 //! traceback that forwards the subsequence found so far backwards through the owning ranks.
 //!
 //! The library holds all logic; the binary only calls [`commands::main`]. The layers, each
-//! using only those below it:
+//! using only itself and those below it (the tests below check it on the source):
 //!
-//! - command line: [`cli`] (what is accepted), [`options`] (validated, with the environment:
-//!   the only module that reads it), [`launch`], [`commands`] (what each subcommand does);
-//! - the MPI run: [`engine`] orchestrates [`fill`] and [`traceback`] over a [`store`], speaking
-//!   [`protocol`], waiting as [`waiting`] says, counting in [`traffic`], gathering with
-//!   [`stats`]; [`selftest`]; [`fault`];
-//! - the arithmetic, without MPI: [`schedule`], [`reference`], [`store`], [`input`],
-//!   [`generate`];
-//! - what comes out: [`report`], [`provenance`], [`trace`], [`export`], [`render`], [`plot`],
-//!   [`runs`], [`table`], [`progress`], [`mem`], [`error`].
+//! 1. the command line: [`cli`] (what is accepted), [`options`] (validated, with the
+//!    environment: with [`launch`], the only modules that read it), [`commands`] (what each
+//!    subcommand does, `self-test` among them);
+//! 2. what comes out: [`report`] (one model for JSON, CSV rows and the summary), [`export`]
+//!    (files written atomically), [`render`] (the classroom's pictures and page), [`plot`],
+//!    [`runs`] and [`table`] (result sets), [`generate`] (random inputs);
+//! 3. the computation: [`engine`] (the MPI layer: the diagonal and bands engines and what
+//!    they share), [`reference`](mod@reference) (the sequential oracle), [`trace`] (the recording of a run);
+//! 4. the ground: [`input`], [`error`], [`mem`], [`provenance`], [`progress`].
 
-pub mod bands;
-pub mod budget;
 pub mod cli;
 pub mod commands;
 pub mod engine;
 pub mod error;
 pub mod export;
-pub mod fault;
-pub mod fill;
 pub mod generate;
 pub mod input;
 pub mod launch;
 pub mod mem;
 pub mod options;
-pub mod pipeline;
 pub mod plot;
 pub mod progress;
-pub mod protocol;
 pub mod provenance;
 pub mod reference;
 pub mod render;
 pub mod report;
 pub mod runs;
-pub mod schedule;
-pub mod selftest;
-pub mod stats;
-pub mod store;
 pub mod table;
 pub mod trace;
-pub mod traceback;
-pub mod traffic;
-pub mod waiting;
 
 #[cfg(test)]
 mod structure {
-    //! The layering the module doc promises, checked on the source itself.
+    //! The layering the crate doc promises, checked on the source itself.
 
     use std::collections::{BTreeMap, BTreeSet};
     use std::path::Path;
 
-    /// Every `.rs` file under `dir`, with the top-level module it belongs to.
-    fn sources(dir: &Path, top: Option<&str>, out: &mut Vec<(String, String)>) {
+    /// The layer of each module, lowest first: a module may use its own layer and those below.
+    /// The engine's parts are modules of their own (`engine::bands`, ...), so the check
+    /// also sees their imports of one another.
+    const LAYERS: [&[&str]; 4] = [
+        &["input", "error", "mem", "provenance", "progress"],
+        &["engine", "reference", "trace"],
+        &[
+            "report", "export", "render", "plot", "runs", "table", "generate",
+        ],
+        &["cli", "options", "launch", "commands"],
+    ];
+
+    fn layer(module: &str) -> usize {
+        let top = module.split("::").next().unwrap_or(module);
+        LAYERS
+            .iter()
+            .position(|l| l.contains(&top))
+            .unwrap_or_else(|| panic!("module {module} is in no layer: place it in LAYERS"))
+    }
+
+    /// Every `.rs` file under `src`, whole, with the module it belongs to: the top-level
+    /// module, or `engine::PART` inside the engine.
+    fn sources(dir: &Path, module: Option<&str>, out: &mut Vec<(String, String)>) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            let module = top.map_or(name.clone(), str::to_owned);
+            let here = match module {
+                None => name.clone(),
+                Some("engine") if name != "mod" => format!("engine::{name}"),
+                Some(m) => m.to_owned(),
+            };
             if path.is_dir() {
-                sources(&path, Some(&module), out);
+                sources(&path, Some(&here), out);
             } else if path.extension().is_some_and(|e| e == "rs") {
-                let text = std::fs::read_to_string(&path).unwrap();
-                // Only the code: tests may use anything.
-                let code = text.split("#[cfg(test)]").next().unwrap().to_owned();
-                out.push((module, code));
+                out.push((here, std::fs::read_to_string(&path).unwrap()));
             }
         }
     }
 
     fn modules() -> Vec<(String, String)> {
         let mut out = Vec::new();
-        sources(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-            None,
-            &mut out,
-        );
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        sources(&src, None, &mut out);
         out.retain(|(m, _)| m != "lib" && m != "main");
         out
     }
 
-    /// The top-level modules a piece of code names through `crate::`.
+    /// The code of a file without its tests (tests may use anything).
+    fn code(text: &str) -> &str {
+        text.split("#[cfg(test)]").next().unwrap()
+    }
+
+    /// The modules a piece of code names through `crate::` (`engine::PART` for the engine's
+    /// parts).
     fn uses(code: &str) -> BTreeSet<String> {
+        let ident = |s: &str| -> String {
+            s.chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect()
+        };
+        let module = |path: &str| -> String {
+            let top = ident(path);
+            let rest = &path[top.len()..];
+            match rest.strip_prefix("::") {
+                Some(part) if top == "engine" => {
+                    let part = ident(part);
+                    if part.starts_with(|c: char| c.is_ascii_lowercase()) {
+                        format!("engine::{part}")
+                    } else {
+                        top
+                    }
+                }
+                _ => top,
+            }
+        };
         let mut found = BTreeSet::new();
         let mut rest = code;
         while let Some(at) = rest.find("crate::") {
             rest = &rest[at + "crate::".len()..];
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            let braced = rest.starts_with('{');
-            if braced {
-                // `use crate::{a, b::c}`: every name at the top of the braces.
-                let inner = &rest[1..rest.find('}').unwrap_or(rest.len())];
-                for part in inner.split(',') {
-                    let head = part.trim().split("::").next().unwrap_or("").trim();
-                    if !head.is_empty() {
-                        found.insert(head.to_owned());
-                    }
+            if let Some(braced) = rest.strip_prefix('{') {
+                // `use crate::{a, b::c}`: every path at the top of the braces.
+                let inner = &braced[..braced.find('}').unwrap_or(braced.len())];
+                for part in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                    found.insert(module(part));
                 }
-            } else if !name.is_empty() {
-                found.insert(name);
+            } else if !ident(rest).is_empty() {
+                found.insert(module(rest));
             }
         }
         found
     }
 
+    fn graph() -> BTreeMap<String, BTreeSet<String>> {
+        let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (module, text) in modules() {
+            let edges = graph.entry(module.clone()).or_default();
+            edges.extend(uses(code(&text)).into_iter().filter(|u| *u != module));
+        }
+        graph
+    }
+
     #[test]
     fn modules_form_no_cycle() {
-        let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        for (module, code) in modules() {
-            let edges = graph.entry(module.clone()).or_default();
-            edges.extend(uses(&code).into_iter().filter(|u| *u != module));
-        }
+        let graph = graph();
         // Depth-first search for a back edge.
         fn visit(
             m: &str,
@@ -142,16 +171,43 @@ mod structure {
             visit(m, &graph, &mut Vec::new(), &mut done);
         }
         assert!(
-            graph["engine"].contains("fill"),
-            "the scan sees the imports"
+            graph["engine::diagonal"].contains("engine::walk"),
+            "the scan sees the imports: {:?}",
+            graph["engine::diagonal"]
         );
-        assert!(graph.len() > 20, "{:?}", graph.keys());
+        assert!(graph.len() > 30, "{:?}", graph.keys());
+    }
+
+    #[test]
+    fn modules_use_only_their_layer_and_those_below() {
+        for (module, uses) in graph() {
+            for used in uses {
+                assert!(
+                    layer(&used) <= layer(&module),
+                    "{module} (layer {}) uses {used} (layer {})",
+                    layer(&module) + 1,
+                    layer(&used) + 1
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn only_the_engine_and_the_commands_speak_mpi() {
+        // The MPI crate is the engine's, and the commands' that start MPI and drive runs.
+        for (module, text) in modules() {
+            let mpi = code(&text).contains("use mpi::");
+            let allowed = module.starts_with("engine") || module == "commands";
+            assert!(!mpi || allowed, "{module} uses MPI");
+        }
     }
 
     #[test]
     fn only_the_command_line_reads_the_environment() {
-        for (module, code) in modules() {
-            let reads = code.contains("env::var") || code.contains("env::vars");
+        // Whole files, tests included: a test that sets or reads a variable changes what the
+        // others see.
+        for (module, text) in modules() {
+            let reads = text.contains("env::var") || text.contains("env::set_var");
             assert!(
                 !reads || module == "options" || module == "launch",
                 "{module} reads the environment"
@@ -161,9 +217,9 @@ mod structure {
 
     #[test]
     fn every_module_opens_with_a_doc() {
-        for (module, code) in modules() {
+        for (module, text) in modules() {
             assert!(
-                code.trim_start().starts_with("//!"),
+                text.trim_start().starts_with("//!"),
                 "{module} has no module doc"
             );
         }

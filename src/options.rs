@@ -13,19 +13,20 @@
 
 use std::path::PathBuf;
 
-use crate::bands::CheckpointChoice;
 use crate::cli::{
     EngineArgs, GenerateArgs, InputArgs, PlotArgs, ReferenceArgs, ScheduleArgs, SelfTestArgs,
     SolveArgs, TableArgs,
 };
+use crate::engine::bands::CheckpointChoice;
+use crate::engine::diagonal::store::StoreKind;
+use crate::engine::fault::{Fault, FAULT_ENV};
+use crate::engine::waiting::Waiting;
+use crate::engine::{Method, Switches};
 use crate::error::Error;
-use crate::fault::{Fault, FAULT_ENV};
 use crate::input::FormatChoice;
 use crate::launch::Launch;
 use crate::provenance::RunInfo;
 use crate::report::EngineKind;
-use crate::store::StoreKind;
-use crate::waiting::Waiting;
 
 /// Per-rank memory limit, as `--memory-limit` takes it.
 pub const MEMORY_LIMIT_ENV: &str = "MPI_LCS_MEMORY_LIMIT";
@@ -40,55 +41,35 @@ pub const COMMIT_ENV: &str = "MPI_LCS_COMMIT";
 /// "Performance").
 pub const DEFAULT_BATCH: usize = 256;
 
-/// Which engine a run uses, with its settings: only valid combinations can be made.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Method {
-    Diagonal {
-        store: StoreKind,
-    },
-    Bands {
-        batch: usize,
-        checkpoint: CheckpointChoice,
-    },
-}
-
-impl Method {
-    /// Checks that the flags belong to the engine they were given with.
-    pub fn new(args: EngineArgs) -> Result<Method, Error> {
-        let usage = |text: &str| Err(Error::Usage(text.to_owned()));
-        match args.engine {
-            EngineKind::Diagonal | EngineKind::Reference => {
-                if args.batch.is_some() || args.checkpoint.is_some() {
-                    return usage("--batch and --checkpoint belong to --engine bands");
-                }
-                Ok(Method::Diagonal {
-                    store: args.store.unwrap_or(StoreKind::Dense),
-                })
+/// The engine a command line asks for, with its settings, once the flags are checked to
+/// belong to it.
+pub fn method(args: EngineArgs) -> Result<Method, Error> {
+    let usage = |text: &str| Err(Error::Usage(text.to_owned()));
+    match args.engine {
+        EngineKind::Diagonal | EngineKind::Reference => {
+            if args.batch.is_some() || args.checkpoint.is_some() {
+                return usage("--batch and --checkpoint belong to --engine bands");
             }
-            EngineKind::Bands => {
-                if args.store.is_some() {
-                    return usage(
-                        "--store belongs to the diagonal engine; the bands engine keeps bits \
-                         (see --checkpoint)",
-                    );
-                }
-                let batch = args.batch.unwrap_or(DEFAULT_BATCH);
-                if batch == 0 {
-                    return usage("--batch must be at least 1 row");
-                }
-                let checkpoint = args.checkpoint.unwrap_or(CheckpointChoice::Auto);
-                if checkpoint == CheckpointChoice::Every(0) {
-                    return usage("--checkpoint must be at least 1 row (or auto, or full)");
-                }
-                Ok(Method::Bands { batch, checkpoint })
-            }
+            Ok(Method::Diagonal {
+                store: args.store.unwrap_or(StoreKind::Dense),
+            })
         }
-    }
-
-    pub fn engine(&self) -> EngineKind {
-        match self {
-            Method::Diagonal { .. } => EngineKind::Diagonal,
-            Method::Bands { .. } => EngineKind::Bands,
+        EngineKind::Bands => {
+            if args.store.is_some() {
+                return usage(
+                    "--store belongs to the diagonal engine; the bands engine keeps bits \
+                     (see --checkpoint)",
+                );
+            }
+            let batch = args.batch.unwrap_or(DEFAULT_BATCH);
+            if batch == 0 {
+                return usage("--batch must be at least 1 row");
+            }
+            let checkpoint = args.checkpoint.unwrap_or(CheckpointChoice::Auto);
+            if checkpoint == CheckpointChoice::Every(0) {
+                return usage("--checkpoint must be at least 1 row (or auto, or full)");
+            }
+            Ok(Method::Bands { batch, checkpoint })
         }
     }
 }
@@ -102,24 +83,6 @@ pub struct Env {
     pub launch: Launch,
     /// The terminal's width (`COLUMNS`, else 100).
     pub columns: u16,
-}
-
-/// Switches that change how the engine runs, not what it computes: the tests' faults and
-/// synchronous sends, and how ranks wait for messages.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Switches {
-    pub fault: Option<Fault>,
-    pub synchronous_sends: bool,
-    /// How ranks wait: `MPI_LCS_WAIT`'s choice, else (`None`) chosen from the host's ranks
-    /// and cores once MPI has started (`commands`).
-    pub waiting: Option<Waiting>,
-}
-
-impl Switches {
-    /// How ranks wait (inside MPI until a choice is made).
-    pub fn waiting(&self) -> Waiting {
-        self.waiting.unwrap_or(Waiting::Spin)
-    }
 }
 
 impl Env {
@@ -234,8 +197,10 @@ pub struct SolveOptions {
 
 impl SolveOptions {
     pub fn new(args: SolveArgs, env: &Env, mpi_library: &str) -> Result<SolveOptions, Error> {
-        let method = Method::new(args.engine)?;
-        if (args.svg.is_some() || args.html.is_some()) && method.engine() == EngineKind::Bands {
+        let method = method(args.engine)?;
+        if (args.svg.is_some() || args.html.is_some())
+            && EngineKind::of(&method) == EngineKind::Bands
+        {
             return Err(Error::Usage(
                 "--svg and --html draw the diagonal engine's cells and messages; list the \
                  bands with `schedule --engine bands`"
@@ -331,7 +296,7 @@ impl ScheduleOptions {
             cols: args.rows.max(args.cols),
             swapped: args.rows > args.cols,
             ranks: args.ranks,
-            method: Method::new(args.engine)?,
+            method: method(args.engine)?,
             svg: args.svg,
             html: args.html,
         })
@@ -454,7 +419,7 @@ impl SelfTestOptions {
             cases: args.cases,
             seed: args.seed,
             max_len: args.max_len,
-            method: Method::new(args.engine)?,
+            method: method(args.engine)?,
             sweep: args.sweep,
             switches: env.switches,
         })

@@ -2,7 +2,7 @@
 //!
 //! Only rank 0 shows it, only when its stderr ends at a terminal (or `--progress` asks for it
 //! anyway), never with `--no-progress`, and only once the fill has run for [`DELAY`]: short
-//! runs and scripted runs print nothing extra. Checking costs one clock read every [`STRIDE`]
+//! runs and scripted runs print nothing extra. Checking costs one clock read every `STRIDE`
 //! steps.
 //!
 //! Under a launcher a rank's stderr is a pipe that the launcher copies to its own stderr, so

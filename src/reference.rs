@@ -44,7 +44,7 @@
 //!
 //! where `+` is addition over the whole `n`-bit vector. The carry out of bit `j` of that sum
 //! is exactly the vertical difference `M[i][j] - M[i-1][j]` (the bit-by-bit case analysis is in
-//! `fill_bit_parallel`). In a mismatch cell `M[i][j]` equals the larger neighbour and each
+//! [`crate::engine::bitpar`], whose step this fill runs over one run of words). In a mismatch cell `M[i][j]` equals the larger neighbour and each
 //! neighbour is `M[i][j]` or `M[i][j] - 1`, so "go up" (`M[i-1][j] >= M[i][j-1]`) holds iff
 //! `M[i-1][j] == M[i][j]`, i.e. iff that carry is 0. One word step therefore settles 64 cells.
 //!
@@ -69,7 +69,7 @@ pub struct Lcs {
     pub lcs: Vec<u8>,
 }
 
-const WORD_BITS: usize = u64::BITS as usize;
+use crate::engine::bitpar::{self, Masks, WORD_BITS};
 
 /// Number of `u64` words one row of traceback bits occupies.
 fn words_per_row(n: usize) -> usize {
@@ -86,11 +86,7 @@ pub fn traceback_bytes(m: usize, n: usize) -> u64 {
 /// Bytes [`lcs`] allocates for `x` and `y`: the bit matrix, the match masks of the bytes of `x`,
 /// and the row vector `V`.
 pub fn memory_bytes(x: &[u8], y: &[u8]) -> u64 {
-    let mut seen = [false; 256];
-    for &b in x {
-        seen[usize::from(b)] = true;
-    }
-    let distinct = seen.iter().filter(|&&s| s).count() as u64;
+    let distinct = bitpar::distinct_bytes(x) as u64;
     let row = words_per_row(y.len()) as u64 * 8;
     traceback_bytes(x.len(), y.len()) + (distinct + 1) * row
 }
@@ -188,65 +184,26 @@ fn check_lengths(x: &[u8], y: &[u8]) {
     );
 }
 
-/// Fills the traceback bits with the bit-parallel recurrence and returns them together with
-/// the LCS length (the number of +1 steps along the last row).
+/// Fills the traceback bits with the bit-parallel recurrence ([`bitpar`]: one run of words
+/// spanning every column, carry 0 into column 0) and returns them together with the LCS
+/// length (the number of +1 steps along the last row).
 fn fill_bit_parallel(x: &[u8], y: &[u8]) -> (TraceBits, usize) {
     let (m, n) = (x.len(), y.len());
     let mut bits = TraceBits::new(m, n);
-    let w = bits.w;
-
-    // Match positions only for the bytes that occur in x: a 256-entry table would cost
-    // 32 bytes per column and could dwarf the bit matrix when m is small.
-    const ABSENT: usize = usize::MAX;
-    let mut slot = [ABSENT; 256];
-    let mut distinct = 0;
-    for &b in x {
-        if slot[usize::from(b)] == ABSENT {
-            slot[usize::from(b)] = distinct;
-            distinct += 1;
-        }
-    }
-    let mut masks = vec![0u64; distinct * w];
-    for (j, &b) in y.iter().enumerate() {
-        let s = slot[usize::from(b)];
-        if s != ABSENT {
-            masks[s * w + j / WORD_BITS] |= 1 << (j % WORD_BITS);
-        }
-    }
-
-    // Bits past column n - 1 in the last word start at 1 and stay 1 (their match bits are 0),
-    // so they never count as +1 steps and never carry into real columns.
-    let mut v = vec![u64::MAX; w];
+    let masks = Masks::new(x, y);
+    let mut v = vec![u64::MAX; bits.w];
     let tail_mask = match n % WORD_BITS {
         0 => u64::MAX,
         r => (1 << r) - 1,
     };
-
     for (i, &xi) in x.iter().enumerate() {
-        let s = slot[usize::from(xi)];
-        let pm = &masks[s * w..(s + 1) * w];
         let row = bits.row_mut(i);
-        let mut carry = false;
-        for ((vk, &p), out) in v.iter_mut().zip(pm).zip(row.iter_mut()) {
-            let old = *vk;
-            let u = old & p;
-            let (partial, c1) = old.overflowing_add(u);
-            let (sum, c2) = partial.overflowing_add(u64::from(carry));
-            carry = c1 | c2;
-            *vk = sum | (old & !p);
-            // Carry out of bit j, with c the carry into it, is the vertical difference
-            // d = M[i][j] - M[i-1][j]; inductively c = d at (i, j-1), starting from 0:
-            //   Δ_{i-1}[j] = 1 (old 0, u 0): sum c, no carry; new Δ = 1 - c, so d = 0.
-            //   match, Δ_{i-1}[j] = 0 (old 1, u 1): sum c, carry 1; new Δ = 1 - c, d = 1.
-            //   mismatch, Δ_{i-1}[j] = 0 (old 1, u 0): carry c; new Δ = 0, d = c.
-            // The carry-out vector of a + b is (a & b) | ((a | b) & !sum), here
-            // u | (old & !sum) because u is a subset of old. "Go up" is d == 0.
-            *out = !(u | (old & !sum));
-        }
+        bitpar::step_traced(&mut v, masks.of(xi), false, row);
         // Keep the padding bits zero so the matrix is deterministic.
-        row[w - 1] &= tail_mask;
+        if let Some(last) = row.last_mut() {
+            *last &= tail_mask;
+        }
     }
-
     // Padding bits of v are 1, so counting zeros over whole words counts only real columns.
     let length = v.iter().map(|vk| vk.count_zeros() as usize).sum();
     (bits, length)

@@ -9,11 +9,14 @@ use std::fmt::{self, Write as _};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bands::Checkpoint;
+use crate::engine::bands::Checkpoint;
+use crate::engine::diagonal::store::StoreKind;
+use crate::engine::run::Solved;
+use crate::engine::stats::{FillTimes, RankStats};
+use crate::engine::traffic::PerKind;
+use crate::engine::{Layout, Method};
 use crate::input::{Format, Pair};
 use crate::provenance::Provenance;
-use crate::store::StoreKind;
-use crate::traffic::PerKind;
 
 /// Which engine computed a run.
 #[derive(
@@ -30,6 +33,16 @@ pub enum EngineKind {
     /// The sequential bit-parallel reference (one process).
     #[value(skip)]
     Reference,
+}
+
+impl EngineKind {
+    /// The engine of a run with `method`.
+    pub fn of(method: &Method) -> EngineKind {
+        match method {
+            Method::Diagonal { .. } => EngineKind::Diagonal,
+            Method::Bands { .. } => EngineKind::Bands,
+        }
+    }
 }
 
 impl fmt::Display for EngineKind {
@@ -80,16 +93,6 @@ pub struct Report {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Predicted {
     pub boundary: u64,
-}
-
-/// Seconds one rank spent in the fill, split by what it was doing.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
-pub struct FillTimes {
-    pub compute: f64,
-    /// Waiting in receives.
-    pub wait_receive: f64,
-    /// Posting sends.
-    pub send: f64,
 }
 
 /// One rank's line in the report.
@@ -212,7 +215,84 @@ impl Row {
     }
 }
 
+impl RankReport {
+    /// Rank `rank`'s line, from the record it sent rank 0.
+    pub fn new(rank: usize, s: &RankStats) -> RankReport {
+        RankReport {
+            rank,
+            host: s.host().name,
+            cells: s.cells,
+            sent: s.sent,
+            received: s.received,
+            sent_bytes: s.sent_bytes,
+            received_bytes: s.received_bytes,
+            seconds_fill: s.seconds_fill,
+            fill_breakdown: s.fill,
+            seconds_traceback: s.seconds_traceback,
+            seconds_recompute: s.seconds_recompute,
+            traceback_hops: s.hops,
+            peak_rss_bytes: s.peak_rss_bytes,
+            store_bytes_estimate: s.store_bytes_estimate,
+            memory_estimate_bytes: s.memory_estimate_bytes,
+        }
+    }
+}
+
 impl Report {
+    /// The report of an MPI run, from what rank 0 holds at its end: the provenance `run`, the
+    /// `input` as named, and the run's result. Counts are sums over the ranks; `fill` and
+    /// `traceback` seconds are the slowest rank's, `recompute` the sum (the walk visits the
+    /// ranks in turn).
+    pub fn of_run(run: Provenance, input: String, solved: &Solved) -> Report {
+        let Solved {
+            pair,
+            layout,
+            lcs,
+            gathered,
+            seconds_total,
+            ..
+        } = solved;
+        let stats = &gathered.stats;
+        let slowest = |f: fn(&RankStats) -> f64| stats.iter().map(f).fold(0.0, f64::max);
+        let (engine, store, batch, checkpoint) = match *layout {
+            Layout::Diagonal(_, store) => (EngineKind::Diagonal, Some(store), None, None),
+            Layout::Bands(plan, mode) => (EngineKind::Bands, None, Some(plan.batch()), Some(mode)),
+        };
+        Report {
+            run,
+            input,
+            format: pair.format,
+            rows: pair.x.len(),
+            cols: pair.y.len(),
+            swapped: pair.swapped,
+            engine,
+            store,
+            batch,
+            checkpoint,
+            ranks: stats.len(),
+            lcs_length: lcs.len(),
+            lcs: LcsText::new(lcs),
+            messages: PerKind::sum(stats.iter().map(|s| &s.sent)),
+            bytes: PerKind::sum(stats.iter().map(|s| &s.sent_bytes)),
+            predicted: Predicted {
+                boundary: layout.predicted().total,
+            },
+            traceback_hops: stats.iter().map(|s| s.hops).sum(),
+            pairs: gathered.pairs.clone(),
+            per_rank: stats
+                .iter()
+                .enumerate()
+                .map(|(k, s)| RankReport::new(k, s))
+                .collect(),
+            seconds: Seconds {
+                total: *seconds_total,
+                fill: slowest(|s| s.seconds_fill),
+                traceback: slowest(|s| s.seconds_traceback),
+                recompute: stats.iter().map(|s| s.seconds_recompute).sum(),
+            },
+        }
+    }
+
     /// The report of a sequential reference run: one rank, no messages, `seconds` = (total,
     /// fill, traceback), `need` the memory pre-check's estimate.
     pub fn of_reference(

@@ -9,11 +9,11 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::engine::diagonal::store::StoreKind;
 use crate::error::Error;
 use crate::input::InputError;
 use crate::report::EngineKind;
 use crate::report::Row;
-use crate::store::StoreKind;
 
 /// Reads every row of the result sets at `paths`, in file order.
 pub fn read_result_sets(paths: &[PathBuf]) -> Result<Vec<Row>, Error> {

@@ -373,7 +373,7 @@ fn machine(out: &mut String, rows: &[Row]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::StoreKind;
+    use crate::engine::diagonal::store::StoreKind;
 
     fn run(ranks: usize, engine: EngineKind, seconds: f64, over: bool) -> Row {
         Row {

@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::Kind;
+use crate::engine::protocol::Kind;
 
 /// Largest matrix (in cells) a run may be recorded for.
 pub const MAX_TRACE_CELLS: u64 = 1_000_000;

@@ -764,10 +764,10 @@ pub fn messages(data: &Data) -> Figure {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::diagonal::store::StoreKind;
     use crate::plot::tests::row;
     use crate::report::Row;
     use crate::runs::{mixtures, summarise};
-    use crate::store::StoreKind;
 
     fn figure_of(rows: &[Row], make: fn(&Data) -> Figure) -> Figure {
         let summaries = summarise(rows);

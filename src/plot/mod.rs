@@ -60,9 +60,9 @@ pub fn plot_runs(csvs: &[PathBuf], out_dir: &Path) -> Result<Vec<PathBuf>, Error
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::diagonal::store::StoreKind;
     use crate::input::InputError;
     use crate::report::{EngineKind, Row};
-    use crate::store::StoreKind;
 
     /// A run of `input` (`n` × `n`) on `ranks` ranks with `store` (`None`: the reference).
     pub fn row(input: &str, n: u64, ranks: usize, store: Option<StoreKind>, seconds: f64) -> Row {

@@ -369,7 +369,7 @@ fn legend(p: &Picture, solved: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schedule::Schedule;
+    use crate::engine::diagonal::schedule::Schedule;
 
     fn data_block(page: &str) -> serde_json::Value {
         let start = page.find("id=\"run-data\">").unwrap() + "id=\"run-data\">".len();

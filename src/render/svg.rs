@@ -35,11 +35,11 @@ use super::style::{
     self, hex, rank_colour, rank_hatch, Hatch, DIAGONAL_COLOUR, FAINT_TEXT_COLOUR, HATCH_COLOUR,
     HOP_COLOUR, MESSAGE_COLOUR, TEXT_COLOUR, WALK_COLOUR,
 };
+use crate::engine::diagonal::schedule::Schedule;
+use crate::engine::protocol::Kind;
 use crate::error::Error;
 use crate::input::Pair;
-use crate::protocol::Kind;
 use crate::report::Report;
-use crate::schedule::Schedule;
 use crate::trace::Event;
 
 /// Largest number of rows or columns a picture is drawn for.
@@ -152,7 +152,7 @@ pub fn predicted_messages(schedule: &Schedule) -> Vec<Event> {
                 from,
                 send.peer,
                 Some(cell),
-                crate::protocol::VALUE_BYTES,
+                crate::engine::protocol::VALUE_BYTES,
             )
         })
         .collect()

@@ -21,7 +21,7 @@
 use std::ops::Range;
 
 use super::{Seqs, Store};
-use crate::schedule::Schedule;
+use crate::engine::diagonal::schedule::Schedule;
 
 /// A cell value: `u16` or `u32`.
 pub trait Value: Copy + Ord + Default + Send + Sync + 'static {
@@ -193,20 +193,13 @@ fn bits_body<V: Value>(up: &[V], left: &[V], words: &mut [u64]) {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn values_avx2<V: Value>(
-    out: &mut [V],
-    up: &[V],
-    left: &[V],
-    diag: &[V],
-    xs: &[u8],
-    ys: &[u8],
-) {
+fn values_avx2<V: Value>(out: &mut [V], up: &[V], left: &[V], diag: &[V], xs: &[u8], ys: &[u8]) {
     values_body(out, up, left, diag, xs, ys)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn bits_avx2<V: Value>(up: &[V], left: &[V], words: &mut [u64]) {
+fn bits_avx2<V: Value>(up: &[V], left: &[V], words: &mut [u64]) {
     bits_body(up, left, words)
 }
 
@@ -221,7 +214,7 @@ fn has_avx2() -> bool {
     }
 }
 
-/// The segment kernel (see [`values_body`]), with AVX2 where the CPU has it. Public for the
+/// The segment kernel (see `values_body`), with AVX2 where the CPU has it. Public for the
 /// micro-benchmark.
 pub fn segment_values<V: Value>(
     out: &mut [V],
@@ -239,7 +232,7 @@ pub fn segment_values<V: Value>(
     values_body(out, up, left, diag, xs, ys)
 }
 
-/// Packs a segment's traceback bits (see [`bits_body`]), with AVX2 where the CPU has it.
+/// Packs a segment's traceback bits (see `bits_body`), with AVX2 where the CPU has it.
 pub fn segment_bits<V: Value>(up: &[V], left: &[V], words: &mut [u64]) {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
@@ -313,12 +306,12 @@ mod tests {
 
     #[test]
     fn dense_store_matches_reference_with_u16_values() {
-        crate::store::tests::check_against_reference(DenseStore::<u16>::new);
+        crate::engine::diagonal::store::tests::check_against_reference(DenseStore::<u16>::new);
     }
 
     #[test]
     fn dense_store_matches_reference_with_u32_values() {
-        crate::store::tests::check_against_reference(DenseStore::<u32>::new);
+        crate::engine::diagonal::store::tests::check_against_reference(DenseStore::<u32>::new);
     }
 
     #[test]

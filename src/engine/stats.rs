@@ -13,13 +13,24 @@ use mpi::traits::*;
 use mpi::Count;
 
 use crate::provenance::HostInfo;
-use crate::report::{FillTimes, RankReport};
+use serde::Serialize;
+
+use crate::engine::traffic::{PerKind, Traffic};
+use crate::engine::waiting::Waiting;
 use crate::trace::{CellValue, Event, EventWire, Recording};
-use crate::traffic::{PerKind, Traffic};
-use crate::waiting::Waiting;
 
 /// Bytes of a host name in [`RankStats`] (Linux allows 64).
 const HOST_BYTES: usize = 64;
+
+/// Seconds one rank spent in the fill, split by what it was doing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct FillTimes {
+    pub compute: f64,
+    /// Waiting in receives.
+    pub wait_receive: f64,
+    /// Posting sends.
+    pub send: f64,
+}
 
 /// What one rank measured, as one fixed-size record.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -86,27 +97,6 @@ impl RankStats {
         HostInfo {
             name: String::from_utf8_lossy(&self.host[..len]).into_owned(),
             cores: self.cores as usize,
-        }
-    }
-
-    /// This rank's line in the report.
-    pub fn report(&self, rank: usize) -> RankReport {
-        RankReport {
-            rank,
-            host: self.host().name,
-            cells: self.cells,
-            sent: self.sent,
-            received: self.received,
-            sent_bytes: self.sent_bytes,
-            received_bytes: self.received_bytes,
-            seconds_fill: self.seconds_fill,
-            fill_breakdown: self.fill,
-            seconds_traceback: self.seconds_traceback,
-            seconds_recompute: self.seconds_recompute,
-            traceback_hops: self.hops,
-            peak_rss_bytes: self.peak_rss_bytes,
-            store_bytes_estimate: self.store_bytes_estimate,
-            memory_estimate_bytes: self.memory_estimate_bytes,
         }
     }
 }
@@ -366,8 +356,8 @@ mod tests {
             cores: 48,
         };
         let mut traffic = Traffic::new(1, 3, false);
-        traffic.sent(crate::protocol::Kind::Boundary, 2, 4, None);
-        traffic.received(crate::protocol::Kind::Traceback, 21);
+        traffic.sent(crate::engine::protocol::Kind::Boundary, 2, 4, None);
+        traffic.received(crate::engine::protocol::Kind::Traceback, 21);
         let mut stats = RankStats::new(&traffic, &host);
         (stats.cells, stats.hops, stats.peak_rss_bytes) = (1 << 40, 7, 123_456_789);
         (stats.store_bytes_estimate, stats.memory_estimate_bytes) = (11, 12);

@@ -7,6 +7,9 @@
 //! prints, and treats a reader of standard output that goes away (`| head`) as the end of the
 //! output, not as an error.
 
+mod selftest;
+mod solve;
+
 use std::io::Write as _;
 use std::process::ExitCode;
 
@@ -15,17 +18,18 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives};
 
 use crate::cli::{Cli, Command};
+use crate::engine::diagonal::schedule::Schedule;
+use crate::engine::waiting::Waiting;
+use crate::engine::Method;
 use crate::error::{self, Error};
 use crate::export;
 use crate::launch::Launch;
 use crate::options::{
-    Env, GenerateOptions, Method, PlotOptions, ReferenceOptions, ScheduleOptions, SelfTestOptions,
+    Env, GenerateOptions, PlotOptions, ReferenceOptions, ScheduleOptions, SelfTestOptions,
     SolveOptions, TableOptions,
 };
 use crate::provenance::{HostInfo, Provenance};
 use crate::report::Report;
-use crate::schedule::Schedule;
-use crate::waiting::Waiting;
 
 /// The whole program: parse, validate, run, exit.
 pub fn main() -> ExitCode {
@@ -51,13 +55,13 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Solve(args) => with_mpi(&env, |world, env| {
             let opts = SolveOptions::new(args, env, &mpi_library())?;
-            match crate::engine::solve(world, &opts)? {
+            match solve::run(world, &opts)? {
                 Some(report) => print(&report.summary()),
                 None => Ok(()),
             }
         }),
         Command::SelfTest(args) => with_mpi(&env, |world, env| {
-            crate::selftest::run(world, &SelfTestOptions::new(args, env)?)
+            selftest::run(world, &SelfTestOptions::new(args, env)?)
         }),
         Command::Reference(args) => finish(
             reference(ReferenceOptions::new(args, &env, &mpi_library())),
@@ -217,7 +221,7 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
     let input = &opts.input;
     let pair = crate::input::read_pair(&input.path, input.max_bytes, input.format)?;
     if opts.length_only {
-        let length = crate::bands::lcs_length_bitparallel(&pair.x, &pair.y);
+        let length = crate::engine::bitpar::lcs_length(&pair.x, &pair.y);
         return print(&format!("LCS length: {length}\n"));
     }
     let need = reference_memory(&opts, &pair)?;
@@ -244,7 +248,7 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
 /// The reference keeps one bit per cell: refuse before allocating what cannot fit.
 fn reference_memory(opts: &ReferenceOptions, pair: &crate::input::Pair) -> Result<u64, Error> {
     let store = crate::reference::memory_bytes(&pair.x, &pair.y);
-    let need = crate::budget::need(crate::mem::peak_rss_bytes(), store);
+    let need = crate::engine::budget::need(crate::mem::peak_rss_bytes(), store);
     match opts.memory_limit.or_else(crate::mem::available_bytes) {
         Some(limit) if need > limit => Err(Error::Memory(format!(
             "not enough memory: the sequential reference for {} x {} keeps one bit per cell \
@@ -275,7 +279,7 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
                 "--html plays the diagonal schedule; draw the bands with --svg".into(),
             ));
         }
-        let plan = crate::bands::BandPlan::new(m, n, opts.ranks, batch);
+        let plan = crate::engine::bands::BandPlan::new(m, n, opts.ranks, batch);
         let refusal = opts
             .svg
             .as_ref()

@@ -88,8 +88,8 @@ pub fn run_in_process(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bands::carry;
-    use crate::bands::store::estimate_bytes;
+    use crate::engine::bands::carry;
+    use crate::engine::bands::store::estimate_bytes;
     use crate::generate::Random;
 
     const RANKS: [usize; 5] = [1, 2, 3, 5, 8];

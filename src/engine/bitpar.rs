@@ -1,4 +1,6 @@
-//! The row step of the bands engine over one band of words, and the band's match masks.
+//! The bit-parallel LCS row step (Allison–Dix, Hyyrö) over a run of whole 64-bit words, and
+//! the match masks it reads: shared by the sequential reference (one run spanning every column)
+//! and the bands engine (one run per band, chained by the carry).
 //!
 //! # Recurrence
 //!
@@ -10,19 +12,28 @@
 //! V_i = (V_{i-1} + U) | (V_{i-1} & !P)
 //! ```
 //!
-//! with `+` a multi-word addition. A band is a run of whole words, so the band's part of that
-//! addition is an ordinary multi-word addition whose carry into the first word comes from the
-//! band to the left (0 for the first band) and whose carry out of the last word goes to the
-//! band to the right: that one bit per row is all bands exchange.
+//! with `+` a multi-word addition. Over a run of whole words that addition is an ordinary
+//! multi-word addition whose carry into the first word comes from the words to the left (0 at
+//! column 0) and whose carry out of the last word goes to the words to the right: in the bands
+//! engine, that one bit per row is all bands exchange.
 //!
-//! The carry out of bit `j` is `M[i][j] - M[i-1][j]` (the case analysis is in
-//! `reference::fill_bit_parallel`), so at a mismatch the traceback goes up iff it is 0; the
-//! carry-out vector of `a + b` is `(a & b) | ((a | b) & !sum)`, here `u | (old & !sum)` since
-//! `u` is a subset of `old`, and [`step_traced`] stores its complement, the "go up" bits.
+//! The carry out of bit `j` is `M[i][j] - M[i-1][j]`. Inductively, with `c` the carry into bit
+//! `j` (the vertical difference at `(i, j-1)`, 0 at column 0):
 //!
-//! Padding bits (columns `>= n` in the last word of the last band) start at 1 with match bit
-//! 0, so they stay 1, never count as a +1 step and never carry into a real column; they may
-//! carry out of the last band, where nobody reads it. This is exactly `reference`'s padding.
+//! * `Δ_{i-1}[j] = 1` (old bit 0, `u` 0): the sum bit is `c`, no carry; the new `Δ` is `1 - c`,
+//!   so the vertical difference is 0;
+//! * a match with `Δ_{i-1}[j] = 0` (old 1, `u` 1): sum `c`, carry 1; new `Δ = 1 - c`, vertical
+//!   difference 1;
+//! * a mismatch with `Δ_{i-1}[j] = 0` (old 1, `u` 0): carry `c`; new `Δ = 0`, vertical
+//!   difference `c`.
+//!
+//! At a mismatch the traceback goes up (`M[i-1][j] >= M[i][j-1]`) iff `M[i-1][j] == M[i][j]`,
+//! i.e. iff that carry is 0. The carry-out vector of `a + b` is `(a & b) | ((a | b) & !sum)`,
+//! here `u | (old & !sum)` since `u` is a subset of `old`, and [`step_traced`] stores its
+//! complement, the "go up" bits.
+//!
+//! Padding bits (columns `>= n` in the last word) start at 1 with match bit 0, so they stay 1,
+//! never count as a +1 step and never carry into a real column.
 //!
 //! # Cost
 //!
@@ -31,9 +42,13 @@
 //! the only dependency between words, a chain of about three cycles per word; [`step4`]
 //! advances four rows in one pass so that four independent chains overlap (about 0.7 ns per
 //! row-word against 1.1 for one row at a time, on the machine this was written on). Masks: one
-//! row of band words per distinct byte of `x`, so `distinct(x) * band_words * 8` bytes.
+//! row of words per distinct byte of `x`, so `distinct(x) * words * 8` bytes.
 
-use super::plan::WORD_BITS;
+/// Columns per word.
+pub const WORD_BITS: usize = u64::BITS as usize;
+
+/// Bytes per word.
+pub const WORD_BYTES: u64 = (u64::BITS / 8) as u64;
 
 /// One word of the row step: the new `V` word, the "go up" bits and the carry out.
 #[inline(always)]
@@ -211,6 +226,25 @@ impl Masks {
     }
 }
 
+/// Length of the LCS of `x` and `y` (either may be the longer; columns are `y`) in
+/// `O(n / 64)` memory: the rows stepped over one run spanning every column, four at a time,
+/// then the zero bits of the last `V` counted (the +1 steps along the last row; padding bits
+/// stay 1). No traceback bits: it checks a run's length where no traceback fits (10^6 x 10^6
+/// in one process).
+pub fn lcs_length(x: &[u8], y: &[u8]) -> usize {
+    let masks = Masks::new(x, y);
+    let mut v = vec![u64::MAX; masks.width()];
+    // Four rows per pass where possible, as the engine's fill does.
+    let mut rows = x.chunks_exact(FUSED_ROWS);
+    for r in rows.by_ref() {
+        step4(&mut v, [0, 1, 2, 3].map(|d| masks.of(r[d])), [false; 4]);
+    }
+    for &b in rows.remainder() {
+        step(&mut v, masks.of(b), false);
+    }
+    v.iter().map(|w| w.count_zeros() as usize).sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -342,5 +376,39 @@ mod tests {
         assert_eq!(distinct_bytes(b""), 0);
         assert_eq!(distinct_bytes(b"aabbc"), 3);
         assert_eq!(Masks::new(b"", b"abc").bytes(), 0);
+    }
+
+    #[test]
+    fn agrees_with_the_reference() {
+        let mut rng = Random::new(0x1e4);
+        let all: Vec<u8> = (0..=255).collect();
+        let alphabets: [&[u8]; 4] = [b"ab", b"ACGT", b"abcdefghijklmnopqrstuvwxyz", &all];
+        for alphabet in alphabets {
+            for _ in 0..60 {
+                let la = rng.below(300);
+                let lb = la + rng.below(301 - la);
+                let mut gen = |len| -> Vec<u8> {
+                    (0..len)
+                        .map(|_| alphabet[rng.below(alphabet.len())])
+                        .collect()
+                };
+                let (x, y) = (gen(la), gen(lb));
+                let want = crate::reference::lcs(&x, &y).length;
+                assert_eq!(lcs_length(&x, &y), want, "x={x:?} y={y:?}");
+                // Symmetric: the longer sequence may be the rows too.
+                assert_eq!(lcs_length(&y, &x), want);
+            }
+        }
+    }
+
+    #[test]
+    fn edge_cases() {
+        assert_eq!(lcs_length(b"", b""), 0);
+        assert_eq!(lcs_length(b"", b"abc"), 0);
+        assert_eq!(lcs_length(b"abc", b""), 0);
+        assert_eq!(lcs_length(b"a", b"a"), 1);
+        assert_eq!(lcs_length(&[7; 64], &[7; 64]), 64);
+        assert_eq!(lcs_length(&[7; 65], &[7; 130]), 65);
+        assert_eq!(lcs_length(b"abc", b"xyz"), 0);
     }
 }

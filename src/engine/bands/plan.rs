@@ -3,7 +3,7 @@
 //!
 //! The `n` columns are `W = ceil(n / 64)` words of 64 columns. They are split among
 //! `p = min(P, W)` active ranks into contiguous runs of **whole words**, balanced as the
-//! diagonal schedule balances a diagonal: with `c = ceil(W / p)`, `f = floor(W / p)` and
+//! diagonal schedule balances a diagonal ([`crate::engine::split`]): with `c = ceil(W / p)`, `f = floor(W / p)` and
 //! `r = W mod p`, rank `k < r` owns `c` words and ranks `r <= k < p` own `f`; ranks `>= p` own
 //! nothing. Whole words keep the addition's carry the only thing a band needs from its left
 //! neighbour, and let a band's masks and bit vectors start at bit 0 of a word. Only the last
@@ -18,11 +18,9 @@
 
 use std::ops::Range;
 
-/// Columns per word.
-pub const WORD_BITS: usize = u64::BITS as usize;
-
-/// Bytes per word.
-pub const WORD_BYTES: u64 = (u64::BITS / 8) as u64;
+use crate::engine::bitpar::{WORD_BITS, WORD_BYTES};
+use crate::engine::split::Split;
+use crate::engine::traffic::Predicted;
 
 /// Column ownership and row batching of an `m x n` bands run on `ranks` ranks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,23 +63,20 @@ impl BandPlan {
         self.n.div_ceil(WORD_BITS)
     }
 
+    /// The split of a row's words among the ranks.
+    fn split(&self) -> Split {
+        Split::new(self.total_words(), self.ranks)
+    }
+
     /// Ranks that own at least one word: `min(P, W)`.
     pub fn active_ranks(&self) -> usize {
-        self.ranks.min(self.total_words())
+        self.split().active()
     }
 
     /// Words `[s, e)` of a row owned by rank `k`; empty (at the end of the row) for a rank
     /// that owns nothing.
     pub fn words(&self, k: usize) -> Range<usize> {
-        let w = self.total_words();
-        let p = self.active_ranks();
-        if k >= p {
-            return w..w;
-        }
-        let (f, r) = (w / p, w % p);
-        let start = k * f + k.min(r);
-        let size = if k < r { f + 1 } else { f };
-        start..start + size
+        self.split().range(k)
     }
 
     /// Columns owned by rank `k`: its words, clipped to `n`.
@@ -92,17 +87,7 @@ impl BandPlan {
 
     /// Owner of word `w < W`.
     pub fn owner_of_word(&self, w: usize) -> usize {
-        let total = self.total_words();
-        debug_assert!(w < total, "word {w} out of range (W = {total})");
-        let p = self.active_ranks();
-        let (f, r) = (total / p, total % p);
-        // The first r ranks own f + 1 words each.
-        let big = r * (f + 1);
-        if w < big {
-            w / (f + 1)
-        } else {
-            r + (w - big) / f
-        }
+        self.split().owner(w)
     }
 
     /// Owner of column `j < n`.
@@ -147,6 +132,20 @@ impl BandPlan {
     /// Boundary messages of the whole run: `(active - 1) * ceil(m / B)`.
     pub fn predicted_messages(&self) -> u64 {
         self.senders().len() as u64 * self.batches() as u64
+    }
+
+    /// Boundary messages per neighbouring pair: `ceil(m / B)` on every edge `k -> k + 1`.
+    pub fn predicted(&self) -> Predicted {
+        let mut predicted = Predicted::none(self.ranks);
+        for k in self.senders() {
+            predicted.add(k, k + 1, self.batches() as u64);
+        }
+        predicted
+    }
+
+    /// Cells rank `k` owns: every row of its columns.
+    pub fn rank_cells(&self, k: usize) -> u64 {
+        self.m as u64 * self.cols_of(k).len() as u64
     }
 
     /// Boundary bytes of the whole run: every batch's message on every sending edge.

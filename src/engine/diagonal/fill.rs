@@ -17,7 +17,7 @@
 //! one fixed tag serves every diagonal (a 50,000 x 50,000 run has 99,999 diagonals, and
 //! `MPI_TAG_UB` may be 32,767). Every rank posts its sends and receives before it waits, so
 //! the exchange cannot deadlock even when the MPI library delivers nothing eagerly; the
-//! synchronous-sends switch (`options::Switches`) proves it in the tests. The step
+//! synchronous-sends switch (`engine::Switches`) proves it in the tests. The step
 //! after the rank's last diagonal only sends.
 
 use std::ops::Range;
@@ -26,16 +26,16 @@ use std::time::Instant;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::fault::{Fault, Phase};
-use crate::options::Switches;
+use crate::engine::diagonal::schedule::{Schedule, Transfers};
+use crate::engine::diagonal::store::{Seqs, Store};
+use crate::engine::fault::{Fault, Phase};
+use crate::engine::protocol::{post_send, tag, Kind, VALUE_BYTES};
+use crate::engine::stats::FillTimes;
+use crate::engine::traffic::Traffic;
+use crate::engine::waiting::Waiting;
+use crate::engine::Switches;
 use crate::progress::Progress;
-use crate::protocol::{post_send, tag, Kind, VALUE_BYTES};
-use crate::report::FillTimes;
-use crate::schedule::{Schedule, Transfers};
-use crate::store::{Seqs, Store};
 use crate::trace::CellValue;
-use crate::traffic::Traffic;
-use crate::waiting::Waiting;
 
 /// What one rank needs through its fill: the communicator, its cells, where its time goes.
 struct Filler<'a, S> {

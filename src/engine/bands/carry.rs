@@ -5,7 +5,7 @@
 //! travels as `ceil(len / 64)` `u64` words (an MPI message of plain numbers) and bits past
 //! `len` in the last word are 0. O(1) per bit.
 
-use super::plan::WORD_BITS;
+use crate::engine::bitpar::WORD_BITS;
 
 /// Bit `t` of `words`.
 #[inline]

@@ -14,12 +14,13 @@
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::bands::CheckpointChoice;
+use crate::engine::bands::CheckpointChoice;
+use crate::engine::stats::Gathered;
+use crate::engine::traffic::PerKind;
+use crate::engine::Method;
 use crate::engine::{run_pair, Layout, RunConfig};
 use crate::error::Error;
-use crate::options::{Method, SelfTestOptions};
-use crate::stats::Gathered;
-use crate::traffic::PerKind;
+use crate::options::SelfTestOptions;
 
 /// Runs the self-test on this rank. Collective.
 pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Error> {
@@ -61,7 +62,8 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
                 progress: None,
             };
             let (layout, outcome) = run_pair(world, pair, &config);
-            let gathered = crate::stats::gather(world, &outcome.stats, &outcome.traffic, waiting);
+            let gathered =
+                crate::engine::stats::gather(world, &outcome.stats, &outcome.traffic, waiting);
             if let (Some(gathered), Some(lcs)) = (gathered, outcome.lcs) {
                 if let Err(problem) = check(&layout, pair, &lcs, &gathered) {
                     failures.push(format!(

@@ -8,7 +8,7 @@
 //! lose a match further along that row or column.
 //!
 //! When the next cell belongs to another rank, the owner sends that rank one `traceback`
-//! message ([`crate::protocol::encode_hop`]): the next cell and the subsequence found so far.
+//! message ([`crate::engine::protocol::encode_hop`]): the next cell and the subsequence found so far.
 //! The rank where the walk leaves the matrix sends the LCS to rank 0 (a `control` message,
 //! unless it is rank 0), and rank 0 tells every other rank that the walk is over (one empty
 //! `control` message each). Every rank other than the one holding the start simply serves
@@ -21,12 +21,10 @@
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::fault::{Fault, Phase};
-use crate::protocol::{decode_hop, encode_hop, tag, Kind};
-use crate::schedule::Schedule;
-use crate::store::{Seqs, Store};
-use crate::traffic::Traffic;
-use crate::waiting::Waiting;
+use crate::engine::fault::{Fault, Phase};
+use crate::engine::protocol::{decode_hop, encode_hop, tag, Kind};
+use crate::engine::traffic::Traffic;
+use crate::engine::waiting::Waiting;
 
 /// Where a rank's part of the walk ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,51 +46,6 @@ pub trait Walker {
         found_rev: &mut Vec<u8>,
         visited: Option<&mut Vec<(u64, u64)>>,
     ) -> Exit;
-}
-
-/// The diagonal engine's walker: a rank's store, asked "up or left?" at each mismatch.
-pub struct DiagonalWalker<'a, S> {
-    pub schedule: &'a Schedule,
-    pub seqs: &'a Seqs<'a>,
-    pub store: &'a S,
-    pub rank: usize,
-}
-
-impl<S: Store> Walker for DiagonalWalker<'_, S> {
-    fn walk(
-        &mut self,
-        (mut i, mut j): (usize, usize),
-        found_rev: &mut Vec<u8>,
-        mut visited: Option<&mut Vec<(u64, u64)>>,
-    ) -> Exit {
-        let (x, y) = (self.seqs.x, self.seqs.y);
-        loop {
-            debug_assert_eq!(self.schedule.cell_proc(i, j), self.rank);
-            if let Some(v) = visited.as_deref_mut() {
-                v.push((i as u64, j as u64));
-            }
-            let next = if x[i] == y[j] {
-                found_rev.push(x[i]);
-                (i.checked_sub(1), j.checked_sub(1))
-            } else if self.store.goes_up(i, j) {
-                (i.checked_sub(1), Some(j))
-            } else {
-                (Some(i), j.checked_sub(1))
-            };
-            let (Some(ni), Some(nj)) = next else {
-                return Exit::Done;
-            };
-            let owner = self.schedule.cell_proc(ni, nj);
-            if owner != self.rank {
-                return Exit::Hop {
-                    to: owner,
-                    i: ni,
-                    j: nj,
-                };
-            }
-            (i, j) = (ni, nj);
-        }
-    }
 }
 
 /// The whole walk over walkers held in one process (one per rank), starting on rank `start`

@@ -27,7 +27,7 @@
 //!
 //! # Walk
 //!
-//! [`BandStore::walk`] follows the rule of `reference` and `traceback::walk_local`: at a match
+//! [`BandStore::walk`] (in [`super::walk`]) follows the rule of `reference`: at a match
 //! prepend `x[i]` and go to `(i-1, j-1)`, else up if the bit says so, else left; it ends when
 //! the walk leaves the matrix ([`Exit::Done`]) or the band, which it can only leave to the left
 //! ([`Exit::Hop`]): a walk crosses at most `P - 1` band edges.
@@ -36,8 +36,9 @@ use std::ops::Range;
 use std::time::Instant;
 
 use super::carry;
-use super::kernel::{self, Masks};
-use super::plan::{BandPlan, WORD_BITS, WORD_BYTES};
+use super::plan::BandPlan;
+use crate::engine::bitpar::{self, Masks};
+use crate::engine::bitpar::{WORD_BITS, WORD_BYTES};
 
 /// What a band keeps for the traceback.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -211,7 +212,7 @@ pub struct RecomputeStats {
 
 /// The rows of one block recomputed for the walk.
 #[derive(Debug, Clone, Copy)]
-struct Loaded {
+pub(super) struct Loaded {
     /// Rows `first..=last` are in the buffer, `stride` words each (the band's first `stride`
     /// words).
     first: usize,
@@ -220,7 +221,7 @@ struct Loaded {
 }
 
 /// The traceback state of each mode.
-enum Trace {
+pub(super) enum Trace {
     Full {
         /// `m * width` words, row `i` at `[i * width, (i + 1) * width)`.
         bits: Vec<u64>,
@@ -241,21 +242,21 @@ enum Trace {
 
 /// One rank's band of columns.
 pub struct BandStore<'a> {
-    plan: BandPlan,
-    rank: usize,
-    x: &'a [u8],
-    y: &'a [u8],
+    pub(super) plan: BandPlan,
+    pub(super) rank: usize,
+    pub(super) x: &'a [u8],
+    pub(super) y: &'a [u8],
     /// Columns owned; starts at a multiple of 64.
-    cols: Range<usize>,
+    pub(super) cols: Range<usize>,
     /// Words owned.
-    width: usize,
-    masks: Masks,
+    pub(super) width: usize,
+    pub(super) masks: Masks,
     /// `V` of the latest row computed, `width` words.
-    v: Vec<u64>,
+    pub(super) v: Vec<u64>,
     /// Rows computed so far.
-    next_row: usize,
-    trace: Trace,
-    recompute: RecomputeStats,
+    pub(super) next_row: usize,
+    pub(super) trace: Trace,
+    pub(super) recompute: RecomputeStats,
 }
 
 /// Number of checkpoints `Every(k)` keeps: one before each block but the first.
@@ -264,16 +265,6 @@ fn checkpoint_count(m: usize, k: usize) -> usize {
         0
     } else {
         (m - 1) / k
-    }
-}
-
-/// With checkpoints every `k` rows: after row `i`, copies `v` into its checkpoint slot if
-/// row `i` ends a block that another block follows (the last block's end needs no copy).
-#[inline]
-fn keep_checkpoint(k: usize, m: usize, i: usize, v: &[u64], checkpoints: &mut [u64]) {
-    if (i + 1).is_multiple_of(k) && i + 1 < m {
-        let c = (i + 1) / k - 1;
-        checkpoints[c * v.len()..(c + 1) * v.len()].copy_from_slice(v);
     }
 }
 
@@ -358,110 +349,6 @@ impl<'a> BandStore<'a> {
         self.next_row
     }
 
-    /// Computes row `i` (rows go `0..m` in order) with `carry_in`, the carry into the band's
-    /// first word (false on the first band); returns the carry out of its last word.
-    pub fn row(&mut self, i: usize, carry_in: bool) -> bool {
-        debug_assert_eq!(i, self.next_row, "rows must be computed in order");
-        let pm = self.masks.of(self.x[i]);
-        let m = self.plan.rows();
-        let carry_out = match &mut self.trace {
-            Trace::Full { bits } => {
-                let row = &mut bits[i * self.width..(i + 1) * self.width];
-                kernel::step_traced(&mut self.v, pm, carry_in, row)
-            }
-            Trace::Every {
-                k,
-                checkpoints,
-                carries,
-                ..
-            } => {
-                carry::set(carries, i, carry_in);
-                let carry_out = kernel::step(&mut self.v, pm, carry_in);
-                keep_checkpoint(*k, m, i, &self.v, checkpoints);
-                carry_out
-            }
-        };
-        self.next_row += 1;
-        carry_out
-    }
-
-    /// Whether rows `i..i + 4` (all in the matrix) can go through the fused kernel: with
-    /// checkpoints, only if none is due after the first three of them.
-    fn fusable(&self, i: usize) -> bool {
-        match &self.trace {
-            Trace::Full { .. } => true,
-            // The first checkpoint row at or after i is (i+1).div_ceil(k) * k - 1.
-            Trace::Every { k, .. } => (i + 1).div_ceil(*k) * *k >= i + kernel::FUSED_ROWS,
-        }
-    }
-
-    /// Rows `i..i + 4` in one pass ([`kernel::step4`]); same contract as four [`Self::row`]s.
-    fn rows4(&mut self, i: usize, carry_in: [bool; 4]) -> [bool; 4] {
-        debug_assert_eq!(i, self.next_row, "rows must be computed in order");
-        debug_assert!(i + 4 <= self.plan.rows() && self.fusable(i));
-        let (masks, x, w, m) = (&self.masks, self.x, self.width, self.plan.rows());
-        let pm = [0, 1, 2, 3].map(|d| masks.of(x[i + d]));
-        let carry_out = match &mut self.trace {
-            Trace::Full { bits } => {
-                let rows = &mut bits[i * w..(i + 4) * w];
-                let (r0, rest) = rows.split_at_mut(w);
-                let (r1, rest) = rest.split_at_mut(w);
-                let (r2, r3) = rest.split_at_mut(w);
-                kernel::step4_traced(&mut self.v, pm, carry_in, [r0, r1, r2, r3])
-            }
-            Trace::Every {
-                k,
-                checkpoints,
-                carries,
-                ..
-            } => {
-                for (d, &c) in carry_in.iter().enumerate() {
-                    carry::set(carries, i + d, c);
-                }
-                let carry_out = kernel::step4(&mut self.v, pm, carry_in);
-                keep_checkpoint(*k, m, i + 3, &self.v, checkpoints);
-                carry_out
-            }
-        };
-        self.next_row += 4;
-        carry_out
-    }
-
-    /// Computes batch `b` with the carries from the band to the left (`None` on the first
-    /// band: all 0), writing this band's carries out to `outgoing` (`plan.carry_words(b)`
-    /// words, the message to the band on the right). Rows go four at a time through the fused
-    /// kernel where they can.
-    pub fn run_batch(&mut self, b: usize, incoming: Option<&[u64]>, outgoing: &mut [u64]) {
-        let rows = self.plan.batch_rows(b);
-        debug_assert_eq!(outgoing.len(), self.plan.carry_words(b));
-        debug_assert!(incoming.is_none_or(|w| w.len() == self.plan.carry_words(b)));
-        // Bits past the batch are 0, so a message is a function of its rows alone.
-        outgoing.fill(0);
-        let carry_in = |t: usize| incoming.is_some_and(|w| carry::get(w, t));
-        let mut i = rows.start;
-        while i < rows.end {
-            let t = i - rows.start;
-            if i + kernel::FUSED_ROWS <= rows.end && self.fusable(i) {
-                let out = self.rows4(i, [0, 1, 2, 3].map(|d| carry_in(t + d)));
-                for (d, c) in out.into_iter().enumerate() {
-                    carry::set(outgoing, t + d, c);
-                }
-                i += kernel::FUSED_ROWS;
-            } else {
-                let c = self.row(i, carry_in(t));
-                carry::set(outgoing, t, c);
-                i += 1;
-            }
-        }
-    }
-
-    /// Number of +1 steps of the latest row within this band (zero bits of `V` over real
-    /// columns): after the last row, the bands' counts add up to the LCS length.
-    pub fn plus_steps(&self) -> usize {
-        // Padding bits are 1, so counting zeros over whole words counts real columns only.
-        self.v.iter().map(|w| w.count_zeros() as usize).sum()
-    }
-
     /// Work spent recomputing blocks for the walk so far.
     pub fn recompute_stats(&self) -> RecomputeStats {
         self.recompute
@@ -527,14 +414,14 @@ impl<'a> BandStore<'a> {
         let mut next = || out.next().expect("block buffer holds the block");
         let mut r = first;
         while r <= i {
-            if r + kernel::FUSED_ROWS <= i + 1 {
+            if r + bitpar::FUSED_ROWS <= i + 1 {
                 let pm = [0, 1, 2, 3].map(|d| &self.masks.of(self.x[r + d])[..stride]);
                 let cin = [0, 1, 2, 3].map(|d| carry::get(carries, r + d));
-                kernel::step4_traced(v, pm, cin, [next(), next(), next(), next()]);
-                r += kernel::FUSED_ROWS;
+                bitpar::step4_traced(v, pm, cin, [next(), next(), next(), next()]);
+                r += bitpar::FUSED_ROWS;
             } else {
                 let pm = &self.masks.of(self.x[r])[..stride];
-                kernel::step_traced(v, pm, carry::get(carries, r), next());
+                bitpar::step_traced(v, pm, carry::get(carries, r), next());
                 r += 1;
             }
         }
@@ -548,47 +435,6 @@ impl<'a> BandStore<'a> {
         self.recompute.words += ((i + 1 - first) * stride) as u64;
         self.recompute.seconds += started.elapsed().as_secs_f64();
         l
-    }
-
-    /// Walks from `(i, j)`, a cell of this band, while the cells stay in it, appending each
-    /// matched byte to `found_rev` (so it holds the subsequence found so far, last byte
-    /// first).
-    pub fn walk(&mut self, cell: (usize, usize), found_rev: &mut Vec<u8>) -> Exit {
-        self.walk_recording(cell, found_rev, None)
-    }
-
-    /// [`BandStore::walk`], pushing every visited cell onto `visited` when given.
-    pub fn walk_recording(
-        &mut self,
-        (mut i, mut j): (usize, usize),
-        found_rev: &mut Vec<u8>,
-        mut visited: Option<&mut Vec<(u64, u64)>>,
-    ) -> Exit {
-        loop {
-            debug_assert!(
-                self.cols.contains(&j),
-                "({i}, {j}) is not in band {}",
-                self.rank
-            );
-            if let Some(v) = visited.as_deref_mut() {
-                v.push((i as u64, j as u64));
-            }
-            let next = if self.x[i] == self.y[j] {
-                found_rev.push(self.x[i]);
-                (i.checked_sub(1), j.checked_sub(1))
-            } else if self.goes_up(i, j) {
-                (i.checked_sub(1), Some(j))
-            } else {
-                (Some(i), j.checked_sub(1))
-            };
-            let (Some(ni), Some(nj)) = next else {
-                return Exit::Done;
-            };
-            if nj < self.cols.start {
-                return Exit::Hop { i: ni, j: nj };
-            }
-            (i, j) = (ni, nj);
-        }
     }
 
     /// Bytes held by the store's buffers (capacities), for checking [`estimate_bytes`].

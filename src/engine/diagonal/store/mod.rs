@@ -22,7 +22,7 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use crate::schedule::Schedule;
+use crate::engine::diagonal::schedule::Schedule;
 
 /// Which store a run uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
@@ -127,8 +127,9 @@ pub(crate) mod tests {
     //! values handed over directly, as the fill would send them.
 
     use super::*;
+    use crate::engine::diagonal::walk::DiagonalWalker;
+    use crate::engine::walk::walk_all;
     use crate::generate::Random;
-    use crate::traceback::{walk_all, DiagonalWalker};
 
     /// Runs the whole schedule in one process: one store per rank, boundary values copied
     /// between them exactly as the MPI fill would send them.

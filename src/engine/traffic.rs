@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::Kind;
+use crate::engine::protocol::Kind;
 use crate::trace::{Event, Recording};
 
 /// Counts per message kind.
@@ -91,6 +91,50 @@ impl Traffic {
     pub fn received(&mut self, kind: Kind, bytes: usize) {
         *self.received.slot(kind) += 1;
         *self.received_bytes.slot(kind) += bytes as u64;
+    }
+}
+
+/// Predicted boundary message counts. Messages only go between neighbouring ranks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Predicted {
+    pub total: u64,
+    /// `down[k]`: messages from rank `k` to rank `k + 1`.
+    pub down: Vec<u64>,
+    /// `up[k]`: messages from rank `k + 1` to rank `k`.
+    pub up: Vec<u64>,
+}
+
+impl Predicted {
+    /// No message yet, among `ranks` ranks.
+    pub fn none(ranks: usize) -> Predicted {
+        let edges = ranks.saturating_sub(1);
+        Predicted {
+            total: 0,
+            down: vec![0; edges],
+            up: vec![0; edges],
+        }
+    }
+
+    /// Counts `count` messages from `from` to its neighbour `to`.
+    pub fn add(&mut self, from: usize, to: usize, count: u64) {
+        self.total += count;
+        if to == from + 1 {
+            self.down[from] += count;
+        } else {
+            debug_assert_eq!(to + 1, from, "messages go to neighbours only");
+            self.up[to] += count;
+        }
+    }
+
+    /// The counts as a `P x P` table, `pairs[from][to]` (as runs report them).
+    pub fn pairs(&self) -> Vec<Vec<u64>> {
+        let p = self.down.len() + 1;
+        let mut pairs = vec![vec![0u64; p]; p];
+        for k in 0..p - 1 {
+            pairs[k][k + 1] = self.down[k];
+            pairs[k + 1][k] = self.up[k];
+        }
+        pairs
     }
 }
 

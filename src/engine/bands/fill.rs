@@ -23,7 +23,8 @@
 //!
 //! The walk starts at `(m-1, n-1)` on the last band and leaves a band only to its left, so it
 //! makes at most `p - 1` hops; the protocol (hops carrying the subsequence found so far, the
-//! LCS to rank 0, the end-of-walk notices) is `traceback`'s, with a [`BandWalker`] answering
+//! LCS to rank 0, the end-of-walk notices) is [`crate::engine::walk`]'s, with a
+//! [`BandWalker`](super::walk::BandWalker) answering
 //! "up or left?" from the band's bits, recomputing checkpointed blocks as the walk reaches
 //! them.
 
@@ -32,18 +33,17 @@ use std::time::Instant;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::bands::{BandPlan, BandStore, Exit as BandExit};
-use crate::fault::{Fault, Phase};
-use crate::options::Switches;
+use crate::engine::bands::{BandPlan, BandStore};
+use crate::engine::fault::{Fault, Phase};
+use crate::engine::protocol::{post_send, tag, Kind};
+use crate::engine::stats::FillTimes;
+use crate::engine::traffic::Traffic;
+use crate::engine::Switches;
 use crate::progress::Progress;
-use crate::protocol::{post_send, tag, Kind};
-use crate::report::FillTimes;
-use crate::traceback::{Exit, Walker};
-use crate::traffic::Traffic;
 
 /// Runs this rank's share of the fill; returns where its time went. Ranks that own no words
 /// only take part in the traceback.
-pub fn fill(
+pub fn run(
     world: &SimpleCommunicator,
     plan: &BandPlan,
     store: Option<&mut BandStore<'_>>,
@@ -141,43 +141,4 @@ pub fn fill(
         }
     }
     times
-}
-
-/// A band as the traceback sees it: the walk's moves inside the band, and its hops to the band
-/// on the left.
-pub struct BandWalker<'s, 'a> {
-    pub store: &'s mut BandStore<'a>,
-}
-
-impl Walker for BandWalker<'_, '_> {
-    fn walk(
-        &mut self,
-        cell: (usize, usize),
-        found_rev: &mut Vec<u8>,
-        visited: Option<&mut Vec<(u64, u64)>>,
-    ) -> Exit {
-        let exit = self.store.walk_recording(cell, found_rev, visited);
-        match exit {
-            BandExit::Done => Exit::Done,
-            BandExit::Hop { i, j } => Exit::Hop {
-                to: self.store.rank() - 1,
-                i,
-                j,
-            },
-        }
-    }
-}
-
-/// The walker of a rank that owns no words: the walk never reaches it.
-pub struct Idle;
-
-impl Walker for Idle {
-    fn walk(
-        &mut self,
-        cell: (usize, usize),
-        _: &mut Vec<u8>,
-        _: Option<&mut Vec<(u64, u64)>>,
-    ) -> Exit {
-        unreachable!("the walk reached {cell:?} on a rank with no band")
-    }
 }

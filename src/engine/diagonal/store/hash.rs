@@ -20,7 +20,7 @@ use std::ops::Range;
 use hashbrown::HashTable;
 
 use super::{Seqs, Store};
-use crate::schedule::Schedule;
+use crate::engine::diagonal::schedule::Schedule;
 
 /// Spare slots before and after each diagonal's run, for received cells.
 const PAD: u64 = 2;
@@ -195,7 +195,7 @@ mod tests {
 
     #[test]
     fn hash_store_matches_reference() {
-        crate::store::tests::check_against_reference(HashStore::new);
+        crate::engine::diagonal::store::tests::check_against_reference(HashStore::new);
     }
 
     #[test]
@@ -204,7 +204,9 @@ mod tests {
         let x = vec![b'a'; 40];
         let y = vec![b'b'; 90];
         let seqs = Seqs::new(&x, &y);
-        let stores = crate::store::tests::fill_in_process(&s, &seqs, |k| HashStore::new(&s, k));
+        let stores = crate::engine::diagonal::store::tests::fill_in_process(&s, &seqs, |k| {
+            HashStore::new(&s, k)
+        });
         for (k, store) in stores.iter().enumerate() {
             assert_eq!(store.cells.len() as u64, HashStore::entries(&s, k));
             assert!(store.cells.capacity() as u64 >= HashStore::entries(&s, k));

@@ -8,10 +8,10 @@
 //! by closed-form bounds, so it costs O(1) per candidate whatever the size: a refusal is as
 //! quick as an acceptance.
 
-use crate::bands::{self, BandPlan, Checkpoint};
+use crate::engine::bands::{self, BandPlan, Checkpoint};
+use crate::engine::diagonal::schedule::Schedule;
+use crate::engine::diagonal::store::StoreKind;
 use crate::mem;
-use crate::schedule::Schedule;
-use crate::store::StoreKind;
 
 /// Room left for the MPI library's buffers, which grow with the number of peers: a fixed part
 /// and a fraction of the rest.
@@ -131,14 +131,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn advice_names_what_fits_and_is_instant_at_any_size() {
+    fn advice_names_what_fits_at_any_size() {
         let s = Schedule::new(540, 550, 2);
         let text = diagonal_advice(&s, StoreKind::Hash, 20 << 20, 12 << 20);
         assert!(text.starts_with("not enough memory: store hash for 540 x 550 on 2 ranks"));
         assert!(text.contains("limit is 20.0 MiB per rank"), "{text}");
         assert!(text.contains("--store dense needs about"), "{text}");
-        // 300,000 x 300,000 with a limit nothing meets, and 10^6 rows: quick.
-        let started = std::time::Instant::now();
+        // 300,000 x 300,000 with a limit nothing meets, and 10^6 rows: closed-form bounds, so
+        // this ends at once whatever the size (the tests assert what it says, not how fast).
         for (m, p) in [(300_000, 1), (300_000, 2), (1_000_000, 3)] {
             let s = Schedule::new(m, m, p);
             let text = diagonal_advice(&s, StoreKind::Hash, 1 << 20, 12 << 20);
@@ -150,11 +150,6 @@ mod tests {
             let text = bands_advice(&plan, b"ACGT", 1 << 20, 12 << 20);
             assert!(text.contains("no store or rank count"), "{text}");
         }
-        assert!(
-            started.elapsed().as_secs_f64() < 0.1,
-            "{:?}",
-            started.elapsed()
-        );
         // More ranks help the dense store of a long matrix, and the bands engine.
         let s = Schedule::new(50_000, 50_000, 1);
         let text = diagonal_advice(&s, StoreKind::Dense, 100 << 20, 12 << 20);

@@ -1,0 +1,124 @@
+//! The bands engine: the bit-parallel LCS split by columns into bands of whole words, one band
+//! per rank, rows pipelined in batches. Laid out as the diagonal engine is: the plan of who
+//! owns what ([`plan`]), how a band advances its rows ([`kernel`]), what it keeps for the
+//! traceback ([`store`]), the MPI fill ([`fill`]), and its walker ([`walk`]); [`local`] runs
+//! the whole engine in one process.
+//!
+//! # Recurrence
+//!
+//! Rows are `x` (the shorter, `m`), columns `y` (`n >= m`). Row `i` is the bit vector `V_i`
+//! over the columns, bit `j` clear iff `M[i][j] - M[i][j-1] = 1`, `V_{-1}` all ones; with `P`
+//! the match mask of `x[i]` and `U = V_{i-1} & P`,
+//! `V_i = (V_{i-1} + U) | (V_{i-1} & !P)`, the `+` a multi-word addition ([`crate::engine::bitpar`]). The only
+//! dependency between the words of a row is that addition's carry.
+//!
+//! # Ownership and pipeline ([`plan`])
+//!
+//! With `W = ceil(n / 64)` words and `p = min(P, W)` active ranks, rank `k` owns a contiguous,
+//! balanced run of whole words (the first `W mod p` ranks one word more); ranks `>= p` own
+//! nothing. Per row a band needs one bit from the band on its left: the carry into its first
+//! word (0 for band 0). Rows go in batches of `B`: band `k` computes a batch, sends the batch's
+//! carry-outs to band `k + 1` as one message of `ceil(len / 64)` words ([`carry`]), and goes on
+//! with the next batch while band `k + 1` computes this one. Boundary messages:
+//! `(p - 1) * ceil(m / B)` exactly (0 for an empty `x`). The pipeline fills in `p - 1` batches,
+//! so a smaller `B` starts the last band sooner at the price of more messages.
+//!
+//! # Traceback ([`store`])
+//!
+//! At a mismatch cell the walk goes up iff the carry out of bit `j` in row `i`'s addition is 0
+//! (the bit `reference` stores), so the walk and its tie-breaking are exactly `reference`'s and
+//! the LCS string is byte for byte the same. It starts at `(m-1, n-1)` in the last band and
+//! only moves up and left, so it leaves a band only to its left: at most `p - 1` hops, each
+//! carrying the subsequence found so far. A band keeps either every cell's bit (`Full`) or `V`
+//! every `K` rows plus each row's carry-in (`Every(K)`), recomputing one block of `K` rows at a
+//! time, locally, when the walk first reaches it, only as wide as the walk's column.
+//!
+//! # Costs, per rank with `w` band words
+//!
+//! * fill: `m * w` word steps of a few instructions each, no branch, four rows per pass;
+//! * messages: `ceil(m / B)` sent and received, `ceil(B / 64) * 8` bytes each;
+//! * memory: masks `distinct(x) * w * 8` bytes, `V` `w * 8`, plus `Full`: `m * w * 8`, or
+//!   `Every(K)`: `(floor((m-1)/K) + min(K, m) + 1) * w * 8 + ceil(m/64) * 8`, smallest near
+//!   `K = sqrt(m)`: for 10^6 x 10^6 on 2 ranks, about 2 * 1000 * 7813 * 8 bytes = 125 MB;
+//! * traceback: `O(m + n)` steps plus, with checkpoints, at most one more fill of the band.
+//!
+//! [`crate::engine::bitpar::lcs_length`] gives the length alone in `O(n / 64)` memory, to check
+//! a run.
+
+pub mod carry;
+pub mod fill;
+pub mod kernel;
+pub mod local;
+pub mod plan;
+pub mod store;
+pub mod walk;
+
+use std::time::Instant;
+
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+
+use crate::engine::fault::{Fault, Phase};
+use crate::engine::traffic::Traffic;
+use crate::engine::{Ran, RunConfig};
+use crate::input::Pair;
+use crate::progress::Progress;
+use walk::{BandWalker, Idle};
+
+pub use local::{run_in_process, InProcess};
+pub use plan::BandPlan;
+pub use store::{
+    estimate_bytes, BandStore, Checkpoint, CheckpointChoice, Exit, NoFit, RecomputeStats,
+    AUTO_CHECKPOINT_ROWS,
+};
+
+/// Runs this rank's fill and traceback of `pair` on `plan`, keeping `mode` for the
+/// traceback. Collective; ranks that own no words only serve the traceback's notices.
+pub(super) fn run(
+    world: &SimpleCommunicator,
+    plan: &BandPlan,
+    mode: Checkpoint,
+    pair: &Pair,
+    mut traffic: Traffic,
+    config: &RunConfig,
+) -> Ran {
+    let rank = world.rank() as usize;
+    let started = Instant::now();
+    let mut store =
+        (rank < plan.active_ranks()).then(|| BandStore::new(plan, rank, &pair.x, &pair.y, mode));
+    let mut progress = Progress::new(config.progress.filter(|_| rank == 0), plan.rows(), "rows");
+    let fill = fill::run(
+        world,
+        plan,
+        store.as_mut(),
+        &mut traffic,
+        &mut progress,
+        config.switches,
+    );
+    progress.finish();
+    let seconds_fill = started.elapsed().as_secs_f64();
+    log::debug!("fill done in {seconds_fill:.3} s");
+
+    let started = Instant::now();
+    let (m, n) = (plan.rows(), plan.cols());
+    let start = (m > 0).then(|| (plan.active_ranks() - 1, (m - 1, n - 1)));
+    let fault = Fault::for_rank(config.switches.fault, Phase::Traceback, rank);
+    let waiting = config.switches.waiting();
+    let outcome = match store.as_mut() {
+        Some(store) => {
+            let mut walker = BandWalker { store };
+            crate::engine::walk::run(world, start, &mut walker, &mut traffic, fault, waiting)
+        }
+        None => crate::engine::walk::run(world, start, &mut Idle, &mut traffic, fault, waiting),
+    };
+    let seconds_traceback = started.elapsed().as_secs_f64();
+    Ran {
+        lcs: outcome.lcs,
+        traffic,
+        fill,
+        seconds_fill,
+        seconds_traceback,
+        seconds_recompute: store.map_or(0.0, |s| s.recompute_stats().seconds),
+        hops: outcome.hops,
+    }
+}
