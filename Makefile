@@ -3,13 +3,13 @@
 # the classroom page in it) where they are missing.
 
 # Open MPI refuses to run as root unless told twice, and refuses more ranks than cores unless
-# oversubscription is allowed; both are harmless otherwise (MPICH ignores them). See README,
-# "Running mpirun by hand".
+# oversubscription is allowed; both are harmless otherwise (MPICH ignores them). See
+# docs/clusters.md, "Running mpirun by hand".
 export OMPI_ALLOW_RUN_AS_ROOT ?= 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM ?= 1
 export OMPI_MCA_rmaps_base_oversubscribe ?= 1
 
-# Which MPI (README, "Both MPI families"): unset, the system's mpicc and mpirun (in target/);
+# Which MPI (docs/mpi-families.md): unset, the system's mpicc and mpirun (in target/);
 # MPI=mpich or MPI=openmpi, that family installed beside the other (Debian's names; MPICC and
 # MPI_LCS_LAUNCHER_CMD name others), built in a target directory of its own, because the mpi
 # crate's build script does not rerun when MPICC changes and would keep the other library.

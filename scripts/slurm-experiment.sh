@@ -9,7 +9,7 @@
 #     LAUNCHER=mpirun REPS=5 sbatch scripts/slurm-experiment.sh   # settings travel along
 #
 # The defaults below fit a small partition; options on the sbatch command line override them
-# (README, "Running across hosts", says how to scale up). Slurm runs a copy of this file, so
+# (docs/clusters.md, "With Slurm", says how to scale up). Slurm runs a copy of this file, so
 # the repository is found through $SLURM_SUBMIT_DIR; it (and so the binary) must be at the
 # same path on every node: a shared home or project directory. Inputs need not be shared:
 # only rank 0 reads the input. Nothing is built here: a compute node may have no Rust at all.
