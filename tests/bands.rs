@@ -143,6 +143,10 @@ fn ranks_without_a_band_end_cleanly() {
 #[test]
 fn bad_combinations_are_usage_errors() {
     let input = util::repo_input("small.txt");
+    // In a scratch directory: a refusal that failed must not leave a picture in the tree.
+    let dir = Dir::new();
+    let svg = dir.path("x.svg");
+    let svg = svg.to_str().expect("a UTF-8 scratch path");
     let cases: [(&[&str], &str); 6] = [
         (
             &["--engine", "bands", "--store", "hash"],
@@ -162,7 +166,7 @@ fn bad_combinations_are_usage_errors() {
         ),
         (&["--batch", "64"], "belong to --engine bands"),
         (
-            &["--engine", "bands", "--svg", "x.svg"],
+            &["--engine", "bands", "--svg", svg],
             "--svg and --html draw the diagonal engine",
         ),
     ];
@@ -175,6 +179,7 @@ fn bad_combinations_are_usage_errors() {
         let errors = run.stderr.matches("error").count();
         assert_eq!(errors, 1, "{extra:?}: one message:\n{}", run.stderr);
     }
+    assert!(!std::path::Path::new(svg).exists(), "{svg} was written");
 }
 
 #[test]
