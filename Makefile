@@ -1,6 +1,7 @@
 # The two commands of the README: `make run` (the main job) and `make test` (all tests).
 # Both run scripts/setup.sh first, which installs MPI, libclang and Chromium (the tests drive
-# the classroom page in it) where they are missing.
+# the classroom page in it) where they are missing; `make lint` runs it with --lint, which
+# installs shellcheck as well.
 
 # Open MPI refuses to run as root unless told twice, and refuses more ranks than cores unless
 # oversubscription is allowed; both are harmless otherwise (MPICH ignores them). See
@@ -35,8 +36,10 @@ STORE ?=
 BIN := $(or $(CARGO_TARGET_DIR),target)/release/mpi-lcs
 # --store belongs to the diagonal engine only.
 METHOD := --engine $(ENGINE) $(if $(STORE),--store $(STORE))
+# The shell scripts (scripts/bench is Python), by their shebangs: those without an extension too.
+SHELL_SCRIPTS = $(shell grep -l -E '^\#!.*[/ ](ba)?sh$$' scripts/* .ci/run)
 
-.PHONY: run test lint build setup inputs
+.PHONY: run test lint build setup setup-lint inputs
 
 run: setup build
 	scripts/launch --oversubscribe -n $(RANKS) -- $(BIN) solve $(INPUT) $(METHOD)
@@ -44,15 +47,19 @@ run: setup build
 test: setup
 	cargo test
 
-lint: setup
+lint: setup-lint
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
+	shellcheck -S warning $(SHELL_SCRIPTS)
 
 build: setup
 	cargo build --release
 
 setup:
 	@scripts/setup.sh $(MPI)
+
+setup-lint:
+	@scripts/setup.sh --lint $(MPI)
 
 inputs: setup
 	scripts/make-inputs.sh

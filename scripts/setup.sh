@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing mpi-lcs needs: an MPI library with its compiler
 # wrapper and headers (for the `mpi` crate and `mpirun`), libclang (for the crate's bindings),
-# and Chromium (the tests drive the classroom page in it, headless).
+# and Chromium (the tests drive the classroom page in it, headless); with --lint, shellcheck
+# as well (`make lint` checks the shell scripts with it; nothing else needs it).
 # Idempotent: it does nothing when all are present. As root with apt-get it installs Debian's
 # packages itself; otherwise it prints what to install and exits non-zero.
 #
@@ -10,30 +11,37 @@
 #   scripts/setup.sh mpich     MPICH beside any other MPI: $MPICC (default mpicc.mpich) and
 #                              $MPI_LCS_LAUNCHER_CMD (default mpiexec.mpich); Debian's mpich
 #   scripts/setup.sh openmpi   Open MPI beside any other MPI: mpicc.openmpi and mpirun.openmpi
+#   scripts/setup.sh --lint [FAMILY]   the same, and shellcheck (`make lint`)
 # Installing one family beside the other leaves the system's default (Debian's alternatives for
 # mpicc and mpirun) as it was.
 set -euo pipefail
 
+lint=0
+if [ "${1:-}" = --lint ]; then
+    lint=1
+    shift
+fi
 family="${1:-}"
 case "$family" in
     "")
-        mpi_packages="libopenmpi-dev openmpi-bin"
+        mpi_packages=(libopenmpi-dev openmpi-bin)
         mpi_name="an MPI library with mpicc and mpirun"
         ;;
     mpich)
         mpicc_cmd="${MPICC:-mpicc.mpich}"
         launcher_cmd="${MPI_LCS_LAUNCHER_CMD:-mpiexec.mpich}"
-        mpi_packages="mpich libmpich-dev"
+        mpi_packages=(mpich libmpich-dev)
         mpi_name="MPICH ($mpicc_cmd and $launcher_cmd)"
         ;;
     openmpi)
         mpicc_cmd="${MPICC:-mpicc.openmpi}"
         launcher_cmd="${MPI_LCS_LAUNCHER_CMD:-mpirun.openmpi}"
-        mpi_packages="libopenmpi-dev openmpi-bin"
+        mpi_packages=(libopenmpi-dev openmpi-bin)
         mpi_name="Open MPI ($mpicc_cmd and $launcher_cmd)"
         ;;
     *)
-        echo "setup: unknown MPI family '$family' (mpich, openmpi, or none for the system's MPI)" >&2
+        echo "setup: unknown MPI family '$family' (mpich, openmpi, or none for the system's MPI;" \
+            "--lint first to add shellcheck)" >&2
         exit 2
         ;;
 esac
@@ -71,30 +79,41 @@ have_chromium() {
         command -v google-chrome >/dev/null 2>&1
 }
 
+# The shell scripts' checker, when asked for (--lint).
+have_shellcheck() {
+    [ "$lint" = 0 ] || command -v shellcheck >/dev/null 2>&1
+}
+
+have_all() {
+    have_mpi && have_libclang && have_chromium && have_shellcheck
+}
+
 if ! command -v cargo >/dev/null 2>&1; then
     echo "setup: cargo not found; install Rust from your package manager or rustup first." >&2
     exit 1
 fi
 
-if have_mpi && have_libclang && have_chromium; then
+if have_all; then
     exit 0
 fi
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    packages=""
-    have_mpi || packages="$mpi_packages"
-    have_libclang || packages="${packages:+$packages }libclang-dev"
-    have_chromium || packages="${packages:+$packages }chromium"
-    echo "setup: installing $packages..."
+    packages=()
+    have_mpi || packages+=("${mpi_packages[@]}")
+    have_libclang || packages+=(libclang-dev)
+    have_chromium || packages+=(chromium)
+    have_shellcheck || packages+=(shellcheck)
+    echo "setup: installing ${packages[*]}..."
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    # shellcheck disable=SC2086 # one word per package
-    apt-get install -y -qq $packages >/dev/null
-    if have_mpi && have_libclang && have_chromium; then
+    apt-get install -y -qq "${packages[@]}" >/dev/null
+    if have_all; then
         echo "setup: done."
         exit 0
     fi
-    echo "setup: the packages were installed but $mpi_name, libclang or chromium is still missing." >&2
+    others="libclang or chromium"
+    [ "$lint" = 0 ] || others="libclang, chromium or shellcheck"
+    echo "setup: the packages were installed but $mpi_name, $others is still missing." >&2
     exit 1
 fi
 
@@ -108,13 +127,20 @@ missing=""
 have_mpi || missing="$mpi_name"
 have_libclang || missing="${missing:+$missing, }libclang"
 have_chromium || missing="${missing:+$missing, }Chromium (for the tests)"
+have_shellcheck || missing="${missing:+$missing, }shellcheck (for make lint)"
+# The checker's package on each system, when --lint asks for it.
+deb_lint="" fedora_lint="" brew_lint="" spack_lint=""
+if [ "$lint" = 1 ]; then
+    deb_lint=" shellcheck" fedora_lint=" ShellCheck" brew_lint=" shellcheck"
+    spack_lint=" and shellcheck"
+fi
 cat >&2 <<MSG
 setup: $missing not found. Install them, then run this again:
-  Debian/Ubuntu:  sudo apt-get install $mpi_packages libclang-dev chromium
-  Fedora:         sudo dnf install $fedora-devel clang-devel chromium && module load mpi/$fedora-x86_64
-  macOS Homebrew: brew install $brew llvm && brew install --cask chromium
+  Debian/Ubuntu:  sudo apt-get install ${mpi_packages[*]} libclang-dev chromium$deb_lint
+  Fedora:         sudo dnf install $fedora-devel clang-devel chromium$fedora_lint && module load mpi/$fedora-x86_64
+  macOS Homebrew: brew install $brew llvm$brew_lint && brew install --cask chromium
                   (and export LIBCLANG_PATH=\$(brew --prefix llvm)/lib)
-  Spack:          spack install $spack llvm && spack load $spack llvm (Chromium from the system)
+  Spack:          spack install $spack llvm && spack load $spack llvm (Chromium$spack_lint from the system)
 A Chromium elsewhere: export MPI_LCS_TEST_CHROMIUM=/path/to/chrome
 MPICH under other names: make test MPI=mpich MPICC=mpicc MPI_LCS_LAUNCHER_CMD=mpiexec
 MSG

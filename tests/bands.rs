@@ -2,8 +2,6 @@
 //! batch and checkpoint mode, boundary messages exactly `(p - 1) * ceil(m / B)`, at most
 //! `p - 1` hops, and the same clean failures as the diagonal engine.
 
-use std::time::{Duration, Instant};
-
 use crate::util::{self, args, Dir, Job};
 
 /// Random pairs (widths that are not multiples of 64, one row, one column, empty sequences,
@@ -145,6 +143,10 @@ fn ranks_without_a_band_end_cleanly() {
 #[test]
 fn bad_combinations_are_usage_errors() {
     let input = util::repo_input("small.txt");
+    // In a scratch directory: a refusal that failed must not leave a picture in the tree.
+    let dir = Dir::new();
+    let svg = dir.path("x.svg");
+    let svg = svg.to_str().expect("a UTF-8 scratch path");
     let cases: [(&[&str], &str); 6] = [
         (
             &["--engine", "bands", "--store", "hash"],
@@ -164,7 +166,7 @@ fn bad_combinations_are_usage_errors() {
         ),
         (&["--batch", "64"], "belong to --engine bands"),
         (
-            &["--engine", "bands", "--svg", "x.svg"],
+            &["--engine", "bands", "--svg", svg],
             "--svg and --html draw the diagonal engine",
         ),
     ];
@@ -177,6 +179,7 @@ fn bad_combinations_are_usage_errors() {
         let errors = run.stderr.matches("error").count();
         assert_eq!(errors, 1, "{extra:?}: one message:\n{}", run.stderr);
     }
+    assert!(!std::path::Path::new(svg).exists(), "{svg} was written");
 }
 
 #[test]
@@ -252,7 +255,8 @@ fn length_only_counts_the_same_length() {
 }
 
 /// A rank dying in the pipeline or the walk ends the job, leaves no report, and a stalled
-/// rank is ended by SIGTERM to the launcher, as in the diagonal engine.
+/// rank is ended by SIGTERM to the launcher, as in the diagonal engine. That every rank ended
+/// is checked without a clock: a job still running fails on the harness's timeout.
 #[test]
 fn faults_end_the_whole_job() {
     let dir = Dir::new();
@@ -272,11 +276,6 @@ fn faults_end_the_whole_job() {
             "{fault}: {}",
             run.stderr
         );
-        assert!(
-            run.elapsed < Duration::from_secs(30),
-            "{fault}: {:?}",
-            run.elapsed
-        );
         assert!(!json.exists(), "{fault}");
     }
     let mut a = args(&[&"solve", &input, &"--json", &json]);
@@ -286,22 +285,19 @@ fn faults_end_the_whole_job() {
         &a,
         &[("MPI_LCS_FAULT", "stall:1:3000")],
     ));
-    let waiting = Instant::now();
-    while !job.stderr_so_far().contains("injected stall") {
-        assert!(!job.finished(), "ended first: {}", job.stderr_so_far());
-        assert!(waiting.elapsed() < Duration::from_secs(60), "no stall");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    util::wait_until(
+        || {
+            assert!(!job.finished(), "ended first: {}", job.stderr_so_far());
+            job.stderr_so_far().contains("injected stall")
+        },
+        || "no stall".into(),
+    );
     let processes = job.processes();
     // SAFETY: sending a signal has no memory effects.
     assert_eq!(unsafe { libc::kill(job.pid() as i32, libc::SIGTERM) }, 0);
-    let _ = job.wait(Duration::from_secs(30));
+    let _ = job.wait(util::TIMEOUT);
     assert!(!json.exists());
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !processes.list().is_empty() {
-        assert!(Instant::now() < deadline, "left running");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    processes.wait_all_ended();
     // A bad input under the bands engine: one message, every rank ends.
     let missing = dir.path("missing.txt");
     let run = util::mpirun(3, &args(&[&"solve", &missing, &"--engine", &"bands"]));

@@ -454,9 +454,11 @@ fn schedule_page_shows_each_diagonals_predicted_messages() {
     check_quiet(&mut tab, "#step=6");
 }
 
-/// The largest page, 64 x 64 on 8 ranks, loads and plays every step in under two seconds.
+/// The largest page, 64 x 64 on 8 ranks, loads, groups its steps and plays every one of them
+/// to the end. How long that took is printed (`--nocapture`), not asserted: a loaded machine is
+/// slow with no bug, and speed is measured by `scripts/bench`, not by tests.
 #[test]
-fn largest_page_loads_and_plays_quickly() {
+fn largest_page_loads_and_plays_every_step() {
     let dir = Dir::new();
     let input = dir.generated("64.txt", 64, 12);
     let (html, json) = (dir.path("64.html"), dir.path("64.json"));
@@ -480,11 +482,13 @@ fn largest_page_loads_and_plays_quickly() {
         info["group"].as_u64().unwrap() > 1,
         "large pages group steps"
     );
-    assert!(
-        load_ms + play_ms < 2000.0,
-        "load {load_ms} ms + play {play_ms} ms"
-    );
     let state = tab.eval("lcsPage.state()");
+    assert_eq!(
+        state["step"].as_u64().unwrap() + 1,
+        info["steps"].as_u64().unwrap(),
+        "the play ends on the last step"
+    );
+    assert!(state["final"].as_bool().unwrap(), "the final answer shown");
     assert_eq!(state["lcs"], util::json(&json)["lcs"]);
     check_quiet(&mut tab, "64 x 64");
 }

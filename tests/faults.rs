@@ -1,11 +1,13 @@
-//! Bad input, bad outputs and faults: every rank ends, cleanly and soon, with one message and
-//! no output file; a dying rank or a SIGTERM ends the whole job; concurrent CSV appends lose
-//! nothing.
+//! Bad input, bad outputs and faults: every rank ends, cleanly, with one message and no output
+//! file; a dying rank or a SIGTERM ends the whole job; concurrent CSV appends lose nothing.
+//!
+//! No test here asserts how long anything took: a loaded machine is slow with no bug. The
+//! harness's timeout only catches a hang; speed is measured by `scripts/bench`, not by tests.
 
 use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use crate::util::{self, args, Dir, Job, Run};
 
@@ -16,15 +18,10 @@ fn solve(ranks: usize, input: &Path, json: &Path, csv: &Path, extra: &[&str]) ->
     util::solve(ranks, input, json, &a, &[])
 }
 
-/// A failed run: the exit status, one message naming `names` and `problem`, within 10 s,
-/// no panic, nothing written.
+/// A failed run: the exit status, one message naming `names` and `problem`, no panic, nothing
+/// written. (That it ended at all, every rank with it, the harness's timeout checks.)
 fn assert_clean_failure(run: &Run, code: i32, names: &str, problem: &str, outputs: &[&Path]) {
     assert_eq!(run.status.code(), Some(code), "{run:#?}");
-    assert!(
-        run.elapsed < Duration::from_secs(10),
-        "took {:?}",
-        run.elapsed
-    );
     let messages = run.our_messages();
     assert_eq!(messages.len(), 1, "expected one message:\n{}", run.stderr);
     assert!(
@@ -175,7 +172,12 @@ fn bad_output_paths_are_refused_before_any_work() {
             "is also the path of --json",
         ),
     ];
-    let large = util::repo_input("large_3.txt");
+    // An input nobody writes to: opening it to read would block, so a refusal that came only
+    // after reading the input would hang, and fail on the harness's timeout.
+    let unread = dir.path("unread.fifo");
+    let c_path = std::ffi::CString::new(unread.as_os_str().as_bytes()).unwrap();
+    // SAFETY: mkfifo reads the NUL-terminated path and nothing else.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0, "mkfifo");
     for (extra, flag, problem) in &cases {
         let mut a = args(&[&"solve", &input]);
         a.extend(extra.iter().cloned());
@@ -184,13 +186,11 @@ fn bad_output_paths_are_refused_before_any_work() {
         if *problem == "is the input file" {
             continue;
         }
-        // The same refusal with a large input comes before the input is read or solved.
-        let mut a = args(&[&"solve", &large]);
+        // The same refusal comes before the input is read (let alone solved).
+        let mut a = args(&[&"solve", &unread]);
         a.extend(extra.iter().cloned());
         let run = util::plain(&a);
         assert_clean_failure(&run, 5, flag, problem, &[&same]);
-        // Solving it takes seconds even in release builds; refusing, milliseconds.
-        assert!(run.elapsed < Duration::from_secs(2), "{:?}", run.elapsed);
     }
     assert_eq!(std::fs::read(&input).unwrap(), before);
     assert_eq!(std::fs::read(&other).unwrap(), b"a,b,c\n1,2,3\n");
@@ -303,12 +303,8 @@ fn a_rank_dying_in_the_fill_or_traceback_ends_the_job_and_leaves_no_report() {
                     let extra = ["--append-csv".as_ref(), csv.as_os_str()];
                     let env = [("MPI_LCS_FAULT", fault.as_str())];
                     let run = util::solve(ranks, input, &json, &extra, &env);
+                    // Every rank ended (else the harness's timeout fails the run as hung).
                     assert!(!run.status.success(), "{fault}: {run:#?}");
-                    assert!(
-                        run.elapsed < Duration::from_secs(30),
-                        "{fault}: {:?}",
-                        run.elapsed
-                    );
                     assert!(
                         run.stderr.contains("injected fault"),
                         "{fault}: {}",
@@ -347,31 +343,24 @@ fn sigterm_to_the_launcher_ends_every_rank_and_leaves_no_report() {
         &a,
         &[("MPI_LCS_FAULT", "stall:1:1000")],
     ));
-    let waiting = Instant::now();
-    while !job.stderr_so_far().contains("injected stall") {
-        assert!(
-            !job.finished(),
-            "ended before the stall: {}",
-            job.stderr_so_far()
-        );
-        assert!(waiting.elapsed() < Duration::from_secs(60), "no stall");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    util::wait_until(
+        || {
+            assert!(
+                !job.finished(),
+                "ended before the stall: {}",
+                job.stderr_so_far()
+            );
+            job.stderr_so_far().contains("injected stall")
+        },
+        || "no stall".into(),
+    );
     let processes = job.processes();
     assert!(processes.list().len() >= 3, "launcher and two ranks");
     // SAFETY: sending a signal has no memory effects.
     assert_eq!(unsafe { libc::kill(job.pid() as i32, libc::SIGTERM) }, 0);
-    let run = job.wait(Duration::from_secs(30));
+    let run = job.wait(util::TIMEOUT);
     assert!(!json.exists(), "{run:#?}");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !processes.list().is_empty() {
-        assert!(
-            Instant::now() < deadline,
-            "left running: {:?}",
-            processes.list()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    processes.wait_all_ended();
 }
 
 #[test]
@@ -443,9 +432,12 @@ fn memory_estimates_cover_the_measured_peak() {
     }
 }
 
-/// A run that cannot fit is refused at once, however large: the advice is closed-form.
+/// A run that cannot fit is refused with exit status 4 and one message on every rank count,
+/// however large: the advice is closed-form. Its speed is not asserted (speed is measured by
+/// `scripts/bench`, not by tests); a refusal that never came would fail on the harness's
+/// timeout.
 #[test]
-fn refusals_for_memory_are_instant() {
+fn refusals_for_memory_end_every_rank_with_one_message() {
     let dir = Dir::new();
     // 300,000 x 300,000: the hash store would need terabytes.
     let big = dir.generated("big.txt", 300_000, 9);
@@ -461,8 +453,12 @@ fn refusals_for_memory_are_instant() {
             a.extend(extra.iter().map(OsString::from));
             let run = util::mpirun(ranks, &a);
             assert_eq!(run.status.code(), Some(4), "{run:#?}");
-            assert!(run.elapsed < Duration::from_secs(5), "{:?}", run.elapsed);
             assert_eq!(run.our_messages().len(), 1, "{}", run.stderr);
+            assert!(
+                run.our_messages()[0].contains("not enough memory"),
+                "{}",
+                run.stderr
+            );
         }
     }
 }

@@ -27,7 +27,9 @@ pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_mpi-lcs")
 }
 
-/// Longest any single run may take before the test fails as hung.
+/// Longest any single run may take before the test fails as hung: a hang guard, generous
+/// because a shared, loaded machine is slow with no bug. Tests check what a run did, never how
+/// long it took (speed is for `scripts/bench`).
 pub const TIMEOUT: Duration = Duration::from_secs(120);
 
 /// What a run printed and how it ended.
@@ -35,7 +37,8 @@ pub struct Run {
     pub status: ExitStatus,
     pub stdout: String,
     pub stderr: String,
-    pub elapsed: Duration,
+    /// How long it took, for failure messages only: no test asserts on it.
+    elapsed: Duration,
 }
 
 /// Long output is cut in failure messages: the start and the end tell what happened.
@@ -180,6 +183,15 @@ impl JobProcesses {
             }
         }
         pids
+    }
+
+    /// Waits until every process of the job has ended (and been reaped). Only a hang guard:
+    /// after [`TIMEOUT`] the test fails, as for a hung run; how soon they end is not checked.
+    pub fn wait_all_ended(&self) {
+        wait_until(
+            || self.list().is_empty(),
+            || format!("left running: {:?}", self.list()),
+        );
     }
 }
 
@@ -331,6 +343,19 @@ fn session_members(sid: u32) -> Vec<u32> {
             })
         })
         .collect()
+}
+
+/// Checks `done` every 20 ms until it holds. Only a hang guard, never a measure of speed:
+/// after [`TIMEOUT`] the test fails with `what`, as for a hung run (a loaded machine is slow
+/// with no bug, so no test asserts how long anything took).
+pub fn wait_until(mut done: impl FnMut() -> bool, what: impl FnOnce() -> String) {
+    let started = Instant::now();
+    while !done() {
+        if started.elapsed() > TIMEOUT {
+            panic!("still waiting after {TIMEOUT:?}: hung; {}", what());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// Runs a command to completion, killing it and failing the test after [`TIMEOUT`].
