@@ -100,7 +100,7 @@ fn marker(shape: Shape, (x, y): (i32, i32), colour: RGBColor, hollow: bool) -> S
 /// `data-NAME="value"` for each tag.
 fn data_attributes(tags: &[(&'static str, String)]) -> String {
     tags.iter()
-        .map(|(k, v)| format!(" data-{k}=\"{}\"", crate::render::svg::esc(v)))
+        .map(|(k, v)| format!(" data-{k}=\"{}\"", crate::render::xml::escape(v)))
         .collect()
 }
 
@@ -295,7 +295,7 @@ fn point_group(
     let colour = hex(series.colour);
     let _ = write!(out, "<g class=\"point\"{}>", data_attributes(&p.tags));
     if !p.tip.is_empty() {
-        let _ = write!(out, "<title>{}</title>", crate::render::svg::esc(&p.tip));
+        let _ = write!(out, "<title>{}</title>", crate::render::xml::escape(&p.tip));
     }
     if let Some((lo, hi)) = p.range {
         let (top, bottom) = (y_pixel(hi), y_pixel(lo));
@@ -317,7 +317,11 @@ fn point_group(
 fn bar_group(out: &mut String, bar: &Bar, pixel: impl Fn(f64, f64) -> (i32, i32)) {
     let _ = write!(out, "<g class=\"bar\"{}>", data_attributes(&bar.tags));
     if !bar.tip.is_empty() {
-        let _ = write!(out, "<title>{}</title>", crate::render::svg::esc(&bar.tip));
+        let _ = write!(
+            out,
+            "<title>{}</title>",
+            crate::render::xml::escape(&bar.tip)
+        );
     }
     let mut base = 0.0;
     for &(height, colour) in &bar.segments {
@@ -403,7 +407,7 @@ mod tests {
     #[test]
     fn text_is_escaped_and_wrapped() {
         assert_eq!(
-            crate::render::svg::esc("a<b & \"c\""),
+            crate::render::xml::escape("a<b & \"c\""),
             "a&lt;b &amp; &quot;c&quot;"
         );
         let lines = wrap(
