@@ -226,7 +226,7 @@ pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Erro
 /// One element of a legend sample: its tag, its attributes and its text (empty: none).
 type Mark<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
 
-/// A small inline SVG sample for a legend key.
+/// A small inline SVG sample for a legend key, on one line like the rest of its list item.
 fn sample(marks: &[Mark]) -> String {
     let mut out = SvgWriter::new();
     out.open(
@@ -248,7 +248,7 @@ fn sample(marks: &[Mark]) -> String {
         }
     }
     out.close("svg");
-    out.finish().trim_end().to_owned()
+    out.finish().replace('\n', "")
 }
 
 /// The legend: what every mark of the page means.
