@@ -215,6 +215,51 @@ mod structure {
         }
     }
 
+    /// Every `.rs` file under `src`, by its path from `src`, whole.
+    fn files() -> Vec<(String, String)> {
+        fn walk(dir: &Path, src: &Path, out: &mut Vec<(String, String)>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    walk(&path, src, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let name = path.strip_prefix(src).unwrap().display().to_string();
+                    out.push((name, std::fs::read_to_string(&path).unwrap()));
+                }
+            }
+        }
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut out = Vec::new();
+        walk(&src, &src, &mut out);
+        out
+    }
+
+    #[test]
+    fn no_file_has_more_than_800_lines_of_code() {
+        // Tests beside the code do not count: they stay with what they test.
+        for (file, text) in files() {
+            let lines = code(&text).lines().count();
+            assert!(lines <= 800, "{file}: {lines} lines before its tests");
+        }
+    }
+
+    #[test]
+    fn markup_is_escaped_in_one_place() {
+        // `render::xml::escape` escapes every text put into SVG or HTML (plotters' text too,
+        // through the plots' backend): no other code spells an entity out.
+        let files = files();
+        assert!(files.len() > 30);
+        for (file, text) in files {
+            let escapes = ["&amp;", "&lt;", "&quot;"]
+                .iter()
+                .any(|entity| code(&text).contains(entity));
+            assert!(
+                !escapes || file == "render/xml.rs",
+                "{file} escapes markup itself"
+            );
+        }
+    }
+
     #[test]
     fn every_module_opens_with_a_doc() {
         for (module, text) in modules() {

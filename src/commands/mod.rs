@@ -265,6 +265,7 @@ fn reference_memory(opts: &ReferenceOptions, pair: &crate::input::Pair) -> Resul
 /// `schedule`: the text, and the picture and page when asked for. A picture or page too large
 /// is refused (exit 2) before any file is written, after the text is printed.
 fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
+    use crate::render::picture::{predicted_messages, Picture};
     use crate::render::{html, svg};
     let outputs: Vec<(&'static str, &std::path::Path)> =
         [("--svg", &opts.svg), ("--html", &opts.html)]
@@ -297,12 +298,12 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
         .and_then(|_| svg::too_large(&schedule).map(|p| format!("--svg {p}")))
         .or_else(|| opts.html.as_ref().and_then(|_| html::too_large(m, n)));
     if refusal.is_none() && (opts.svg.is_some() || opts.html.is_some()) {
-        let messages = svg::predicted_messages(&schedule);
+        let messages = predicted_messages(&schedule);
         let ranks = match opts.ranks {
             1 => "1 rank".to_owned(),
             p => format!("{p} ranks"),
         };
-        let mut picture = svg::Picture::of_schedule(
+        let mut picture = Picture::of_schedule(
             &schedule,
             &messages,
             format!("{m} x {n} matrix on {ranks}"),

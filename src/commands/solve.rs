@@ -15,7 +15,8 @@ use crate::export;
 use crate::options::{Outputs, SolveOptions};
 use crate::provenance::{HostInfo, Provenance};
 use crate::render::html;
-use crate::render::svg::{self, Picture};
+use crate::render::picture::Picture;
+use crate::render::svg;
 use crate::report::Report;
 use crate::trace;
 

@@ -8,21 +8,29 @@
 //! table without guessing from pixels. Hollow markers (oversubscribed) are filled white with a
 //! coloured outline.
 //!
+//! Points, bars and the legend's markers are plotters elements of their own ([`Mark`]): the
+//! chart maps their coordinates like any series, and they write their groups through the
+//! writer of the plots' backend ([`super::backend`]), which writes everything else plotters
+//! draws. A point is drawn right after its panel's lines, so it lies on top of them.
+//!
 //! Colours and fonts come from `render::style`; no font files are needed (the SVG names the
 //! family and the viewer lays out the text), so text widths are estimates.
 
-use std::fmt::Write as _;
+use std::convert::Infallible;
 
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::Shift;
-use plotters::element::DashedPathElement;
+use plotters::element::{DashedPathElement, Drawable, PointCollection};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters_backend::BackendCoord;
 
 use super::axis::Axis;
+use super::backend::{hex, BackendResult, SvgBackend};
 use super::model::{Bar, Figure, Key, Panel, Point, Series, Shape, Stroke};
 use crate::error::Error;
 use crate::render::style::{self, text_width, GRID_COLOUR, TEXT_COLOUR};
+use crate::render::xml::SvgWriter;
 
 const TEXT_PX: f64 = 14.0;
 const LINE_HEIGHT: u32 = 22;
@@ -42,11 +50,6 @@ fn panel_size(columns: usize) -> (u32, u32) {
 
 fn font(px: f64) -> TextStyle<'static> {
     style::font(px, TEXT_COLOUR, HPos::Left, VPos::Top)
-}
-
-/// `#RRGGBB`.
-fn hex(c: RGBColor) -> String {
-    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
 }
 
 /// Breaks `text` into lines of at most `width` pixels.
@@ -71,37 +74,54 @@ fn wrap(text: &str, width: u32) -> Vec<String> {
     lines
 }
 
-/// The SVG of one marker centred at `(x, y)` pixels.
-fn marker(shape: Shape, (x, y): (i32, i32), colour: RGBColor, hollow: bool) -> String {
+/// One marker centred at `(x, y)` pixels.
+fn marker(out: &mut SvgWriter, shape: Shape, (x, y): (i32, i32), colour: RGBColor, hollow: bool) {
     let fill = if hollow {
         "white".to_owned()
     } else {
         hex(colour)
     };
-    let paint = format!(
-        "fill=\"{fill}\" stroke=\"{}\" stroke-width=\"2\"",
-        hex(colour)
-    );
-    let polygon = |pts: &[(i32, i32)]| {
+    let paint = [
+        ("fill", fill),
+        ("stroke", hex(colour)),
+        ("stroke-width", "2".to_owned()),
+    ];
+    let polygon = |out: &mut SvgWriter, pts: &[(i32, i32)]| {
         let pts: Vec<String> = pts
             .iter()
             .map(|(dx, dy)| format!("{},{}", x + dx, y + dy))
             .collect();
-        format!("<polygon points=\"{}\" {paint}/>", pts.join(" "))
+        let mut attrs = vec![("points", pts.join(" "))];
+        attrs.extend(paint.clone());
+        out.leaf("polygon", &attrs);
     };
     match shape {
-        Shape::Circle => format!("<circle cx=\"{x}\" cy=\"{y}\" r=\"5\" {paint}/>"),
-        Shape::Triangle => polygon(&[(0, -7), (-6, 4), (6, 4)]),
-        Shape::Square => polygon(&[(-5, -5), (5, -5), (5, 5), (-5, 5)]),
-        Shape::Diamond => polygon(&[(0, -7), (6, 0), (0, 7), (-6, 0)]),
+        Shape::Circle => {
+            let mut attrs = vec![
+                ("cx", x.to_string()),
+                ("cy", y.to_string()),
+                ("r", "5".to_owned()),
+            ];
+            attrs.extend(paint.clone());
+            out.leaf("circle", &attrs);
+        }
+        Shape::Triangle => polygon(out, &[(0, -7), (-6, 4), (6, 4)]),
+        Shape::Square => polygon(out, &[(-5, -5), (5, -5), (5, 5), (-5, 5)]),
+        Shape::Diamond => polygon(out, &[(0, -7), (6, 0), (0, 7), (-6, 0)]),
     }
 }
 
-/// `data-NAME="value"` for each tag.
-fn data_attributes(tags: &[(&'static str, String)]) -> String {
-    tags.iter()
-        .map(|(k, v)| format!(" data-{k}=\"{}\"", crate::render::svg::esc(v)))
-        .collect()
+/// Opens a group of `class` with `data-NAME="value"` for each tag.
+fn open_group(out: &mut SvgWriter, class: &str, tags: &[(&'static str, String)]) {
+    let names: Vec<String> = tags.iter().map(|(k, _)| format!("data-{k}")).collect();
+    let mut attrs = vec![("class", class.to_owned())];
+    attrs.extend(
+        names
+            .iter()
+            .zip(tags)
+            .map(|(n, (_, v))| (n.as_str(), v.clone())),
+    );
+    out.open("g", &attrs);
 }
 
 /// An axis in drawing units whose key points are exactly its ticks (plotters' own ranges pick
@@ -140,8 +160,8 @@ impl Ranged for Ticked {
     }
 }
 
-type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
-type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
+type Area<'a> = DrawingArea<SvgBackend<'a>, Shift>;
+type DrawResult = Result<(), DrawingAreaErrorKind<Infallible>>;
 
 /// The SVG document of `figure`.
 pub fn render(figure: &Figure) -> Result<String, Error> {
@@ -164,31 +184,27 @@ pub fn render(figure: &Figure) -> Result<String, Error> {
         .collect();
     let notes_h = notes.len() as u32 * LINE_HEIGHT + 20;
     let height = TITLE_HEIGHT + charts_h + notes_h;
-    let mut svg = String::new();
-    let mut overlay = String::new();
+    let mut out = SvgWriter::new();
+    out.open(
+        "svg",
+        &[
+            ("width", width.to_string()),
+            ("height", height.to_string()),
+            ("viewBox", format!("0 0 {width} {height}")),
+            ("xmlns", "http://www.w3.org/2000/svg".to_owned()),
+        ],
+    );
     {
-        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        draw(
-            &root,
-            figure,
-            &notes,
-            (panel_w, panel_h),
-            charts_h,
-            &mut overlay,
-        )
-        .map_err(|e| {
+        let root = SvgBackend::new(&mut out, (width, height)).into_drawing_area();
+        draw(&root, figure, &notes, (panel_w, panel_h), charts_h).map_err(|e| {
             Error::Internal(anyhow::anyhow!(
                 "drawing the plot '{}' failed: {e}",
                 figure.title
             ))
         })?;
     }
-    // The points go on top of everything plotters drew.
-    let end = svg
-        .rfind("</svg>")
-        .ok_or_else(|| Error::Internal(anyhow::anyhow!("plotters wrote no closing </svg>")))?;
-    svg.insert_str(end, &overlay);
-    Ok(svg)
+    out.close("svg");
+    Ok(out.finish())
 }
 
 fn draw(
@@ -197,7 +213,6 @@ fn draw(
     notes: &[String],
     (panel_w, panel_h): (u32, u32),
     charts_h: u32,
-    overlay: &mut String,
 ) -> DrawResult {
     root.fill(&WHITE)?;
     let (title, rest) = root.split_vertically(TITLE_HEIGHT);
@@ -211,9 +226,9 @@ fn draw(
             (col * panel_w as i32, row * panel_h as i32),
             (panel_w, panel_h),
         );
-        draw_panel(&area, panel, overlay)?;
+        draw_panel(&area, panel)?;
     }
-    draw_legend(&legend, figure, overlay)?;
+    draw_legend(&legend, figure)?;
     for (k, note) in notes.iter().enumerate() {
         notes_area.draw(&Text::new(
             note.clone(),
@@ -224,7 +239,7 @@ fn draw(
     root.present()
 }
 
-fn draw_panel(area: &Area, panel: &Panel, overlay: &mut String) -> DrawResult {
+fn draw_panel(area: &Area, panel: &Panel) -> DrawResult {
     let (x, y) = (&panel.x, &panel.y);
     let mut builder = ChartBuilder::on(area);
     if !panel.title.is_empty() {
@@ -266,87 +281,155 @@ fn draw_panel(area: &Area, panel: &Panel, overlay: &mut String) -> DrawResult {
             }
         }
     }
-    // Points and bars, with their pixel positions from the chart's own mapping.
-    let pixel = |px: f64, py: f64| chart.backend_coord(&at(px, py));
+    // Points and bars, on top of the lines, mapped by the chart like any series.
+    let area = chart.plotting_area();
     for series in &panel.series {
-        if let Some(shape) = series.marker {
-            for p in &series.points {
-                point_group(overlay, series, shape, p, pixel(p.x, p.y), |v| {
-                    pixel(p.x, v).1
-                });
+        let Some(shape) = series.marker else { continue };
+        for p in &series.points {
+            let mut at = vec![(x.to(p.x), y.to(p.y))];
+            if let Some((lo, hi)) = p.range {
+                at.extend([(x.to(p.x), y.to(hi)), (x.to(p.x), y.to(lo))]);
             }
+            area.draw(&Mark {
+                what: What::Point { series, shape, p },
+                at,
+            })?;
         }
     }
     for bar in &panel.bars {
-        bar_group(overlay, bar, |bx, by| chart.backend_coord(&(bx, y.to(by))));
+        let mut at = Vec::new();
+        let mut base = 0.0;
+        for &(height, _) in &bar.segments {
+            at.push((bar.x - BAR_HALF, y.to(base)));
+            at.push((bar.x + BAR_HALF, y.to(base + height)));
+            base += height;
+        }
+        at.extend(bar.total.map(|total| (bar.x, y.to(total))));
+        area.draw(&Mark {
+            what: What::Bar(bar),
+            at,
+        })?;
     }
     Ok(())
 }
 
+/// A mark of the plot's own, drawn as a plotters element: the area it is drawn on maps its
+/// coordinates `at`, and it writes its group through the backend's writer.
+struct Mark<'f, C> {
+    what: What<'f>,
+    at: Vec<C>,
+}
+
+enum What<'f> {
+    /// A data point; `at`: the point, then its range's top and bottom, if it has one.
+    Point {
+        series: &'f Series,
+        shape: Shape,
+        p: &'f Point,
+    },
+    /// A stacked bar; `at`: two opposite corners of each segment, then its total, if any.
+    Bar(&'f Bar),
+    /// A legend key's marker; `at`: its centre.
+    Key { shape: Shape, colour: RGBColor },
+}
+
+impl<'a, C: 'a> PointCollection<'a, C> for &'a Mark<'_, C> {
+    type Point = &'a C;
+    type IntoIter = &'a [C];
+
+    fn point_iter(self) -> &'a [C] {
+        &self.at
+    }
+}
+
+impl<'w, C> Drawable<SvgBackend<'w>> for Mark<'_, C> {
+    fn draw<I: Iterator<Item = BackendCoord>>(
+        &self,
+        pos: I,
+        backend: &mut SvgBackend<'w>,
+        _: (u32, u32),
+    ) -> BackendResult {
+        let pos: Vec<BackendCoord> = pos.collect();
+        let out = backend.writer();
+        match self.what {
+            What::Point { series, shape, p } => point_group(out, series, shape, p, &pos),
+            What::Bar(bar) => bar_group(out, bar, &pos),
+            What::Key { shape, colour } => {
+                out.group("legend-marker");
+                marker(out, shape, pos[0], colour, false);
+                out.close("g");
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A point's group: its error bar, its marker, its title.
 fn point_group(
-    out: &mut String,
+    out: &mut SvgWriter,
     series: &Series,
     shape: Shape,
     p: &Point,
-    (px, py): (i32, i32),
-    y_pixel: impl Fn(f64) -> i32,
+    pos: &[BackendCoord],
 ) {
     let colour = hex(series.colour);
-    let _ = write!(out, "<g class=\"point\"{}>", data_attributes(&p.tags));
+    open_group(out, "point", &p.tags);
     if !p.tip.is_empty() {
-        let _ = write!(out, "<title>{}</title>", crate::render::svg::esc(&p.tip));
+        out.element("title", &[], &p.tip);
     }
-    if let Some((lo, hi)) = p.range {
-        let (top, bottom) = (y_pixel(hi), y_pixel(lo));
-        let _ = write!(
-            out,
-            "<path class=\"error-bar\" d=\"M{px} {top}V{bottom}M{} {top}H{}M{} {bottom}H{}\" \
-             stroke=\"{colour}\" stroke-width=\"1.5\" fill=\"none\"/>",
-            px - 4,
-            px + 4,
-            px - 4,
-            px + 4
+    let (px, py) = pos[0];
+    if let [_, (_, top), (_, bottom)] = *pos {
+        out.leaf(
+            "path",
+            &[
+                ("class", "error-bar".to_owned()),
+                (
+                    "d",
+                    format!(
+                        "M{px} {top}V{bottom}M{} {top}H{}M{} {bottom}H{}",
+                        px - 4,
+                        px + 4,
+                        px - 4,
+                        px + 4
+                    ),
+                ),
+                ("stroke", colour),
+                ("stroke-width", "1.5".to_owned()),
+                ("fill", "none".to_owned()),
+            ],
         );
     }
-    out.push_str(&marker(shape, (px, py), series.colour, p.hollow));
-    out.push_str("</g>\n");
+    marker(out, shape, (px, py), series.colour, p.hollow);
+    out.close("g");
 }
 
 /// A bar's group: its stacked segments, its total marker, its title.
-fn bar_group(out: &mut String, bar: &Bar, pixel: impl Fn(f64, f64) -> (i32, i32)) {
-    let _ = write!(out, "<g class=\"bar\"{}>", data_attributes(&bar.tags));
+fn bar_group(out: &mut SvgWriter, bar: &Bar, pos: &[BackendCoord]) {
+    open_group(out, "bar", &bar.tags);
     if !bar.tip.is_empty() {
-        let _ = write!(out, "<title>{}</title>", crate::render::svg::esc(&bar.tip));
+        out.element("title", &[], &bar.tip);
     }
-    let mut base = 0.0;
-    for &(height, colour) in &bar.segments {
-        let (x0, y0) = pixel(bar.x - BAR_HALF, base);
-        let (x1, y1) = pixel(bar.x + BAR_HALF, base + height);
-        let _ = write!(
-            out,
-            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>",
-            x0.min(x1),
-            y0.min(y1),
-            (x1 - x0).abs(),
-            (y0 - y1).abs(),
-            hex(colour)
+    for (&(_, colour), corners) in bar.segments.iter().zip(pos.chunks_exact(2)) {
+        let ((x0, y0), (x1, y1)) = (corners[0], corners[1]);
+        out.leaf(
+            "rect",
+            &[
+                ("x", x0.min(x1).to_string()),
+                ("y", y0.min(y1).to_string()),
+                ("width", (x1 - x0).abs().to_string()),
+                ("height", (y0 - y1).abs().to_string()),
+                ("fill", hex(colour)),
+            ],
         );
-        base += height;
     }
-    if let Some(total) = bar.total {
-        out.push_str(&marker(
-            Shape::Diamond,
-            pixel(bar.x, total),
-            TEXT_COLOUR,
-            false,
-        ));
+    if bar.total.is_some() {
+        let total = pos[2 * bar.segments.len()];
+        marker(out, Shape::Diamond, total, TEXT_COLOUR, false);
     }
-    out.push_str("</g>\n");
+    out.close("g");
 }
 
-fn draw_legend(area: &Area, figure: &Figure, overlay: &mut String) -> DrawResult {
-    let (base_x, base_y) = area.get_base_pixel();
+fn draw_legend(area: &Area, figure: &Figure) -> DrawResult {
     let x0 = 8;
     let mut y = 70;
     area.draw(&Text::new(
@@ -356,20 +439,14 @@ fn draw_legend(area: &Area, figure: &Figure, overlay: &mut String) -> DrawResult
     ))?;
     let text = font(TEXT_PX).pos(Pos::new(HPos::Left, VPos::Center));
     for key in &figure.legend {
-        draw_key(area, key, (x0, y), (base_x, base_y), overlay)?;
+        draw_key(area, key, (x0, y))?;
         area.draw(&Text::new(key.label.clone(), (x0 + 48, y), text.clone()))?;
         y += LINE_HEIGHT as i32;
     }
     Ok(())
 }
 
-fn draw_key(
-    area: &Area,
-    key: &Key,
-    (x0, y): (i32, i32),
-    (base_x, base_y): (i32, i32),
-    overlay: &mut String,
-) -> DrawResult {
+fn draw_key(area: &Area, key: &Key, (x0, y): (i32, i32)) -> DrawResult {
     let style = key.colour.stroke_width(2);
     let ends = vec![(x0, y), (x0 + 36, y)];
     match key.stroke {
@@ -384,14 +461,13 @@ fn draw_key(
         ))?;
     }
     if let Some(shape) = key.marker {
-        overlay.push_str("<g class=\"legend-marker\">");
-        overlay.push_str(&marker(
-            shape,
-            (base_x + x0 + 18, base_y + y),
-            key.colour,
-            false,
-        ));
-        overlay.push_str("</g>\n");
+        area.draw(&Mark {
+            what: What::Key {
+                shape,
+                colour: key.colour,
+            },
+            at: vec![(x0 + 18, y)],
+        })?;
     }
     Ok(())
 }
@@ -401,11 +477,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn text_is_escaped_and_wrapped() {
-        assert_eq!(
-            crate::render::svg::esc("a<b & \"c\""),
-            "a&lt;b &amp; &quot;c&quot;"
-        );
+    fn notes_are_wrapped_and_colours_written_as_plotters_writes_them() {
         let lines = wrap(
             "one two three four five six",
             text_width("one two three", TEXT_PX),
@@ -416,10 +488,51 @@ mod tests {
 
     #[test]
     fn hollow_markers_are_white_inside() {
-        let filled = marker(Shape::Circle, (10, 20), RGBColor(1, 2, 3), false);
-        let hollow = marker(Shape::Square, (10, 20), RGBColor(1, 2, 3), true);
+        let draw = |shape, hollow| {
+            let mut out = SvgWriter::new();
+            marker(&mut out, shape, (10, 20), RGBColor(1, 2, 3), hollow);
+            out.finish()
+        };
+        let filled = draw(Shape::Circle, false);
+        let hollow = draw(Shape::Square, true);
         assert!(filled.contains("fill=\"#010203\""), "{filled}");
         assert!(hollow.contains("fill=\"white\"") && hollow.contains("stroke=\"#010203\""));
         assert!(hollow.contains("5,15 15,15 15,25 5,25"), "{hollow}");
+    }
+
+    #[test]
+    fn points_are_groups_with_their_tags_title_error_bar_and_marker() {
+        let series = Series {
+            label: "s".into(),
+            colour: RGBColor(1, 2, 3),
+            stroke: Stroke::None,
+            marker: Some(Shape::Triangle),
+            points: vec![],
+        };
+        let p = Point {
+            x: 1.0,
+            y: 2.0,
+            range: Some((1.5, 2.5)),
+            hollow: false,
+            tip: "a <tip>".into(),
+            tags: vec![("input", "a \"b\".txt".into())],
+        };
+        let mut out = SvgWriter::new();
+        point_group(
+            &mut out,
+            &series,
+            Shape::Triangle,
+            &p,
+            &[(10, 20), (10, 15), (10, 25)],
+        );
+        let svg = out.finish();
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let g = doc.root_element();
+        assert_eq!(g.attribute("class"), Some("point"));
+        assert_eq!(g.attribute("data-input"), Some("a \"b\".txt"));
+        let children: Vec<_> = g.children().filter(|c| c.is_element()).collect();
+        assert_eq!(children[0].text(), Some("a <tip>"));
+        assert_eq!(children[1].attribute("class"), Some("error-bar"));
+        assert!(children[2].has_tag_name("polygon"));
     }
 }

@@ -6,9 +6,11 @@
 //! [`crate::runs::summarise`], exactly as `table` does, so a plot and a table of the same
 //! result set show the same medians and mark the same configurations oversubscribed. Then:
 //! [`figures`] decides what each figure shows ([`model`]), [`axis`] places and labels the
-//! ticks, and [`draw`] turns a figure into SVG. Every file is written atomically.
+//! ticks, and [`draw`] turns a figure into SVG, plotters drawing through [`backend`], which
+//! writes with the crate's one SVG writer. Every file is written atomically.
 
 pub mod axis;
+pub mod backend;
 pub mod draw;
 pub mod figures;
 pub mod model;

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::style::{hex, rank_colour, FAINT_TEXT_COLOUR, MESSAGE_COLOUR, TEXT_COLOUR};
-use super::svg::{num, Svg};
+use super::xml::{num, SvgWriter};
 use crate::engine::bands::BandPlan;
 use crate::error::Error;
 
@@ -45,8 +45,8 @@ pub fn write_svg(path: &Path, plan: &BandPlan) -> Result<(), Error> {
     crate::export::write_atomic(path, render(plan).as_bytes())
 }
 
-fn text(out: &mut Svg, x: f64, y: f64, px: f64, anchor: &str, colour: &str, content: &str) {
-    out.text_el(
+fn text(out: &mut SvgWriter, x: f64, y: f64, px: f64, anchor: &str, colour: &str, content: &str) {
+    out.text(
         &[
             ("x", num(x)),
             ("y", num(y)),
@@ -73,7 +73,7 @@ pub fn render(plan: &BandPlan) -> String {
     let x_of = |j: usize| gx + j as f64 * col_px;
     let y_of = |i: usize| gy + i as f64 * row_px;
 
-    let mut out = Svg::default();
+    let mut out = SvgWriter::new();
     out.open(
         "svg",
         &[
@@ -347,7 +347,7 @@ pub fn render(plan: &BandPlan) -> String {
     }
     out.close("g");
     out.close("svg");
-    out.text
+    out.finish()
 }
 
 #[cfg(test)]

@@ -29,8 +29,10 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::picture::{self, display_bytes, Picture};
 use super::style::{self, hex, rank_colour, rank_hatch, Hatch, RANK_COLOURS};
-use super::svg::{self, display_bytes, Picture, MAX_CELL_TEXT_SIDE};
+use super::svg::{self, MAX_CELL_TEXT_SIDE};
+use super::xml::{escape, SvgWriter};
 use crate::error::Error;
 use crate::report::{RankReport, Report};
 use crate::trace::Event;
@@ -110,7 +112,7 @@ pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Erro
         return Err(Error::Usage(problem));
     }
     let grid = svg::render_grid(picture)?;
-    let hops = svg::hops(picture)?
+    let hops = picture::hops(picture)?
         .into_iter()
         .map(|h| HopData {
             t: h.t,
@@ -157,13 +159,13 @@ pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Erro
     // Inside a script element only `</script` could end the block early; JSON may spell `<`
     // as an escape anywhere it occurs (in strings).
     let json = json.replace('<', "\\u003c");
-    let title = esc(&picture.title);
+    let title = escape(&picture.title);
     let variables = style::css_variables();
     let legend = legend(picture, report.is_some());
     let swap = if picture.swapped {
         format!(
             "<p class=\"swap\">{}</p>",
-            esc(if picture.x.is_some() {
+            escape(if picture.x.is_some() {
                 "Swapped: the file's first sequence is the longer one, so it runs along the top \
                  (y, columns) and the second down the left (x, rows)."
             } else {
@@ -221,20 +223,32 @@ pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Erro
     ))
 }
 
-/// HTML text: the five specials escaped.
-fn esc(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
-}
+/// One element of a legend sample: its tag, its attributes and its text (empty: none).
+type Mark<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
 
-/// A small inline SVG sample for a legend key.
-fn sample(body: &str) -> String {
-    format!(
-        "<svg class=\"key\" width=\"34\" height=\"18\" viewBox=\"0 0 34 18\" aria-hidden=\"true\">{body}</svg>"
-    )
+/// A small inline SVG sample for a legend key, on one line like the rest of its list item.
+fn sample(marks: &[Mark]) -> String {
+    let mut out = SvgWriter::new();
+    out.open(
+        "svg",
+        &[
+            ("class", "key".into()),
+            ("width", "34".into()),
+            ("height", "18".into()),
+            ("viewBox", "0 0 34 18".into()),
+            ("aria-hidden", "true".into()),
+        ],
+    );
+    for &(tag, attrs, text) in marks {
+        let attrs: Vec<(&str, String)> = attrs.iter().map(|&(k, v)| (k, v.to_owned())).collect();
+        if text.is_empty() {
+            out.leaf(tag, &attrs);
+        } else {
+            out.element(tag, &attrs, text);
+        }
+    }
+    out.close("svg");
+    out.finish().replace('\n', "")
 }
 
 /// The legend: what every mark of the page means.
@@ -267,34 +281,61 @@ fn legend(p: &Picture, solved: bool) -> String {
             s.rows()
         );
     }
-    let msg = style::MESSAGE_COLOUR;
-    let walk = style::WALK_COLOUR;
-    let hop = style::HOP_COLOUR;
-    let diag = style::DIAGONAL_COLOUR;
+    let msg = hex(style::MESSAGE_COLOUR);
+    let walk = hex(style::WALK_COLOUR);
+    let hop = hex(style::HOP_COLOUR);
+    let diag = hex(style::DIAGONAL_COLOUR);
     let mut key = |sample_svg: String, text: &str| {
         let _ = writeln!(out, "<li>{sample_svg}<span>{text}</span></li>");
     };
     key(
-        sample(&format!(
-            "<rect x=\"8\" y=\"1\" width=\"16\" height=\"16\" fill=\"{}\"/>",
-            hex(style::PENDING_COLOUR)
-        )),
+        sample(&[(
+            "rect",
+            &[
+                ("x", "8"),
+                ("y", "1"),
+                ("width", "16"),
+                ("height", "16"),
+                ("fill", &hex(style::PENDING_COLOUR)),
+            ],
+            "",
+        )]),
         "grey cell: not computed yet at this step; a coloured cell is computed by its owner, \
          <code>cell_proc(i, j)</code>",
     );
     key(
-        sample(&format!(
-            "<rect x=\"8\" y=\"1\" width=\"16\" height=\"16\" fill=\"none\" stroke=\"{}\" stroke-width=\"3\"/>",
-            hex(diag)
-        )),
+        sample(&[(
+            "rect",
+            &[
+                ("x", "8"),
+                ("y", "1"),
+                ("width", "16"),
+                ("height", "16"),
+                ("fill", "none"),
+                ("stroke", &diag),
+                ("stroke-width", "3"),
+            ],
+            "",
+        )]),
         "outlined: the diagonal(s) of this step, <code>d = i + j</code>; the purple numbers \
          along the top and right edges name each diagonal where it leaves the grid",
     );
     key(
-        sample(&format!(
-            "<line x1=\"4\" y1=\"9\" x2=\"26\" y2=\"9\" stroke=\"{0}\" stroke-width=\"2\"/><path d=\"M24,4 L32,9 L24,14 z\" fill=\"{0}\"/>",
-            hex(msg)
-        )),
+        sample(&[
+            (
+                "line",
+                &[
+                    ("x1", "4"),
+                    ("y1", "9"),
+                    ("x2", "26"),
+                    ("y2", "9"),
+                    ("stroke", &msg),
+                    ("stroke-width", "2"),
+                ],
+                "",
+            ),
+            ("path", &[("d", "M24,4 L32,9 L24,14 z"), ("fill", &msg)], ""),
+        ]),
         "boundary message of this step's diagonal: one value (4 bytes) from the sending cell \
          into the cell below, or else to the right, that its receiver owns",
     );
@@ -316,27 +357,57 @@ fn legend(p: &Picture, solved: bool) -> String {
     }
     if solved {
         key(
-            sample(&format!(
-                "<path d=\"M2,9 L17,9 L32,9\" stroke=\"{0}\" stroke-width=\"2\"/><path d=\"M13,4 L21,9 L13,14 z\" fill=\"{0}\"/>",
-                hex(walk)
-            )),
+            sample(&[
+                (
+                    "path",
+                    &[
+                        ("d", "M2,9 L17,9 L32,9"),
+                        ("stroke", &walk),
+                        ("stroke-width", "2"),
+                    ],
+                    "",
+                ),
+                (
+                    "path",
+                    &[("d", "M13,4 L21,9 L13,14 z"), ("fill", &walk)],
+                    "",
+                ),
+            ]),
             "traceback walk, one cell per step from the bottom-right cell: up or left at a \
              mismatch (up when <code>M[i-1][j] &ge; M[i][j-1]</code>), diagonally after a match; \
              it ends when it leaves the matrix",
         );
         key(
-            sample(&format!(
-                "<circle cx=\"17\" cy=\"9\" r=\"8\" fill=\"{}\"/><text x=\"17\" y=\"13\" font-size=\"11\" fill=\"#fff\" text-anchor=\"middle\">k</text>",
-                hex(walk)
-            )),
+            sample(&[
+                (
+                    "circle",
+                    &[("cx", "17"), ("cy", "9"), ("r", "8"), ("fill", &walk)],
+                    "",
+                ),
+                (
+                    "text",
+                    &[
+                        ("x", "17"),
+                        ("y", "13"),
+                        ("font-size", "11"),
+                        ("fill", "#fff"),
+                        ("text-anchor", "middle"),
+                    ],
+                    "k",
+                ),
+            ]),
             "match <code>x[i] = y[j]</code>: a byte of the LCS; its value M[i][j] = k is its \
              place in the LCS",
         );
         key(
-            sample(&format!(
-                "<path d=\"M2,9 L32,9\" stroke=\"{0}\" stroke-width=\"5\"/><path d=\"M12,2 L24,9 L12,16 z\" fill=\"{0}\"/>",
-                hex(hop)
-            )),
+            sample(&[
+                (
+                    "path",
+                    &[("d", "M2,9 L32,9"), ("stroke", &hop), ("stroke-width", "5")],
+                    "",
+                ),
+                ("path", &[("d", "M12,2 L24,9 L12,16 z"), ("fill", &hop)], ""),
+            ]),
             "hop: the walk moves onto another rank's cell, one traceback message carrying the \
              next cell (16 bytes) and the LCS bytes found so far",
         );
@@ -380,7 +451,7 @@ mod tests {
     #[test]
     fn a_schedule_page_is_self_contained() {
         let s = Schedule::new(5, 8, 3);
-        let messages = svg::predicted_messages(&s);
+        let messages = picture::predicted_messages(&s);
         let picture = Picture::of_schedule(&s, &messages, "5 x 8 <3>".into(), vec![]);
         let page = render(&picture, None).unwrap();
         assert!(page.starts_with("<!DOCTYPE html>"));
@@ -421,7 +492,7 @@ mod tests {
     #[test]
     fn large_matrices_play_in_grouped_steps_and_larger_are_refused() {
         let s = Schedule::new(64, 64, 8);
-        let messages = svg::predicted_messages(&s);
+        let messages = picture::predicted_messages(&s);
         let page = render(
             &Picture::of_schedule(&s, &messages, "t".into(), vec![]),
             None,

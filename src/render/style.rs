@@ -8,7 +8,8 @@
 //! tells the rounds apart ([`rank_hatch`]): stripes for p12..p23, a cross-hatch for p24..p35.
 //! The series of a plot get Okabe and Ito's colour-blind-safe palette at full strength, yellow
 //! darkened to show on white. Text is drawn in one sans-serif family whose glyphs are sized in
-//! pixels (plotters' SVG backend divides a font's size by 1.24, so sizes are scaled by it here).
+//! pixels (the plots' backend, like plotters' own, divides a font's size by 1.24, so sizes are
+//! scaled by it here).
 //! No font files are needed: an SVG names the family and the viewer lays out the text; widths
 //! are therefore estimated (about 0.6 em per character), which is what layouts need to leave
 //! room.

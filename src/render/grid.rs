@@ -1,0 +1,340 @@
+//! The matrix of a classroom picture: the axes with their indices and sequence bytes, the
+//! diagonal numbers along the top and right edges, the cells in their owners' colours (hatched
+//! beyond twelve ranks), the page's hidden diagonal outlines, the text in each cell and the
+//! boundary messages as arrows.
+//!
+//! Each mark is classed and tagged with what it means (`rect.cell` with `data-i`, `data-j`,
+//! `data-d`, `data-pos`, `data-owner`; `line.message` with the trace's fields; ...), the
+//! contract that the tests and the classroom page's script read (see [`super::svg`]).
+
+use std::fmt::Write as _;
+
+use super::layout::{Layout, LEGEND_PX};
+use super::picture::{byte_label, is_match, Arrow, Picture};
+use super::style::{
+    hex, rank_colour, rank_hatch, DIAGONAL_COLOUR, FAINT_TEXT_COLOUR, MESSAGE_COLOUR, TEXT_COLOUR,
+};
+use super::xml::{num, SvgWriter};
+
+pub(super) fn axes(out: &mut SvgWriter, p: &Picture, l: &Layout) {
+    let s = p.schedule;
+    let (col_title, row_title) = match (p.x.is_some(), p.y.is_some(), p.swapped) {
+        (true, true, false) => ("y: columns j", "x: rows i"),
+        (true, true, true) => (
+            "y (the file's first sequence): columns j",
+            "x (the file's second): rows i",
+        ),
+        (_, _, false) => ("columns j", "rows i"),
+        (_, _, true) => ("columns j (--rows)", "rows i (--cols)"),
+    };
+    out.group("axes");
+    out.text(
+        &[
+            ("class", "axis-title".into()),
+            ("x", num(l.grid_x)),
+            ("y", num(l.axis_title_y)),
+            ("font-size", num(LEGEND_PX)),
+            ("fill", hex(TEXT_COLOUR)),
+        ],
+        col_title,
+    );
+    let mid_y = l.grid_y + s.rows() as f64 * l.cell / 2.0;
+    out.text(
+        &[
+            ("class", "axis-title".into()),
+            ("x", num(l.axis_title_x)),
+            ("y", num(mid_y)),
+            ("font-size", num(LEGEND_PX)),
+            ("fill", hex(TEXT_COLOUR)),
+            ("text-anchor", "middle".into()),
+            ("dominant-baseline", "central".into()),
+            (
+                "transform",
+                format!("rotate(-90 {} {})", num(l.axis_title_x), num(mid_y)),
+            ),
+        ],
+        row_title,
+    );
+    let index = |out: &mut SvgWriter, class: &str, x: f64, y: f64, anchor: &str, text: String| {
+        out.text(
+            &[
+                ("class", class.into()),
+                ("x", num(x)),
+                ("y", num(y)),
+                ("font-size", num(l.index_px)),
+                ("fill", hex(FAINT_TEXT_COLOUR)),
+                ("text-anchor", anchor.into()),
+                ("dominant-baseline", "central".into()),
+            ],
+            &text,
+        );
+    };
+    let label = |out: &mut SvgWriter, class: &str, x: f64, y: f64, anchor: &str, byte: u8| {
+        let (text, hex_digits) = byte_label(byte);
+        let px = if hex_digits {
+            l.label_px * 0.8
+        } else {
+            l.label_px
+        };
+        out.text(
+            &[
+                ("class", class.into()),
+                ("x", num(x)),
+                ("y", num(y)),
+                ("font-size", num(px)),
+                ("fill", hex(TEXT_COLOUR)),
+                ("font-weight", "bold".into()),
+                (
+                    "font-style",
+                    if hex_digits { "italic" } else { "normal" }.into(),
+                ),
+                ("text-anchor", anchor.into()),
+                ("dominant-baseline", "central".into()),
+            ],
+            &text,
+        );
+    };
+    for j in 0..s.cols() {
+        let (cx, _) = l.at(0, j, 0.0, 0.0);
+        if j % l.index_every == 0 {
+            index(out, "col-index", cx, l.top_index_y, "middle", j.to_string());
+        }
+        if let Some(y) = p.y {
+            label(out, "col-byte", cx, l.top_bytes_y, "middle", y[j]);
+        }
+    }
+    for i in 0..s.rows() {
+        let (_, cy) = l.at(i, 0, 0.0, 0.0);
+        if i % l.index_every == 0 {
+            index(out, "row-index", l.left_index_x, cy, "end", i.to_string());
+        }
+        if let Some(x) = p.x {
+            label(out, "row-byte", l.left_bytes_x, cy, "end", x[i]);
+        }
+    }
+    out.close("g");
+}
+
+/// Each diagonal's number where it leaves the grid at its top-right end: the top edge for
+/// `d < n`, the right edge after; a short tick continues the diagonal to its number.
+pub(super) fn diagonal_labels(out: &mut SvgWriter, p: &Picture, l: &Layout) {
+    let s = p.schedule;
+    let n = s.cols();
+    out.group("diagonal-labels");
+    for d in (0..s.diagonals()).filter(|d| d % l.diagonal_every == 0) {
+        // The top-right corner of the diagonal's top-right cell.
+        let (cx, cy) = if d < n {
+            (l.grid_x + (d + 1) as f64 * l.cell, l.grid_y)
+        } else {
+            (
+                l.grid_x + n as f64 * l.cell,
+                l.grid_y + (d + 1 - n) as f64 * l.cell,
+            )
+        };
+        let tick = 5.0;
+        out.leaf(
+            "line",
+            &[
+                ("class", "diagonal-tick".into()),
+                ("data-d", d.to_string()),
+                ("x1", num(cx)),
+                ("y1", num(cy)),
+                ("x2", num(cx + tick)),
+                ("y2", num(cy - tick)),
+                ("stroke", hex(DIAGONAL_COLOUR)),
+                ("stroke-width", "1".into()),
+            ],
+        );
+        out.text(
+            &[
+                ("class", "diagonal-label".into()),
+                ("data-d", d.to_string()),
+                ("x", num(cx + tick + 1.0)),
+                ("y", num(cy - tick + 1.0)),
+                ("font-size", num(l.diagonal_px)),
+                ("font-style", "italic".into()),
+                ("fill", hex(DIAGONAL_COLOUR)),
+            ],
+            &d.to_string(),
+        );
+    }
+    out.close("g");
+}
+
+/// The cells, filled with their owner's colour (hatched beyond twelve ranks).
+pub(super) fn cells(out: &mut SvgWriter, p: &Picture, l: &Layout) {
+    let s = p.schedule;
+    out.group("cells");
+    let mut hatched = Vec::new();
+    for i in 0..s.rows() {
+        for j in 0..s.cols() {
+            let owner = s.cell_proc(i, j);
+            let (x, y) = l.corner(i, j);
+            // One pixel of white between cells draws the grid.
+            out.leaf(
+                "rect",
+                &[
+                    ("class", "cell".into()),
+                    ("data-i", i.to_string()),
+                    ("data-j", j.to_string()),
+                    ("data-d", (i + j).to_string()),
+                    ("data-pos", s.pos(i, j).to_string()),
+                    ("data-owner", owner.to_string()),
+                    ("x", num(x)),
+                    ("y", num(y)),
+                    ("width", num(l.cell - 1.0)),
+                    ("height", num(l.cell - 1.0)),
+                    ("fill", hex(rank_colour(owner))),
+                ],
+            );
+            if let Some(id) = rank_hatch(owner).id() {
+                hatched.push((i, j, x, y, id));
+            }
+        }
+    }
+    for (i, j, x, y, id) in hatched {
+        out.leaf(
+            "rect",
+            &[
+                ("class", "hatch".into()),
+                ("data-i", i.to_string()),
+                ("data-j", j.to_string()),
+                ("x", num(x)),
+                ("y", num(y)),
+                ("width", num(l.cell - 1.0)),
+                ("height", num(l.cell - 1.0)),
+                ("fill", format!("url(#{id})")),
+                ("pointer-events", "none".into()),
+            ],
+        );
+    }
+    out.close("g");
+}
+
+/// One outline per diagonal (hidden until the page shows it): the staircase around its cells.
+pub(super) fn diagonal_outlines(out: &mut SvgWriter, p: &Picture, l: &Layout) {
+    let s = p.schedule;
+    out.group("diagonal-outlines");
+    for d in 0..s.diagonals() {
+        let len = s.diag_len(d);
+        let (i0, j0) = s.coords(d, 0);
+        let (i0, j0) = (i0 as f64, j0 as f64);
+        let mut points = Vec::with_capacity(4 * len);
+        for k in 0..len {
+            let k = k as f64;
+            points.push((j0 - k + 1.0, i0 + k));
+            points.push((j0 - k + 1.0, i0 + k + 1.0));
+        }
+        for k in (0..len).rev() {
+            let k = k as f64;
+            points.push((j0 - k, i0 + k + 1.0));
+            points.push((j0 - k, i0 + k));
+        }
+        let mut path = String::new();
+        for (k, (x, y)) in points.iter().enumerate() {
+            let (px, py) = (l.grid_x + x * l.cell, l.grid_y + y * l.cell);
+            let _ = write!(
+                path,
+                "{}{},{} ",
+                if k == 0 { "M" } else { "L" },
+                num(px),
+                num(py)
+            );
+        }
+        path.push('z');
+        out.leaf(
+            "path",
+            &[
+                ("class", "diagonal".into()),
+                ("data-d", d.to_string()),
+                ("d", path),
+                ("fill", "none".into()),
+                ("stroke", hex(DIAGONAL_COLOUR)),
+                ("stroke-width", "3".into()),
+                ("stroke-linejoin", "round".into()),
+                ("visibility", "hidden".into()),
+            ],
+        );
+    }
+    out.close("g");
+}
+
+/// Each cell's text: its value (white on a match's disc) or, without values, its owner; the
+/// text is haloed in the cell's colour so the walk line passes behind it.
+pub(super) fn cell_texts(out: &mut SvgWriter, p: &Picture, l: &Layout) {
+    if !l.cell_text {
+        return;
+    }
+    let s = p.schedule;
+    out.group("cell-texts");
+    let on_walk: std::collections::HashSet<(usize, usize)> = p.path.iter().copied().collect();
+    for i in 0..s.rows() {
+        for j in 0..s.cols() {
+            let owner = s.cell_proc(i, j);
+            let text = match p.values {
+                Some(v) => v[i][j].to_string(),
+                None => format!("p{owner}"),
+            };
+            let disc = on_walk.contains(&(i, j)) && is_match(p, i, j);
+            let (cx, cy) = l.at(i, j, 0.0, 0.0);
+            let mut attrs = vec![
+                ("class", "cell-text".into()),
+                ("data-i", i.to_string()),
+                ("data-j", j.to_string()),
+                ("x", num(cx)),
+                ("y", num(cy)),
+                ("font-size", num(l.value_px)),
+                ("text-anchor", "middle".into()),
+                ("dominant-baseline", "central".into()),
+            ];
+            if disc {
+                attrs.push(("data-disc", "1".into()));
+                attrs.push(("fill", "#ffffff".into()));
+                attrs.push(("font-weight", "bold".into()));
+            } else {
+                attrs.push(("fill", hex(TEXT_COLOUR)));
+                attrs.push(("stroke", hex(rank_colour(owner))));
+                attrs.push(("stroke-width", "4".into()));
+                attrs.push(("paint-order", "stroke".into()));
+            }
+            out.text(&attrs, &text);
+        }
+    }
+    out.close("g");
+}
+
+pub(super) fn messages(out: &mut SvgWriter, l: &Layout, arrows: &[Arrow]) {
+    out.group("messages");
+    for a in arrows {
+        let (i, j) = a.from;
+        // Shafts sit off-centre (right of the value for a downward arrow, below it for a
+        // rightward one) and cross the shared edge, 0.3 cell into each cell.
+        let (from, to) = if a.down {
+            (l.at(i, j, 0.32, 0.2), l.at(i, j, 0.32, 0.8))
+        } else {
+            (l.at(i, j, 0.2, 0.32), l.at(i, j, 0.8, 0.32))
+        };
+        let e = &a.event;
+        out.leaf(
+            "line",
+            &[
+                ("class", "message".into()),
+                ("data-kind", e.kind.name().into()),
+                ("data-d", (i + j).to_string()),
+                ("data-from", e.from.to_string()),
+                ("data-to", e.to.to_string()),
+                ("data-i", i.to_string()),
+                ("data-j", j.to_string()),
+                ("data-bytes", e.bytes.to_string()),
+                ("x1", num(from.0)),
+                ("y1", num(from.1)),
+                ("x2", num(to.0)),
+                ("y2", num(to.1)),
+                ("stroke", hex(MESSAGE_COLOUR)),
+                ("stroke-width", num(l.message_width())),
+                ("marker-end", "url(#message-head)".into()),
+            ],
+        );
+    }
+    out.close("g");
+}

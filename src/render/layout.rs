@@ -1,0 +1,425 @@
+//! Where everything of a classroom picture goes: the [`Layout`] of a picture (the cell size
+//! from the matrix's size, the grid's corner, the axes' baselines, how often an index or a
+//! diagonal is numbered, the picture's width and height) and the lines of its legend, wrapped
+//! to the legend's width.
+//!
+//! Text is not measured (the viewer lays it out in a font of its choice), so widths come from
+//! the shared estimate in [`super::style`]; everything is kept apart by those estimates plus
+//! some room. The drawings (`grid`, `walk`, `legend`) only read
+//! positions from here, so a picture's geometry is decided in one place.
+
+use super::picture::{byte_label, display_bytes, is_match, Hop, Picture};
+use super::style;
+use super::svg::MAX_CELL_TEXT_SIDE;
+use crate::engine::protocol::Kind;
+
+/// Hops listed one by one in a picture's legend.
+const MAX_LISTED_HOPS: usize = 12;
+
+/// Estimated width of `text` at `px`.
+pub(super) fn text_width(text: &str, px: f64) -> f64 {
+    style::text_width(text, px) as f64
+}
+
+/// `text` cut into lines of at most `width` pixels at `px`, at spaces.
+pub(super) fn wrap(text: &str, px: f64, width: f64) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let candidate = if line.is_empty() {
+            word.to_owned()
+        } else {
+            format!("{line} {word}")
+        };
+        if text_width(&candidate, px) > width && !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+            line = word.to_owned();
+        } else {
+            line = candidate;
+        }
+    }
+    lines.push(line);
+    lines
+}
+
+pub(super) const MARGIN: f64 = 20.0;
+pub(super) const TITLE_PX: f64 = 18.0;
+pub(super) const LEGEND_PX: f64 = 13.0;
+pub(super) const LEGEND_LINE: f64 = 18.0;
+const LEGEND_WIDTH: f64 = 400.0;
+pub(super) const SWATCH: f64 = 15.0;
+
+/// Pixel positions and sizes of every part of the picture.
+pub(super) struct Layout {
+    pub(super) width: f64,
+    pub(super) height: f64,
+    /// Side of one cell.
+    pub(super) cell: f64,
+    /// Top-left corner of the grid.
+    pub(super) grid_x: f64,
+    pub(super) grid_y: f64,
+    /// Cells carry text.
+    pub(super) cell_text: bool,
+    pub(super) value_px: f64,
+    pub(super) label_px: f64,
+    pub(super) index_px: f64,
+    /// Baselines and positions of the axis labels.
+    pub(super) axis_title_y: f64,
+    pub(super) top_index_y: f64,
+    pub(super) top_bytes_y: f64,
+    pub(super) axis_title_x: f64,
+    pub(super) left_index_x: f64,
+    pub(super) left_bytes_x: f64,
+    /// Every how many rows, columns and diagonals a number is written.
+    pub(super) index_every: usize,
+    pub(super) diagonal_every: usize,
+    pub(super) diagonal_px: f64,
+    /// Where the legend starts (left, top) and its lines.
+    pub(super) legend_x: f64,
+    pub(super) legend_y: f64,
+    pub(super) legend: Vec<LegendLine>,
+}
+
+/// What a legend line shows before its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Key {
+    Message,
+    Walk,
+    Match,
+    Hop,
+    Diagonal,
+    Text,
+    Heading,
+    /// A wrapped continuation of the line before.
+    More,
+}
+
+pub(super) struct LegendLine {
+    pub(super) key: Key,
+    /// Where the text starts, right of the key's sample.
+    pub(super) indent: f64,
+    pub(super) text: String,
+}
+
+impl Layout {
+    pub(super) fn new(p: &Picture, full: bool, hops: &[Hop]) -> Layout {
+        let s = p.schedule;
+        let (m, n) = (s.rows(), s.cols());
+        let side = m.max(n).max(1);
+        let cell = (720.0 / side as f64).floor().clamp(11.0, 56.0);
+        let cell_text = side <= MAX_CELL_TEXT_SIDE;
+        let value_px = (cell * 0.42).clamp(9.5, 18.0);
+        let label_px = (cell * 0.5).clamp(8.0, 18.0);
+        let index_px = (cell * 0.4).clamp(9.0, 16.0);
+        let diagonal_px = (cell * 0.36).clamp(9.0, 14.0);
+        let every = |needed: f64| ((needed / cell).ceil() as usize).max(1);
+        let index_every = every(text_width(&side.to_string(), index_px) + 4.0);
+        let widest_d = s.diagonals().saturating_sub(1).to_string();
+        let diagonal_every = every(text_width(&widest_d, diagonal_px) + 6.0)
+            .max(every(diagonal_px + 3.0))
+            .max(index_every);
+
+        // Vertical: title lines, axis title, indices, bytes, diagonal band, grid.
+        let title_lines = if full { 1 + usize::from(p.swapped) } else { 0 };
+        let axis_title_y = MARGIN + title_lines as f64 * 26.0 + 14.0;
+        let top_index_y = axis_title_y + 8.0 + index_px;
+        let top_bytes_y = top_index_y + if p.y.is_some() { label_px + 6.0 } else { 0.0 };
+        let grid_y = top_bytes_y + 8.0 + diagonal_px + 8.0;
+
+        // Horizontal: axis title (rotated), indices, bytes, grid, diagonal band.
+        let axis_title_x = MARGIN + 8.0;
+        let left_index_x = axis_title_x + 12.0 + text_width(&m.to_string(), index_px);
+        let left_bytes_x = left_index_x + if p.x.is_some() { 8.0 + label_px } else { 0.0 };
+        let grid_x = left_bytes_x + 8.0;
+        let grid_right = grid_x + n as f64 * cell;
+        let band_right = grid_right + 10.0 + text_width(&widest_d, diagonal_px);
+        let grid_bottom = grid_y + m as f64 * cell;
+
+        let legend_x = band_right + 28.0;
+        let legend_y = MARGIN + 40.0;
+        let legend = if full {
+            legend_lines(p, cell_text, hops)
+        } else {
+            Vec::new()
+        };
+        let title_w = if full {
+            MARGIN + text_width(&p.title, TITLE_PX)
+        } else {
+            0.0
+        };
+        let (width, height) = if full {
+            let legend_h = legend_y + legend_height(p, &legend) + MARGIN;
+            (
+                (legend_x + LEGEND_WIDTH + MARGIN).max(title_w + MARGIN),
+                (grid_bottom + MARGIN).max(legend_h),
+            )
+        } else {
+            (band_right + MARGIN, grid_bottom + MARGIN)
+        };
+        Layout {
+            width: width.ceil(),
+            height: height.ceil(),
+            cell,
+            grid_x,
+            grid_y,
+            cell_text,
+            value_px,
+            label_px,
+            index_px,
+            axis_title_y,
+            top_index_y,
+            top_bytes_y,
+            axis_title_x,
+            left_index_x,
+            left_bytes_x,
+            index_every,
+            diagonal_every,
+            diagonal_px,
+            legend_x,
+            legend_y,
+            legend,
+        }
+    }
+
+    /// Top-left corner of cell `(i, j)`.
+    pub(super) fn corner(&self, i: usize, j: usize) -> (f64, f64) {
+        (
+            self.grid_x + j as f64 * self.cell,
+            self.grid_y + i as f64 * self.cell,
+        )
+    }
+
+    /// The point `(dx, dy)` cells from the centre of cell `(i, j)`.
+    pub(super) fn at(&self, i: usize, j: usize, dx: f64, dy: f64) -> (f64, f64) {
+        let (x, y) = self.corner(i, j);
+        (x + self.cell * (0.5 + dx), y + self.cell * (0.5 + dy))
+    }
+
+    /// Radius of a match's disc.
+    pub(super) fn disc(&self) -> f64 {
+        if self.cell_text {
+            self.cell * 0.36
+        } else {
+            self.cell * 0.3
+        }
+    }
+
+    pub(super) fn walk_width(&self) -> f64 {
+        (self.cell * 0.07).clamp(1.5, 3.0)
+    }
+
+    pub(super) fn hop_width(&self) -> f64 {
+        (self.cell * 0.16).clamp(4.0, 8.0)
+    }
+
+    pub(super) fn message_width(&self) -> f64 {
+        if self.cell >= 34.0 {
+            2.0
+        } else {
+            1.2
+        }
+    }
+}
+
+/// The legend's lines for `p`, keys first, then the caller's lines.
+fn legend_lines(p: &Picture, cell_text: bool, hops: &[Hop]) -> Vec<LegendLine> {
+    let s = p.schedule;
+    let mut keys: Vec<(Key, String)> = Vec::new();
+    let arrows = p
+        .messages
+        .iter()
+        .filter(|e| e.kind == Kind::Boundary && e.cell().is_some())
+        .count();
+    match (p.values.is_some(), cell_text) {
+        (true, true) => keys.push((
+            Key::Text,
+            "number in a cell: M[i][j], the length of an LCS of x[0..=i] and y[0..=j]".into(),
+        )),
+        (false, true) => keys.push((
+            Key::Text,
+            "pK in a cell: the rank that computes it, cell_proc(i, j)".into(),
+        )),
+        (_, false) => keys.push((
+            Key::Text,
+            format!(
+                "cells carry no text above {MAX_CELL_TEXT_SIDE} a side; the colour is the owner"
+            ),
+        )),
+    }
+    keys.push((
+        Key::Diagonal,
+        "d = i + j: each diagonal is numbered where it leaves the grid, along the top and right edges"
+            .into(),
+    ));
+    keys.push((
+        Key::Message,
+        format!(
+            "boundary message ({arrows}): from the sending cell into the neighbour cell its \
+             receiver owns; one per cell at most"
+        ),
+    ));
+    if !p.path.is_empty() {
+        let matches = p.path.iter().filter(|&&(i, j)| is_match(p, i, j)).count();
+        keys.push((
+            Key::Walk,
+            format!(
+                "traceback walk ({} cells): from the bottom-right cell until it leaves the \
+                 matrix; up or left at a mismatch, diagonally after a match",
+                p.path.len()
+            ),
+        ));
+        keys.push((
+            Key::Match,
+            format!(
+                "match ({matches}): x[i] = y[j]; its M[i][j] is its place in the LCS, counted \
+                 from the left"
+            ),
+        ));
+        keys.push((
+            Key::Hop,
+            format!(
+                "hop ({}): the walk moves onto another rank's cell; one traceback message with \
+                 the next cell (16 bytes) and the LCS bytes found so far",
+                hops.len()
+            ),
+        ));
+        for (k, h) in hops.iter().take(MAX_LISTED_HOPS).enumerate() {
+            // The prefix is the end of the LCS: a long one keeps its last bytes.
+            let prefix = h.prefix.as_ref().map_or(String::new(), |b| {
+                if b.len() > 20 {
+                    format!(", \"…{}\"", display_bytes(&b[b.len() - 20..]))
+                } else {
+                    format!(", \"{}\"", display_bytes(b))
+                }
+            });
+            keys.push((
+                Key::Text,
+                format!(
+                    "hop {}: p{} -> p{}, next cell ({}, {}){prefix}, {} bytes",
+                    k + 1,
+                    h.from,
+                    h.to,
+                    h.next.0,
+                    h.next.1,
+                    h.bytes
+                ),
+            ));
+        }
+        if hops.len() > MAX_LISTED_HOPS {
+            keys.push((
+                Key::Text,
+                format!(
+                    "… and {} more hops (see the trace)",
+                    hops.len() - MAX_LISTED_HOPS
+                ),
+            ));
+        }
+    }
+    let hex = |seq: Option<&[u8]>| seq.is_some_and(|b| b.iter().any(|&b| byte_label(b).1));
+    if hex(p.x) || hex(p.y) {
+        keys.push((
+            Key::Text,
+            "labels in italics: bytes that are not printable ASCII, as two hex digits".into(),
+        ));
+    }
+    if p.swapped {
+        keys.push((Key::Text, swap_note(p).into()));
+    }
+    if s.ranks() > s.working_ranks() {
+        let first = s.working_ranks();
+        let idle = if first + 1 == s.ranks() {
+            format!("p{first}")
+        } else {
+            format!("p{first}..p{}", s.ranks() - 1)
+        };
+        keys.push((
+            Key::Text,
+            format!(
+                "{idle}: no cell (no diagonal is longer than {} cells)",
+                s.rows()
+            ),
+        ));
+    }
+    let mut lines = Vec::new();
+    for (key, text) in keys {
+        let indent = if key == Key::Text { 0.0 } else { 40.0 };
+        for (k, line) in wrap(&text, LEGEND_PX, LEGEND_WIDTH - indent)
+            .into_iter()
+            .enumerate()
+        {
+            lines.push(LegendLine {
+                key: if k == 0 { key } else { Key::More },
+                indent,
+                text: line,
+            });
+        }
+        if key != Key::Text {
+            lines.push(LegendLine {
+                key: Key::More,
+                indent,
+                text: String::new(),
+            });
+        }
+    }
+    if !p.legend.is_empty() {
+        for (key, text) in [(Key::More, ""), (Key::Heading, "counts")] {
+            lines.push(LegendLine {
+                key,
+                indent: 0.0,
+                text: text.into(),
+            });
+        }
+        for l in &p.legend {
+            for line in wrap(l, LEGEND_PX, LEGEND_WIDTH) {
+                lines.push(LegendLine {
+                    key: Key::Text,
+                    indent: 0.0,
+                    text: line,
+                });
+            }
+        }
+    }
+    lines
+}
+
+/// What a swapped picture says about its rows.
+pub(super) fn swap_note(p: &Picture) -> &'static str {
+    if p.x.is_some() {
+        "swapped: the file's first sequence is the longer, so it runs along the top (y) and \
+         the second down the left (x)"
+    } else {
+        "swapped: --rows named the longer side; rows are the shorter side"
+    }
+}
+
+/// Swatches per legend line and the legend's height.
+pub(super) fn swatches_per_line() -> usize {
+    let swatch_w = SWATCH + 8.0 + text_width("p00", LEGEND_PX) + 12.0;
+    ((LEGEND_WIDTH - text_width("ranks:", LEGEND_PX) - 10.0) / swatch_w).max(1.0) as usize
+}
+
+fn legend_height(p: &Picture, lines: &[LegendLine]) -> f64 {
+    let swatches = p.schedule.working_ranks();
+    let swatch_lines = swatches.div_ceil(swatches_per_line()).max(1);
+    (swatch_lines as f64 + 0.6 + lines.len() as f64) * LEGEND_LINE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legend_text_wraps_at_spaces_within_its_width() {
+        let width = text_width("one two three", LEGEND_PX);
+        assert_eq!(
+            wrap("one two three four five six", LEGEND_PX, width),
+            ["one two three", "four five six"]
+        );
+        // A word wider than the line keeps a line of its own, whole.
+        let narrow = text_width("abc", LEGEND_PX);
+        assert_eq!(
+            wrap("a abcdefghijklmnop b", LEGEND_PX, narrow),
+            ["a", "abcdefghijklmnop", "b"]
+        );
+    }
+}

@@ -1,0 +1,373 @@
+//! What a classroom picture shows, before anything is placed or drawn: the [`Picture`] (a
+//! schedule, and for a solved run its sequences, values, messages and walk), the hops of the
+//! walk derived from its traceback messages ([`hops`]), the arrow each boundary message
+//! becomes, and how sequence bytes are labelled.
+//!
+//! The picture ([`super::svg`]) and the classroom page ([`super::html`]) are both drawn from
+//! this model, so the grid and the page's data agree on every hop and label. Everything here
+//! checks the recorded parts against the schedule: a part of the wrong size, or a traceback
+//! message that is not on the walk, is an internal error rather than a wrong picture.
+
+use std::fmt::Write as _;
+
+use crate::engine::diagonal::schedule::Schedule;
+use crate::engine::protocol::Kind;
+use crate::error::Error;
+use crate::input::Pair;
+use crate::report::Report;
+use crate::trace::Event;
+
+/// Everything one picture shows. `x`, `y`, `values` and `path` are optional extras of a solved
+/// run; `schedule --svg` draws the schedule alone with its predicted messages.
+pub struct Picture<'a> {
+    pub schedule: &'a Schedule,
+    /// The rows' sequence, one byte per row (`None`: the left axis shows row indices only).
+    pub x: Option<&'a [u8]>,
+    /// The columns' sequence, one byte per column.
+    pub y: Option<&'a [u8]>,
+    /// `values[i][j]` = `M[i][j]`, written in each cell (`None`: each cell shows its owner).
+    pub values: Option<&'a [Vec<u32>]>,
+    /// Messages as the trace lists them: each boundary message with a cell is drawn as an
+    /// arrow, each traceback message as a hop of the walk.
+    pub messages: &'a [Event],
+    /// The traceback walk's cells in walk order (empty: no walk is drawn).
+    pub path: &'a [(usize, usize)],
+    /// The rows and columns are the input's sequences in the other order (the longer came
+    /// first), or the command line named the longer side as rows.
+    pub swapped: bool,
+    pub title: String,
+    /// Lines of text added under the legend's keys, such as counts.
+    pub legend: Vec<String>,
+}
+
+impl<'a> Picture<'a> {
+    /// A picture of a solved run, from what it recorded: the values its ranks computed, the
+    /// messages they sent and the cells their walk visited.
+    pub fn of_run(
+        schedule: &'a Schedule,
+        pair: &'a Pair,
+        values: &'a [Vec<u32>],
+        messages: &'a [Event],
+        path: &'a [(usize, usize)],
+        report: &Report,
+    ) -> Picture<'a> {
+        let ranks = match report.ranks {
+            1 => "1 rank".to_owned(),
+            p => format!("{p} ranks"),
+        };
+        Picture {
+            schedule,
+            x: Some(&pair.x),
+            y: Some(&pair.y),
+            values: Some(values),
+            messages,
+            path,
+            swapped: pair.swapped,
+            title: format!(
+                "LCS of {} x {} on {ranks}: \"{}\" (length {})",
+                report.rows,
+                report.cols,
+                report.lcs.display(),
+                report.lcs_length
+            ),
+            legend: vec![
+                format!(
+                    "boundary messages: {} (predicted {})",
+                    report.messages.boundary, report.predicted.boundary
+                ),
+                format!("traceback hops: {}", report.traceback_hops),
+                format!(
+                    "control messages: {} (the end of the walk: see the summary)",
+                    report.messages.control
+                ),
+            ],
+        }
+    }
+
+    /// A picture of the schedule alone: ownership and `messages`, no sequences, values or
+    /// walk (what `schedule --svg` draws).
+    pub fn of_schedule(
+        schedule: &'a Schedule,
+        messages: &'a [Event],
+        title: String,
+        legend: Vec<String>,
+    ) -> Picture<'a> {
+        Picture {
+            schedule,
+            x: None,
+            y: None,
+            values: None,
+            messages,
+            path: &[],
+            swapped: false,
+            title,
+            legend,
+        }
+    }
+}
+
+/// The boundary messages the schedule predicts, as the events a recorded run would log,
+/// ordered by (diagonal, sender, row) like a trace: one per [`Schedule::boundary_messages`].
+pub fn predicted_messages(schedule: &Schedule) -> Vec<Event> {
+    schedule
+        .boundary_messages()
+        .map(|(d, from, send)| {
+            let cell = (send.row, d - send.row);
+            Event::new(
+                Kind::Boundary,
+                from,
+                send.peer,
+                Some(cell),
+                crate::engine::protocol::VALUE_BYTES,
+            )
+        })
+        .collect()
+}
+
+/// A hop of the traceback walk: one traceback message, placed on the walk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hop {
+    /// The walk's step `path[t] -> path[t + 1]` that crosses onto another rank.
+    pub t: usize,
+    pub from: usize,
+    pub to: usize,
+    /// The next cell, `path[t + 1]`: the first thing the message carries.
+    pub next: (usize, usize),
+    /// The message's size: the cell's coordinates and the subsequence found so far.
+    pub bytes: u64,
+    /// The subsequence found so far, in reading order (known when the sequences are).
+    pub prefix: Option<Vec<u8>>,
+}
+
+/// The walk's hops, from the traceback messages in `p.messages`: each is placed on the step of
+/// the walk that enters its cell, and must cross between the owners the message names.
+pub fn hops(p: &Picture) -> Result<Vec<Hop>, Error> {
+    let s = p.schedule;
+    let bad = |what: String| Err(Error::Internal(anyhow::anyhow!("picture: {what}")));
+    let mut hops = Vec::new();
+    for e in p.messages.iter().filter(|e| e.kind == Kind::Traceback) {
+        let Some(next) = e.cell() else {
+            return bad(format!("traceback message without a cell: {e:?}"));
+        };
+        let Some(t) = p.path.windows(2).position(|w| w[1] == next) else {
+            return bad(format!("hop to {next:?} is not on the walk"));
+        };
+        let here = p.path[t];
+        if s.cell_proc(here.0, here.1) != e.from || s.cell_proc(next.0, next.1) != e.to {
+            return bad(format!(
+                "hop {e:?} does not cross between the cells' owners"
+            ));
+        }
+        let prefix = match (p.x, p.y) {
+            (Some(x), Some(y)) => {
+                let mut found: Vec<u8> = p.path[..=t]
+                    .iter()
+                    .filter(|&&(i, j)| x[i] == y[j])
+                    .map(|&(i, _)| x[i])
+                    .collect();
+                found.reverse();
+                Some(found)
+            }
+            _ => None,
+        };
+        hops.push(Hop {
+            t,
+            from: e.from,
+            to: e.to,
+            next,
+            bytes: e.bytes,
+            prefix,
+        });
+    }
+    hops.sort_by_key(|h| h.t);
+    Ok(hops)
+}
+
+/// The sizes of the optional parts must match the schedule.
+pub(super) fn check(p: &Picture) -> Result<(), Error> {
+    let (m, n) = (p.schedule.rows(), p.schedule.cols());
+    let bad = |what: String| Err(Error::Internal(anyhow::anyhow!("picture: {what}")));
+    if let Some(x) = p.x.filter(|x| x.len() != m) {
+        return bad(format!("{} row bytes for {m} rows", x.len()));
+    }
+    if let Some(y) = p.y.filter(|y| y.len() != n) {
+        return bad(format!("{} column bytes for {n} columns", y.len()));
+    }
+    if let Some(v) = p.values {
+        if v.len() != m || v.iter().any(|row| row.len() != n) {
+            return bad(format!("value table is not {m} x {n}"));
+        }
+    }
+    if let Some(&(i, j)) = p.path.iter().find(|&&(i, j)| i >= m || j >= n) {
+        return bad(format!("path cell ({i}, {j}) outside {m} x {n}"));
+    }
+    Ok(())
+}
+
+/// One message arrow: the message, and whether it points down (else right).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Arrow {
+    pub event: Event,
+    pub from: (usize, usize),
+    pub down: bool,
+}
+
+/// An arrow for each boundary event with a cell: into `(i + 1, j)` when the receiver owns it,
+/// else into `(i, j + 1)`.
+pub(super) fn message_arrows(p: &Picture) -> Result<Vec<Arrow>, Error> {
+    let s = p.schedule;
+    let (m, n) = (s.rows(), s.cols());
+    let mut arrows = Vec::new();
+    for e in p.messages.iter().filter(|e| e.kind == Kind::Boundary) {
+        let Some((i, j)) = e.cell() else { continue };
+        let down = i + 1 < m && j < n && s.cell_proc(i + 1, j) == e.to;
+        let right = i < m && j + 1 < n;
+        if !(down || right) {
+            return Err(Error::Internal(anyhow::anyhow!(
+                "picture: message from cell ({i}, {j}) to p{} has no neighbour to point into \
+                 in {m} x {n}",
+                e.to
+            )));
+        }
+        arrows.push(Arrow {
+            event: *e,
+            from: (i, j),
+            down,
+        });
+    }
+    Ok(arrows)
+}
+
+/// A label for one sequence byte: the character when it is printable ASCII, else two hex
+/// digits (`true`: drawn in italics and explained in the legend).
+pub fn byte_label(b: u8) -> (String, bool) {
+    if b.is_ascii_graphic() {
+        ((b as char).to_string(), false)
+    } else {
+        (format!("{b:02x}"), true)
+    }
+}
+
+/// Bytes for a reader: printable ASCII and spaces as they are, anything else as `\xNN`.
+pub fn display_bytes(bytes: &[u8]) -> String {
+    let mut s = String::new();
+    for &b in bytes {
+        if b.is_ascii_graphic() || b == b' ' {
+            s.push(b as char);
+        } else {
+            let _ = write!(s, "\\x{b:02x}");
+        }
+    }
+    s
+}
+
+/// Whether the walk takes cell `(i, j)` as a match (the sequences are known when a walk is).
+pub(super) fn is_match(p: &Picture, i: usize, j: usize) -> bool {
+    matches!((p.x, p.y), (Some(x), Some(y)) if x[i] == y[j])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn predicted_messages_match_the_schedule() {
+        for (m, n, p) in [
+            (5, 8, 3),
+            (4, 6, 2),
+            (1, 1, 1),
+            (9, 40, 5),
+            (64, 64, 16),
+            (3, 5, 8),
+        ] {
+            let s = Schedule::new(m, n, p);
+            let events = predicted_messages(&s);
+            let predicted = s.predicted_messages();
+            assert_eq!(events.len() as u64, predicted.total, "{m}x{n} P={p}");
+            let mut pairs = vec![vec![0u64; p]; p];
+            for e in &events {
+                let (i, j) = e.cell().unwrap();
+                assert_eq!(e.kind, Kind::Boundary);
+                assert_eq!(e.bytes, 4);
+                assert_eq!(e.diagonal, Some((i + j) as u64));
+                assert_eq!(e.from, s.cell_proc(i, j));
+                assert_eq!(Some(e.to), s.send_target(i, j));
+                pairs[e.from][e.to] += 1;
+            }
+            assert_eq!(pairs, predicted.pairs(), "{m}x{n} P={p}");
+            let brute = (0..m)
+                .flat_map(|i| (0..n).map(move |j| (i, j)))
+                .filter(|&(i, j)| s.send_target(i, j).is_some())
+                .count();
+            assert_eq!(events.len(), brute, "{m}x{n} P={p}");
+            let mut sorted = crate::trace::Recording {
+                events: events.clone(),
+                ..Default::default()
+            };
+            sorted.order();
+            assert_eq!(sorted.events, events, "already in trace order");
+        }
+    }
+
+    #[test]
+    fn hops_off_the_walk_are_internal_errors() {
+        let (x, y) = (b"GACA".as_slice(), b"AGCATGA".as_slice());
+        let s = Schedule::new(x.len(), y.len(), 2);
+        let values = crate::reference::full_table(x, y);
+        let path = crate::reference::walk_path(x, y, &values);
+        let stray = [Event::new(Kind::Traceback, 0, 1, Some((3, 0)), 16)];
+        let picture = Picture {
+            schedule: &s,
+            x: Some(x),
+            y: Some(y),
+            values: Some(&values),
+            messages: &stray,
+            path: &path,
+            swapped: false,
+            title: String::new(),
+            legend: vec![],
+        };
+        assert!(matches!(hops(&picture), Err(Error::Internal(_))));
+    }
+
+    #[test]
+    fn mismatched_parts_are_internal_errors() {
+        let s = Schedule::new(2, 3, 2);
+        let base = Picture {
+            schedule: &s,
+            x: Some(b"ab"),
+            y: Some(b"abc"),
+            values: None,
+            messages: &[],
+            path: &[],
+            swapped: false,
+            title: String::new(),
+            legend: vec![],
+        };
+        assert!(check(&base).is_ok());
+        let short_y = Picture {
+            y: Some(b"ab"),
+            ..base
+        };
+        assert!(matches!(check(&short_y), Err(Error::Internal(_))));
+        let outside = Picture {
+            schedule: &s,
+            x: None,
+            y: None,
+            values: None,
+            messages: &[],
+            path: &[(2, 0)],
+            swapped: false,
+            title: String::new(),
+            legend: vec![],
+        };
+        assert!(matches!(check(&outside), Err(Error::Internal(_))));
+    }
+
+    #[test]
+    fn bytes_are_labelled_for_a_reader() {
+        assert_eq!(display_bytes(b"a\x01 b"), "a\\x01 b");
+        assert_eq!(byte_label(b'G'), ("G".to_owned(), false));
+        assert_eq!(byte_label(0x01), ("01".to_owned(), true));
+    }
+}

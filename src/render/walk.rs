@@ -1,0 +1,139 @@
+//! The traceback walk of a classroom picture: one step per pair of consecutive cells with its
+//! arrowhead halfway, a black disc on each match showing its place in the LCS, and each hop
+//! onto another rank as a thick red arrow over its step, haloed in white.
+//!
+//! The steps are `path.walk-step` with `data-t`, the discs `circle.match`, the hops `path.hop`
+//! with their payload (see [`super::svg`]); the classroom page reveals them step by step.
+
+use super::layout::Layout;
+use super::picture::{display_bytes, is_match, Hop, Picture};
+use super::style::{hex, HOP_COLOUR, WALK_COLOUR};
+use super::xml::{num, SvgWriter};
+
+/// The walk: one step per pair of consecutive cells, centre to centre with its arrowhead
+/// halfway; the match discs under the cell texts.
+pub(super) fn steps(out: &mut SvgWriter, p: &Picture, l: &Layout) {
+    out.group("walk");
+    for (t, w) in p.path.windows(2).enumerate() {
+        let (a, b) = (w[0], w[1]);
+        let from = l.at(a.0, a.1, 0.0, 0.0);
+        let to = l.at(b.0, b.1, 0.0, 0.0);
+        let mid = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
+        out.leaf(
+            "path",
+            &[
+                ("class", "walk-step".into()),
+                ("data-t", t.to_string()),
+                ("data-i", b.0.to_string()),
+                ("data-j", b.1.to_string()),
+                (
+                    "d",
+                    format!(
+                        "M{},{} L{},{} L{},{}",
+                        num(from.0),
+                        num(from.1),
+                        num(mid.0),
+                        num(mid.1),
+                        num(to.0),
+                        num(to.1)
+                    ),
+                ),
+                ("fill", "none".into()),
+                ("stroke", hex(WALK_COLOUR)),
+                ("stroke-width", num(l.walk_width())),
+                ("marker-mid", "url(#walk-head)".into()),
+            ],
+        );
+    }
+    for (t, &(i, j)) in p.path.iter().enumerate() {
+        if !is_match(p, i, j) {
+            continue;
+        }
+        let (cx, cy) = l.at(i, j, 0.0, 0.0);
+        let mut attrs = vec![
+            ("class", "match".into()),
+            ("data-t", t.to_string()),
+            ("data-i", i.to_string()),
+            ("data-j", j.to_string()),
+        ];
+        if let Some(v) = p.values {
+            attrs.push(("data-k", v[i][j].to_string()));
+        }
+        attrs.extend([
+            ("cx", num(cx)),
+            ("cy", num(cy)),
+            ("r", num(l.disc())),
+            ("fill", hex(WALK_COLOUR)),
+        ]);
+        out.leaf("circle", &attrs);
+    }
+    out.close("g");
+}
+
+/// Each hop as a thick arrow over its step of the walk, from disc edge to disc edge.
+pub(super) fn hop_arrows(out: &mut SvgWriter, p: &Picture, l: &Layout, hops: &[Hop]) {
+    out.group("hops");
+    for h in hops {
+        let (a, b) = (p.path[h.t], h.next);
+        let (ax, ay) = l.at(a.0, a.1, 0.0, 0.0);
+        let (bx, by) = l.at(b.0, b.1, 0.0, 0.0);
+        let len = ((bx - ax).powi(2) + (by - ay).powi(2)).sqrt().max(1.0);
+        let (ux, uy) = ((bx - ax) / len, (by - ay) / len);
+        let trim = |cell: (usize, usize)| {
+            if is_match(p, cell.0, cell.1) {
+                l.disc()
+            } else {
+                l.cell * 0.12
+            }
+        };
+        let (ta, tb) = (trim(a), trim(b));
+        let from = (ax + ux * ta, ay + uy * ta);
+        let to = (bx - ux * tb, by - uy * tb);
+        let mid = ((ax + bx) / 2.0, (ay + by) / 2.0);
+        let d = format!(
+            "M{},{} L{},{} L{},{}",
+            num(from.0),
+            num(from.1),
+            num(mid.0),
+            num(mid.1),
+            num(to.0),
+            num(to.1)
+        );
+        // A white halo first, so that the hop stands out on every rank's colour.
+        out.leaf(
+            "path",
+            &[
+                ("class", "hop-halo".into()),
+                ("data-t", h.t.to_string()),
+                ("d", d.clone()),
+                ("fill", "none".into()),
+                ("stroke", "#ffffff".into()),
+                ("stroke-width", num(l.hop_width() + 3.0)),
+                ("stroke-linecap", "round".into()),
+                ("marker-mid", "url(#hop-halo-head)".into()),
+            ],
+        );
+        let mut attrs = vec![
+            ("class", "hop".into()),
+            ("data-t", h.t.to_string()),
+            ("data-from", h.from.to_string()),
+            ("data-to", h.to.to_string()),
+            ("data-i", h.next.0.to_string()),
+            ("data-j", h.next.1.to_string()),
+            ("data-bytes", h.bytes.to_string()),
+        ];
+        if let Some(prefix) = &h.prefix {
+            attrs.push(("data-prefix", display_bytes(prefix)));
+        }
+        attrs.extend([
+            ("d", d),
+            ("fill", "none".into()),
+            ("stroke", hex(HOP_COLOUR)),
+            ("stroke-width", num(l.hop_width())),
+            ("stroke-linecap", "round".into()),
+            ("marker-mid", "url(#hop-head)".into()),
+        ]);
+        out.leaf("path", &attrs);
+    }
+    out.close("g");
+}
