@@ -11,7 +11,9 @@ use std::time::Instant;
 
 use mpi_lcs::engine::bands::plan::BandPlan;
 use mpi_lcs::engine::bands::store::{BandStore, Checkpoint, Exit};
-use mpi_lcs::engine::diagonal::store::dense::{segment_bits, segment_values, Value};
+use mpi_lcs::engine::diagonal::recurrence::{Edit, Lcs, Recurrence, Value};
+use mpi_lcs::engine::diagonal::store::dense::{segment_bits, segment_values};
+use mpi_lcs::engine::problem::{Path, Problem};
 use mpi_lcs::generate::Random;
 
 /// Median nanoseconds per cell of `work`, which handles `cells` cells per call.
@@ -49,32 +51,38 @@ fn inputs<V: Value>(len: usize) -> Segment<V> {
     (v(1), v(2), v(3), bases(5), bases(3))
 }
 
-fn dense<V: Value>(name: &str) {
+fn dense<V: Value, R: Recurrence>(name: &str) {
     for len in [1_000usize, 10_000, 50_000] {
         let (up, left, diag, xs, ys) = inputs::<V>(len);
         let mut out = vec![V::default(); len];
         let mut words = vec![0u64; len.div_ceil(64)];
         let values = ns_per_cell(len, || {
-            segment_values(&mut out, &up, &left, &diag, &xs, &ys);
+            segment_values::<V, R>(&mut out, &up, &left, &diag, &xs, &ys);
             black_box(&out);
         });
         let bits = ns_per_cell(len, || {
-            segment_bits(&up, &left, &mut words);
+            segment_bits::<V, R, 0>(&out, &up, &left, &diag, &mut words);
+            if R::PLANES > 1 {
+                segment_bits::<V, R, 1>(&out, &up, &left, &diag, &mut words);
+            }
             black_box(&words);
         });
         println!(
-            "dense {name} segment of {len:>6}: values {values:.3} ns/cell, bits {bits:.3} ns/cell"
+            "dense {} {name} segment of {len:>6}: values {values:.3} ns/cell, bits {bits:.3} \
+             ns/cell",
+            R::PROBLEM
         );
     }
 }
 
 /// One band holding every column: fill, walk and the traceback's recomputation.
-fn band() {
+fn band(problem: Problem) {
     let (m, n) = (20_000, 200_000);
     let mut rng = Random::new(1);
     let x = rng.bytes(m, b"ACGT");
     let y = rng.bytes(n, b"ACGT");
-    let plan = BandPlan::new(m, n, 1, 4096);
+    let plan = BandPlan::new(m, n, 1, 4096).with_problem(problem);
+    let edge = mpi_lcs::engine::bands::kernel::left_edge(problem);
     let words = (m * plan.total_words()) as f64;
     let k = m.isqrt();
     // Row by row (one carry chain at a time), then batch by batch (four rows fused).
@@ -84,36 +92,40 @@ fn band() {
         (Checkpoint::Full, true),
     ] {
         let (mut fill, mut walk, mut recompute) = (f64::MAX, f64::MAX, None::<f64>);
-        let mut length = 0;
+        let mut length = 0i64;
         for _ in 0..3 {
             let mut band = BandStore::new(&plan, 0, &x, &y, mode);
             let started = Instant::now();
             if fused {
                 for b in 0..plan.batches() {
-                    let mut out = vec![0; plan.carry_words(b)];
+                    let mut out = vec![0; plan.message_words(b)];
                     band.run_batch(b, None, &mut out);
                 }
             } else {
                 for i in 0..m {
-                    band.row(i, false);
+                    band.row(i, edge);
                 }
             }
             fill = fill.min(started.elapsed().as_secs_f64());
             let started = Instant::now();
-            let mut found = Vec::new();
-            assert_eq!(band.walk((m - 1, n - 1), &mut found), Exit::Done);
+            let mut path = Path::new();
+            assert_eq!(band.walk((m - 1, n - 1), &mut path), Exit::Done);
             walk = walk.min(started.elapsed().as_secs_f64());
             let r = band.recompute_stats();
             if r.words > 0 {
                 let per_word = r.seconds * 1e9 / r.words as f64;
                 recompute = Some(recompute.map_or(per_word, |best| best.min(per_word)));
             }
-            assert_eq!(found.len(), band.plus_steps());
-            length = black_box(found.len());
+            let answer = match problem {
+                Problem::Lcs => path.matched(&x).len() as i64,
+                Problem::Edit => path.edits() as i64 - m as i64,
+            };
+            assert_eq!(answer, band.row_share());
+            length = black_box(answer);
         }
         println!(
-            "band {m} x {n} {mode:?}, {}: fill {fill:.3} s = {:.3} ns/word; walk {walk:.3} s, \
-             recompute {} ns/word; LCS {length}",
+            "band {problem} {m} x {n} {mode:?}, {}: fill {fill:.3} s = {:.3} ns/word; walk \
+             {walk:.3} s, recompute {} ns/word; answer {length}",
             if fused { "4 rows fused" } else { "row by row" },
             fill * 1e9 / words,
             recompute.map_or("-".into(), |r| format!("{r:.3}")),
@@ -122,7 +134,10 @@ fn band() {
 }
 
 fn main() {
-    dense::<u16>("u16");
-    dense::<u32>("u32");
-    band();
+    dense::<u16, Lcs>("u16");
+    dense::<u32, Lcs>("u32");
+    dense::<u16, Edit>("u16");
+    dense::<u32, Edit>("u32");
+    band(Problem::Lcs);
+    band(Problem::Edit);
 }

@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::engine::bands::CheckpointChoice;
 use crate::engine::diagonal::store::StoreKind;
+use crate::engine::problem::Problem;
 use crate::input::FormatChoice;
 use crate::report::EngineKind;
 
@@ -24,8 +25,8 @@ Exit status:
      launcher belong to different MPI libraries
 Under mpirun, a rank that dies ends the whole job; mpirun then exits non-zero.";
 
-/// Longest common subsequence over MPI ranks, with per-cell boundary messages, a distributed
-/// traceback, and exact message accounting.
+/// Longest common subsequence and edit distance over MPI ranks, with per-cell boundary
+/// messages, a distributed traceback, and exact message accounting.
 #[derive(Debug, Parser)]
 #[command(name = "mpi-lcs", version, after_help = EXIT_CODES)]
 pub struct Cli {
@@ -35,10 +36,12 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Compute the LCS over MPI ranks: `mpirun -n P mpi-lcs solve FILE` (or one plain process).
+    /// Compute the LCS (or, with `--problem edit`, the edit distance and its alignment) over
+    /// MPI ranks: `mpirun -n P mpi-lcs solve FILE` (or one plain process).
     #[command(after_help = EXIT_CODES)]
     Solve(SolveArgs),
-    /// Compute the LCS in one process with the sequential DP (the oracle; no MPI).
+    /// Compute the LCS or the edit distance in one process with the sequential DP (the oracle;
+    /// no MPI).
     #[command(after_help = EXIT_CODES)]
     Reference(ReferenceArgs),
     /// Print which rank owns which cell, the diagonal segments with their formulas, the
@@ -80,11 +83,19 @@ pub struct InputArgs {
 pub struct SolveArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    /// The problem: `lcs` (the longest common subsequence) or `edit` (the edit distance,
+    /// with its alignment).
+    #[arg(long, value_enum, default_value_t = Problem::Lcs)]
+    pub problem: Problem,
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Write the full report as JSON to this file (atomically).
     #[arg(long, value_name = "PATH")]
     pub json: Option<PathBuf>,
+    /// Write the alignment as one PAF line (minimap2's format: the file's first sequence the
+    /// query, its second the target, with `NM:i:` and `cg:Z:` tags).
+    #[arg(long, value_name = "PATH")]
+    pub paf: Option<PathBuf>,
     /// Append one row to this CSV file of runs (its header written when the file is new; safe
     /// for concurrent runs).
     #[arg(long, value_name = "PATH")]
@@ -140,15 +151,24 @@ pub struct EngineArgs {
 pub struct ReferenceArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    /// The problem: `lcs` (the longest common subsequence) or `edit` (the edit distance,
+    /// with its alignment).
+    #[arg(long, value_enum, default_value_t = Problem::Lcs)]
+    pub problem: Problem,
     /// Write the report as JSON (the same keys as `solve --json`).
     #[arg(long, value_name = "PATH")]
     pub json: Option<PathBuf>,
+    /// Write the alignment as one PAF line (minimap2's format: the file's first sequence the
+    /// query, its second the target, with `NM:i:` and `cg:Z:` tags).
+    #[arg(long, value_name = "PATH")]
+    pub paf: Option<PathBuf>,
+
     /// Append one row to this CSV file of runs: the sequential row of an experiment.
     #[arg(long, value_name = "PATH")]
     pub append_csv: Option<PathBuf>,
-    /// Print only the LCS length, counted in O(n / 64) memory (no traceback, so any size
-    /// fits): to check a long run's length.
-    #[arg(long, conflicts_with_all = ["json", "append_csv"])]
+    /// Print only the LCS length (or, with `--problem edit`, the distance), counted in
+    /// O(n / 64) memory (no traceback, so any size fits): to check a long run.
+    #[arg(long, alias = "distance-only", conflicts_with_all = ["json", "append_csv", "paf"])]
     pub length_only: bool,
     /// Memory limit for the pre-check (default: what the host offers; also
     /// MPI_LCS_MEMORY_LIMIT).
@@ -232,6 +252,9 @@ pub struct SelfTestArgs {
     /// Longest sequence drawn.
     #[arg(long, default_value_t = 200)]
     pub max_len: usize,
+    /// The problems to check every pair on: `lcs`, `edit`, or both (`lcs,edit`).
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "lcs")]
+    pub problem: Vec<Problem>,
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Bands engine: check every pair with batches of 1, 63, 64 and the default rows, each

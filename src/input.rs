@@ -61,6 +61,9 @@ pub struct Pair {
     pub swapped: bool,
     /// The format the file was read in.
     pub format: Format,
+    /// The sequences' names in file order: the FASTA records' (the header's first word), or
+    /// `x` and `y` for a plain file.
+    pub names: [String; 2],
 }
 
 impl Pair {
@@ -81,8 +84,36 @@ impl Pair {
             y,
             swapped,
             format,
+            names: ["x".to_owned(), "y".to_owned()],
         }
     }
+
+    /// The file's first sequence (the query of an alignment) and its second (the target).
+    pub fn in_file_order(&self) -> (&[u8], &[u8]) {
+        if self.swapped {
+            (&self.y, &self.x)
+        } else {
+            (&self.x, &self.y)
+        }
+    }
+}
+
+/// The names of a FASTA file's first two records: each header's first word (`>chr1 desc` is
+/// `chr1`), or the record's number when the header is empty.
+fn fasta_names(bytes: &[u8]) -> [String; 2] {
+    let mut headers = lines(bytes).filter(|line| line.first() == Some(&b'>'));
+    let mut name = |k: usize| {
+        let header = headers.next().unwrap_or_default();
+        let word = header[1.min(header.len())..]
+            .split(|b| b.is_ascii_whitespace())
+            .find(|w| !w.is_empty())
+            .unwrap_or_default();
+        match String::from_utf8_lossy(word).into_owned() {
+            w if w.is_empty() => (k + 1).to_string(),
+            w => w,
+        }
+    };
+    [name(0), name(1)]
 }
 
 /// Why the contents of an input file are not two sequences.
@@ -291,7 +322,11 @@ pub fn read_pair(path: &Path, max_bytes: u64, choice: FormatChoice) -> Result<Pa
         path: path.to_path_buf(),
         source,
     })?;
-    Ok(Pair::from_file_order(first, second, format))
+    let mut pair = Pair::from_file_order(first, second, format);
+    if format == Format::Fasta {
+        pair.names = fasta_names(bytes.strip_prefix(BOM).unwrap_or(&bytes));
+    }
+    Ok(pair)
 }
 
 #[cfg(test)]
@@ -484,6 +519,18 @@ mod tests {
     }
 
     #[test]
+    fn fasta_names_are_the_headers_first_words() {
+        assert_eq!(
+            fasta_names(b">chr1 the first\nAC\n>  \nGT\n"),
+            ["chr1".to_owned(), "2".to_owned()]
+        );
+        assert_eq!(
+            fasta_names(b">a\nA\n>b c\nC\n"),
+            ["a".to_owned(), "b".to_owned()]
+        );
+    }
+
+    #[test]
     fn swap_when_first_longer() {
         let pair = Pair::from_file_order(b"GATTACA".to_vec(), b"ACGT".to_vec(), Format::Plain);
         assert_eq!(
@@ -493,6 +540,7 @@ mod tests {
                 y: b"GATTACA".to_vec(),
                 swapped: true,
                 format: Format::Plain,
+                names: ["x".to_owned(), "y".to_owned()],
             }
         );
     }

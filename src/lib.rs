@@ -8,13 +8,15 @@
 //! 1. the command line: [`cli`] (what is accepted), [`options`] (validated, with the
 //!    environment: with [`launch`], the only modules that read it), [`commands`] (what each
 //!    subcommand does, `self-test` among them);
-//! 2. what comes out: [`report`] (one model for JSON, CSV rows and the summary), [`export`]
+//! 2. what comes out: [`report`] (one model for JSON, CSV rows and the summary),
+//!    [`alignment`] (CIGAR, PAF and the three-line view), [`export`]
 //!    (files written atomically), [`render`] (the classroom's pictures and page), [`plot`],
 //!    [`runs`] and [`table`] (result sets), [`generate`] (random inputs);
 //! 3. the computation: [`engine`] (the MPI layer: the diagonal and bands engines and what
 //!    they share), [`reference`](mod@reference) (the sequential oracle), [`trace`] (the recording of a run);
 //! 4. the ground: [`input`], [`error`], [`mem`], [`provenance`], [`progress`].
 
+pub mod alignment;
 pub mod cli;
 pub mod commands;
 pub mod engine;
@@ -49,7 +51,14 @@ mod structure {
         &["input", "error", "mem", "provenance", "progress"],
         &["engine", "reference", "trace"],
         &[
-            "report", "export", "render", "plot", "runs", "table", "generate",
+            "report",
+            "alignment",
+            "export",
+            "render",
+            "plot",
+            "runs",
+            "table",
+            "generate",
         ],
         &["cli", "options", "launch", "commands"],
     ];

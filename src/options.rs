@@ -20,6 +20,7 @@ use crate::cli::{
 use crate::engine::bands::CheckpointChoice;
 use crate::engine::diagonal::store::StoreKind;
 use crate::engine::fault::{Fault, FAULT_ENV};
+use crate::engine::problem::Problem;
 use crate::engine::waiting::Waiting;
 use crate::engine::{Method, Switches};
 use crate::error::Error;
@@ -152,6 +153,7 @@ impl InputOptions {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Outputs {
     pub json: Option<PathBuf>,
+    pub paf: Option<PathBuf>,
     pub append_csv: Option<PathBuf>,
     pub trace: Option<PathBuf>,
     pub svg: Option<PathBuf>,
@@ -163,6 +165,7 @@ impl Outputs {
     pub fn named(&self) -> Vec<(&'static str, &std::path::Path)> {
         [
             ("--json", &self.json),
+            ("--paf", &self.paf),
             ("--append-csv", &self.append_csv),
             ("--trace", &self.trace),
             ("--svg", &self.svg),
@@ -183,6 +186,7 @@ impl Outputs {
 #[derive(Debug, Clone)]
 pub struct SolveOptions {
     pub input: InputOptions,
+    pub problem: Problem,
     pub method: Method,
     pub outputs: Outputs,
     /// The user's per-rank limit, if any (else the host's memory decides).
@@ -210,8 +214,10 @@ impl SolveOptions {
         Ok(SolveOptions {
             input: InputOptions::new(args.input),
             method,
+            problem: args.problem,
             outputs: Outputs {
                 json: args.json,
+                paf: args.paf,
                 append_csv: args.append_csv,
                 trace: args.trace,
                 svg: args.svg,
@@ -232,7 +238,8 @@ impl SolveOptions {
 #[derive(Debug, Clone)]
 pub struct ReferenceOptions {
     pub input: InputOptions,
-    /// Count the length only.
+    pub problem: Problem,
+    /// Count the length (or the distance) only.
     pub length_only: bool,
     pub outputs: Outputs,
     pub memory_limit: Option<u64>,
@@ -244,8 +251,10 @@ impl ReferenceOptions {
         ReferenceOptions {
             input: InputOptions::new(args.input),
             length_only: args.length_only,
+            problem: args.problem,
             outputs: Outputs {
                 json: args.json,
+                paf: args.paf,
                 append_csv: args.append_csv,
                 ..Outputs::default()
             },
@@ -403,6 +412,7 @@ impl TableOptions {
 #[derive(Debug, Clone)]
 pub struct SelfTestOptions {
     pub files: Vec<PathBuf>,
+    pub problems: Vec<Problem>,
     pub cases: usize,
     pub seed: u64,
     pub max_len: usize,
@@ -416,6 +426,7 @@ impl SelfTestOptions {
     pub fn new(args: SelfTestArgs, env: &Env) -> Result<SelfTestOptions, Error> {
         Ok(SelfTestOptions {
             files: args.file,
+            problems: args.problem,
             cases: args.cases,
             seed: args.seed,
             max_len: args.max_len,

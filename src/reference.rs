@@ -1,64 +1,66 @@
-//! Sequential reference LCS: the oracle every distributed run is checked against.
+//! The sequential reference: the oracle every distributed run is checked against, for both
+//! problems.
 //!
-//! # Recurrence
+//! # Recurrences
 //!
-//! Rows are `x` (length `m`), columns are `y` (length `n`), with `m <= n`. Cells are 0-indexed
-//! and `M[i][j]` is the LCS length of `x[..=i]` and `y[..=j]`; any cell with `i < 0` or `j < 0`
-//! is 0.
+//! Rows are `x` (length `m`), columns are `y` (length `n`), with `m <= n`; cells are
+//! 0-indexed (see [`crate::engine::problem`]).
 //!
 //! ```text
-//! M[i][j] = M[i-1][j-1] + 1                 if x[i] == y[j]
-//!         = max(M[i-1][j], M[i][j-1])       otherwise
+//! LCS   M(i, j) = M(i-1, j-1) + 1                               if x[i] == y[j]
+//!               = max(M(i-1, j), M(i, j-1))                     otherwise, border 0
+//! Edit  D(i, j) = D(i-1, j-1)                                   if x[i] == y[j]
+//!               = 1 + min(D(i-1, j-1), D(i-1, j), D(i, j-1))    otherwise,
+//!       D(-1, j) = j + 1, D(i, -1) = i + 1, D(-1, -1) = 0
 //! ```
 //!
 //! # Traceback and tie-breaking
 //!
-//! The walk starts at `(m-1, n-1)` and runs while `i >= 0 && j >= 0`:
+//! The walk starts at `(m-1, n-1)` and runs while `i >= 0 && j >= 0`, one [`Move`] per cell:
 //!
-//! * `x[i] == y[j]`: prepend `x[i]`, go diagonally to `(i-1, j-1)`;
-//! * else if `M[i-1][j] >= M[i][j-1]`: go up to `(i-1, j)` (ties go up);
-//! * else: go left to `(i, j-1)`.
+//! * `x[i] == y[j]`: go diagonally to `(i-1, j-1)` (for the LCS, prepend `x[i]`);
+//! * LCS: else if `M(i-1, j) >= M(i, j-1)` go up (ties go up), else left;
+//! * edit: else if `D(i-1, j-1) = D(i, j) - 1` substitute (diagonally), else if
+//!   `D(i-1, j) = D(i, j) - 1` go up, else left.
 //!
 //! It stops only when it leaves the matrix, never on reaching row 0 or column 0, because a
-//! match further left in row 0 (or further up in column 0) still belongs to the answer. The
-//! distributed engine walks by the same rule, so both produce the identical string, not just a
-//! string of the same length.
+//! match further left in row 0 (or further up in column 0) still belongs to the answer; the
+//! path then runs along the border to `(-1, -1)`. Every engine walks by the same rule, so all
+//! produce the identical path (the same LCS string, the same alignment), not just one of the
+//! same length or cost.
 //!
 //! # Storage
 //!
-//! The walk needs one bit per cell: whether a mismatch cell goes up. Match cells need no bit,
-//! since a match is known from the sequences. The bits are packed row-major into `u64` words and
-//! each row starts at a word boundary, so row `i` is words `[i*W, (i+1)*W)` with
-//! `W = ceil(n/64)`; the matrix takes `m * W * 8` bytes ([`traceback_bytes`]), about 320 MB
-//! for 50,000 x 50,000. The values themselves are never kept beyond the row being filled.
+//! The walk needs, at a mismatch, one bit per cell for the LCS ("up?") and two for the edit
+//! distance ("substitute?", "up?"); match cells need none, since a match is known from the
+//! sequences. Each plane of bits is packed row-major into `u64` words and each row starts at a
+//! word boundary, so row `i` is words `[i*W, (i+1)*W)` with `W = ceil(n/64)`; a plane takes
+//! `m * W * 8` bytes ([`traceback_bytes`]), about 320 MB for 50,000 x 50,000. The values
+//! themselves are never kept beyond the row being filled.
 //!
 //! # Fill
 //!
-//! [`lcs`] fills the bits with the bit-parallel formulation of Allison–Dix and Hyyrö. Row `i`
-//! is the bit vector `V_i` with bit `j` clear iff `M[i][j] - M[i][j-1] = 1` (`V_{-1}` is all
-//! ones), and with `P` the positions of `x[i]` in `y` and `U = V_{i-1} & P`,
+//! [`align`] fills the bits with the bit-parallel step of [`crate::engine::bitpar`] over one
+//! run of words spanning every column: for the LCS the Allison–Dix/Hyyrö step, whose carry out
+//! of bit `j` is the vertical difference `M(i, j) - M(i-1, j)`, so "go up" is that carry being
+//! 0 (the case analysis is in `bitpar`); for the edit distance Myers' step in Hyyrö's form,
+//! whose traced variant writes the "up" and "substitute" bits. One word step settles 64 cells.
 //!
-//! ```text
-//! V_i = (V_{i-1} + U) | (V_{i-1} & !P)
-//! ```
-//!
-//! where `+` is addition over the whole `n`-bit vector. The carry out of bit `j` of that sum
-//! is exactly the vertical difference `M[i][j] - M[i-1][j]` (the bit-by-bit case analysis is in
-//! [`crate::engine::bitpar`], whose step this fill runs over one run of words). In a mismatch cell `M[i][j]` equals the larger neighbour and each
-//! neighbour is `M[i][j]` or `M[i][j] - 1`, so "go up" (`M[i-1][j] >= M[i][j-1]`) holds iff
-//! `M[i-1][j] == M[i][j]`, i.e. iff that carry is 0. One word step therefore settles 64 cells.
-//!
-//! [`lcs_scalar`] fills the same bits with the plain cell-by-cell recurrence over two rows of
-//! `u32` values; it exists as an independent check on the bit-parallel fill.
+//! [`align_scalar`] fills the same bits with the plain cell-by-cell recurrence over two rows
+//! of `u32` values; it exists as an independent check on the bit-parallel fill.
 //!
 //! # Cost
 //!
-//! * [`lcs`]: `O(m * n / 64)` word operations; memory is the bit matrix plus `W` words for `V`
-//!   and `W` words of match positions per distinct byte of `x` (at most the size of the bit
-//!   matrix, since `x` has at most `m` distinct bytes).
-//! * [`lcs_scalar`]: `O(m * n)` cell updates; memory is the bit matrix plus two `u32` rows of
-//!   length `n`.
+//! * [`align`]: `O(m * n / 64)` word operations; memory is the bit planes plus a row or two of
+//!   state and `W` words of match positions per distinct byte of `x` (at most the size of a
+//!   plane, since `x` has at most `m` distinct bytes).
+//! * [`align_scalar`]: `O(m * n)` cell updates; memory is the bit planes plus two `u32` rows
+//!   of length `n`.
 //! * The traceback is `O(m + n)` for both.
+
+use crate::engine::bitpar::edit::Delta;
+use crate::engine::bitpar::{self, Masks, WORD_BITS};
+use crate::engine::problem::{Move, Path, Problem};
 
 /// The result of an LCS computation.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -69,31 +71,41 @@ pub struct Lcs {
     pub lcs: Vec<u8>,
 }
 
-use crate::engine::bitpar::{self, Masks, WORD_BITS};
+impl Lcs {
+    /// The LCS an LCS run's `path` over rows `x` spells.
+    pub fn of_path(path: &Path, x: &[u8]) -> Lcs {
+        let lcs = path.matched(x);
+        Lcs {
+            length: lcs.len(),
+            lcs,
+        }
+    }
+}
 
 /// Number of `u64` words one row of traceback bits occupies.
 fn words_per_row(n: usize) -> usize {
     n.div_ceil(WORD_BITS)
 }
 
-/// Bytes the traceback bit matrix needs for `m` rows and `n` columns, so a caller can check
-/// available memory before calling [`lcs`]. Computed in `u64` so it cannot overflow on targets
-/// where `usize` is 32 bits.
+/// Bytes one plane of traceback bits needs for `m` rows and `n` columns. Computed in `u64` so
+/// it cannot overflow on targets where `usize` is 32 bits.
 pub fn traceback_bytes(m: usize, n: usize) -> u64 {
     (m as u64) * (words_per_row(n) as u64) * (u64::BITS as u64 / 8)
 }
 
-/// Bytes [`lcs`] allocates for `x` and `y`: the bit matrix, the match masks of the bytes of `x`,
-/// and the row vector `V`.
-pub fn memory_bytes(x: &[u8], y: &[u8]) -> u64 {
+/// Bytes [`align`] allocates for `problem` on `x` and `y`: the bit planes, the match masks of
+/// the bytes of `x`, and the row state (`V`, or `Pv` and `Mv`).
+pub fn memory_bytes(problem: Problem, x: &[u8], y: &[u8]) -> u64 {
     let distinct = bitpar::distinct_bytes(x) as u64;
     let row = words_per_row(y.len()) as u64 * 8;
-    traceback_bytes(x.len(), y.len()) + (distinct + 1) * row
+    let planes = problem.planes() as u64;
+    planes * traceback_bytes(x.len(), y.len()) + (distinct + planes) * row
 }
 
-/// One "go up" bit per cell, row-major, every row starting at a word boundary.
+/// The walk's bits per cell, one plane per bit, row-major, every row starting at a word
+/// boundary.
 struct TraceBits {
-    words: Vec<u64>,
+    planes: [Vec<u64>; 2],
     /// Words per row.
     w: usize,
     m: usize,
@@ -101,21 +113,28 @@ struct TraceBits {
 }
 
 impl TraceBits {
-    fn new(m: usize, n: usize) -> Self {
+    fn new(problem: Problem, m: usize, n: usize) -> Self {
         let w = words_per_row(n);
         let len = m
             .checked_mul(w)
             .expect("traceback bit matrix does not fit in the address space");
         // All zeros, so the allocator can hand out untouched pages.
+        let plane = |p: usize| {
+            if p < problem.planes() {
+                vec![0; len]
+            } else {
+                Vec::new()
+            }
+        };
         TraceBits {
-            words: vec![0; len],
+            planes: [plane(0), plane(1)],
             w,
             m,
             n,
         }
     }
 
-    /// Index of the word holding the bit of cell `(i, j)`.
+    /// Index of the word holding the bits of cell `(i, j)`.
     #[inline]
     fn idx(&self, i: usize, j: usize) -> usize {
         debug_assert!(i < self.m, "row {i} out of range (m = {})", self.m);
@@ -123,182 +142,213 @@ impl TraceBits {
         i * self.w + j / WORD_BITS
     }
 
-    /// Whether mismatch cell `(i, j)` goes up. Meaningless for match cells.
+    /// The bits of mismatch cell `(i, j)`. Meaningless for match cells.
     #[inline]
-    fn go_up(&self, i: usize, j: usize) -> bool {
-        (self.words[self.idx(i, j)] >> (j % WORD_BITS)) & 1 == 1
+    fn bits(&self, i: usize, j: usize) -> [bool; 2] {
+        let at = self.idx(i, j);
+        let bit = |p: &Vec<u64>| p.get(at).is_some_and(|w| (w >> (j % WORD_BITS)) & 1 == 1);
+        [bit(&self.planes[0]), bit(&self.planes[1])]
     }
 
-    fn row_mut(&mut self, i: usize) -> &mut [u64] {
+    /// Row `i` of both planes (the second empty for one plane).
+    fn rows_mut(&mut self, i: usize) -> (&mut [u64], &mut [u64]) {
         debug_assert!(i < self.m, "row {i} out of range (m = {})", self.m);
-        &mut self.words[i * self.w..(i + 1) * self.w]
+        let range = i * self.w..(i + 1) * self.w;
+        let [a, b] = &mut self.planes;
+        let b = b.get_mut(range.clone()).unwrap_or_default();
+        (&mut a[range], b)
     }
+}
+
+/// The path of `problem` on `x` and `y`, with `x` the shorter (`x.len() <= y.len()`; panics
+/// otherwise), by the bit-parallel fill; identical to [`align_scalar`]'s.
+pub fn align(problem: Problem, x: &[u8], y: &[u8]) -> Path {
+    align_timed(problem, x, y).0
+}
+
+/// [`align`], with the seconds its fill and its traceback took.
+pub fn align_timed(problem: Problem, x: &[u8], y: &[u8]) -> (Path, f64, f64) {
+    check_lengths(x, y);
+    let started = std::time::Instant::now();
+    let bits = fill_bit_parallel(problem, x, y);
+    let fill = started.elapsed().as_secs_f64();
+    let started = std::time::Instant::now();
+    let path = traceback(problem, x, y, &bits);
+    (path, fill, started.elapsed().as_secs_f64())
+}
+
+/// The path of `problem` by the cell-by-cell recurrence; same contract and same result as
+/// [`align`], more than ten times slower. Kept as an independent check on [`align`].
+pub fn align_scalar(problem: Problem, x: &[u8], y: &[u8]) -> Path {
+    check_lengths(x, y);
+    let bits = fill_scalar(problem, x, y);
+    traceback(problem, x, y, &bits)
 }
 
 /// LCS of `x` and `y`, with `x` the shorter (`x.len() <= y.len()`; panics otherwise).
-///
-/// Uses the bit-parallel fill; the result is identical to [`lcs_scalar`].
 pub fn lcs(x: &[u8], y: &[u8]) -> Lcs {
-    check_lengths(x, y);
-    if x.is_empty() {
-        return Lcs::default();
-    }
-    let (bits, length) = fill_bit_parallel(x, y);
-    let result = traceback(x, y, &bits);
-    debug_assert_eq!(result.length, length, "traceback disagrees with the fill");
-    result
+    Lcs::of_path(&align(Problem::Lcs, x, y), x)
 }
 
-/// [`lcs`], with the seconds its fill and its traceback took.
-pub fn lcs_timed(x: &[u8], y: &[u8]) -> (Lcs, f64, f64) {
-    check_lengths(x, y);
-    if x.is_empty() {
-        return (Lcs::default(), 0.0, 0.0);
-    }
-    let started = std::time::Instant::now();
-    let (bits, length) = fill_bit_parallel(x, y);
-    let fill = started.elapsed().as_secs_f64();
-    let started = std::time::Instant::now();
-    let result = traceback(x, y, &bits);
-    debug_assert_eq!(result.length, length, "traceback disagrees with the fill");
-    (result, fill, started.elapsed().as_secs_f64())
-}
-
-/// LCS of `x` and `y` by the cell-by-cell recurrence; same contract and same result as [`lcs`],
-/// more than ten times slower. Kept as an independent check on [`lcs`].
+/// [`lcs`] by the cell-by-cell recurrence.
 pub fn lcs_scalar(x: &[u8], y: &[u8]) -> Lcs {
-    check_lengths(x, y);
-    if x.is_empty() {
-        return Lcs::default();
-    }
-    let bits = fill_scalar(x, y);
-    traceback(x, y, &bits)
+    Lcs::of_path(&align_scalar(Problem::Lcs, x, y), x)
 }
 
 fn check_lengths(x: &[u8], y: &[u8]) {
     assert!(
         x.len() <= y.len(),
-        "reference LCS needs the shorter sequence as rows: x.len() = {} > y.len() = {}",
+        "the reference needs the shorter sequence as rows: x.len() = {} > y.len() = {}",
         x.len(),
         y.len()
     );
 }
 
-/// Fills the traceback bits with the bit-parallel recurrence ([`bitpar`]: one run of words
-/// spanning every column, carry 0 into column 0) and returns them together with the LCS
-/// length (the number of +1 steps along the last row).
-fn fill_bit_parallel(x: &[u8], y: &[u8]) -> (TraceBits, usize) {
+/// Fills the walk's bits with the bit-parallel step over one run of words spanning every
+/// column (the carry into column 0: 0 for the LCS, +1 for the edit distance).
+fn fill_bit_parallel(problem: Problem, x: &[u8], y: &[u8]) -> TraceBits {
     let (m, n) = (x.len(), y.len());
-    let mut bits = TraceBits::new(m, n);
+    let mut bits = TraceBits::new(problem, m, n);
     let masks = Masks::new(x, y);
-    let mut v = vec![u64::MAX; bits.w];
+    let w = bits.w;
     let tail_mask = match n % WORD_BITS {
         0 => u64::MAX,
         r => (1 << r) - 1,
     };
-    for (i, &xi) in x.iter().enumerate() {
-        let row = bits.row_mut(i);
-        bitpar::step_traced(&mut v, masks.of(xi), false, row);
-        // Keep the padding bits zero so the matrix is deterministic.
-        if let Some(last) = row.last_mut() {
-            *last &= tail_mask;
+    match problem {
+        Problem::Lcs => {
+            let mut v = vec![u64::MAX; w];
+            for (i, &xi) in x.iter().enumerate() {
+                let (row, _) = bits.rows_mut(i);
+                bitpar::step_traced(&mut v, masks.of(xi), false, row);
+            }
+        }
+        Problem::Edit => {
+            let (mut pv, mut mv) = (vec![u64::MAX; w], vec![0u64; w]);
+            for (i, &xi) in x.iter().enumerate() {
+                let (sub, up) = bits.rows_mut(i);
+                let eq = masks.of(xi);
+                bitpar::edit::step_traced(&mut pv, &mut mv, eq, Delta::EDGE, up, sub);
+            }
         }
     }
-    // Padding bits of v are 1, so counting zeros over whole words counts only real columns.
-    let length = v.iter().map(|vk| vk.count_zeros() as usize).sum();
-    (bits, length)
+    // Keep the padding bits zero so the matrix is deterministic.
+    for plane in bits.planes.iter_mut().filter(|p| !p.is_empty()) {
+        for row in plane.chunks_exact_mut(w) {
+            row[w - 1] &= tail_mask;
+        }
+    }
+    bits
 }
 
-/// Fills the traceback bits cell by cell, keeping only the previous and current rows of values.
-fn fill_scalar(x: &[u8], y: &[u8]) -> TraceBits {
+/// Fills the walk's bits cell by cell, keeping only the previous and current rows of values.
+fn fill_scalar(problem: Problem, x: &[u8], y: &[u8]) -> TraceBits {
     let (m, n) = (x.len(), y.len());
     assert!(
-        u32::try_from(m).is_ok(),
-        "LCS values of a {m}-row matrix do not fit in u32"
+        u32::try_from(n + 1).is_ok(),
+        "values of a {m} x {n} matrix do not fit in u32"
     );
-    let mut bits = TraceBits::new(m, n);
-    let mut prev = vec![0u32; n];
+    let mut bits = TraceBits::new(problem, m, n);
+    let border = |e: isize| problem.border(e);
+    // Row -1.
+    let mut prev: Vec<u32> = (0..n).map(|j| border(j as isize - 1)).collect();
     let mut cur = vec![0u32; n];
-
     for (i, &xi) in x.iter().enumerate() {
-        let row = bits.row_mut(i);
-        // Values left of column 0 (diagonal and left neighbours) are 0.
-        let mut diag = 0u32;
-        let mut left = 0u32;
-        // Walking y, prev and cur in 64-column chunks alongside the row's words keeps the
-        // inner loop free of bounds checks and lets the word be built in a register.
-        let chunks = y
-            .chunks(WORD_BITS)
-            .zip(prev.chunks(WORD_BITS))
-            .zip(cur.chunks_mut(WORD_BITS));
-        for (((yc, pc), cc), out) in chunks.zip(row.iter_mut()) {
-            let mut word = 0u64;
-            for (k, ((&yj, &up), c)) in yc.iter().zip(pc).zip(cc.iter_mut()).enumerate() {
-                // Stored for match cells too; the traceback ignores it there.
-                word |= u64::from(up >= left) << k;
-                // On a match diag + 1 already bounds both neighbours, so the recurrence is
-                // max(match ? diag + 1 : up, left); only the final max depends on `left`,
-                // which keeps the chain carried from cell to cell short.
-                let cand = if yj == xi { diag + 1 } else { up };
-                let val = cand.max(left);
-                *c = val;
-                diag = up;
-                left = val;
+        let (p0, p1) = bits.rows_mut(i);
+        // Column -1 of rows i - 1 and i.
+        let mut diag = border(i as isize - 2);
+        let mut left = border(i as isize - 1);
+        for (j, &yj) in y.iter().enumerate() {
+            let up = prev[j];
+            let matched = xi == yj;
+            let (value, b) = match problem {
+                Problem::Lcs => {
+                    let v = if matched { diag + 1 } else { up.max(left) };
+                    (v, [up >= left, false])
+                }
+                Problem::Edit => {
+                    let v = if matched {
+                        diag
+                    } else {
+                        1 + up.min(left).min(diag)
+                    };
+                    (v, [diag + 1 == v, up + 1 == v])
+                }
+            };
+            let (word, bit) = (j / WORD_BITS, j % WORD_BITS);
+            p0[word] |= u64::from(b[0]) << bit;
+            if let Some(w) = p1.get_mut(word) {
+                *w |= u64::from(b[1]) << bit;
             }
-            *out = word;
+            cur[j] = value;
+            diag = up;
+            left = value;
         }
         std::mem::swap(&mut prev, &mut cur);
     }
     bits
 }
 
-/// Walks from `(m-1, n-1)` until it leaves the matrix, using the rule in the module docs.
-fn traceback(x: &[u8], y: &[u8], bits: &TraceBits) -> Lcs {
-    let mut rev = Vec::with_capacity(x.len());
+/// Walks from `(m-1, n-1)` until it leaves the matrix, by `problem`'s rule, then along the
+/// border.
+fn traceback(problem: Problem, x: &[u8], y: &[u8], bits: &TraceBits) -> Path {
+    let mut path = Path::new();
     // (i, j) is one past the current cell, so "left the matrix" is i == 0 || j == 0 without
     // signed indices.
     let (mut i, mut j) = (x.len(), y.len());
     while i > 0 && j > 0 {
         let (r, c) = (i - 1, j - 1);
-        if x[r] == y[c] {
-            rev.push(x[r]);
-            i -= 1;
-            j -= 1;
-        } else if bits.go_up(r, c) {
-            i -= 1;
+        let step = if x[r] == y[c] {
+            Move::Match
         } else {
-            j -= 1;
+            problem.step(bits.bits(r, c))
+        };
+        path.push(step);
+        match step {
+            Move::Match | Move::Sub => (i, j) = (r, c),
+            Move::Up => i = r,
+            Move::Left => j = c,
         }
     }
-    rev.reverse();
-    Lcs {
-        length: rev.len(),
-        lcs: rev,
-    }
+    path.push_n(Move::Left, j);
+    path.push_n(Move::Up, i);
+    path
 }
 
-/// The whole value matrix `M` (rows `x`, columns `y`), for pictures of small matrices: the
-/// plain DP, O(m * n) memory.
-pub fn full_table(x: &[u8], y: &[u8]) -> Vec<Vec<u32>> {
+/// The whole value matrix of `problem` (rows `x`, columns `y`), for pictures of small
+/// matrices: the plain DP, O(m * n) memory.
+pub fn full_table_of(problem: Problem, x: &[u8], y: &[u8]) -> Vec<Vec<u32>> {
     let (m, n) = (x.len(), y.len());
     let mut table = vec![vec![0u32; n]; m];
-    let at = |t: &Vec<Vec<u32>>, i: usize, j: usize, di: usize, dj: usize| -> u32 {
-        if i < di || j < dj {
-            0
+    let at = |t: &Vec<Vec<u32>>, i: isize, j: isize| -> u32 {
+        if i < 0 || j < 0 {
+            problem.border(i + j)
         } else {
-            t[i - di][j - dj]
+            t[i as usize][j as usize]
         }
     };
     for i in 0..m {
         for j in 0..n {
-            table[i][j] = if x[i] == y[j] {
-                at(&table, i, j, 1, 1) + 1
-            } else {
-                at(&table, i, j, 1, 0).max(at(&table, i, j, 0, 1))
+            let (ii, jj) = (i as isize, j as isize);
+            let (up, left, diag) = (
+                at(&table, ii - 1, jj),
+                at(&table, ii, jj - 1),
+                at(&table, ii - 1, jj - 1),
+            );
+            table[i][j] = match (problem, x[i] == y[j]) {
+                (Problem::Lcs, true) => diag + 1,
+                (Problem::Lcs, false) => up.max(left),
+                (Problem::Edit, true) => diag,
+                (Problem::Edit, false) => 1 + up.min(left).min(diag),
             };
         }
     }
     table
+}
+
+/// The LCS value matrix `M` (see [`full_table_of`]).
+pub fn full_table(x: &[u8], y: &[u8]) -> Vec<Vec<u32>> {
+    full_table_of(Problem::Lcs, x, y)
 }
 
 /// The cells the traceback visits in `table` (from [`full_table`]), in walk order, with the
@@ -467,12 +517,14 @@ mod tests {
         for alphabet in [&b"ab"[..], b"ACGT", b"abcdefghijklmnopqrstuvwxyz"] {
             let x = rng.bytes(700, alphabet);
             let y = rng.bytes(1500, alphabet);
-            let fast = fill_bit_parallel(&x, &y).0;
-            let slow = fill_scalar(&x, &y);
-            for (i, &xi) in x.iter().enumerate() {
-                for (j, &yj) in y.iter().enumerate() {
-                    if xi != yj {
-                        assert_eq!(fast.go_up(i, j), slow.go_up(i, j), "cell ({i}, {j})");
+            for problem in [Problem::Lcs, Problem::Edit] {
+                let fast = fill_bit_parallel(problem, &x, &y);
+                let slow = fill_scalar(problem, &x, &y);
+                for (i, &xi) in x.iter().enumerate() {
+                    for (j, &yj) in y.iter().enumerate() {
+                        if xi != yj {
+                            assert_eq!(fast.bits(i, j), slow.bits(i, j), "{problem} ({i}, {j})");
+                        }
                     }
                 }
             }
@@ -573,8 +625,11 @@ mod tests {
         assert_eq!(traceback_bytes(1, 65), 16);
         assert_eq!(traceback_bytes(3, 129), 72);
         assert_eq!(traceback_bytes(50_000, 50_000), 50_000 * 782 * 8);
-        let bits = TraceBits::new(3, 129);
-        assert_eq!(bits.words.len() as u64 * 8, traceback_bytes(3, 129));
+        let bits = TraceBits::new(Problem::Lcs, 3, 129);
+        assert_eq!(bits.planes[0].len() as u64 * 8, traceback_bytes(3, 129));
+        assert!(bits.planes[1].is_empty());
+        let bits = TraceBits::new(Problem::Edit, 3, 129);
+        assert_eq!(bits.planes[1].len() as u64 * 8, traceback_bytes(3, 129));
     }
 
     #[test]
@@ -604,5 +659,128 @@ mod tests {
         assert_eq!(spelled, lcs(x, y).lcs);
         assert_eq!(path[0], (6, 8));
         assert_eq!(table[6][8] as usize, lcs(x, y).length);
+    }
+
+    /// The edit distance's plain DP on the padded `(m+1) x (n+1)` table and its walk by the
+    /// rule of DESIGN §10, as moves: the oracle of the oracle.
+    pub(crate) fn naive_edit(x: &[u8], y: &[u8]) -> (usize, Vec<Move>) {
+        let (m, n) = (x.len(), y.len());
+        let mut t = vec![vec![0usize; n + 1]; m + 1];
+        for (i, row) in t.iter_mut().enumerate() {
+            row[0] = i;
+        }
+        for (j, cell) in t[0].iter_mut().enumerate() {
+            *cell = j;
+        }
+        for i in 1..=m {
+            for j in 1..=n {
+                t[i][j] = if x[i - 1] == y[j - 1] {
+                    t[i - 1][j - 1]
+                } else {
+                    1 + t[i - 1][j - 1].min(t[i - 1][j]).min(t[i][j - 1])
+                };
+            }
+        }
+        let mut moves = Vec::new();
+        let (mut i, mut j) = (m, n);
+        while i > 0 && j > 0 {
+            let d = t[i][j];
+            if x[i - 1] == y[j - 1] {
+                moves.push(Move::Match);
+                (i, j) = (i - 1, j - 1);
+            } else if t[i - 1][j - 1] + 1 == d {
+                moves.push(Move::Sub);
+                (i, j) = (i - 1, j - 1);
+            } else if t[i - 1][j] + 1 == d {
+                moves.push(Move::Up);
+                i -= 1;
+            } else {
+                moves.push(Move::Left);
+                j -= 1;
+            }
+        }
+        moves.extend(std::iter::repeat_n(Move::Left, j));
+        moves.extend(std::iter::repeat_n(Move::Up, i));
+        (t[m][n], moves)
+    }
+
+    fn check_edit(x: &[u8], y: &[u8]) {
+        let (distance, moves) = naive_edit(x, y);
+        for (name, path) in [
+            ("align", align(Problem::Edit, x, y)),
+            ("align_scalar", align_scalar(Problem::Edit, x, y)),
+        ] {
+            assert_eq!(
+                path.iter().collect::<Vec<_>>(),
+                moves,
+                "{name}: x = {x:?}, y = {y:?}"
+            );
+            assert_eq!(path.edits(), distance, "{name}");
+            assert!(path.spans(x, y), "{name}");
+        }
+    }
+
+    #[test]
+    fn edit_paths_match_the_plain_dp() {
+        let mut rng = Random::new(0xed17);
+        for alphabet in [&b"ab"[..], b"ACGT", b"abcdefghijklmnopqrstuvwxyz"] {
+            for _ in 0..60 {
+                let (la, lb) = (rng.below(140), rng.below(140));
+                let (a, b) = (rng.bytes(la, alphabet), rng.bytes(lb, alphabet));
+                let (x, y) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+                check_edit(&x, &y);
+                // A near-identical pair: y with a few edits.
+                let mut z = y.clone();
+                for _ in 0..3 {
+                    if !z.is_empty() {
+                        let at = rng.below(z.len());
+                        match rng.below(3) {
+                            0 => z[at] = alphabet[rng.below(alphabet.len())],
+                            1 => {
+                                z.remove(at);
+                            }
+                            _ => z.insert(at, alphabet[rng.below(alphabet.len())]),
+                        }
+                    }
+                }
+                let (p, q) = if z.len() <= y.len() { (z, y) } else { (y, z) };
+                check_edit(&p, &q);
+            }
+        }
+    }
+
+    #[test]
+    fn edit_paths_of_every_small_pair() {
+        // Every pair over {a, b} up to length 6.
+        let words: Vec<Vec<u8>> = (0..=6usize)
+            .flat_map(|len| {
+                (0..1u32 << len).map(move |bits| {
+                    (0..len)
+                        .map(|k| if bits >> k & 1 == 1 { b'b' } else { b'a' })
+                        .collect()
+                })
+            })
+            .collect();
+        for x in &words {
+            for y in words.iter().filter(|y| y.len() >= x.len()) {
+                check_edit(x, y);
+            }
+        }
+    }
+
+    #[test]
+    fn edit_edges() {
+        check_edit(b"", b"");
+        check_edit(b"", b"abc");
+        check_edit(b"a", b"a");
+        check_edit(b"a", b"b");
+        check_edit(b"kitten", b"sitting");
+        let (d, _) = naive_edit(b"kitten", b"sitting");
+        assert_eq!(d, 3);
+        assert_eq!(align(Problem::Edit, b"", b"abc").edits(), 3);
+        assert_eq!(
+            memory_bytes(Problem::Edit, b"ab", &[0; 64]),
+            2 * 2 * 8 + (2 + 2) * 8
+        );
     }
 }

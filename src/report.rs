@@ -9,8 +9,10 @@ use std::fmt::{self, Write as _};
 
 use serde::{Deserialize, Serialize};
 
+use crate::alignment::Alignment;
 use crate::engine::bands::Checkpoint;
 use crate::engine::diagonal::store::StoreKind;
+use crate::engine::problem::{Path, Problem};
 use crate::engine::run::Solved;
 use crate::engine::stats::{FillTimes, RankStats};
 use crate::engine::traffic::PerKind;
@@ -74,9 +76,8 @@ pub struct Report {
     /// between checkpoints; none for the other engines.
     pub checkpoint: Option<Checkpoint>,
     pub ranks: usize,
-    pub lcs_length: usize,
     #[serde(flatten)]
-    pub lcs: LcsText,
+    pub answer: Answer,
     /// Messages sent, per kind, summed over the ranks.
     pub messages: PerKind,
     pub bytes: PerKind,
@@ -87,6 +88,94 @@ pub struct Report {
     pub pairs: Vec<Vec<u64>>,
     pub per_rank: Vec<RankReport>,
     pub seconds: Seconds,
+}
+
+/// What a run found: the LCS, or the edit distance, and the alignment of either.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Answer {
+    pub problem: Problem,
+    /// The LCS's length (LCS runs).
+    pub lcs_length: Option<usize>,
+    /// The LCS (LCS runs), as text or hex.
+    #[serde(flatten)]
+    pub lcs: Option<LcsText>,
+    /// The edit distance (edit runs).
+    pub distance: Option<usize>,
+    /// The alignment as SAM's extended CIGAR, the file's first sequence the query and its
+    /// second the target (see `alignment`); an LCS run's `=` bytes spell its LCS.
+    pub cigar: String,
+    /// Moves of the alignment that are not matches: the distance of an edit run, the
+    /// bytes of either sequence outside the LCS of an LCS run.
+    pub edits: usize,
+    /// The three-line view of the alignment, for inputs short enough to read it.
+    #[serde(skip)]
+    pub view: Option<[String; 3]>,
+}
+
+/// Longest CIGAR the summary prints whole.
+const CIGAR_SHOWN: usize = 120;
+
+/// Longest sequence whose alignment the summary shows in full.
+pub const VIEW_MAX_LEN: usize = 300;
+
+impl Answer {
+    /// What `path`, a finished walk of `problem` over `pair`, found.
+    pub fn new(problem: Problem, pair: &Pair, path: &Path) -> Answer {
+        debug_assert!(path.spans(&pair.x, &pair.y), "a path spans both sequences");
+        let alignment = Alignment::of_path(path, pair.swapped);
+        let lcs = (problem == Problem::Lcs).then(|| path.matched(&pair.x));
+        let (query, target) = pair.in_file_order();
+        let view = (query.len().max(target.len()) <= VIEW_MAX_LEN)
+            .then(|| alignment.three_lines(query, target));
+        Answer {
+            problem,
+            lcs_length: lcs.as_ref().map(Vec::len),
+            lcs: lcs.as_deref().map(LcsText::new),
+            distance: (problem == Problem::Edit).then(|| alignment.edits()),
+            cigar: alignment.cigar(),
+            edits: alignment.edits(),
+            view,
+        }
+    }
+}
+
+impl Answer {
+    /// The answer's lines of the summary: the LCS or the distance, the CIGAR (shortened when
+    /// long) and, for short inputs, the alignment itself.
+    pub fn summary(&self) -> String {
+        let mut s = String::new();
+        if let (Some(length), Some(lcs)) = (self.lcs_length, &self.lcs) {
+            let _ = writeln!(s, "LCS length: {length}");
+            let _ = writeln!(s, "LCS: {}", lcs.display());
+        }
+        if let Some(distance) = self.distance {
+            let _ = writeln!(s, "edit distance: {distance}");
+        }
+        let _ = writeln!(
+            s,
+            "CIGAR: {}",
+            crate::alignment::shorten(&self.cigar, CIGAR_SHOWN)
+        );
+        if let Some(view) = &self.view {
+            for line in view {
+                let _ = writeln!(s, "  {line}");
+            }
+        }
+        s
+    }
+
+    /// The LCS for a terminal, or the distance: what a picture's title says.
+    pub fn headline(&self) -> String {
+        match (&self.lcs, self.distance) {
+            (Some(lcs), _) => format!(
+                "\"{}\" (length {})",
+                lcs.display(),
+                self.lcs_length.unwrap_or(0)
+            ),
+            (None, Some(d)) => format!("edit distance {d}"),
+            (None, None) => String::new(),
+        }
+    }
 }
 
 /// Predicted counts, from the schedule alone.
@@ -170,12 +259,19 @@ pub struct Row {
     pub rows: u64,
     pub cols: u64,
     pub swapped: bool,
+    /// Result sets written before the edit distance have no such column: LCS.
+    #[serde(default)]
+    pub problem: Problem,
     pub engine: EngineKind,
     pub store: Option<StoreKind>,
     pub batch: Option<usize>,
     pub checkpoint: Option<Checkpoint>,
     pub ranks: usize,
-    pub lcs_length: u64,
+    /// Empty for an edit run.
+    pub lcs_length: Option<u64>,
+    /// Empty for an LCS run.
+    #[serde(default)]
+    pub distance: Option<u64>,
     pub messages_boundary: u64,
     pub messages_traceback: u64,
     pub messages_control: u64,
@@ -246,8 +342,9 @@ impl Report {
     pub fn of_run(run: Provenance, input: String, solved: &Solved) -> Report {
         let Solved {
             pair,
+            problem,
             layout,
-            lcs,
+            path,
             gathered,
             seconds_total,
             ..
@@ -270,8 +367,7 @@ impl Report {
             batch,
             checkpoint,
             ranks: stats.len(),
-            lcs_length: lcs.len(),
-            lcs: LcsText::new(lcs),
+            answer: Answer::new(*problem, pair, path),
             messages: PerKind::sum(stats.iter().map(|s| &s.sent)),
             bytes: PerKind::sum(stats.iter().map(|s| &s.sent_bytes)),
             predicted: Predicted {
@@ -298,8 +394,7 @@ impl Report {
     pub fn of_reference(
         run: Provenance,
         input: String,
-        pair: &Pair,
-        lcs: &[u8],
+        (problem, pair, path): (Problem, &Pair, &Path),
         (total, fill, traceback): (f64, f64, f64),
         need: u64,
     ) -> Report {
@@ -322,7 +417,7 @@ impl Report {
                 seconds_recompute: 0.0,
                 traceback_hops: 0,
                 peak_rss_bytes: crate::mem::peak_rss_bytes(),
-                store_bytes_estimate: crate::reference::memory_bytes(&pair.x, &pair.y),
+                store_bytes_estimate: crate::reference::memory_bytes(problem, &pair.x, &pair.y),
                 memory_estimate_bytes: need,
             }],
             run,
@@ -336,8 +431,7 @@ impl Report {
             batch: None,
             checkpoint: None,
             ranks: 1,
-            lcs_length: lcs.len(),
-            lcs: LcsText::new(lcs),
+            answer: Answer::new(problem, pair, path),
             messages: PerKind::default(),
             bytes: PerKind::default(),
             predicted: Predicted::default(),
@@ -372,7 +466,9 @@ impl Report {
             batch: self.batch,
             checkpoint: self.checkpoint,
             ranks: self.ranks,
-            lcs_length: self.lcs_length as u64,
+            problem: self.answer.problem,
+            lcs_length: self.answer.lcs_length.map(|l| l as u64),
+            distance: self.answer.distance.map(|d| d as u64),
             messages_boundary: self.messages.boundary,
             messages_traceback: self.messages.traceback,
             messages_control: self.messages.control,
@@ -407,9 +503,7 @@ impl Report {
 
     /// The human summary rank 0 prints.
     pub fn summary(&self) -> String {
-        let mut s = String::new();
-        let _ = writeln!(s, "LCS length: {}", self.lcs_length);
-        let _ = writeln!(s, "LCS: {}", self.lcs.display());
+        let mut s = self.answer.summary();
         let swapped = if self.swapped {
             " (sequences swapped)"
         } else {

@@ -10,6 +10,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::engine::diagonal::store::StoreKind;
+use crate::engine::problem::Problem;
 use crate::error::Error;
 use crate::input::InputError;
 use crate::report::EngineKind;
@@ -151,6 +152,7 @@ impl fmt::Display for Placement {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Config {
     pub input: String,
+    pub problem: Problem,
     pub engine: EngineKind,
     pub store: Option<StoreKind>,
     pub ranks: usize,
@@ -161,6 +163,7 @@ impl Config {
     pub fn of(row: &Row) -> Config {
         Config {
             input: row.input.clone(),
+            problem: row.problem,
             engine: row.engine,
             store: row.store,
             ranks: row.ranks,
@@ -168,12 +171,24 @@ impl Config {
         }
     }
 
-    /// `diagonal · dense`, `reference`.
+    /// `diagonal · dense`, `reference`; an edit-distance run's begins with `edit · `.
     pub fn how(&self) -> String {
-        match self.store {
+        let engine = match self.store {
             Some(store) => format!("{} · {store}", self.engine),
             None => self.engine.to_string(),
+        };
+        match self.problem {
+            Problem::Lcs => engine,
+            Problem::Edit => format!("edit · {engine}"),
         }
+    }
+
+    /// Whether `reference` is the sequential run this configuration is compared with: the
+    /// same input and problem.
+    pub fn compares_with(&self, reference: &Config) -> bool {
+        reference.engine == EngineKind::Reference
+            && reference.input == self.input
+            && reference.problem == self.problem
     }
 
     /// The input's short name: its file name without `.txt`.

@@ -12,6 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
+use crate::engine::problem::Problem;
 use crate::report::EngineKind;
 use crate::report::Row;
 use crate::runs::{mixtures, summarise, thousands, Config, Placement, Summary};
@@ -148,7 +149,7 @@ fn time_table(out: &mut String, summaries: &[Summary]) {
     for (key, first) in series(summaries) {
         let reference: Vec<&Summary> = summaries
             .iter()
-            .filter(|s| s.config.input == key.input && s.config.engine == EngineKind::Reference)
+            .filter(|s| key.compares_with(&s.config))
             .collect();
         let mut line = format!(
             "| {} | {} | {} | {} |",
@@ -277,29 +278,44 @@ fn messages_table(out: &mut String, summaries: &[Summary]) {
 }
 
 fn lengths(out: &mut String, rows: &[Row]) {
-    let _ = writeln!(out, "## LCS lengths\n");
-    let mut inputs: Vec<&str> = Vec::new();
+    let _ = writeln!(out, "## Answers\n");
+    let mut keys: Vec<(&str, Problem)> = Vec::new();
     for r in rows {
-        if !inputs.contains(&r.input.as_str()) {
-            inputs.push(&r.input);
+        if !keys.contains(&(r.input.as_str(), r.problem)) {
+            keys.push((&r.input, r.problem));
         }
     }
-    for input in inputs {
-        let of: Vec<&Row> = rows.iter().filter(|r| r.input == input).collect();
-        let distinct: BTreeSet<u64> = of.iter().map(|r| r.lcs_length).collect();
+    for (input, problem) in keys {
+        let of: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.input == input && r.problem == problem)
+            .collect();
+        let (what, answer): (&str, fn(&Row) -> Option<u64>) = match problem {
+            Problem::Lcs => ("LCS length", |r| r.lcs_length),
+            Problem::Edit => ("edit distance", |r| r.distance),
+        };
+        let distinct: BTreeSet<Option<u64>> = of.iter().map(|r| answer(r)).collect();
         let name = crate::runs::input_name(input);
-        if distinct.len() == 1 {
-            let _ = writeln!(
-                out,
-                "- {name}: all {} runs found length {}.",
-                of.len(),
-                thousands(of[0].lcs_length)
-            );
-        } else {
-            let _ = writeln!(
-                out,
-                "- {name}: **the runs disagree**: lengths {distinct:?}."
-            );
+        match distinct.iter().collect::<Vec<_>>()[..] {
+            [Some(value)] => {
+                let _ = writeln!(
+                    out,
+                    "- {name}: all {} runs found {what} {}.",
+                    of.len(),
+                    thousands(*value)
+                );
+            }
+            _ => {
+                let values: Vec<String> = distinct
+                    .iter()
+                    .map(|v| v.map_or("none".to_owned(), thousands))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "- {name}: **the runs disagree**: {what}s {}.",
+                    values.join(", ")
+                );
+            }
         }
     }
     let _ = writeln!(out);
@@ -383,7 +399,7 @@ mod tests {
             engine,
             store: (engine == EngineKind::Diagonal).then_some(StoreKind::Dense),
             ranks,
-            lcs_length: 658,
+            lcs_length: Some(658),
             messages_boundary: 1998 * (ranks as u64 - 1),
             predicted_boundary: 1998 * (ranks as u64 - 1),
             seconds_total: seconds,
@@ -413,7 +429,10 @@ mod tests {
         );
         assert!(md.contains("† Oversubscribed"));
         assert!(md.contains("| large | 1,000 × 1,000 | diagonal | 4 | 5,994 | 5,994 | yes |"));
-        assert!(md.contains("- large: all 4 runs found length 658."));
+        assert!(
+            md.contains("- large: all 4 runs found LCS length 658."),
+            "{md}"
+        );
         assert!(!md.contains("Warning"));
         let quiet = markdown(&rows[..2]);
         assert!(

@@ -27,7 +27,7 @@ fn bands_agree_with_the_reference_for_every_rank_count_batch_and_checkpoint() {
     for (p, run) in util::parallel(3, jobs) {
         let run = run.ok();
         let summary =
-            format!("self-test: 52 pairs on {p} ranks, bands engine, 16 settings: 0 failed");
+            format!("self-test: 52 pairs (lcs) on {p} ranks, bands engine, 16 settings: 0 failed");
         assert!(run.stdout.contains(&summary), "{p}:\n{}", run.stdout);
     }
 }

@@ -301,7 +301,10 @@ fn page_plays_the_recorded_run_in_chromium() {
                     "{what}: {label}"
                 );
                 let prefix = h["prefix"].as_str().unwrap();
-                assert_eq!(16 + prefix.len() as u64, bytes.as_u64().unwrap(), "{what}");
+                // The next cell (16 bytes), then the path so far: its number of moves (8
+                // bytes) and the moves four to a byte, one move per cell walked.
+                let moves = h["t"].as_u64().unwrap() + 1;
+                assert_eq!(24 + moves.div_ceil(4), bytes.as_u64().unwrap(), "{what}");
                 assert!(lcs.ends_with(prefix), "{what}: hop carries {prefix}");
                 seen_hops = hops.len();
             }

@@ -44,8 +44,9 @@ fn every_rank_count_and_store_agrees_with_the_reference() {
         .collect();
     for (p, store, run) in util::parallel(3, jobs) {
         let run = run.ok();
-        let summary =
-            format!("self-test: 52 pairs on {p} ranks, diagonal engine, store {store}: 0 failed");
+        let summary = format!(
+            "self-test: 52 pairs (lcs) on {p} ranks, diagonal engine, store {store}: 0 failed"
+        );
         assert!(
             run.stdout.contains(&summary),
             "{p} {store}:\n{}",

@@ -6,6 +6,7 @@ mod util;
 mod bands;
 mod classroom;
 mod commands;
+mod edit;
 mod experiment;
 mod faults;
 mod solve;

@@ -18,7 +18,9 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives};
 
 use crate::cli::{Cli, Command};
+use crate::engine::bitpar;
 use crate::engine::diagonal::schedule::Schedule;
+use crate::engine::problem::Problem;
 use crate::engine::waiting::Waiting;
 use crate::engine::Method;
 use crate::error::{self, Error};
@@ -220,41 +222,54 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
     let started = std::time::Instant::now();
     let input = &opts.input;
     let pair = crate::input::read_pair(&input.path, input.max_bytes, input.format)?;
+    let problem = opts.problem;
     if opts.length_only {
-        let length = crate::engine::bitpar::lcs_length(&pair.x, &pair.y);
-        return print(&format!("LCS length: {length}\n"));
+        return print(&match problem {
+            Problem::Lcs => format!("LCS length: {}\n", bitpar::lcs_length(&pair.x, &pair.y)),
+            Problem::Edit => format!(
+                "edit distance: {}\n",
+                bitpar::edit::distance(&pair.x, &pair.y)
+            ),
+        });
     }
     let need = reference_memory(&opts, &pair)?;
-    let (lcs, fill, traceback) = crate::reference::lcs_timed(&pair.x, &pair.y);
+    let (path, fill, traceback) = crate::reference::align_timed(problem, &pair.x, &pair.y);
     let total = started.elapsed().as_secs_f64();
     let run = Provenance::new(started_at, &opts.run, &[HostInfo::here()]);
     let report = Report::of_reference(
         run,
         input.path.display().to_string(),
-        &pair,
-        &lcs.lcs,
+        (problem, &pair, &path),
         (total, fill, traceback),
         need,
     );
-    if let Some(path) = &opts.outputs.json {
-        export::write_json(path, &report)?;
+    if let Some(out) = &opts.outputs.json {
+        export::write_json(out, &report)?;
     }
-    if let Some(path) = &opts.outputs.append_csv {
-        export::append_row(path, &report.row())?;
+    if let Some(out) = &opts.outputs.paf {
+        export::write_atomic(out, crate::alignment::paf_line(&pair, &path).as_bytes())?;
+    }
+    if let Some(out) = &opts.outputs.append_csv {
+        export::append_row(out, &report.row())?;
     }
     print(&report.summary())
 }
 
-/// The reference keeps one bit per cell: refuse before allocating what cannot fit.
+/// The reference keeps one bit per cell (two for the edit distance): refuse before
+/// allocating what cannot fit.
 fn reference_memory(opts: &ReferenceOptions, pair: &crate::input::Pair) -> Result<u64, Error> {
-    let store = crate::reference::memory_bytes(&pair.x, &pair.y);
+    let store = crate::reference::memory_bytes(opts.problem, &pair.x, &pair.y);
     let need = crate::engine::budget::need(crate::mem::peak_rss_bytes(), store);
     match opts.memory_limit.or_else(crate::mem::available_bytes) {
         Some(limit) if need > limit => Err(Error::Memory(format!(
-            "not enough memory: the sequential reference for {} x {} keeps one bit per cell \
+            "not enough memory: the sequential reference for {} x {} keeps {} per cell \
              and needs about {}, limit is {}",
             pair.x.len(),
             pair.y.len(),
+            match opts.problem {
+                Problem::Lcs => "one bit",
+                Problem::Edit => "two bits",
+            },
             crate::mem::human(need),
             crate::mem::human(limit)
         ))),

@@ -14,7 +14,9 @@
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
+use crate::alignment::Alignment;
 use crate::engine::bands::CheckpointChoice;
+use crate::engine::problem::{Path, Problem};
 use crate::engine::stats::Gathered;
 use crate::engine::traffic::PerKind;
 use crate::engine::Method;
@@ -53,9 +55,15 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
         )?);
     }
     let mut failures = Vec::new();
+    let runs: Vec<(Problem, Method)> = opts
+        .problems
+        .iter()
+        .flat_map(|&problem| methods.iter().map(move |&method| (problem, method)))
+        .collect();
     for (case, pair) in pairs.iter().enumerate() {
-        for &method in &methods {
+        for &(problem, method) in &runs {
             let config = RunConfig {
+                problem,
                 method,
                 switches: opts.switches,
                 recording: false,
@@ -64,10 +72,10 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
             let (layout, outcome) = run_pair(world, pair, &config);
             let gathered =
                 crate::engine::stats::gather(world, &outcome.stats, &outcome.traffic, waiting);
-            if let (Some(gathered), Some(lcs)) = (gathered, outcome.lcs) {
-                if let Err(problem) = check(&layout, pair, &lcs, &gathered) {
+            if let (Some(gathered), Some(path)) = (gathered, outcome.path) {
+                if let Err(why) = check(problem, &layout, pair, &path, &gathered) {
                     failures.push(format!(
-                        "case {case} ({} x {}), {layout:?}: {problem}",
+                        "case {case} ({} x {}), {problem}, {layout:?}: {why}",
                         pair.x.len(),
                         pair.y.len()
                     ));
@@ -95,8 +103,13 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
         }
     };
     println!(
-        "self-test: {} pairs on {ranks} ranks, {how}: {} failed",
+        "self-test: {} pairs ({}) on {ranks} ranks, {how}: {} failed",
         pairs.len(),
+        opts.problems
+            .iter()
+            .map(Problem::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
         failures.len()
     );
     if failures.is_empty() {
@@ -108,18 +121,25 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
 
 /// Rank 0's checks of one pair.
 fn check(
+    problem: Problem,
     layout: &Layout,
     pair: &crate::input::Pair,
-    lcs: &[u8],
+    path: &Path,
     gathered: &Gathered,
 ) -> Result<(), String> {
-    let expected = crate::reference::lcs(&pair.x, &pair.y).lcs;
-    if lcs != expected {
+    let expected = crate::reference::align(problem, &pair.x, &pair.y);
+    if path != &expected {
+        let cigar = |p: &Path| Alignment::of_path(p, pair.swapped).cigar();
         return Err(format!(
-            "LCS {:?}, reference {:?}",
-            String::from_utf8_lossy(lcs),
-            String::from_utf8_lossy(&expected)
+            "{problem} path {} (LCS {:?}), reference {} (LCS {:?})",
+            cigar(path),
+            String::from_utf8_lossy(&path.matched(&pair.x)),
+            cigar(&expected),
+            String::from_utf8_lossy(&expected.matched(&pair.x))
         ));
+    }
+    if !path.spans(&pair.x, &pair.y) {
+        return Err("the path does not span both sequences".into());
     }
     let sent = PerKind::sum(gathered.stats.iter().map(|s| &s.sent));
     let received = PerKind::sum(gathered.stats.iter().map(|s| &s.received));

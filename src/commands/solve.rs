@@ -8,6 +8,7 @@ use std::path::Path;
 
 use mpi::topology::SimpleCommunicator;
 
+use crate::alignment;
 use crate::engine::run::{self, Request, Solved};
 use crate::engine::{Layout, RunConfig};
 use crate::error::Error;
@@ -31,6 +32,7 @@ pub fn run(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<Rep
         max_input: input.max_bytes,
         format: input.format,
         config: RunConfig {
+            problem: opts.problem,
             method: opts.method,
             switches: opts.switches,
             recording: opts.outputs.recording(),
@@ -74,6 +76,10 @@ fn refuse_size(outputs: &Outputs, m: usize, n: usize) -> Option<String> {
 fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<(), Error> {
     if let Some(path) = &outputs.json {
         export::write_json(path, report)?;
+    }
+    if let Some(path) = &outputs.paf {
+        let line = alignment::paf_line(&solved.pair, &solved.path);
+        export::write_atomic(path, line.as_bytes())?;
     }
     if let Some(recording) = &solved.gathered.recording {
         if let Some(path) = &outputs.trace {

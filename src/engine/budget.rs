@@ -11,6 +11,7 @@
 use crate::engine::bands::{self, BandPlan, Checkpoint};
 use crate::engine::diagonal::schedule::Schedule;
 use crate::engine::diagonal::store::StoreKind;
+use crate::engine::problem::Problem;
 use crate::mem;
 
 /// Room left for the MPI library's buffers, which grow with the number of peers: a fixed part
@@ -31,7 +32,8 @@ pub fn diagonal_working(schedule: &Schedule, store: u64) -> u64 {
     store + schedule.cols() as u64
 }
 
-/// The bands engine's working memory on `rank` with `mode` (nothing on a rank with no band).
+/// The bands engine's working memory on `rank` with `mode` (nothing on a rank with no band),
+/// for the plan's problem.
 pub fn bands_working(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> u64 {
     if rank < plan.active_ranks() {
         bands::estimate_bytes(plan, rank, x, mode)
@@ -42,9 +44,19 @@ pub fn bands_working(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -
 
 /// The message for a diagonal-engine run that will not fit: its need, the limit, and what
 /// would fit: the other store, or more ranks. `baseline` is rank 0's.
-pub fn diagonal_advice(schedule: &Schedule, store: StoreKind, limit: u64, baseline: u64) -> String {
-    let busiest =
-        |s: &Schedule, kind: StoreKind| need(baseline, diagonal_working(s, kind.busiest_bytes(s)));
+pub fn diagonal_advice(
+    problem: Problem,
+    schedule: &Schedule,
+    store: StoreKind,
+    limit: u64,
+    baseline: u64,
+) -> String {
+    let busiest = |s: &Schedule, kind: StoreKind| {
+        need(
+            baseline,
+            diagonal_working(s, kind.busiest_bytes(problem, s)),
+        )
+    };
     let mut fits = Vec::new();
     let other = store.other();
     let other_need = busiest(schedule, other);
@@ -74,7 +86,7 @@ pub fn bands_advice(plan: &BandPlan, x: &[u8], limit: u64, baseline: u64) -> Str
     let busiest = |plan: &BandPlan| need(baseline, bands_working(plan, 0, x, leanest));
     let (m, n, batch) = (plan.rows(), plan.cols(), plan.batch());
     let fits = more_ranks(plan.ranks(), plan.total_words(), limit, |p| {
-        busiest(&BandPlan::new(m, n, p, batch))
+        busiest(&BandPlan::new(m, n, p, batch).with_problem(plan.problem()))
     });
     refusal(
         format!(
@@ -133,7 +145,7 @@ mod tests {
     #[test]
     fn advice_names_what_fits_at_any_size() {
         let s = Schedule::new(540, 550, 2);
-        let text = diagonal_advice(&s, StoreKind::Hash, 20 << 20, 12 << 20);
+        let text = diagonal_advice(Problem::Lcs, &s, StoreKind::Hash, 20 << 20, 12 << 20);
         assert!(text.starts_with("not enough memory: store hash for 540 x 550 on 2 ranks"));
         assert!(text.contains("limit is 20.0 MiB per rank"), "{text}");
         assert!(text.contains("--store dense needs about"), "{text}");
@@ -141,7 +153,7 @@ mod tests {
         // this ends at once whatever the size (the tests assert what it says, not how fast).
         for (m, p) in [(300_000, 1), (300_000, 2), (1_000_000, 3)] {
             let s = Schedule::new(m, m, p);
-            let text = diagonal_advice(&s, StoreKind::Hash, 1 << 20, 12 << 20);
+            let text = diagonal_advice(Problem::Lcs, &s, StoreKind::Hash, 1 << 20, 12 << 20);
             assert!(
                 text.contains("no store or rank count up to 4096 fits"),
                 "{text}"
@@ -152,7 +164,7 @@ mod tests {
         }
         // More ranks help the dense store of a long matrix, and the bands engine.
         let s = Schedule::new(50_000, 50_000, 1);
-        let text = diagonal_advice(&s, StoreKind::Dense, 100 << 20, 12 << 20);
+        let text = diagonal_advice(Problem::Lcs, &s, StoreKind::Dense, 100 << 20, 12 << 20);
         assert!(text.contains("ranks need about"), "{text}");
         let plan = BandPlan::new(1_000_000, 1_000_000, 1, 256);
         let text = bands_advice(&plan, b"ACGT", 200 << 20, 12 << 20);

@@ -26,6 +26,7 @@ pub mod bitpar;
 pub mod budget;
 pub mod diagonal;
 pub mod fault;
+pub mod problem;
 pub mod protocol;
 pub mod run;
 pub mod split;
@@ -44,6 +45,7 @@ use bands::{BandPlan, Checkpoint, CheckpointChoice};
 use diagonal::schedule::Schedule;
 use diagonal::store::StoreKind;
 use fault::Fault;
+use problem::{Path, Problem};
 use stats::{FillTimes, RankStats};
 use traffic::{Predicted, Traffic};
 use waiting::Waiting;
@@ -81,6 +83,7 @@ impl Switches {
 /// How a rank runs one pair.
 #[derive(Debug, Clone, Copy)]
 pub struct RunConfig {
+    pub problem: Problem,
     pub method: Method,
     pub switches: Switches,
     /// Record every message, value and walk cell (for traces and pictures).
@@ -113,7 +116,7 @@ impl Layout {
         match config.method {
             Method::Diagonal { store } => Layout::Diagonal(Schedule::new(m, n, ranks), store),
             Method::Bands { batch, checkpoint } => {
-                let plan = BandPlan::new(m, n, ranks, batch);
+                let plan = BandPlan::new(m, n, ranks, batch).with_problem(config.problem);
                 // What the band may take: the limit less what the rank holds and the margin.
                 let budget = limit.map(|l| l.saturating_sub(budget::need(baseline, 0)));
                 let mode = Checkpoint::choose(&plan, rank, &pair.x, checkpoint, budget);
@@ -122,21 +125,21 @@ impl Layout {
         }
     }
 
-    /// The bytes this rank's engine will occupy (see `budget`).
-    pub fn working_bytes(&self, pair: &Pair, rank: usize) -> u64 {
+    /// The bytes this rank's engine will occupy for `problem` (see `budget`).
+    pub fn working_bytes(&self, problem: Problem, pair: &Pair, rank: usize) -> u64 {
         match self {
             Layout::Diagonal(schedule, store) => {
-                budget::diagonal_working(schedule, store.estimate_bytes(schedule, rank))
+                budget::diagonal_working(schedule, store.estimate_bytes(problem, schedule, rank))
             }
             Layout::Bands(plan, mode) => budget::bands_working(plan, rank, &pair.x, *mode),
         }
     }
 
-    /// Why the run does not fit `limit`, and what would.
-    pub fn advice(&self, pair: &Pair, limit: u64, baseline: u64) -> String {
+    /// Why the run of `problem` does not fit `limit`, and what would.
+    pub fn advice(&self, problem: Problem, pair: &Pair, limit: u64, baseline: u64) -> String {
         match self {
             Layout::Diagonal(schedule, store) => {
-                budget::diagonal_advice(schedule, *store, limit, baseline)
+                budget::diagonal_advice(problem, schedule, *store, limit, baseline)
             }
             Layout::Bands(plan, _) => budget::bands_advice(plan, &pair.x, limit, baseline),
         }
@@ -161,8 +164,8 @@ impl Layout {
 
 /// What one rank's run produced.
 pub struct RankOutcome {
-    /// The LCS, on rank 0.
-    pub lcs: Option<Vec<u8>>,
+    /// The walk's path, on rank 0.
+    pub path: Option<Path>,
     pub stats: RankStats,
     pub traffic: Traffic,
 }
@@ -201,7 +204,7 @@ pub fn run_layout(
 /// What an engine's fill and traceback produced on one rank, before its cell count and
 /// memory are filled in.
 struct Ran {
-    lcs: Option<Vec<u8>>,
+    path: Option<Path>,
     traffic: Traffic,
     fill: FillTimes,
     seconds_fill: f64,
@@ -221,9 +224,17 @@ impl Ran {
         stats.seconds_traceback = self.seconds_traceback;
         stats.seconds_recompute = self.seconds_recompute;
         RankOutcome {
-            lcs: self.lcs,
+            path: self.path,
             stats,
             traffic: self.traffic,
         }
     }
+}
+
+/// The path of a matrix with no rows (`x` empty) and `n` columns: `n` moves left along the
+/// border.
+pub(crate) fn border_path(n: usize) -> Path {
+    let mut path = Path::new();
+    path.leave((None, n.checked_sub(1)));
+    path
 }

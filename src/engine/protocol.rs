@@ -7,14 +7,18 @@
 //! they were sent) keeps them in step.
 //!
 //! Counted kinds, spelled the same in the JSON report, the CSV rows and the trace:
-//! - `boundary`: what a neighbour needs during the fill: one cell's value (a `u32`) in the
-//!   diagonal engine, a batch's carry bits (`ceil(B / 64)` words) in the bands engine;
+//! - `boundary`: what a neighbour needs during the fill: one cell's value (a `u32`: a length
+//!   or a distance) in the diagonal engine, a batch's carries in the bands engine (one bit per
+//!   row for the LCS, two for the edit distance: `ceil(B / 64)` words per bit);
 //! - `traceback`: a hop of the walk onto another rank: the next cell (two little-endian `u64`)
-//!   followed by the subsequence found so far, in reading order;
-//! - `control`: the finished LCS delivered to rank 0, and the end-of-walk notice to every
-//!   other rank (empty).
+//!   followed by the path found so far ([`Path::encode`]: its number of moves as a `u64`, then
+//!   the moves four to a byte);
+//! - `control`: the finished path delivered to rank 0 (encoded the same way), and the
+//!   end-of-walk notice to every other rank (empty).
 
 use serde::{Deserialize, Serialize};
+
+use crate::engine::problem::Path;
 
 /// Message tags, one per kind of message.
 pub mod tag {
@@ -79,44 +83,47 @@ impl Kind {
 /// Bytes of one boundary message: the value as a `u32`.
 pub const VALUE_BYTES: usize = std::mem::size_of::<u32>();
 
-/// Bytes of a hop message before the subsequence: the next cell's coordinates.
+/// Bytes of a hop message before the path: the next cell's coordinates.
 pub const HOP_HEADER_BYTES: usize = 16;
 
-/// Encodes a hop to cell `(i, j)`; `found_rev` is the subsequence found so far, last byte
-/// first (the order the walk finds it in), and travels in reading order.
-pub fn encode_hop(i: usize, j: usize, found_rev: &[u8]) -> Vec<u8> {
-    let mut msg = Vec::with_capacity(HOP_HEADER_BYTES + found_rev.len());
+/// Encodes a hop to cell `(i, j)` carrying `path`, the path found so far.
+pub fn encode_hop(i: usize, j: usize, path: &Path) -> Vec<u8> {
+    let mut msg = Vec::with_capacity(HOP_HEADER_BYTES + path.encoded_len());
     msg.extend_from_slice(&(i as u64).to_le_bytes());
     msg.extend_from_slice(&(j as u64).to_le_bytes());
-    msg.extend(found_rev.iter().rev());
+    path.encode(&mut msg);
     msg
 }
 
-/// Decodes a hop: the next cell and the subsequence found so far, last byte first. `None`
-/// for a message shorter than its header.
-pub fn decode_hop(msg: &[u8]) -> Option<((usize, usize), Vec<u8>)> {
+/// Decodes a hop: the next cell and the path found so far. `None` for a message that is not
+/// a hop.
+pub fn decode_hop(msg: &[u8]) -> Option<((usize, usize), Path)> {
     let word = |at: usize| -> Option<usize> {
         let bytes: [u8; 8] = msg.get(at..at + 8)?.try_into().ok()?;
         usize::try_from(u64::from_le_bytes(bytes)).ok()
     };
     let cell = (word(0)?, word(8)?);
-    let found_rev = msg[HOP_HEADER_BYTES..].iter().rev().copied().collect();
-    Some((cell, found_rev))
+    Some((cell, Path::decode(&msg[HOP_HEADER_BYTES..])?))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::problem::Move;
 
     #[test]
     fn hop_round_trip() {
-        let msg = encode_hop(7, 1 << 40, b"tac");
-        assert_eq!(msg.len(), HOP_HEADER_BYTES + 3);
-        assert_eq!(&msg[HOP_HEADER_BYTES..], b"cat");
-        let (cell, found_rev) = decode_hop(&msg).unwrap();
+        let mut path = Path::new();
+        for step in [Move::Match, Move::Up, Move::Left, Move::Sub, Move::Match] {
+            path.push(step);
+        }
+        let msg = encode_hop(7, 1 << 40, &path);
+        assert_eq!(msg.len(), HOP_HEADER_BYTES + 8 + 2);
+        let (cell, got) = decode_hop(&msg).unwrap();
         assert_eq!(cell, (7, 1 << 40));
-        assert_eq!(found_rev, b"tac");
+        assert_eq!(got, path);
         assert_eq!(decode_hop(&msg[..15]), None);
+        assert_eq!(decode_hop(&msg[..msg.len() - 1]), None);
     }
 
     #[test]

@@ -17,6 +17,7 @@ use mpi::collective::SystemOperation;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
+use crate::engine::problem::{Path, Problem};
 use crate::engine::stats::{self, Gathered};
 use crate::engine::waiting::Waiting;
 use crate::engine::{budget, run_layout, Layout, RunConfig};
@@ -43,13 +44,14 @@ pub struct Request<'a> {
 /// What rank 0 holds once a run is over.
 pub struct Solved {
     pub pair: Pair,
+    pub problem: Problem,
     pub layout: Layout,
-    /// The LCS.
-    pub lcs: Vec<u8>,
+    /// The walk's path: the LCS is its matches, the alignment the path itself.
+    pub path: Path,
     /// Every rank's record (`stats`), boundary messages per pair and recording.
     pub gathered: Gathered,
     pub started_at: SystemTime,
-    /// From the start until rank 0 held the LCS.
+    /// From the start until rank 0 held the path.
     pub seconds_total: f64,
 }
 
@@ -75,15 +77,15 @@ pub fn solve(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
     let baseline = mem::peak_rss_bytes();
     let limit = memory_limit(world, request.memory_limit);
     let layout = Layout::new(config, &pair, world.size() as usize, rank, limit, baseline);
-    let working = layout.working_bytes(&pair, rank);
+    let working = layout.working_bytes(config.problem, &pair, rank);
     let need = budget::need(baseline, working);
     check_memory(world, waiting, need, limit, || {
-        layout.advice(&pair, limit.unwrap_or(0), baseline)
+        layout.advice(config.problem, &pair, limit.unwrap_or(0), baseline)
     })?;
     log::info!("{} x {} matrix, {layout:?}", pair.x.len(), pair.y.len());
 
     let mut outcome = run_layout(world, &pair, &layout, config);
-    // Rank 0 holds the LCS now: what follows is gathering.
+    // Rank 0 holds the path now: what follows is gathering.
     let seconds_total = started.elapsed().as_secs_f64();
     outcome.stats.store_bytes_estimate = working;
     outcome.stats.memory_estimate_bytes = need;
@@ -92,8 +94,9 @@ pub fn solve(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
     };
     Ok(Some(Solved {
         pair,
+        problem: config.problem,
         layout,
-        lcs: outcome.lcs.expect("rank 0 holds the LCS"),
+        path: outcome.path.expect("rank 0 holds the path"),
         gathered,
         started_at,
         seconds_total,
@@ -145,6 +148,8 @@ fn share_input(
             } else {
                 Format::Plain
             },
+            // Only rank 0 writes what names the sequences.
+            names: Default::default(),
         },
     };
     if !pair.x.is_empty() {

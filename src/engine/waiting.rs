@@ -116,16 +116,25 @@ impl Waiting {
         });
     }
 
-    /// Receives the next message from any rank, with any tag.
+    /// Receives the next message from any rank, with any tag: probed, then received into a
+    /// buffer of its size by a non-blocking matched receive that is waited for like any
+    /// request, so a large message (above the library's eager limit) does not spin either.
     pub fn receive_any(self, world: &SimpleCommunicator) -> (Vec<u8>, Status) {
-        match self {
-            Waiting::Spin => world.any_process().receive_vec::<u8>(),
+        let (message, status) = match self {
+            Waiting::Spin => world.any_process().matched_probe(),
             Waiting::Yield => loop {
                 if let Some(probed) = world.any_process().immediate_matched_probe() {
-                    return probed.matched_receive_vec::<u8>();
+                    break probed;
                 }
                 std::thread::yield_now();
             },
-        }
+        };
+        let len = usize::try_from(status.count(u8::equivalent_datatype()))
+            .expect("a message has a non-negative size");
+        let mut buffer = vec![0u8; len];
+        mpi::request::scope(|scope| {
+            self.wait(message.immediate_matched_receive_into(scope, &mut buffer[..]));
+        });
+        (buffer, status)
     }
 }

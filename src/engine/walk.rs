@@ -1,19 +1,25 @@
-//! The distributed traceback: the subsequence found so far travels backwards through the ranks
-//! that own the cells of the walk.
+//! The distributed traceback: the path found so far travels backwards through the ranks that
+//! own the cells of the walk.
 //!
-//! The walk starts at `(m-1, n-1)`. At a cell `(i, j)` its owner prepends `x[i]` and moves to
-//! `(i-1, j-1)` on a match; otherwise it moves up when `M[i-1][j] >= M[i][j-1]` and left when
-//! not (the store answers that from what it kept). The walk ends when it *leaves* the matrix
-//! (`i < 0` or `j < 0`): stopping at row or column 0, as the report's pseudo-code does, would
-//! lose a match further along that row or column.
+//! The walk starts at `(m-1, n-1)`. At a cell `(i, j)` its owner takes one step by the rule
+//! of the problem ([`crate::engine::problem`]): diagonally on a match; otherwise as the cells
+//! it kept say (LCS: up when `M(i-1, j) >= M(i, j-1)`, else left; edit distance: a
+//! substitution, else up, else left). The walk ends when it *leaves* the matrix (`i < 0` or
+//! `j < 0`), the rest of the path then running along the border: stopping at row or column 0,
+//! as the report's pseudo-code does, would lose a match further along that row or column.
 //!
 //! When the next cell belongs to another rank, the owner sends that rank one `traceback`
-//! message ([`crate::engine::protocol::encode_hop`]): the next cell and the subsequence found so far.
-//! The rank where the walk leaves the matrix sends the LCS to rank 0 (a `control` message,
-//! unless it is rank 0), and rank 0 tells every other rank that the walk is over (one empty
-//! `control` message each). Every rank other than the one holding the start simply serves
-//! incoming messages until that notice arrives, so no rank is left waiting. Cost: O(m + n)
-//! steps in all, one message per hop, each as long as the subsequence found so far.
+//! message ([`crate::engine::protocol::encode_hop`]): the next cell and the path found so far
+//! (its moves, four to a byte; the LCS is its matches, the alignment the path itself). The
+//! rank where the walk leaves the matrix sends the path to rank 0 (a `control` message, unless
+//! it is rank 0), and rank 0 tells every other rank that the walk is over (one empty `control`
+//! message each). Every rank other than the one holding the start simply serves incoming
+//! messages until that notice arrives, so no rank is left waiting. Cost: O(m + n) steps in
+//! all, one message per hop, each a quarter of a byte per step walked so far.
+//!
+//! Sends are non-blocking and received messages are probed, then received into a buffer of
+//! their size, and every request is waited for as [`Waiting`] says: on a host with more ranks
+//! than cores no rank spins in MPI while the rank it waits for needs the core.
 //!
 //! The protocol does not depend on how a rank walks its own cells: an engine provides a
 //! [`Walker`], and [`run`] moves the walk between ranks.
@@ -22,6 +28,7 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
 use crate::engine::fault::{Fault, Phase};
+use crate::engine::problem::Path;
 use crate::engine::protocol::{decode_hop, encode_hop, tag, Kind};
 use crate::engine::traffic::Traffic;
 use crate::engine::waiting::Waiting;
@@ -29,7 +36,7 @@ use crate::engine::waiting::Waiting;
 /// Where a rank's part of the walk ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
-    /// The walk left the matrix: the subsequence is complete.
+    /// The walk left the matrix: the path is complete.
     Done,
     /// The walk continues at `(i, j)`, owned by rank `to`.
     Hop { to: usize, i: usize, j: usize },
@@ -37,49 +44,50 @@ pub enum Exit {
 
 /// How one rank walks its own cells.
 pub trait Walker {
-    /// Walks from `cell` while the cells are this rank's, pushing each matched byte onto
-    /// `found_rev` (which so holds the subsequence found so far, last byte first) and each
-    /// visited cell onto `visited` when given.
+    /// Walks from `cell` while the cells are this rank's, pushing each move onto `path` (the
+    /// path found so far) and each visited cell onto `visited` when given. When the walk
+    /// leaves the matrix the walker completes the path along the border ([`Path::leave`]).
     fn walk(
         &mut self,
         cell: (usize, usize),
-        found_rev: &mut Vec<u8>,
+        path: &mut Path,
         visited: Option<&mut Vec<(u64, u64)>>,
     ) -> Exit;
 }
 
 /// The whole walk over walkers held in one process (one per rank), starting on rank `start`
-/// at `cell`: for tests and single-process checks. Returns the LCS and the number of hops.
+/// at `cell`: for tests and single-process checks. Returns the path and the number of hops.
 pub fn walk_all<W: Walker>(
     walkers: &mut [W],
     start: Option<(usize, (usize, usize))>,
-) -> (Vec<u8>, usize) {
-    let mut found_rev = Vec::new();
+) -> (Path, usize) {
+    let mut path = Path::new();
     let mut hops = 0;
     if let Some((mut rank, mut cell)) = start {
-        while let Exit::Hop { to, i, j } = walkers[rank].walk(cell, &mut found_rev, None) {
+        while let Exit::Hop { to, i, j } = walkers[rank].walk(cell, &mut path, None) {
             (rank, cell) = (to, (i, j));
             hops += 1;
         }
     }
-    found_rev.reverse();
-    (found_rev, hops)
+    (path, hops)
 }
 
 /// What a rank's share of the traceback produced.
 pub struct Outcome {
-    /// The LCS, on rank 0 only.
-    pub lcs: Option<Vec<u8>>,
+    /// The whole path, on rank 0 only.
+    pub path: Option<Path>,
     /// Hops this rank made: moves of the walk from one of its cells onto another rank's.
     pub hops: u64,
 }
 
 /// Runs this rank's part of the distributed traceback (see the module doc for the protocol).
-/// `start` is the rank owning `(m-1, n-1)` and that cell, or `None` for an empty matrix;
-/// `fault` is the fault planted for this rank's traceback, if any.
+/// `start` is the rank owning `(m-1, n-1)` and that cell, or `None` for an empty matrix
+/// (whose path, all along the border, `empty` gives); `fault` is the fault planted for this
+/// rank's traceback, if any.
 pub fn run<W: Walker>(
     world: &SimpleCommunicator,
     start: Option<(usize, (usize, usize))>,
+    empty: impl FnOnce() -> Path,
     walker: &mut W,
     traffic: &mut Traffic,
     fault: Option<Fault>,
@@ -88,64 +96,63 @@ pub fn run<W: Walker>(
     let rank = world.rank() as usize;
     let ranks = world.size() as usize;
     debug_assert!(fault.is_none_or(|f| f.phase == Phase::Traceback && f.rank == rank));
+    let send = |to: usize, msg: &[u8], tag: mpi::Tag| {
+        mpi::request::scope(|scope| {
+            let dest = world.process_at_rank(to as i32);
+            waiting.wait(dest.immediate_send_with_tag(scope, msg, tag));
+        });
+    };
     let mut hops = 0;
-    // Continue the walk from `cell`, forwarding it when it hops; the LCS when it ends here.
-    let mut advance = |cell: (usize, usize), mut found_rev: Vec<u8>, traffic: &mut Traffic| {
+    // Continue the walk from `cell`, forwarding it when it hops; the path when it ends here.
+    let mut advance = |cell: (usize, usize), mut path: Path, traffic: &mut Traffic| {
         if let Some(f) = fault.filter(|f| cell.0 + cell.1 <= f.step) {
             f.trigger(cell.0 + cell.1);
         }
         let visited = traffic.recording.as_mut().map(|r| &mut r.walk);
-        match walker.walk(cell, &mut found_rev, visited) {
+        match walker.walk(cell, &mut path, visited) {
             Exit::Hop { to, i, j } => {
                 hops += 1;
-                let msg = encode_hop(i, j, &found_rev);
+                let msg = encode_hop(i, j, &path);
                 traffic.sent(Kind::Traceback, to, msg.len(), Some((i, j)));
-                world
-                    .process_at_rank(to as i32)
-                    .send_with_tag(&msg[..], tag::HOP);
+                send(to, &msg, tag::HOP);
                 None
             }
-            Exit::Done => {
-                found_rev.reverse();
-                Some(found_rev)
-            }
+            Exit::Done => Some(path),
         }
     };
 
     let mut finished = match start {
-        Some((owner, cell)) if owner == rank => advance(cell, Vec::new(), traffic),
-        None if rank == 0 => Some(Vec::new()),
+        Some((owner, cell)) if owner == rank => advance(cell, Path::new(), traffic),
+        None if rank == 0 => Some(empty()),
         _ => None,
     };
 
-    let mut lcs = None;
+    let mut result = None;
     loop {
-        if let Some(found) = finished.take() {
+        if let Some(path) = finished.take() {
             if rank == 0 {
-                lcs = Some(found);
+                result = Some(path);
                 for to in 1..ranks {
                     traffic.sent(Kind::Control, to, 0, None);
-                    world
-                        .process_at_rank(to as i32)
-                        .send_with_tag(&[0u8; 0][..], tag::DONE);
+                    send(to, &[], tag::DONE);
                 }
                 break;
             }
-            traffic.sent(Kind::Control, 0, found.len(), None);
-            world
-                .process_at_rank(0)
-                .send_with_tag(&found[..], tag::RESULT);
+            let mut msg = Vec::with_capacity(path.encoded_len());
+            path.encode(&mut msg);
+            traffic.sent(Kind::Control, 0, msg.len(), None);
+            send(0, &msg, tag::RESULT);
         }
         let (msg, status) = waiting.receive_any(world);
         match status.tag() {
             tag::HOP => {
                 traffic.received(Kind::Traceback, msg.len());
-                let (cell, found_rev) = decode_hop(&msg).expect("a hop message has its header");
-                finished = advance(cell, found_rev, traffic);
+                let (cell, path) = decode_hop(&msg).expect("a hop message is a cell and a path");
+                finished = advance(cell, path, traffic);
             }
             tag::RESULT => {
                 traffic.received(Kind::Control, msg.len());
-                finished = Some(msg);
+                finished = Some(Path::decode(&msg).expect("a result message is a path"));
             }
             tag::DONE => {
                 traffic.received(Kind::Control, msg.len());
@@ -154,5 +161,5 @@ pub fn run<W: Walker>(
             other => unreachable!("unexpected message tag {other} in the traceback"),
         }
     }
-    Outcome { lcs, hops }
+    Outcome { path: result, hops }
 }

@@ -112,11 +112,12 @@ impl<'a> Data<'a> {
         }
     }
 
-    fn reference(&self, input: &str) -> Option<&'a Summary> {
+    /// The sequential run `config` is compared with: the same input and problem.
+    fn reference(&self, config: &Config) -> Option<&'a Summary> {
         self.references
             .iter()
             .copied()
-            .find(|r| r.config.input == input)
+            .find(|r| config.compares_with(&r.config))
     }
 
     fn input_colour(&self, input: &str) -> RGBColor {
@@ -385,7 +386,7 @@ pub fn speedup(data: &Data) -> Figure {
     let mut missing_reference = Vec::new();
     let mut against_reference: Vec<Series> = Vec::new();
     for g in &data.groups {
-        match data.reference(&g.key.input) {
+        match data.reference(&g.key) {
             Some(r) => against_reference.push(ratio_series(
                 g,
                 seconds(r.seconds.median),

@@ -140,7 +140,9 @@ pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Erro
         x: picture.x,
         y: picture.y,
         values: picture.values,
-        lcs: report.map(|r| r.lcs.display()),
+        lcs: report
+            .and_then(|r| r.answer.lcs.as_ref())
+            .map(|l| l.display()),
         events: picture.messages,
         walk: picture.path,
         hops,

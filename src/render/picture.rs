@@ -64,11 +64,11 @@ impl<'a> Picture<'a> {
             path,
             swapped: pair.swapped,
             title: format!(
-                "LCS of {} x {} on {ranks}: \"{}\" (length {})",
+                "{} of {} x {} on {ranks}: {}",
+                report.answer.problem.title(),
                 report.rows,
                 report.cols,
-                report.lcs.display(),
-                report.lcs_length
+                report.answer.headline()
             ),
             legend: vec![
                 format!(

@@ -1,9 +1,13 @@
 //! Packed carry bits: the payload of a bands boundary message, and the store's record of each
 //! row's carry-in.
 //!
-//! Row `start + t` of a run of rows is bit `t % 64` of word `t / 64`, so a batch of `len` rows
-//! travels as `ceil(len / 64)` `u64` words (an MPI message of plain numbers) and bits past
-//! `len` in the last word are 0. O(1) per bit.
+//! Row `start + t` of a run of rows is bit `t % 64` of word `t / 64`, so one bit per row of a
+//! batch of `len` rows travels as `ceil(len / 64)` `u64` words (an MPI message of plain
+//! numbers) and bits past `len` in the last word are 0. A row's carry is a small payload of
+//! `planes` bits (the LCS's carry: one; the edit distance's delta: two, see
+//! `bitpar::edit::Delta`): bit `p` of row `t`'s payload is bit `t` of plane `p`, the planes
+//! laid one after the other, `words` words each ([`get_payload`], [`set_payload`]). O(1) per
+//! bit.
 
 use crate::engine::bitpar::WORD_BITS;
 
@@ -24,6 +28,26 @@ pub fn set(words: &mut [u64], t: usize, bit: bool) {
     *word = (*word & !mask) | (u64::from(bit) << (t % WORD_BITS));
 }
 
+/// Row `t`'s payload from `planes` planes of `words` words each.
+#[inline]
+pub fn get_payload(packed: &[u64], words: usize, planes: usize, t: usize) -> u8 {
+    (0..planes).fold(0u8, |acc, p| {
+        acc | (u8::from(get(&packed[p * words..(p + 1) * words], t)) << p)
+    })
+}
+
+/// Sets row `t`'s payload in `planes` planes of `words` words each.
+#[inline]
+pub fn set_payload(packed: &mut [u64], words: usize, planes: usize, t: usize, payload: u8) {
+    for p in 0..planes {
+        set(
+            &mut packed[p * words..(p + 1) * words],
+            t,
+            (payload >> p) & 1 == 1,
+        );
+    }
+}
+
 /// Packs `bits` into `ceil(len / 64)` words.
 pub fn pack(bits: &[bool]) -> Vec<u64> {
     let mut words = vec![0u64; bits.len().div_ceil(WORD_BITS)];
@@ -42,6 +66,25 @@ pub fn unpack(words: &[u64], len: usize) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn payloads_spread_over_planes() {
+        let words = 2;
+        let mut packed = vec![0u64; 2 * words];
+        for t in 0..100 {
+            set_payload(&mut packed, words, 2, t, (t % 3) as u8);
+        }
+        for t in 0..100 {
+            assert_eq!(get_payload(&packed, words, 2, t), (t % 3) as u8);
+            assert_eq!(get(&packed[..words], t), t % 3 == 1, "plane 0 holds bit 0");
+            assert_eq!(get(&packed[words..], t), t % 3 == 2, "plane 1 holds bit 1");
+        }
+        assert_eq!(
+            get_payload(&packed, words, 1, 2),
+            0,
+            "one plane reads bit 0 only"
+        );
+    }
 
     #[test]
     fn pack_unpack_round_trip_at_word_edges() {

@@ -6,11 +6,13 @@
 //!
 //! Rank `k` (of the `p` ranks that own words, see [`BandPlan`]) runs batches `0, 1, …` in
 //! order. For batch `b` it needs the carries into its band's first word of the batch's rows,
-//! which band `k - 1` computed (band 0 starts every row with carry 0). Each step
+//! which band `k - 1` computed (band 0 starts every row with the matrix's left edge: carry 0
+//! for the LCS, a vertical delta of +1 for the edit distance). Each step
 //! 1. posts the receive of batch `b + 1`'s carries from band `k - 1`, so they can arrive while
 //!    it works;
 //! 2. computes batch `b` ([`BandStore::run_batch`], four rows per pass of the kernel);
-//! 3. sends batch `b`'s carry-outs to band `k + 1` as one message of `ceil(B / 64)` words;
+//! 3. sends batch `b`'s carry-outs to band `k + 1` as one message of `ceil(B / 64)` words per
+//!    bit of carry (one for the LCS, two for the edit distance);
 //! 4. waits for both.
 //!
 //! Band `k + 1` so works on batch `b` while band `k` works on batch `b + 1`: a pipeline that
@@ -60,7 +62,8 @@ pub fn run(
     let p = plan.active_ranks();
     let fault = Fault::for_rank(switches.fault, Phase::Fill, rank);
     let (left, right) = (rank > 0, rank + 1 < p);
-    let words = plan.batch().div_ceil(64);
+    // Sized by the longest message there is (the first batch's), not by the batch asked for.
+    let words = plan.longest_message_words();
     // Carries in: this batch's, and the next one's arriving.
     let mut incoming = [vec![0u64; words], vec![0u64; words]];
     let mut outgoing = vec![0u64; words];
@@ -85,7 +88,7 @@ pub fn run(
             f.trigger(f.step);
         }
         progress.at(rows.start);
-        let n = plan.carry_words(b);
+        let n = plan.message_words(b);
         let [current, next] = &mut incoming;
         let (current, next) = if b % 2 == 0 {
             (current, next)
@@ -96,7 +99,7 @@ pub fn run(
         mpi::request::scope(|scope| {
             let started = Instant::now();
             let receive = receive_next.then(|| {
-                let n_next = plan.carry_words(b + 1);
+                let n_next = plan.message_words(b + 1);
                 world
                     .process_at_rank(rank as i32 - 1)
                     .immediate_receive_into_with_tag(scope, &mut next[..n_next], tag::CARRIES)

@@ -1,42 +1,149 @@
 //! How a band advances: its rows in order, four at a time through the fused bit-parallel step
-//! ([`bitpar::step4`]) where it can, each row fed the carry out of the band to its left, and
-//! what the band keeps for the traceback written as it goes (every row's "go up" bits, or a
-//! checkpoint every `K` rows and each row's carry-in; see [`super::store`]).
+//! where it can, each row fed the carry out of the band to its left, and what the band keeps
+//! for the traceback written as it goes (every row's bits, or a checkpoint every `K` rows and
+//! each row's carry-in; see [`super::store`]).
+//!
+//! The problem decides the step ([`step`], [`step4`]): for the LCS the Allison–Dix/Hyyrö step
+//! over `V` ([`bitpar`]) with a one-bit carry (0 at the matrix's left edge); for the edit
+//! distance Myers' step in Hyyrö's form over `Pv`/`Mv` ([`bitpar::edit`]) with a vertical
+//! delta in {-1, 0, +1} as the carry (+1 at the left edge). A carry travels as a payload of
+//! `planes` bits (`Delta::to_bits` for the edit distance), so the MPI driver and the
+//! checkpoints treat both problems alike.
 //!
 //! The MPI driver ([`super::fill`]) calls [`BandStore::run_batch`], which has a whole batch's
 //! carry-ins at hand and so runs four rows per pass of the kernel, except across a checkpoint,
-//! which must see `V` after its own row. A batch's carries out, one bit per row
-//! ([`super::carry`]), are the message to the band on the right.
+//! which must see the state after its own row. A batch's carries out ([`super::carry`]) are
+//! the message to the band on the right.
 //!
-//! Cost per row: one step over the band's words (a few instructions per word, see
-//! [`bitpar`]), plus one stored word per band word with every bit kept, or one bit with
-//! checkpoints.
+//! Cost per row: one step over the band's words (a few instructions per word for the LCS,
+//! about three times as many for the edit distance, see [`bitpar`]), plus one stored word per
+//! band word and plane with every bit kept, or `planes` bits with checkpoints.
 
 use super::carry;
-use super::store::{BandStore, Trace};
-use crate::engine::bitpar;
+use super::store::{BandStore, Planes, Trace};
+use crate::engine::bitpar::{self, edit::Delta};
+use crate::engine::problem::Problem;
 
-/// With checkpoints every `k` rows: after row `i`, copies `v` into its checkpoint slot if
-/// row `i` ends a block that another block follows (the last block's end needs no copy).
+/// Rows [`step4`] advances in one pass.
+pub const FUSED_ROWS: usize = bitpar::FUSED_ROWS;
+
+/// The carry payload into the band that starts at column 0 (see the module doc).
+pub fn left_edge(problem: Problem) -> u8 {
+    match problem {
+        Problem::Lcs => 0,
+        Problem::Edit => Delta::EDGE.to_bits(),
+    }
+}
+
+/// Sets `state` to the row before row 0: `V` all ones (no +1 step yet), or every horizontal
+/// delta +1 (`D(-1, j) = j + 1`): `Pv` all ones, `Mv` zero.
+pub fn initial(problem: Problem, state: &mut Planes) {
+    state[0].fill(u64::MAX);
+    if problem == Problem::Edit {
+        state[1].fill(0);
+    }
+}
+
+/// One row of `problem`'s step over a run of words: `state` (one plane, or two), the match
+/// mask `eq` and the carry payload in; writes the walk's bits (one slice per plane) when
+/// `trace` is given; returns the carry payload out.
 #[inline]
-fn keep_checkpoint(k: usize, m: usize, i: usize, v: &[u64], checkpoints: &mut [u64]) {
+pub fn step(
+    problem: Problem,
+    state: [&mut [u64]; 2],
+    eq: &[u64],
+    carry: u8,
+    trace: Option<[&mut [u64]; 2]>,
+) -> u8 {
+    let [a, b] = state;
+    match problem {
+        Problem::Lcs => {
+            let c = carry & 1 == 1;
+            u8::from(match trace {
+                Some([up, _]) => bitpar::step_traced(a, eq, c, up),
+                None => bitpar::step(a, eq, c),
+            })
+        }
+        Problem::Edit => {
+            let hin = Delta::from_bits(carry);
+            match trace {
+                Some([sub, up]) => bitpar::edit::step_traced(a, b, eq, hin, up, sub),
+                None => bitpar::edit::step(a, b, eq, hin),
+            }
+            .to_bits()
+        }
+    }
+}
+
+/// Four consecutive rows in one pass: the same as four [`step`]s.
+#[inline]
+pub fn step4(
+    problem: Problem,
+    state: [&mut [u64]; 2],
+    eq: [&[u64]; 4],
+    carry: [u8; 4],
+    trace: Option<[[&mut [u64]; 2]; 4]>,
+) -> [u8; 4] {
+    let [a, b] = state;
+    match problem {
+        Problem::Lcs => {
+            let c = carry.map(|c| c & 1 == 1);
+            let out = match trace {
+                Some(rows) => bitpar::step4_traced(a, eq, c, rows.map(|[up, _]| up)),
+                None => bitpar::step4(a, eq, c),
+            };
+            out.map(u8::from)
+        }
+        Problem::Edit => {
+            let hin = carry.map(Delta::from_bits);
+            let out = match trace {
+                Some(rows) => {
+                    let [[s0, u0], [s1, u1], [s2, u2], [s3, u3]] = rows;
+                    bitpar::edit::step4_traced(a, b, eq, hin, [u0, u1, u2, u3], [s0, s1, s2, s3])
+                }
+                None => bitpar::edit::step4(a, b, eq, hin),
+            };
+            out.map(Delta::to_bits)
+        }
+    }
+}
+
+/// The two planes of `planes` as slices: row `r` of `width` words of each.
+fn row_of(planes: &mut Planes, r: usize, width: usize) -> [&mut [u64]; 2] {
+    let [a, b] = planes;
+    let range = r * width..(r + 1) * width;
+    [&mut a[range.clone()], b.get_mut(range).unwrap_or_default()]
+}
+
+/// With checkpoints every `k` rows: after row `i`, copies the state into its checkpoint slot
+/// if row `i` ends a block that another block follows (the last block's end needs no copy).
+#[inline]
+fn keep_checkpoint(k: usize, m: usize, i: usize, state: &Planes, checkpoints: &mut Planes) {
     if (i + 1).is_multiple_of(k) && i + 1 < m {
         let c = (i + 1) / k - 1;
-        checkpoints[c * v.len()..(c + 1) * v.len()].copy_from_slice(v);
+        for (to, from) in checkpoints.iter_mut().zip(state) {
+            let w = from.len();
+            if w > 0 {
+                to[c * w..(c + 1) * w].copy_from_slice(from);
+            }
+        }
     }
 }
 
 impl BandStore<'_> {
-    /// Computes row `i` (rows go `0..m` in order) with `carry_in`, the carry into the band's
-    /// first word (false on the first band); returns the carry out of its last word.
-    pub fn row(&mut self, i: usize, carry_in: bool) -> bool {
+    /// Computes row `i` (rows go `0..m` in order) with `carry_in`, the payload of the carry
+    /// into the band's first word ([`left_edge`] on the first band); returns the payload out
+    /// of its last word.
+    pub fn row(&mut self, i: usize, carry_in: u8) -> u8 {
         debug_assert_eq!(i, self.next_row, "rows must be computed in order");
-        let pm = self.masks.of(self.x[i]);
-        let m = self.plan.rows();
+        let problem = self.plan.problem();
+        let eq = self.masks.of(self.x[i]);
+        let (m, width) = (self.plan.rows(), self.width);
+        let [s0, s1] = &mut self.state;
         let carry_out = match &mut self.trace {
             Trace::Full { bits } => {
-                let row = &mut bits[i * self.width..(i + 1) * self.width];
-                bitpar::step_traced(&mut self.v, pm, carry_in, row)
+                let out = row_of(bits, i, width);
+                step(problem, [s0, s1], eq, carry_in, Some(out))
             }
             Trace::Every {
                 k,
@@ -44,9 +151,10 @@ impl BandStore<'_> {
                 carries,
                 ..
             } => {
-                carry::set(carries, i, carry_in);
-                let carry_out = bitpar::step(&mut self.v, pm, carry_in);
-                keep_checkpoint(*k, m, i, &self.v, checkpoints);
+                let words = m.div_ceil(bitpar::WORD_BITS);
+                carry::set_payload(carries, words, problem.planes(), i, carry_in);
+                let carry_out = step(problem, [s0, s1], eq, carry_in, None);
+                keep_checkpoint(*k, m, i, &self.state, checkpoints);
                 carry_out
             }
         };
@@ -60,23 +168,29 @@ impl BandStore<'_> {
         match &self.trace {
             Trace::Full { .. } => true,
             // The first checkpoint row at or after i is (i+1).div_ceil(k) * k - 1.
-            Trace::Every { k, .. } => (i + 1).div_ceil(*k) * *k >= i + bitpar::FUSED_ROWS,
+            Trace::Every { k, .. } => (i + 1).div_ceil(*k) * *k >= i + FUSED_ROWS,
         }
     }
 
-    /// Rows `i..i + 4` in one pass ([`bitpar::step4`]); same contract as four [`Self::row`]s.
-    fn rows4(&mut self, i: usize, carry_in: [bool; 4]) -> [bool; 4] {
+    /// Rows `i..i + 4` in one pass ([`step4`]); same contract as four [`Self::row`]s.
+    fn rows4(&mut self, i: usize, carry_in: [u8; 4]) -> [u8; 4] {
         debug_assert_eq!(i, self.next_row, "rows must be computed in order");
         debug_assert!(i + 4 <= self.plan.rows() && self.fusable(i));
-        let (masks, x, w, m) = (&self.masks, self.x, self.width, self.plan.rows());
-        let pm = [0, 1, 2, 3].map(|d| masks.of(x[i + d]));
+        let problem = self.plan.problem();
+        let (masks, x, width, m) = (&self.masks, self.x, self.width, self.plan.rows());
+        let eq = [0, 1, 2, 3].map(|d| masks.of(x[i + d]));
+        let [s0, s1] = &mut self.state;
         let carry_out = match &mut self.trace {
             Trace::Full { bits } => {
-                let rows = &mut bits[i * w..(i + 4) * w];
-                let (r0, rest) = rows.split_at_mut(w);
-                let (r1, rest) = rest.split_at_mut(w);
-                let (r2, r3) = rest.split_at_mut(w);
-                bitpar::step4_traced(&mut self.v, pm, carry_in, [r0, r1, r2, r3])
+                let [b0, b1] = bits;
+                let mut p0 = b0[i * width..(i + 4) * width].chunks_exact_mut(width);
+                let mut p1 = b1
+                    .get_mut(i * width..(i + 4) * width)
+                    .unwrap_or_default()
+                    .chunks_exact_mut(width.max(1));
+                let mut next = || [p0.next().unwrap(), p1.next().unwrap_or_default()];
+                let out = [next(), next(), next(), next()];
+                step4(problem, [s0, s1], eq, carry_in, Some(out))
             }
             Trace::Every {
                 k,
@@ -84,11 +198,12 @@ impl BandStore<'_> {
                 carries,
                 ..
             } => {
+                let words = m.div_ceil(bitpar::WORD_BITS);
                 for (d, &c) in carry_in.iter().enumerate() {
-                    carry::set(carries, i + d, c);
+                    carry::set_payload(carries, words, problem.planes(), i + d, c);
                 }
-                let carry_out = bitpar::step4(&mut self.v, pm, carry_in);
-                keep_checkpoint(*k, m, i + 3, &self.v, checkpoints);
+                let carry_out = step4(problem, [s0, s1], eq, carry_in, None);
+                keep_checkpoint(*k, m, i + 3, &self.state, checkpoints);
                 carry_out
             }
         };
@@ -97,37 +212,52 @@ impl BandStore<'_> {
     }
 
     /// Computes batch `b` with the carries from the band to the left (`None` on the first
-    /// band: all 0), writing this band's carries out to `outgoing` (`plan.carry_words(b)`
-    /// words, the message to the band on the right). Rows go four at a time through the fused
-    /// kernel where they can.
+    /// band: the matrix's left edge), writing this band's carries out to `outgoing`
+    /// (`plan.message_words(b)` words, the message to the band on the right). Rows go four at
+    /// a time through the fused kernel where they can.
     pub fn run_batch(&mut self, b: usize, incoming: Option<&[u64]>, outgoing: &mut [u64]) {
         let rows = self.plan.batch_rows(b);
-        debug_assert_eq!(outgoing.len(), self.plan.carry_words(b));
-        debug_assert!(incoming.is_none_or(|w| w.len() == self.plan.carry_words(b)));
+        let (words, planes) = (self.plan.carry_words(b), self.plan.carry_planes());
+        debug_assert_eq!(outgoing.len(), self.plan.message_words(b));
+        debug_assert!(incoming.is_none_or(|w| w.len() == self.plan.message_words(b)));
         // Bits past the batch are 0, so a message is a function of its rows alone.
         outgoing.fill(0);
-        let carry_in = |t: usize| incoming.is_some_and(|w| carry::get(w, t));
+        let edge = left_edge(self.plan.problem());
+        let carry_in = |t: usize| match incoming {
+            Some(w) => carry::get_payload(w, words, planes, t),
+            None => edge,
+        };
         let mut i = rows.start;
         while i < rows.end {
             let t = i - rows.start;
-            if i + bitpar::FUSED_ROWS <= rows.end && self.fusable(i) {
+            if i + FUSED_ROWS <= rows.end && self.fusable(i) {
                 let out = self.rows4(i, [0, 1, 2, 3].map(|d| carry_in(t + d)));
                 for (d, c) in out.into_iter().enumerate() {
-                    carry::set(outgoing, t + d, c);
+                    carry::set_payload(outgoing, words, planes, t + d, c);
                 }
-                i += bitpar::FUSED_ROWS;
+                i += FUSED_ROWS;
             } else {
                 let c = self.row(i, carry_in(t));
-                carry::set(outgoing, t, c);
+                carry::set_payload(outgoing, words, planes, t, c);
                 i += 1;
             }
         }
     }
 
-    /// Number of +1 steps of the latest row within this band (zero bits of `V` over real
-    /// columns): after the last row, the bands' counts add up to the LCS length.
-    pub fn plus_steps(&self) -> usize {
-        // Padding bits are 1, so counting zeros over whole words counts real columns only.
-        self.v.iter().map(|w| w.count_zeros() as usize).sum()
+    /// This band's share of the latest row's answer over its real columns: for the LCS the
+    /// +1 steps (zero bits of `V`), for the edit distance the sum of the horizontal deltas.
+    /// After the last row the bands' shares add up to the LCS length, or to the distance less
+    /// `m` (`D(m-1, -1) = m`).
+    pub fn row_share(&self) -> i64 {
+        match self.plan.problem() {
+            // Padding bits are 1, so counting zeros over whole words counts real columns only.
+            Problem::Lcs => self.state[0]
+                .iter()
+                .map(|w| i64::from(w.count_zeros()))
+                .sum(),
+            Problem::Edit => {
+                bitpar::edit::delta_sum(&self.state[0], &self.state[1], self.cols.len())
+            }
+        }
     }
 }

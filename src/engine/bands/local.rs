@@ -11,14 +11,16 @@
 
 use super::plan::BandPlan;
 use super::store::{BandStore, Checkpoint, Exit, RecomputeStats};
+use crate::engine::problem::{Path, Problem};
 
 /// What an in-process run produced and counted.
 #[derive(Debug, Clone, Default)]
 pub struct InProcess {
-    /// The LCS, with the same tie-breaking as `reference::lcs`.
-    pub lcs: Vec<u8>,
-    /// The LCS length read from the last row's `V` (the bands' +1 steps added up).
-    pub length_from_v: usize,
+    /// The walk's path, with the same tie-breaking as `reference::align`.
+    pub path: Path,
+    /// The answer read from the last row's state: the LCS length (the bands' +1 steps added
+    /// up), or the edit distance (`m` plus the bands' horizontal deltas).
+    pub answer_from_state: usize,
     /// Boundary messages on each edge `k -> k + 1` (index `k`).
     pub messages: Vec<u64>,
     /// Boundary bytes over all edges.
@@ -29,16 +31,17 @@ pub struct InProcess {
     pub recompute: RecomputeStats,
 }
 
-/// Runs the bands engine for rows `x` and columns `y` (`x.len() <= y.len()`) on `ranks`
-/// simulated ranks with batches of `batch` rows, every band keeping `mode`.
+/// Runs the bands engine on `problem` for rows `x` and columns `y` (`x.len() <= y.len()`) on
+/// `ranks` simulated ranks with batches of `batch` rows, every band keeping `mode`.
 pub fn run_in_process(
+    problem: Problem,
     x: &[u8],
     y: &[u8],
     ranks: usize,
     batch: usize,
     mode: Checkpoint,
 ) -> InProcess {
-    let plan = BandPlan::new(x.len(), y.len(), ranks, batch);
+    let plan = BandPlan::new(x.len(), y.len(), ranks, batch).with_problem(problem);
     let p = plan.active_ranks();
     let mut bands: Vec<BandStore<'_>> = (0..p)
         .map(|k| BandStore::new(&plan, k, x, y, mode))
@@ -51,7 +54,7 @@ pub fn run_in_process(
     for b in 0..plan.batches() {
         let mut incoming: Option<Vec<u64>> = None;
         for (k, band) in bands.iter_mut().enumerate() {
-            let mut outgoing = vec![0u64; plan.carry_words(b)];
+            let mut outgoing = vec![0u64; plan.message_words(b)];
             band.run_batch(b, incoming.as_deref(), &mut outgoing);
             incoming = if k + 1 < p {
                 out.messages[k] += 1;
@@ -62,20 +65,25 @@ pub fn run_in_process(
             };
         }
     }
-    out.length_from_v = bands.iter().map(BandStore::plus_steps).sum();
+    let shares: i64 = bands.iter().map(BandStore::row_share).sum();
+    // D(m-1, -1) = m: the distance is m plus the last row's horizontal deltas.
+    let base = match problem {
+        Problem::Lcs => 0,
+        Problem::Edit => x.len() as i64,
+    };
+    out.answer_from_state = usize::try_from(base + shares).expect("a non-negative answer");
 
-    let mut found_rev = Vec::with_capacity(x.len());
     if plan.rows() > 0 {
         let (mut k, mut cell) = (p - 1, (plan.rows() - 1, plan.cols() - 1));
         debug_assert_eq!(plan.owner_of_col(cell.1), k);
-        while let Exit::Hop { i, j } = bands[k].walk(cell, &mut found_rev) {
+        while let Exit::Hop { i, j } = bands[k].walk(cell, &mut out.path) {
             debug_assert_eq!(plan.owner_of_col(j), k - 1, "a hop goes one band left");
             (k, cell) = (k - 1, (i, j));
             out.hops += 1;
         }
+    } else {
+        out.path = crate::engine::border_path(plan.cols());
     }
-    found_rev.reverse();
-    out.lcs = found_rev;
     for band in &bands {
         let r = band.recompute_stats();
         out.recompute.blocks += r.blocks;
@@ -90,6 +98,7 @@ mod tests {
     use super::*;
     use crate::engine::bands::carry;
     use crate::engine::bands::store::estimate_bytes;
+    use crate::engine::problem::Problem;
     use crate::generate::Random;
 
     const RANKS: [usize; 5] = [1, 2, 3, 5, 8];
@@ -105,24 +114,35 @@ mod tests {
         ]
     }
 
-    /// Runs every rank count, batch size and mode on `(x, y)` and checks the LCS byte for byte
-    /// against the reference, the length read from `V`, the message counts and the hops.
+    /// Runs both problems on every rank count, batch size and mode on `(x, y)` and checks the
+    /// path move for move against the reference, the answer read from the state, the message
+    /// counts and bytes, and the hops.
     fn check(x: &[u8], y: &[u8]) {
-        let want = crate::reference::lcs(x, y);
+        for problem in [Problem::Lcs, Problem::Edit] {
+            check_problem(problem, x, y);
+        }
+    }
+
+    fn check_problem(problem: Problem, x: &[u8], y: &[u8]) {
+        let want = crate::reference::align(problem, x, y);
+        let answer = match problem {
+            Problem::Lcs => want.matched(x).len(),
+            Problem::Edit => want.edits(),
+        };
         for ranks in RANKS {
             for batch in BATCHES {
                 for mode in modes(x.len()) {
-                    let plan = BandPlan::new(x.len(), y.len(), ranks, batch);
-                    let got = run_in_process(x, y, ranks, batch, mode);
+                    let plan = BandPlan::new(x.len(), y.len(), ranks, batch).with_problem(problem);
+                    let got = run_in_process(problem, x, y, ranks, batch, mode);
                     let what = format!(
-                        "m={} n={} P={ranks} B={batch} {mode:?}\nx={:?}\ny={:?}",
+                        "{problem} m={} n={} P={ranks} B={batch} {mode:?}\nx={:?}\ny={:?}",
                         x.len(),
                         y.len(),
                         String::from_utf8_lossy(x),
                         String::from_utf8_lossy(y)
                     );
-                    assert_eq!(got.lcs, want.lcs, "{what}");
-                    assert_eq!(got.length_from_v, want.length, "{what}");
+                    assert_eq!(got.path, want, "{what}");
+                    assert_eq!(got.answer_from_state, answer, "{what}");
                     // One message per batch on every edge between active ranks.
                     assert_eq!(got.messages.len(), plan.active_ranks().saturating_sub(1));
                     for &count in &got.messages {
@@ -212,7 +232,7 @@ mod tests {
         let same: Vec<u8> = (0..300u32).map(|k| (k * 7 % 251) as u8).collect();
         check(&same, &same);
         for mode in [Checkpoint::Full, Checkpoint::Every(17)] {
-            let run = run_in_process(&same, &same, 8, 64, mode);
+            let run = run_in_process(Problem::Lcs, &same, &same, 8, 64, mode);
             assert_eq!(
                 run.hops, 4,
                 "five bands of one word each: four edges crossed"
@@ -225,22 +245,35 @@ mod tests {
     #[test]
     fn batch_messages_round_trip() {
         // What band k sends for a batch is what band k+1 reads as its carry-ins: run two bands
-        // row by row, pack the first's carry-outs per batch, unpack on the second.
+        // row by row, pack the first's carry-outs per batch (one plane per bit of payload),
+        // unpack on the second.
         let mut rng = Random::new(5);
         let x = rng.bytes(250, b"ACGT");
         let y = rng.bytes(256, b"ACGT");
-        for batch in BATCHES {
-            let plan = BandPlan::new(250, 256, 2, batch);
-            let mut left = BandStore::new(&plan, 0, &x, &y, Checkpoint::Full);
-            let mut by_row = BandStore::new(&plan, 0, &x, &y, Checkpoint::Full);
-            for b in 0..plan.batches() {
-                let mut msg = vec![u64::MAX; plan.carry_words(b)];
-                left.run_batch(b, None, &mut msg);
-                let rows = plan.batch_rows(b);
-                let bits: Vec<bool> = rows.clone().map(|i| by_row.row(i, false)).collect();
-                assert_eq!(msg, carry::pack(&bits), "B={batch} batch {b}");
-                assert_eq!(carry::unpack(&msg, rows.len()), bits);
-                assert_eq!(msg.len() as u64 * 8, plan.message_bytes(b));
+        for problem in [Problem::Lcs, Problem::Edit] {
+            let edge = super::super::kernel::left_edge(problem);
+            for batch in BATCHES {
+                let plan = BandPlan::new(250, 256, 2, batch).with_problem(problem);
+                let planes = problem.planes();
+                let mut left = BandStore::new(&plan, 0, &x, &y, Checkpoint::Full);
+                let mut by_row = BandStore::new(&plan, 0, &x, &y, Checkpoint::Full);
+                for b in 0..plan.batches() {
+                    let mut msg = vec![u64::MAX; plan.message_words(b)];
+                    left.run_batch(b, None, &mut msg);
+                    let rows = plan.batch_rows(b);
+                    let payloads: Vec<u8> = rows.clone().map(|i| by_row.row(i, edge)).collect();
+                    let words = plan.carry_words(b);
+                    for (t, &p) in payloads.iter().enumerate() {
+                        assert_eq!(carry::get_payload(&msg, words, planes, t), p);
+                    }
+                    for plane in 0..planes {
+                        let bits: Vec<bool> =
+                            payloads.iter().map(|p| p >> plane & 1 == 1).collect();
+                        let packed = &msg[plane * words..(plane + 1) * words];
+                        assert_eq!(packed, carry::pack(&bits), "{problem} B={batch} batch {b}");
+                    }
+                    assert_eq!(msg.len() as u64 * 8, plan.message_bytes(b));
+                }
             }
         }
     }
@@ -250,15 +283,16 @@ mod tests {
         let mut rng = Random::new(3000);
         let x = rng.bytes(3000, b"ACGT");
         let y = rng.bytes(5000, b"ACGT");
-        let want = crate::reference::lcs(&x, &y);
         let plan = BandPlan::new(3000, 5000, 3, 256);
-        for mode in [Checkpoint::Every(50), Checkpoint::Full] {
-            let got = run_in_process(&x, &y, 3, 256, mode);
-            assert_eq!(got.lcs, want.lcs, "{mode:?}");
-            assert_eq!(got.length_from_v, want.length);
-            assert_eq!(got.messages, [12, 12]);
-            assert_eq!(plan.predicted_messages(), 24);
-            assert!(got.hops <= 2);
+        for problem in [Problem::Lcs, Problem::Edit] {
+            let want = crate::reference::align(problem, &x, &y);
+            for mode in [Checkpoint::Every(50), Checkpoint::Full] {
+                let got = run_in_process(problem, &x, &y, 3, 256, mode);
+                assert_eq!(got.path, want, "{problem} {mode:?}");
+                assert_eq!(got.messages, [12, 12]);
+                assert_eq!(plan.predicted_messages(), 24);
+                assert!(got.hops <= 2);
+            }
         }
         // Checkpoints use a fraction of the full bits.
         let full = estimate_bytes(&plan, 0, &x, Checkpoint::Full);

@@ -104,16 +104,21 @@ pub(super) fn run(
     let start = (m > 0).then(|| (plan.active_ranks() - 1, (m - 1, n - 1)));
     let fault = Fault::for_rank(config.switches.fault, Phase::Traceback, rank);
     let waiting = config.switches.waiting();
+    let empty = || crate::engine::border_path(n);
     let outcome = match store.as_mut() {
         Some(store) => {
             let mut walker = BandWalker { store };
-            crate::engine::walk::run(world, start, &mut walker, &mut traffic, fault, waiting)
+            let walker = &mut walker;
+            crate::engine::walk::run(world, start, empty, walker, &mut traffic, fault, waiting)
         }
-        None => crate::engine::walk::run(world, start, &mut Idle, &mut traffic, fault, waiting),
+        None => {
+            let idle = &mut Idle;
+            crate::engine::walk::run(world, start, empty, idle, &mut traffic, fault, waiting)
+        }
     };
     let seconds_traceback = started.elapsed().as_secs_f64();
     Ran {
-        lcs: outcome.lcs,
+        path: outcome.path,
         traffic,
         fill,
         seconds_fill,

@@ -11,14 +11,17 @@
 //!
 //! Rows go in batches of `B`: batch `b` is rows `[b * B, min((b + 1) * B, m))`, so there are
 //! `ceil(m / B)` batches and only the last can be shorter. After a batch each active rank but
-//! the last sends its right neighbour one message of `ceil(len / 64)` words: the carries out
-//! of its last word, one bit per row. Boundary messages: `(p - 1) * ceil(m / B)` exactly.
+//! the last sends its right neighbour one message: the carries out of its last word, one bit
+//! per row for the LCS (`ceil(len / 64)` words), two for the edit distance (twice that: a
+//! plane of `+1` bits, then a plane of `-1` bits). Boundary messages: `(p - 1) * ceil(m / B)`
+//! exactly, for either problem.
 //!
 //! Pure arithmetic: O(1) per query, no allocation.
 
 use std::ops::Range;
 
 use crate::engine::bitpar::{WORD_BITS, WORD_BYTES};
+use crate::engine::problem::Problem;
 use crate::engine::split::Split;
 use crate::engine::traffic::Predicted;
 
@@ -29,6 +32,7 @@ pub struct BandPlan {
     n: usize,
     ranks: usize,
     batch: usize,
+    problem: Problem,
 }
 
 impl BandPlan {
@@ -38,7 +42,29 @@ impl BandPlan {
         assert!(m <= n, "rows must be the shorter sequence ({m} > {n})");
         assert!(ranks >= 1, "at least one rank");
         assert!(batch >= 1, "a batch holds at least one row");
-        BandPlan { m, n, ranks, batch }
+        BandPlan {
+            m,
+            n,
+            ranks,
+            batch,
+            problem: Problem::Lcs,
+        }
+    }
+
+    /// The plan for `problem`: the same bands and batches, with `problem`'s carries (one bit
+    /// per row for the LCS, two for the edit distance).
+    pub fn with_problem(self, problem: Problem) -> BandPlan {
+        BandPlan { problem, ..self }
+    }
+
+    pub fn problem(&self) -> Problem {
+        self.problem
+    }
+
+    /// Bits of carry per row that cross a band edge: 1 (LCS) or 2 (edit distance), each a
+    /// plane of its own in a message.
+    pub fn carry_planes(&self) -> usize {
+        self.problem.planes()
     }
 
     pub fn rows(&self) -> usize {
@@ -114,14 +140,29 @@ impl BandPlan {
         i / self.batch
     }
 
-    /// Words of carry bits in batch `b`'s boundary message: one bit per row.
+    /// Words of one plane of carry bits in batch `b`'s boundary message: one bit per row.
     pub fn carry_words(&self, b: usize) -> usize {
         self.batch_rows(b).len().div_ceil(WORD_BITS)
     }
 
+    /// Words of batch `b`'s boundary message: every plane of carries.
+    pub fn message_words(&self, b: usize) -> usize {
+        self.carry_planes() * self.carry_words(b)
+    }
+
+    /// Words of the longest boundary message (the first batch's): what a band's message
+    /// buffers need, sized by the rows there are rather than by the batch asked for.
+    pub fn longest_message_words(&self) -> usize {
+        if self.batches() == 0 {
+            0
+        } else {
+            self.message_words(0)
+        }
+    }
+
     /// Bytes of batch `b`'s boundary message.
     pub fn message_bytes(&self, b: usize) -> u64 {
-        self.carry_words(b) as u64 * WORD_BYTES
+        self.message_words(b) as u64 * WORD_BYTES
     }
 
     /// Ranks `k` that send boundary messages (to `k + 1`): every active rank but the last.
@@ -155,7 +196,7 @@ impl BandPlan {
         if batches == 0 {
             return 0;
         }
-        let full = self.batch.div_ceil(WORD_BITS) as u64 * WORD_BYTES;
+        let full = (self.carry_planes() * self.batch.div_ceil(WORD_BITS)) as u64 * WORD_BYTES;
         let last = self.message_bytes(self.batches() - 1);
         self.senders().len() as u64 * ((batches - 1) * full + last)
     }

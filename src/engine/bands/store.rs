@@ -2,50 +2,55 @@
 //!
 //! # Fill
 //!
-//! [`BandStore::row`] advances the band's `V` words by one row (see [`super::kernel`]), feeding
-//! it the carry out of the band to the left; rows go `0..m` in order. The MPI driver calls
-//! [`BandStore::run_batch`], which has a whole batch's carry-ins at hand and so runs four rows
-//! at a time through the fused kernel (except across a checkpoint, which must see `V` after
-//! its own row).
+//! The band's state is the row it last computed: for the LCS the bit vector `V` (one plane of
+//! `width` words), for the edit distance the horizontal deltas `Pv` and `Mv` (two planes).
+//! [`super::kernel`] advances it row by row, feeding it the carry out of the band to the left;
+//! rows go `0..m` in order.
 //!
 //! # What the traceback keeps ([`Checkpoint`])
 //!
-//! * `Full`: the "go up" bit of every owned cell, row-major with `band_words` words per row:
-//!   `m * band_words * 8` bytes. The walk reads them directly.
-//! * `Every(K)`: the band's `V` after rows `K-1, 2K-1, …` (only those that start a later
-//!   block: `floor((m-1) / K)` of them; `V_{-1}`, all ones, is implicit) and the carry into
-//!   the band of every row (`m` bits). Block `b` is rows `[bK, (b+1)K)`. When the walk first
-//!   needs a cell `(i, j)` of a block, rows `bK..=i` are recomputed from the checkpoint before
-//!   them with their stored carry-ins, into one reused block buffer: locally, no message. Only
-//!   words from the band's first up to the one holding `j` are recomputed, since carries run
-//!   left to right and the walk only moves up and left, so it never needs a column to the right
-//!   of `j` again; nor a row below `i`. One block of bits is kept at a time. Memory:
-//!   `(floor((m-1)/K) + min(K, m) + 1) * band_words * 8 + ceil(m/64) * 8` bytes besides `V`
-//!   and the masks; smallest near `K = sqrt(m)` ([`Checkpoint::auto`]). Recompute work is at
-//!   most one more fill of the band (each row is recomputed at most once, never wider than the
-//!   band), less the further left the walk drifts; it is timed in [`RecomputeStats`].
+//! The walk asks, at a mismatch, the problem's questions (`Problem::step`): for the LCS one bit
+//! per cell ("up?"), for the edit distance two ("substitute?", "up?"): `planes` = 1 or 2.
+//!
+//! * `Full`: every owned cell's bits, row-major with `width` words per row and plane:
+//!   `planes * m * width * 8` bytes. The walk reads them directly.
+//! * `Every(K)`: the band's state after rows `K-1, 2K-1, …` (only those that start a later
+//!   block: `floor((m-1) / K)` of them; the state before row 0 is implicit) and the carry into
+//!   the band of every row (`planes` bits). Block `b` is rows `[bK, (b+1)K)`. When the walk
+//!   first needs a cell `(i, j)` of a block, rows `bK..=i` are recomputed from the checkpoint
+//!   before them with their stored carry-ins, into one reused block buffer: locally, no
+//!   message. Only words from the band's first up to the one holding `j` are recomputed, since
+//!   carries run left to right and the walk only moves up and left, so it never needs a column
+//!   to the right of `j` again; nor a row below `i`. One block of bits is kept at a time.
+//!   Memory: `planes * ((floor((m-1)/K) + min(K, m) + 1) * width * 8 + ceil(m/64) * 8)` bytes
+//!   besides the state and the masks; smallest near `K = sqrt(m)` ([`Checkpoint::auto`]).
+//!   Recompute work is at most one more fill of the band (each row is recomputed at most
+//!   once, never wider than the band), less the further left the walk drifts; it is timed in
+//!   [`RecomputeStats`].
 //!
 //! # Walk
 //!
-//! [`BandStore::walk`] (in [`super::walk`]) follows the rule of `reference`: at a match
-//! prepend `x[i]` and go to `(i-1, j-1)`, else up if the bit says so, else left; it ends when
-//! the walk leaves the matrix ([`Exit::Done`]) or the band, which it can only leave to the left
-//! ([`Exit::Hop`]): a walk crosses at most `P - 1` band edges.
+//! [`BandStore::walk`] (in [`super::walk`]) follows the rule of `reference`: a match goes
+//! diagonally, a mismatch as the bits say; it ends when the walk leaves the matrix
+//! ([`Exit::Done`]) or the band, which it can only leave to the left ([`Exit::Hop`]): a walk
+//! crosses at most `P - 1` band edges.
 
 use std::ops::Range;
 use std::time::Instant;
 
 use super::carry;
+use super::kernel;
 use super::plan::BandPlan;
-use crate::engine::bitpar::{self, Masks};
-use crate::engine::bitpar::{WORD_BITS, WORD_BYTES};
+use crate::engine::bitpar::{Masks, WORD_BITS, WORD_BYTES};
+use crate::engine::problem::Move;
 
 /// What a band keeps for the traceback.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Checkpoint {
-    /// One "go up" bit per owned cell.
+    /// The walk's bits of every owned cell.
     Full,
-    /// `V` every `K` rows plus each row's carry-in; blocks of `K` rows recomputed on demand.
+    /// The state every `K` rows plus each row's carry-in; blocks of `K` rows recomputed on
+    /// demand.
     Every(usize),
 }
 
@@ -69,12 +74,13 @@ impl Checkpoint {
     /// `Every(K)` of least memory if that fits.
     ///
     /// With `w` band words, `Every(K)` keeps `floor((m-1)/K)` checkpoints and a block of
-    /// `min(K, m)` rows, `g(K) = floor((m-1)/K) + min(K, m)` rows of `w` words, on top of a
-    /// part that does not depend on `K`. `K + floor(N/K)` is smallest near `K = sqrt(N)`, where
-    /// it is about `2 sqrt(N)`; since `g(K) >= K`, no `K` above `2 sqrt(N) + 2` can win, so
-    /// scanning `1..=min(m, 2 isqrt(m-1) + 2)` finds the exact minimum in O(sqrt m). Ties go
-    /// to the smaller `K` (a smaller block buffer, the same recompute work). Each rank may get
-    /// its own `K`; rank 0 has the widest band, so its choice bounds all others.
+    /// `min(K, m)` rows, `g(K) = floor((m-1)/K) + min(K, m)` rows of `w` words per plane, on
+    /// top of a part that does not depend on `K`. `K + floor(N/K)` is smallest near
+    /// `K = sqrt(N)`, where it is about `2 sqrt(N)`; since `g(K) >= K`, no `K` above
+    /// `2 sqrt(N) + 2` can win, so scanning `1..=min(m, 2 isqrt(m-1) + 2)` finds the exact
+    /// minimum in O(sqrt m). Ties go to the smaller `K` (a smaller block buffer, the same
+    /// recompute work). Each rank may get its own `K`; rank 0 has the widest band, so its
+    /// choice bounds all others.
     pub fn auto(plan: &BandPlan, rank: usize, x: &[u8], budget: u64) -> Result<Checkpoint, NoFit> {
         if estimate_bytes(plan, rank, x, Checkpoint::Full) <= budget {
             return Ok(Checkpoint::Full);
@@ -193,7 +199,7 @@ impl Checkpoint {
 /// Where a band's part of the walk ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
-    /// The walk left the matrix: the subsequence is complete.
+    /// The walk left the matrix: the path is complete.
     Done,
     /// The walk continues at `(i, j)`, in the band to the left (rank `k - 1`).
     Hop { i: usize, j: usize },
@@ -213,29 +219,47 @@ pub struct RecomputeStats {
 /// The rows of one block recomputed for the walk.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Loaded {
-    /// Rows `first..=last` are in the buffer, `stride` words each (the band's first `stride`
-    /// words).
+    /// Rows `first..=last` are in the buffer, `stride` words each per plane (the band's first
+    /// `stride` words).
     first: usize,
     last: usize,
     stride: usize,
 }
 
+/// Up to two planes of words laid out alike (the second empty when the problem needs one).
+pub(super) type Planes = [Vec<u64>; 2];
+
+/// `planes` planes of `len` zeroed words (the others empty): untouched pages cost nothing
+/// until written.
+fn planes_of(planes: usize, len: usize) -> Planes {
+    let plane = |p: usize| {
+        if p < planes {
+            vec![0u64; len]
+        } else {
+            Vec::new()
+        }
+    };
+    [plane(0), plane(1)]
+}
+
 /// The traceback state of each mode.
 pub(super) enum Trace {
     Full {
-        /// `m * width` words, row `i` at `[i * width, (i + 1) * width)`.
-        bits: Vec<u64>,
+        /// Per plane `m * width` words, row `i` at `[i * width, (i + 1) * width)`.
+        bits: Planes,
     },
     Every {
         k: usize,
-        /// `floor((m-1)/k)` rows of `width` words: `V` after rows `k-1, 2k-1, …`.
-        checkpoints: Vec<u64>,
-        /// Carry into the band of every row, packed ([`carry`]).
+        /// Per state plane `floor((m-1)/k)` rows of `width` words: the state after rows
+        /// `k-1, 2k-1, …`.
+        checkpoints: Planes,
+        /// The carry into the band of every row, packed: `planes` planes of `ceil(m/64)`
+        /// words ([`carry::get_payload`]).
         carries: Vec<u64>,
-        /// `min(k, m) * width` words of recomputed "go up" bits.
-        block: Vec<u64>,
-        /// `width` words: the `V` the recompute advances.
-        scratch: Vec<u64>,
+        /// Per plane `min(k, m) * width` words of recomputed bits.
+        block: Planes,
+        /// Per state plane `width` words: the state the recompute advances.
+        scratch: Planes,
         loaded: Option<Loaded>,
     },
 }
@@ -251,8 +275,8 @@ pub struct BandStore<'a> {
     /// Words owned.
     pub(super) width: usize,
     pub(super) masks: Masks,
-    /// `V` of the latest row computed, `width` words.
-    pub(super) v: Vec<u64>,
+    /// The state of the latest row computed: `width` words per plane (`V`; or `Pv`, `Mv`).
+    pub(super) state: Planes,
     /// Rows computed so far.
     pub(super) next_row: usize,
     pub(super) trace: Trace,
@@ -271,9 +295,10 @@ fn checkpoint_count(m: usize, k: usize) -> usize {
 /// Bytes [`BandStore::new`] allocates for `rank` (not counting the sequences): exact.
 pub fn estimate_bytes(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> u64 {
     let m = plan.rows() as u64;
+    let planes = plan.problem().planes() as u64;
     let width = plan.words(rank).len() as u64;
     let masks = Masks::estimate_bytes(x, width as usize);
-    let v = width * WORD_BYTES;
+    let state = planes * width * WORD_BYTES;
     let trace = match mode {
         Checkpoint::Full => m * width * WORD_BYTES,
         Checkpoint::Every(k) => {
@@ -282,11 +307,12 @@ pub fn estimate_bytes(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) 
             rows as u64 * width * WORD_BYTES + m.div_ceil(WORD_BITS as u64) * WORD_BYTES
         }
     };
-    masks + v + trace
+    masks + state + planes * trace
 }
 
 impl<'a> BandStore<'a> {
-    /// The band of `rank` for rows `x` and columns `y` (the plan's `m` and `n`).
+    /// The band of `rank` for rows `x` and columns `y` (the plan's `m` and `n`), for the
+    /// plan's problem.
     pub fn new(
         plan: &BandPlan,
         rank: usize,
@@ -297,29 +323,31 @@ impl<'a> BandStore<'a> {
         assert_eq!(x.len(), plan.rows(), "x is not the plan's rows");
         assert_eq!(y.len(), plan.cols(), "y is not the plan's columns");
         let m = plan.rows();
+        let planes = plan.problem().planes();
         let cols = plan.cols_of(rank);
         let width = plan.words(rank).len();
-        let words = |rows: usize| {
-            let len = rows
+        let rows = |count: usize| {
+            let len = count
                 .checked_mul(width)
                 .expect("band does not fit in the address space");
-            // Zeroed allocations: untouched pages cost nothing until written.
-            vec![0u64; len]
+            planes_of(planes, len)
         };
         let trace = match mode {
-            Checkpoint::Full => Trace::Full { bits: words(m) },
+            Checkpoint::Full => Trace::Full { bits: rows(m) },
             Checkpoint::Every(k) => {
                 assert!(k >= 1, "checkpoint interval must be at least 1 row");
                 Trace::Every {
                     k,
-                    checkpoints: words(checkpoint_count(m, k)),
-                    carries: vec![0; m.div_ceil(WORD_BITS)],
-                    block: words(k.min(m)),
-                    scratch: words(1),
+                    checkpoints: rows(checkpoint_count(m, k)),
+                    carries: vec![0; planes * m.div_ceil(WORD_BITS)],
+                    block: rows(k.min(m)),
+                    scratch: rows(1),
                     loaded: None,
                 }
             }
         };
+        let mut state = rows(1);
+        kernel::initial(plan.problem(), &mut state);
         BandStore {
             plan: *plan,
             rank,
@@ -328,7 +356,7 @@ impl<'a> BandStore<'a> {
             masks: Masks::new(x, &y[cols.clone()]),
             cols,
             width,
-            v: vec![u64::MAX; width],
+            state,
             next_row: 0,
             trace,
             recompute: RecomputeStats::default(),
@@ -354,11 +382,11 @@ impl<'a> BandStore<'a> {
         self.recompute
     }
 
-    /// At mismatch cell `(i, j)` of this band (after the fill): whether the walk goes up.
-    /// With checkpoints, recomputes the block of `i` when the loaded rows or words do not
-    /// cover the cell, so any order of queries is correct; the walk's order (up and left)
+    /// At mismatch cell `(i, j)` of this band (after the fill): the walk's move. With
+    /// checkpoints, recomputes the block of `i` when the loaded rows or words do not cover
+    /// the cell, so any order of queries is correct; the walk's order (up and left)
     /// recomputes each block at most once.
-    pub fn goes_up(&mut self, i: usize, j: usize) -> bool {
+    pub fn step(&mut self, i: usize, j: usize) -> Move {
         debug_assert_eq!(self.next_row, self.plan.rows(), "traceback before the fill");
         debug_assert!(i < self.plan.rows(), "row {i} out of range");
         debug_assert!(
@@ -368,26 +396,31 @@ impl<'a> BandStore<'a> {
         );
         let t = j - self.cols.start;
         let w = t / WORD_BITS;
-        let word = match &self.trace {
-            Trace::Full { bits } => bits[i * self.width + w],
+        let at = match &self.trace {
+            Trace::Full { .. } => i * self.width + w,
             Trace::Every { loaded, .. } => {
                 let l = match *loaded {
                     Some(l) if l.first <= i && i <= l.last && w < l.stride => l,
                     _ => self.load_block(i, w + 1),
                 };
-                let Trace::Every { block, .. } = &self.trace else {
-                    unreachable!("the mode does not change")
-                };
-                block[(i - l.first) * l.stride + w]
+                (i - l.first) * l.stride + w
             }
         };
-        (word >> (t % WORD_BITS)) & 1 == 1
+        let (Trace::Full { bits } | Trace::Every { block: bits, .. }) = &self.trace;
+        let bit = |plane: &Vec<u64>| {
+            plane
+                .get(at)
+                .is_some_and(|w| (w >> (t % WORD_BITS)) & 1 == 1)
+        };
+        self.plan.problem().step([bit(&bits[0]), bit(&bits[1])])
     }
 
-    /// Recomputes the "go up" bits of rows `first..=i` of `i`'s block over the band's first
+    /// Recomputes the walk's bits of rows `first..=i` of `i`'s block over the band's first
     /// `stride` words, from the checkpoint before the block and the stored carry-ins.
     fn load_block(&mut self, i: usize, stride: usize) -> Loaded {
         let started = Instant::now();
+        let problem = self.plan.problem();
+        let (m, width) = (self.plan.rows(), self.width);
         let Trace::Every {
             k,
             checkpoints,
@@ -399,29 +432,47 @@ impl<'a> BandStore<'a> {
         else {
             unreachable!("only checkpointed bands recompute")
         };
-        debug_assert!(stride <= self.width);
+        debug_assert!(stride <= width);
         let first = i / *k * *k;
-        let v = &mut scratch[..stride];
         if first == 0 {
-            v.fill(u64::MAX);
+            kernel::initial(problem, scratch);
         } else {
             let c = first / *k - 1;
-            v.copy_from_slice(&checkpoints[c * self.width..c * self.width + stride]);
+            for (to, from) in scratch.iter_mut().zip(checkpoints.iter()) {
+                if !to.is_empty() {
+                    to[..stride].copy_from_slice(&from[c * width..c * width + stride]);
+                }
+            }
         }
-        // The buffer holds min(k, m) rows of the full width, so at least i - first + 1 rows of
-        // `stride` words.
-        let mut out = block.chunks_exact_mut(stride);
-        let mut next = || out.next().expect("block buffer holds the block");
+        let carry_words = m.div_ceil(WORD_BITS);
+        let planes = problem.planes();
+        let cin = |r: usize| carry::get_payload(carries, carry_words, planes, r);
+        // The buffer holds min(k, m) rows of the full width per plane, so at least
+        // i - first + 1 rows of `stride` words.
+        let [s0, s1] = scratch;
+        let (s0, s1) = (&mut s0[..stride], s1.get_mut(..stride).unwrap_or_default());
+        let [b0, b1] = block;
+        let mut rows = (b0.chunks_exact_mut(stride), b1.chunks_exact_mut(stride));
+        let mut next = || -> [&mut [u64]; 2] {
+            let a = rows.0.next().expect("block buffer holds the block");
+            [a, rows.1.next().unwrap_or_default()]
+        };
         let mut r = first;
         while r <= i {
-            if r + bitpar::FUSED_ROWS <= i + 1 {
-                let pm = [0, 1, 2, 3].map(|d| &self.masks.of(self.x[r + d])[..stride]);
-                let cin = [0, 1, 2, 3].map(|d| carry::get(carries, r + d));
-                bitpar::step4_traced(v, pm, cin, [next(), next(), next(), next()]);
-                r += bitpar::FUSED_ROWS;
+            if r + kernel::FUSED_ROWS <= i + 1 {
+                let eq = [0, 1, 2, 3].map(|d| &self.masks.of(self.x[r + d])[..stride]);
+                let out = [next(), next(), next(), next()];
+                kernel::step4(
+                    problem,
+                    [s0, s1],
+                    eq,
+                    [0, 1, 2, 3].map(|d| cin(r + d)),
+                    Some(out),
+                );
+                r += kernel::FUSED_ROWS;
             } else {
-                let pm = &self.masks.of(self.x[r])[..stride];
-                bitpar::step_traced(v, pm, carry::get(carries, r), next());
+                let eq = &self.masks.of(self.x[r])[..stride];
+                kernel::step(problem, [s0, s1], eq, cin(r), Some(next()));
                 r += 1;
             }
         }
@@ -440,25 +491,25 @@ impl<'a> BandStore<'a> {
     /// Bytes held by the store's buffers (capacities), for checking [`estimate_bytes`].
     #[cfg(test)]
     fn allocated_bytes(&self) -> u64 {
+        let count = |p: &Planes| p[0].capacity() + p[1].capacity();
         let words = match &self.trace {
-            Trace::Full { bits } => bits.capacity(),
+            Trace::Full { bits } => count(bits),
             Trace::Every {
                 checkpoints,
                 carries,
                 block,
                 scratch,
                 ..
-            } => {
-                checkpoints.capacity() + carries.capacity() + block.capacity() + scratch.capacity()
-            }
+            } => count(checkpoints) + carries.capacity() + count(block) + count(scratch),
         };
-        (words + self.v.capacity()) as u64 * WORD_BYTES + self.masks.bytes()
+        (words + count(&self.state)) as u64 * WORD_BYTES + self.masks.bytes()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::problem::{Path, Problem};
 
     fn seq(len: usize, alphabet: &[u8], seed: u64) -> Vec<u8> {
         let mut rng = crate::generate::Random::new(seed);
@@ -469,11 +520,14 @@ mod tests {
 
     #[test]
     fn estimate_matches_allocation() {
-        for (m, n) in [(0, 0), (0, 100), (1, 1), (5, 64), (100, 1000), (300, 4000)] {
+        for (m, n, problem) in [(0, 0), (0, 100), (1, 1), (5, 64), (100, 1000), (300, 4000)]
+            .into_iter()
+            .flat_map(|(m, n)| [(m, n, Problem::Lcs), (m, n, Problem::Edit)])
+        {
             let x = seq(m, b"acgtn", 1);
             let y = seq(n, b"acgtn", 2);
             for ranks in [1, 2, 3, 8] {
-                let plan = BandPlan::new(m, n, ranks, 64);
+                let plan = BandPlan::new(m, n, ranks, 64).with_problem(problem);
                 for rank in 0..ranks {
                     for mode in [
                         Checkpoint::Full,
@@ -507,6 +561,13 @@ mod tests {
         assert_eq!(
             estimate_bytes(&plan, 0, &x, Checkpoint::Every(32)),
             fixed + (31 + 32 + 1) * 2 * 8 + 16 * 8
+        );
+        // The edit distance keeps two planes of everything: state, bits, checkpoints, carries.
+        let edit = plan.with_problem(Problem::Edit);
+        let masks = 4 * 2 * 8;
+        assert_eq!(
+            estimate_bytes(&edit, 0, &x, Checkpoint::Every(32)),
+            masks + 2 * (2 * 8 + (31 + 32 + 1) * 2 * 8 + 16 * 8)
         );
     }
 
@@ -560,64 +621,76 @@ mod tests {
         let plan = BandPlan::new(500, 700, 1, 64);
         let mut store = BandStore::new(&plan, 0, &x, &y, Checkpoint::Every(23));
         for i in 0..500 {
-            store.row(i, false);
+            store.row(i, 0);
         }
         let block_ptr = match &store.trace {
-            Trace::Every { block, .. } => block.as_ptr(),
+            Trace::Every { block, .. } => block[0].as_ptr(),
             Trace::Full { .. } => unreachable!(),
         };
-        let mut found = Vec::new();
-        assert_eq!(store.walk((499, 699), &mut found), Exit::Done);
+        let mut path = Path::new();
+        assert_eq!(store.walk((499, 699), &mut path), Exit::Done);
         let stats = store.recompute_stats();
         assert!(stats.blocks >= 1 && stats.blocks <= 500usize.div_ceil(23) as u64);
         assert!(stats.words <= 500 * 11, "{stats:?}");
         match &store.trace {
-            Trace::Every { block, .. } => assert_eq!(block.as_ptr(), block_ptr),
+            Trace::Every { block, .. } => assert_eq!(block[0].as_ptr(), block_ptr),
             Trace::Full { .. } => unreachable!(),
         }
-        found.reverse();
-        assert_eq!(found, crate::reference::lcs(&x, &y).lcs);
+        assert_eq!(path, crate::reference::align(Problem::Lcs, &x, &y));
     }
 
     #[test]
     fn random_order_queries_agree_with_full_bits() {
         // Checkpointed bits are recomputed whatever the order of the questions. The full store
         // goes row by row, the checkpointed ones batch by batch through the fused kernel, so
-        // this also checks the fused fill, its checkpoints and its carries out.
+        // this also checks the fused fill, its checkpoints and its carries out, for both
+        // problems.
         let x = seq(150, b"ab", 1);
         let y = seq(300, b"ab", 2);
-        for ranks in [1, 3] {
-            let plan = BandPlan::new(150, 300, ranks, 10);
-            for rank in 0..plan.active_ranks() {
-                for k in [1, 2, 3, 4, 5, 8, 13, 150] {
-                    let mut full = BandStore::new(&plan, rank, &x, &y, Checkpoint::Full);
-                    let mut every = BandStore::new(&plan, rank, &x, &y, Checkpoint::Every(k));
-                    // Carry-ins as the bands to the left would give them.
-                    let mut lefts: Vec<BandStore<'_>> = (0..rank)
-                        .map(|k| BandStore::new(&plan, k, &x, &y, Checkpoint::Full))
-                        .collect();
-                    for b in 0..plan.batches() {
-                        let rows = plan.batch_rows(b);
-                        let cin: Vec<bool> = rows
-                            .clone()
-                            .map(|i| lefts.iter_mut().fold(false, |c, s| s.row(i, c)))
+        for problem in [Problem::Lcs, Problem::Edit] {
+            let edge = super::super::kernel::left_edge(problem);
+            let planes = problem.planes();
+            for ranks in [1, 3] {
+                let plan = BandPlan::new(150, 300, ranks, 10).with_problem(problem);
+                for rank in 0..plan.active_ranks() {
+                    for k in [1, 2, 3, 4, 5, 8, 13, 150] {
+                        let mut full = BandStore::new(&plan, rank, &x, &y, Checkpoint::Full);
+                        let mut every = BandStore::new(&plan, rank, &x, &y, Checkpoint::Every(k));
+                        // Carry-ins as the bands to the left would give them.
+                        let mut lefts: Vec<BandStore<'_>> = (0..rank)
+                            .map(|k| BandStore::new(&plan, k, &x, &y, Checkpoint::Full))
                             .collect();
-                        let cout: Vec<bool> = rows
-                            .clone()
-                            .map(|i| full.row(i, cin[i - rows.start]))
-                            .collect();
-                        let mut msg = vec![0; plan.carry_words(b)];
-                        let incoming = (rank > 0).then(|| carry::pack(&cin));
-                        every.run_batch(b, incoming.as_deref(), &mut msg);
-                        assert_eq!(msg, carry::pack(&cout), "rank {rank} K={k} batch {b}");
-                    }
-                    assert_eq!(every.v, full.v);
-                    let cols = plan.cols_of(rank);
-                    for q in 0..3000usize {
-                        let i = (q * 7919) % 150;
-                        let j = cols.start + (q * 104_729) % cols.len();
-                        if x[i] != y[j] {
-                            assert_eq!(every.goes_up(i, j), full.goes_up(i, j), "({i}, {j})");
+                        for b in 0..plan.batches() {
+                            let rows = plan.batch_rows(b);
+                            let words = plan.carry_words(b);
+                            let cin: Vec<u8> = rows
+                                .clone()
+                                .map(|i| lefts.iter_mut().fold(edge, |c, s| s.row(i, c)))
+                                .collect();
+                            let cout: Vec<u8> = rows
+                                .clone()
+                                .map(|i| full.row(i, cin[i - rows.start]))
+                                .collect();
+                            let pack = |payloads: &[u8]| {
+                                let mut out = vec![0; plan.message_words(b)];
+                                for (t, &p) in payloads.iter().enumerate() {
+                                    carry::set_payload(&mut out, words, planes, t, p);
+                                }
+                                out
+                            };
+                            let mut msg = vec![0; plan.message_words(b)];
+                            let incoming = (rank > 0).then(|| pack(&cin));
+                            every.run_batch(b, incoming.as_deref(), &mut msg);
+                            assert_eq!(msg, pack(&cout), "{problem} rank {rank} K={k} batch {b}");
+                        }
+                        assert_eq!(every.state, full.state);
+                        let cols = plan.cols_of(rank);
+                        for q in 0..3000usize {
+                            let i = (q * 7919) % 150;
+                            let j = cols.start + (q * 104_729) % cols.len();
+                            if x[i] != y[j] {
+                                assert_eq!(every.step(i, j), full.step(i, j), "({i}, {j})");
+                            }
                         }
                     }
                 }

@@ -1,25 +1,25 @@
-//! The bands engine's walker: the walk inside one band, by the rule of `reference` (at a
-//! match prepend `x[i]` and go to `(i-1, j-1)`, else up if the band's "go up" bit says so, else
-//! left), until it leaves the matrix or the band. A band can only be left to its left (the walk
-//! moves up and left), so a walk crosses at most `P - 1` band edges; the hop carries the
-//! subsequence found so far as [`crate::engine::walk`] says.
+//! The bands engine's walker: the walk inside one band, by the rule of `reference` (a match
+//! goes diagonally; otherwise the band's bits say: for the LCS up or left, for the edit
+//! distance a substitution, up or left), until it leaves the matrix or the band. A band can
+//! only be left to its left (the walk moves up and left), so a walk crosses at most `P - 1`
+//! band edges; the hop carries the path found so far as [`crate::engine::walk`] says.
 
 use super::store::{BandStore, Exit};
+use crate::engine::problem::{Move, Path};
 use crate::engine::walk::{self, Walker};
 
 impl BandStore<'_> {
-    /// Walks from `(i, j)`, a cell of this band, while the cells stay in it, appending each
-    /// matched byte to `found_rev` (so it holds the subsequence found so far, last byte
-    /// first).
-    pub fn walk(&mut self, cell: (usize, usize), found_rev: &mut Vec<u8>) -> Exit {
-        self.walk_recording(cell, found_rev, None)
+    /// Walks from `(i, j)`, a cell of this band, while the cells stay in it, pushing each move
+    /// onto `path` (and completing it along the border when the walk leaves the matrix).
+    pub fn walk(&mut self, cell: (usize, usize), path: &mut Path) -> Exit {
+        self.walk_recording(cell, path, None)
     }
 
     /// [`BandStore::walk`], pushing every visited cell onto `visited` when given.
     pub fn walk_recording(
         &mut self,
         (mut i, mut j): (usize, usize),
-        found_rev: &mut Vec<u8>,
+        path: &mut Path,
         mut visited: Option<&mut Vec<(u64, u64)>>,
     ) -> Exit {
         loop {
@@ -31,15 +31,15 @@ impl BandStore<'_> {
             if let Some(v) = visited.as_deref_mut() {
                 v.push((i as u64, j as u64));
             }
-            let next = if self.x[i] == self.y[j] {
-                found_rev.push(self.x[i]);
-                (i.checked_sub(1), j.checked_sub(1))
-            } else if self.goes_up(i, j) {
-                (i.checked_sub(1), Some(j))
+            let step = if self.x[i] == self.y[j] {
+                Move::Match
             } else {
-                (Some(i), j.checked_sub(1))
+                self.step(i, j)
             };
+            path.push(step);
+            let next = step.from(i, j);
             let (Some(ni), Some(nj)) = next else {
+                path.leave(next);
                 return Exit::Done;
             };
             if nj < self.cols.start {
@@ -60,10 +60,10 @@ impl Walker for BandWalker<'_, '_> {
     fn walk(
         &mut self,
         cell: (usize, usize),
-        found_rev: &mut Vec<u8>,
+        path: &mut Path,
         visited: Option<&mut Vec<(u64, u64)>>,
     ) -> walk::Exit {
-        let exit = self.store.walk_recording(cell, found_rev, visited);
+        let exit = self.store.walk_recording(cell, path, visited);
         match exit {
             Exit::Done => walk::Exit::Done,
             Exit::Hop { i, j } => walk::Exit::Hop {
@@ -82,7 +82,7 @@ impl Walker for Idle {
     fn walk(
         &mut self,
         cell: (usize, usize),
-        _: &mut Vec<u8>,
+        _: &mut Path,
         _: Option<&mut Vec<(u64, u64)>>,
     ) -> walk::Exit {
         unreachable!("the walk reached {cell:?} on a rank with no band")

@@ -11,6 +11,7 @@
 //! diagonal: `m + n - 1` in all.
 
 pub mod fill;
+pub mod recurrence;
 pub mod schedule;
 pub mod store;
 pub mod walk;
@@ -21,18 +22,35 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
 use crate::engine::fault::{Fault, Phase};
+use crate::engine::problem::Problem;
 use crate::engine::traffic::Traffic;
-use crate::engine::{Ran, RunConfig};
+use crate::engine::{border_path, Ran, RunConfig};
 use crate::input::Pair;
 use crate::progress::Progress;
+use recurrence::{Edit, Lcs, Recurrence};
 use schedule::Schedule;
 use store::dense::{self, DenseStore};
 use store::hash::HashStore;
 use store::{Seqs, Store, StoreKind};
 use walk::DiagonalWalker;
 
-/// Runs this rank's fill and traceback of `pair` with the store `kind`. Collective.
+/// Runs this rank's fill and traceback of `pair` for `problem` with the store `kind`.
+/// Collective.
 pub(super) fn run(
+    world: &SimpleCommunicator,
+    schedule: &Schedule,
+    kind: StoreKind,
+    pair: &Pair,
+    traffic: Traffic,
+    config: &RunConfig,
+) -> Ran {
+    match config.problem {
+        Problem::Lcs => run_problem::<Lcs>(world, schedule, kind, pair, traffic, config),
+        Problem::Edit => run_problem::<Edit>(world, schedule, kind, pair, traffic, config),
+    }
+}
+
+fn run_problem<R: Recurrence>(
     world: &SimpleCommunicator,
     schedule: &Schedule,
     kind: StoreKind,
@@ -43,16 +61,16 @@ pub(super) fn run(
     let rank = world.rank() as usize;
     let seqs = Seqs::new(&pair.x, &pair.y);
     match kind {
-        StoreKind::Dense if dense::narrow(schedule) => {
-            let store = DenseStore::<u16>::new(schedule, rank);
+        StoreKind::Dense if dense::narrow(R::PROBLEM, schedule) => {
+            let store = DenseStore::<u16, R>::new(schedule, rank);
             run_with(world, schedule, &seqs, store, traffic, config)
         }
         StoreKind::Dense => {
-            let store = DenseStore::<u32>::new(schedule, rank);
+            let store = DenseStore::<u32, R>::new(schedule, rank);
             run_with(world, schedule, &seqs, store, traffic, config)
         }
         StoreKind::Hash => {
-            let store = HashStore::new(schedule, rank);
+            let store = HashStore::<R>::new(schedule, rank);
             run_with(world, schedule, &seqs, store, traffic, config)
         }
     }
@@ -98,6 +116,7 @@ fn run_with<S: Store>(
     let outcome = crate::engine::walk::run(
         world,
         start,
+        || border_path(schedule.cols()),
         &mut walker,
         &mut traffic,
         fault,
@@ -106,7 +125,7 @@ fn run_with<S: Store>(
     let seconds_traceback = started.elapsed().as_secs_f64();
     log::debug!("traceback done in {seconds_traceback:.3} s");
     Ran {
-        lcs: outcome.lcs,
+        path: outcome.path,
         traffic,
         fill,
         seconds_fill,

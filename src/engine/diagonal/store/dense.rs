@@ -1,88 +1,64 @@
-//! The dense store: values of the last three diagonals in flat row-indexed arrays, and one
-//! traceback bit per owned cell.
+//! The dense store: values of the last three diagonals in flat row-indexed arrays, and the
+//! walk's bits for every owned cell (one per cell for the LCS, two for the edit distance).
 //!
 //! Diagonal `d` lives in buffer `d mod 3`, slot `i + 1` holding row `i` (slot 0 is the virtual
-//! row -1, always 0). A cell `(i, j)` on `d` reads `up = (i-1, j)` and `left = (i, j-1)` from
-//! buffer `d - 1` at slots `i` and `i + 1`, and `diag = (i-1, j-1)` from buffer `d - 2` at slot
-//! `i`; with `y` reversed, `y[d - i]` is read forwards too, so a rank's segment is one straight
+//! row -1). A cell `(i, j)` on `d` reads `up = (i-1, j)` and `left = (i, j-1)` from buffer
+//! `d - 1` at slots `i` and `i + 1`, and `diag = (i-1, j-1)` from buffer `d - 2` at slot `i`;
+//! with `y` reversed, `y[d - i]` is read forwards too, so a rank's segment is one straight
 //! loop over rows with no hashing, no branch and no ownership test, which the compiler turns
 //! into SIMD code (AVX2 when the CPU has it, chosen at run time). Received boundary values are
 //! written into the same buffers; a rank reads only slots it computed or received (the schedule
-//! guarantees it), so the arrays need no clearing between diagonals.
+//! guarantees it), so the arrays need no clearing between diagonals. The virtual cells a
+//! segment reads (row -1 above row 0, column -1 left of column 0) hold the problem's border,
+//! which depends on the diagonal alone: the rank computing row 0 or column 0 writes it into
+//! the previous two buffers just before.
 //!
-//! Values are `u16` when the LCS cannot exceed 65,534 (fewer rows than that), else `u32`: half
-//! the memory traffic, twice the SIMD lanes.
+//! Values are `u16` when every value fits with room for one more (an LCS of at most 65,534, a
+//! distance of at most 65,534: [`super::super::recurrence::narrow`]), else `u32`: half the
+//! memory traffic, twice the SIMD lanes.
 //!
-//! The traceback needs only, at a mismatch, whether `M[i-1][j] >= M[i][j-1]`: one bit per owned
-//! cell, packed 64 to a word, each diagonal's run starting on a fresh word. Memory per rank:
-//! `cells / 8` bytes of bits plus three diagonals of values, so 50,000 x 50,000 on one rank
-//! needs about 313 MB.
+//! The walk needs, at a mismatch, the answers of [`Recurrence::bits`]: packed 64 to a word per
+//! plane, each diagonal's run starting on a fresh word. A diagonal's bits are written when it
+//! is sealed, one step later, once the values it reads have all arrived (the edit distance's
+//! also read the diagonal two back, which the buffers still hold then). Memory per rank:
+//! `planes * cells / 8` bytes of bits plus three diagonals of values, so an LCS of 50,000 x
+//! 50,000 on one rank needs about 313 MB, an edit distance about 625 MB.
 
+use std::marker::PhantomData;
 use std::ops::Range;
 
 use super::{Seqs, Store};
+use crate::engine::diagonal::recurrence::{self, Recurrence, Value};
 use crate::engine::diagonal::schedule::Schedule;
+use crate::engine::problem::{Move, Problem};
 
-/// A cell value: `u16` or `u32`.
-pub trait Value: Copy + Ord + Default + Send + Sync + 'static {
-    /// The largest LCS length this width holds with room for one more.
-    const MAX_ROWS: usize;
-    fn from_u32(v: u32) -> Self;
-    fn to_u32(self) -> u32;
-    /// `self + 1`; never overflows for matrices within `MAX_ROWS` rows.
-    fn succ(self) -> Self;
+/// Whether `problem`'s values on `schedule` fit in `u16`.
+pub fn narrow(problem: Problem, schedule: &Schedule) -> bool {
+    recurrence::narrow(problem, schedule.rows(), schedule.cols())
 }
 
-impl Value for u16 {
-    const MAX_ROWS: usize = u16::MAX as usize - 1;
-    fn from_u32(v: u32) -> Self {
-        debug_assert!(v <= u16::MAX as u32);
-        v as u16
-    }
-    fn to_u32(self) -> u32 {
-        self as u32
-    }
-    #[inline(always)]
-    fn succ(self) -> Self {
-        self.wrapping_add(1)
-    }
-}
-
-impl Value for u32 {
-    const MAX_ROWS: usize = u32::MAX as usize - 1;
-    fn from_u32(v: u32) -> Self {
-        v
-    }
-    fn to_u32(self) -> u32 {
-        self
-    }
-    #[inline(always)]
-    fn succ(self) -> Self {
-        self.wrapping_add(1)
-    }
-}
-
-/// Whether a schedule's values fit in `u16`.
-pub fn narrow(schedule: &Schedule) -> bool {
-    schedule.rows() <= u16::MAX_ROWS
-}
-
-/// Two diagonals of values (plus the one being written) and one traceback bit per owned cell.
-pub struct DenseStore<V: Value> {
+/// Three diagonals of values and the walk's bits of every owned cell.
+pub struct DenseStore<V: Value, R: Recurrence> {
     schedule: Schedule,
     rank: usize,
     /// Value buffers for diagonals `d mod 3`; slot `i + 1` is row `i`.
     bufs: [Vec<V>; 3],
-    /// Traceback bits: for row `i` of diagonal `d`, bit `i - rows.start` of the run starting at
-    /// word `word_start[d - first]`.
-    bits: Vec<u64>,
+    /// The walk's bits, one vector per plane: for row `i` of diagonal `d`, bit
+    /// `i - rows.start` of the run starting at word `word_start[d - first]`.
+    planes: [Vec<u64>; 2],
     word_start: Vec<usize>,
     first: usize,
+    recurrence: PhantomData<R>,
 }
 
-impl<V: Value> DenseStore<V> {
-    pub fn new(schedule: &Schedule, rank: usize) -> DenseStore<V> {
-        assert!(schedule.rows() <= V::MAX_ROWS, "values too narrow");
+impl<V: Value, R: Recurrence> DenseStore<V, R> {
+    pub fn new(schedule: &Schedule, rank: usize) -> DenseStore<V, R> {
+        let (m, n) = (schedule.rows(), schedule.cols());
+        assert!(
+            R::PROBLEM.max_value(m, n) <= V::MAX,
+            "values too narrow for {} on {m} x {n}",
+            R::PROBLEM
+        );
         let diagonals = schedule.rank_diagonals(rank);
         let mut word_start = Vec::with_capacity(diagonals.len() + 1);
         let mut words = 0usize;
@@ -91,7 +67,14 @@ impl<V: Value> DenseStore<V> {
             words += schedule.rank_rows(d, rank).len().div_ceil(64);
         }
         word_start.push(words);
-        let slots = schedule.rows() + 1;
+        let slots = m + 1;
+        let plane = |p: usize| {
+            if p < R::PLANES {
+                vec![0; words]
+            } else {
+                Vec::new()
+            }
+        };
         DenseStore {
             schedule: *schedule,
             rank,
@@ -100,9 +83,10 @@ impl<V: Value> DenseStore<V> {
                 vec![V::default(); slots],
                 vec![V::default(); slots],
             ],
-            bits: vec![0; words],
+            planes: [plane(0), plane(1)],
             word_start,
             first: diagonals.start,
+            recurrence: PhantomData,
         }
     }
 
@@ -117,40 +101,52 @@ impl<V: Value> DenseStore<V> {
     }
 }
 
-/// Bytes the dense store allocates on `rank` (with the value width it will use); the fill
-/// writes all of it.
-pub fn estimate_bytes(schedule: &Schedule, rank: usize) -> u64 {
+/// Bytes the dense store allocates on `rank` for `problem` (with the value width it will
+/// use); the fill writes all of it.
+pub fn estimate_bytes(problem: Problem, schedule: &Schedule, rank: usize) -> u64 {
     let diagonals = schedule.rank_diagonals(rank);
     let words: u64 = diagonals
         .clone()
         .map(|d| schedule.rank_rows(d, rank).len().div_ceil(64) as u64)
         .sum();
-    bytes(schedule, words, diagonals.len() as u64)
+    bytes(problem, schedule, words, diagonals.len() as u64)
 }
 
 /// An upper bound of [`estimate_bytes`] over every rank, in closed form: each diagonal's run
 /// of bits costs at most one word more than its cells need.
-pub fn busiest_bytes(schedule: &Schedule) -> u64 {
+pub fn busiest_bytes(problem: Problem, schedule: &Schedule) -> u64 {
     let diagonals = schedule.diagonals() as u64;
     bytes(
+        problem,
         schedule,
         schedule.busiest_cells() / 64 + diagonals,
         diagonals,
     )
 }
 
-/// Bits in `words` words, the start of each of `diagonals` runs, and three diagonals of
-/// values.
-fn bytes(schedule: &Schedule, words: u64, diagonals: u64) -> u64 {
-    let width = if narrow(schedule) { 2 } else { 4 };
+/// Bits in `words` words per plane, the start of each of `diagonals` runs, and three
+/// diagonals of values.
+fn bytes(problem: Problem, schedule: &Schedule, words: u64, diagonals: u64) -> u64 {
+    let width = if narrow(problem, schedule) { 2 } else { 4 };
+    let planes = match problem {
+        Problem::Lcs => 1,
+        Problem::Edit => 2,
+    };
     let values = 3 * width * (schedule.rows() as u64 + 1);
-    words * 8 + (diagonals + 1) * 8 + values
+    planes * words * 8 + (diagonals + 1) * 8 + values
 }
 
-/// The segment kernel: `out[t] = diag[t] + 1` where `xs[t] == ys[t]`, else
-/// `max(up[t], left[t])`. All slices have `out`'s length.
+/// The segment kernel: `out[t]` from `up[t]`, `left[t]`, `diag[t]` and whether `xs[t]` and
+/// `ys[t]` match, by `R`'s recurrence. All slices have `out`'s length.
 #[inline(always)]
-fn values_body<V: Value>(out: &mut [V], up: &[V], left: &[V], diag: &[V], xs: &[u8], ys: &[u8]) {
+fn values_body<V: Value, R: Recurrence>(
+    out: &mut [V],
+    up: &[V],
+    left: &[V],
+    diag: &[V],
+    xs: &[u8],
+    ys: &[u8],
+) {
     let len = out.len();
     let (up, left, diag, xs, ys) = (
         &up[..len],
@@ -160,32 +156,35 @@ fn values_body<V: Value>(out: &mut [V], up: &[V], left: &[V], diag: &[V], xs: &[
         &ys[..len],
     );
     for t in 0..len {
-        let matched = diag[t].succ();
-        let best = up[t].max(left[t]);
-        out[t] = if xs[t] == ys[t] { matched } else { best };
+        out[t] = R::cell(up[t], left[t], diag[t], xs[t] == ys[t]);
     }
 }
 
-/// Packs the traceback bits `up[t] >= left[t]` of a segment, 64 to a word.
+/// Packs plane `P` of the walk's bits of a segment (see [`Recurrence::bits`]), 64 to a word.
 #[inline(always)]
-fn bits_body<V: Value>(up: &[V], left: &[V], words: &mut [u64]) {
-    let len = up.len();
+fn bits_body<V: Value, R: Recurrence, const P: usize>(
+    cur: &[V],
+    up: &[V],
+    left: &[V],
+    diag: &[V],
+    words: &mut [u64],
+) {
+    let len = cur.len();
     debug_assert_eq!(words.len(), len.div_ceil(64));
-    let left = &left[..len];
+    let (up, left, diag) = (&up[..len], &left[..len], &diag[..len]);
+    let bit = |t: usize| R::bits(cur[t], up[t], left[t], diag[t])[P] as u64;
     let full = len / 64;
     for (w, word) in words[..full].iter_mut().enumerate() {
-        let u: &[V; 64] = up[w * 64..w * 64 + 64].try_into().unwrap();
-        let l: &[V; 64] = left[w * 64..w * 64 + 64].try_into().unwrap();
         let mut acc = 0u64;
         for b in 0..64 {
-            acc |= ((u[b] >= l[b]) as u64) << b;
+            acc |= bit(w * 64 + b) << b;
         }
         *word = acc;
     }
     if full < words.len() {
         let mut acc = 0u64;
         for (b, t) in (full * 64..len).enumerate() {
-            acc |= ((up[t] >= left[t]) as u64) << b;
+            acc |= bit(t) << b;
         }
         words[full] = acc;
     }
@@ -193,14 +192,27 @@ fn bits_body<V: Value>(up: &[V], left: &[V], words: &mut [u64]) {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn values_avx2<V: Value>(out: &mut [V], up: &[V], left: &[V], diag: &[V], xs: &[u8], ys: &[u8]) {
-    values_body(out, up, left, diag, xs, ys)
+fn values_avx2<V: Value, R: Recurrence>(
+    out: &mut [V],
+    up: &[V],
+    left: &[V],
+    diag: &[V],
+    xs: &[u8],
+    ys: &[u8],
+) {
+    values_body::<V, R>(out, up, left, diag, xs, ys)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn bits_avx2<V: Value>(up: &[V], left: &[V], words: &mut [u64]) {
-    bits_body(up, left, words)
+fn bits_avx2<V: Value, R: Recurrence, const P: usize>(
+    cur: &[V],
+    up: &[V],
+    left: &[V],
+    diag: &[V],
+    words: &mut [u64],
+) {
+    bits_body::<V, R, P>(cur, up, left, diag, words)
 }
 
 fn has_avx2() -> bool {
@@ -216,7 +228,7 @@ fn has_avx2() -> bool {
 
 /// The segment kernel (see `values_body`), with AVX2 where the CPU has it. Public for the
 /// micro-benchmark.
-pub fn segment_values<V: Value>(
+pub fn segment_values<V: Value, R: Recurrence>(
     out: &mut [V],
     up: &[V],
     left: &[V],
@@ -227,22 +239,29 @@ pub fn segment_values<V: Value>(
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU supports AVX2, checked just above.
-        return unsafe { values_avx2(out, up, left, diag, xs, ys) };
+        return unsafe { values_avx2::<V, R>(out, up, left, diag, xs, ys) };
     }
-    values_body(out, up, left, diag, xs, ys)
+    values_body::<V, R>(out, up, left, diag, xs, ys)
 }
 
-/// Packs a segment's traceback bits (see `bits_body`), with AVX2 where the CPU has it.
-pub fn segment_bits<V: Value>(up: &[V], left: &[V], words: &mut [u64]) {
+/// Packs plane `P` of a segment's walk bits (see `bits_body`), with AVX2 where the CPU has
+/// it. Public for the micro-benchmark.
+pub fn segment_bits<V: Value, R: Recurrence, const P: usize>(
+    cur: &[V],
+    up: &[V],
+    left: &[V],
+    diag: &[V],
+    words: &mut [u64],
+) {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: the CPU supports AVX2, checked just above.
-        return unsafe { bits_avx2(up, left, words) };
+        return unsafe { bits_avx2::<V, R, P>(cur, up, left, diag, words) };
     }
-    bits_body(up, left, words)
+    bits_body::<V, R, P>(cur, up, left, diag, words)
 }
 
-impl<V: Value> Store for DenseStore<V> {
+impl<V: Value, R: Recurrence> Store for DenseStore<V, R> {
     fn put_received(&mut self, d: usize, i: usize, value: u32) {
         self.bufs[d % 3][i + 1] = V::from_u32(value);
     }
@@ -254,13 +273,22 @@ impl<V: Value> Store for DenseStore<V> {
         });
         let Range { start: lo, end: hi } = rows;
         let (cur, prev, prev2) = self.buffers(d);
+        let (border1, border2) = (
+            V::from_u32(R::border(d as isize - 1)),
+            V::from_u32(R::border(d as isize - 2)),
+        );
+        if lo == 0 {
+            // Row 0: its up and diagonal predecessors lie in the virtual row -1.
+            prev[0] = border1;
+            prev2[0] = border2;
+        }
         if hi == d + 1 {
             // Row d of diagonal d is column 0: its left and diagonal predecessors lie in the
-            // virtual column -1, whose slots in the previous two buffers must read 0.
-            prev[d + 1] = V::default();
-            prev2[d] = V::default();
+            // virtual column -1.
+            prev[d + 1] = border1;
+            prev2[d] = border2;
         }
-        segment_values(
+        segment_values::<V, R>(
             &mut cur[lo + 1..hi + 1],
             &prev[lo..hi],
             &prev[lo + 1..hi + 1],
@@ -274,19 +302,23 @@ impl<V: Value> Store for DenseStore<V> {
         let at = d - self.first;
         let (lo, hi) = (rows.start, rows.end);
         let (start, end) = (self.word_start[at], self.word_start[at + 1]);
+        // Diagonal d and the two before it: d's buffer, then d - 1's, then d - 2's.
+        let cur = &self.bufs[d % 3][lo + 1..hi + 1];
         let prev = &self.bufs[(d + 2) % 3];
-        segment_bits(
-            &prev[lo..hi],
-            &prev[lo + 1..hi + 1],
-            &mut self.bits[start..end],
-        );
+        let prev2 = &self.bufs[(d + 1) % 3];
+        let (up, left, diag) = (&prev[lo..hi], &prev[lo + 1..hi + 1], &prev2[lo..hi]);
+        let [plane0, plane1] = &mut self.planes;
+        segment_bits::<V, R, 0>(cur, up, left, diag, &mut plane0[start..end]);
+        if R::PLANES > 1 {
+            segment_bits::<V, R, 1>(cur, up, left, diag, &mut plane1[start..end]);
+        }
     }
 
     fn value(&self, d: usize, i: usize) -> u32 {
         self.bufs[d % 3][i + 1].to_u32()
     }
 
-    fn goes_up(&self, i: usize, j: usize) -> bool {
+    fn step(&self, i: usize, j: usize) -> Move {
         let d = i + j;
         let rows = self.schedule.rank_rows(d, self.rank);
         debug_assert!(
@@ -295,64 +327,92 @@ impl<V: Value> Store for DenseStore<V> {
             self.rank
         );
         let t = i - rows.start;
-        let word = self.bits[self.word_start[d - self.first] + t / 64];
-        (word >> (t % 64)) & 1 == 1
+        let word = self.word_start[d - self.first] + t / 64;
+        let bit = |plane: &Vec<u64>| plane.get(word).is_some_and(|w| (w >> (t % 64)) & 1 == 1);
+        R::step([bit(&self.planes[0]), bit(&self.planes[1])])
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::diagonal::recurrence::{Edit, Lcs};
+    use crate::engine::diagonal::store::tests::check_against_reference;
 
     #[test]
     fn dense_store_matches_reference_with_u16_values() {
-        crate::engine::diagonal::store::tests::check_against_reference(DenseStore::<u16>::new);
+        check_against_reference(Problem::Lcs, DenseStore::<u16, Lcs>::new);
+        check_against_reference(Problem::Edit, DenseStore::<u16, Edit>::new);
     }
 
     #[test]
     fn dense_store_matches_reference_with_u32_values() {
-        crate::engine::diagonal::store::tests::check_against_reference(DenseStore::<u32>::new);
+        check_against_reference(Problem::Lcs, DenseStore::<u32, Lcs>::new);
+        check_against_reference(Problem::Edit, DenseStore::<u32, Edit>::new);
     }
 
-    #[test]
-    fn kernels_agree_with_a_plain_loop() {
-        // Lengths around the 64-bit word and SIMD widths, values near the u16 limit.
+    /// The kernels of `R` against a plain loop, on values near the `u16` limit.
+    fn kernels_agree<R: Recurrence>() {
+        // Lengths around the 64-bit word and SIMD widths.
         for len in [0usize, 1, 15, 16, 17, 63, 64, 65, 130, 1000] {
             let gen = |seed: usize| -> Vec<u16> {
                 (0..len)
                     .map(|t| (65_000 + (t * 7 + seed * 13) % 500) as u16)
                     .collect()
             };
-            let (up, left, diag) = (gen(1), gen(2), gen(3));
+            let (up, left, diag, cur) = (gen(1), gen(2), gen(3), gen(4));
             let xs: Vec<u8> = (0..len).map(|t| b"ACGT"[t * 5 % 4]).collect();
             let ys: Vec<u8> = (0..len).map(|t| b"ACGT"[t * 3 % 4]).collect();
             let mut out = vec![0u16; len];
-            segment_values(&mut out, &up, &left, &diag, &xs, &ys);
-            let mut words = vec![0u64; len.div_ceil(64)];
-            segment_bits(&up, &left, &mut words);
+            segment_values::<u16, R>(&mut out, &up, &left, &diag, &xs, &ys);
+            let mut words = [vec![0u64; len.div_ceil(64)], vec![0u64; len.div_ceil(64)]];
+            segment_bits::<u16, R, 0>(&cur, &up, &left, &diag, &mut words[0]);
+            segment_bits::<u16, R, 1>(&cur, &up, &left, &diag, &mut words[1]);
             for t in 0..len {
-                let want = if xs[t] == ys[t] {
-                    diag[t] + 1
-                } else {
-                    up[t].max(left[t])
+                let matched = xs[t] == ys[t];
+                let want = match R::PROBLEM {
+                    Problem::Lcs if matched => diag[t] + 1,
+                    Problem::Lcs => up[t].max(left[t]),
+                    Problem::Edit if matched => diag[t],
+                    Problem::Edit => 1 + up[t].min(left[t]).min(diag[t]),
                 };
-                assert_eq!(out[t], want, "len {len} t {t}");
-                assert_eq!((words[t / 64] >> (t % 64)) & 1 == 1, up[t] >= left[t]);
+                assert_eq!(out[t], want, "{} len {len} t {t}", R::PROBLEM);
+                let bits = R::bits(cur[t], up[t], left[t], diag[t]);
+                for (p, plane) in words.iter().enumerate() {
+                    assert_eq!((plane[t / 64] >> (t % 64)) & 1 == 1, bits[p]);
+                }
             }
         }
     }
 
     #[test]
+    fn kernels_agree_with_a_plain_loop() {
+        kernels_agree::<Lcs>();
+        kernels_agree::<Edit>();
+    }
+
+    #[test]
     fn the_busiest_bound_covers_every_rank() {
-        for (m, n) in [(1, 1), (5, 8), (40, 90), (300, 1000)] {
-            for p in [1, 2, 3, 7, 16, 80] {
-                let s = Schedule::new(m, n, p);
-                let bound = busiest_bytes(&s);
-                for k in 0..p {
-                    assert!(estimate_bytes(&s, k) <= bound, "{m}x{n} P={p} k={k}");
+        for problem in [Problem::Lcs, Problem::Edit] {
+            for (m, n) in [(1, 1), (5, 8), (40, 90), (300, 1000)] {
+                for p in [1, 2, 3, 7, 16, 80] {
+                    let s = Schedule::new(m, n, p);
+                    let bound = busiest_bytes(problem, &s);
+                    for k in 0..p {
+                        assert!(
+                            estimate_bytes(problem, &s, k) <= bound,
+                            "{m}x{n} P={p} k={k}"
+                        );
+                    }
                 }
             }
         }
+    }
+
+    fn allocated<V: Value, R: Recurrence>(s: &Schedule, k: usize) -> u64 {
+        let st = DenseStore::<V, R>::new(s, k);
+        let words = st.planes[0].len() + st.planes[1].len() + st.word_start.len();
+        (words * 8 + 3 * st.bufs[0].len() * std::mem::size_of::<V>()) as u64
     }
 
     #[test]
@@ -360,16 +420,18 @@ mod tests {
         for (m, n) in [(300, 1000), (70_000, 70_001)] {
             let s = Schedule::new(m, n, 3);
             for k in 0..3 {
-                let width = if narrow(&s) { 2 } else { 4 };
-                let (bits, starts, slots) = if narrow(&s) {
-                    let st = DenseStore::<u16>::new(&s, k);
-                    (st.bits.len(), st.word_start.len(), st.bufs[0].len())
+                let lcs = if narrow(Problem::Lcs, &s) {
+                    allocated::<u16, Lcs>(&s, k)
                 } else {
-                    let st = DenseStore::<u32>::new(&s, k);
-                    (st.bits.len(), st.word_start.len(), st.bufs[0].len())
+                    allocated::<u32, Lcs>(&s, k)
                 };
-                let allocated = bits * 8 + starts * 8 + 3 * slots * width;
-                assert_eq!(estimate_bytes(&s, k), allocated as u64);
+                assert_eq!(estimate_bytes(Problem::Lcs, &s, k), lcs);
+                let edit = if narrow(Problem::Edit, &s) {
+                    allocated::<u16, Edit>(&s, k)
+                } else {
+                    allocated::<u32, Edit>(&s, k)
+                };
+                assert_eq!(estimate_bytes(Problem::Edit, &s, k), edit);
             }
         }
     }

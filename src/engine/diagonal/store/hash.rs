@@ -19,8 +19,12 @@ use std::ops::Range;
 
 use hashbrown::HashTable;
 
+use std::marker::PhantomData;
+
 use super::{Seqs, Store};
+use crate::engine::diagonal::recurrence::Recurrence;
 use crate::engine::diagonal::schedule::Schedule;
+use crate::engine::problem::Move;
 
 /// Spare slots before and after each diagonal's run, for received cells.
 const PAD: u64 = 2;
@@ -93,56 +97,58 @@ fn key(i: usize, j: usize) -> u64 {
 }
 
 /// Every owned and received cell, in one table.
-pub struct HashStore {
+pub struct HashStore<R: Recurrence> {
     cells: HashTable<(u64, u32)>,
     layout: Layout,
+    recurrence: PhantomData<R>,
 }
 
-impl HashStore {
-    pub fn new(schedule: &Schedule, rank: usize) -> HashStore {
+/// Cells the table will hold on `rank`: owned plus received.
+fn entries(schedule: &Schedule, rank: usize) -> u64 {
+    // Values arrive from the diagonal before the rank's first one up to its last but one.
+    let diagonals = schedule.rank_diagonals(rank);
+    let received: u64 = (diagonals.start.saturating_sub(1)..diagonals.end)
+        .map(|e| schedule.receives_on(e, rank).len() as u64)
+        .sum();
+    schedule.rank_cells(rank) + received
+}
+
+/// Bytes of memory the table occupies on `rank`: its control bytes (one per bucket, all
+/// written when the table is made) and the entries its cells land in, plus the layout.
+/// hashbrown rounds the capacity * 8/7 up to a power of two buckets of 16-byte entries, but
+/// a cell's bucket is its place in the diagonal-order layout, so only the first
+/// `positions` entries are ever written: the rest of the allocation is never touched and
+/// takes no memory.
+pub fn estimate_bytes(schedule: &Schedule, rank: usize) -> u64 {
+    let diagonals = schedule.rank_diagonals(rank).len() as u64 + 1;
+    let positions = schedule.rank_cells(rank) + 2 * PAD * diagonals;
+    touched_bytes(entries(schedule, rank), positions, diagonals)
+}
+
+/// An upper bound of [`estimate_bytes`] over every rank, in closed form: the
+/// busiest rank's cells, at most four received values per diagonal, and every diagonal.
+pub fn busiest_bytes(schedule: &Schedule) -> u64 {
+    let cells = schedule.busiest_cells();
+    let diagonals = schedule.diagonals() as u64 + 1;
+    touched_bytes(
+        cells + 4 * diagonals,
+        cells + 2 * PAD * diagonals,
+        diagonals,
+    )
+}
+
+impl<R: Recurrence> HashStore<R> {
+    pub fn new(schedule: &Schedule, rank: usize) -> HashStore<R> {
         HashStore {
-            cells: HashTable::with_capacity(Self::entries(schedule, rank) as usize),
+            cells: HashTable::with_capacity(entries(schedule, rank) as usize),
             layout: Layout::new(schedule, rank),
+            recurrence: PhantomData,
         }
-    }
-
-    /// Cells the table will hold on `rank`: owned plus received.
-    fn entries(schedule: &Schedule, rank: usize) -> u64 {
-        // Values arrive from the diagonal before the rank's first one up to its last but one.
-        let diagonals = schedule.rank_diagonals(rank);
-        let received: u64 = (diagonals.start.saturating_sub(1)..diagonals.end)
-            .map(|e| schedule.receives_on(e, rank).len() as u64)
-            .sum();
-        schedule.rank_cells(rank) + received
-    }
-
-    /// Bytes of memory the table occupies on `rank`: its control bytes (one per bucket, all
-    /// written when the table is made) and the entries its cells land in, plus the layout.
-    /// hashbrown rounds the capacity * 8/7 up to a power of two buckets of 16-byte entries, but
-    /// a cell's bucket is its place in the diagonal-order layout, so only the first
-    /// `positions` entries are ever written: the rest of the allocation is never touched and
-    /// takes no memory.
-    pub fn estimate_bytes(schedule: &Schedule, rank: usize) -> u64 {
-        let diagonals = schedule.rank_diagonals(rank).len() as u64 + 1;
-        let positions = schedule.rank_cells(rank) + 2 * PAD * diagonals;
-        touched_bytes(Self::entries(schedule, rank), positions, diagonals)
-    }
-
-    /// An upper bound of [`HashStore::estimate_bytes`] over every rank, in closed form: the
-    /// busiest rank's cells, at most four received values per diagonal, and every diagonal.
-    pub fn busiest_bytes(schedule: &Schedule) -> u64 {
-        let cells = schedule.busiest_cells();
-        let diagonals = schedule.diagonals() as u64 + 1;
-        touched_bytes(
-            cells + 4 * diagonals,
-            cells + 2 * PAD * diagonals,
-            diagonals,
-        )
     }
 
     fn get(&self, i: isize, j: isize) -> u32 {
         if i < 0 || j < 0 {
-            return 0;
+            return R::border(i + j);
         }
         let (i, j) = (i as usize, j as usize);
         let k = key(i, j);
@@ -161,7 +167,7 @@ impl HashStore {
     }
 }
 
-impl Store for HashStore {
+impl<R: Recurrence> Store for HashStore<R> {
     fn put_received(&mut self, d: usize, i: usize, value: u32) {
         self.insert(i, d - i, value);
     }
@@ -170,11 +176,10 @@ impl Store for HashStore {
         for i in rows {
             let j = d - i;
             let (ii, jj) = (i as isize, j as isize);
-            let v = if seqs.x[i] == seqs.y[j] {
-                self.get(ii - 1, jj - 1) + 1
-            } else {
-                self.get(ii - 1, jj).max(self.get(ii, jj - 1))
-            };
+            let up = self.get(ii - 1, jj);
+            let left = self.get(ii, jj - 1);
+            let diag = self.get(ii - 1, jj - 1);
+            let v = R::cell(up, left, diag, seqs.x[i] == seqs.y[j]);
             self.insert(i, j, v);
         }
     }
@@ -183,9 +188,15 @@ impl Store for HashStore {
         self.get(i as isize, (d - i) as isize)
     }
 
-    fn goes_up(&self, i: usize, j: usize) -> bool {
+    fn step(&self, i: usize, j: usize) -> Move {
         let (i, j) = (i as isize, j as isize);
-        self.get(i - 1, j) >= self.get(i, j - 1)
+        let bits = R::bits(
+            self.get(i, j),
+            self.get(i - 1, j),
+            self.get(i, j - 1),
+            self.get(i - 1, j - 1),
+        );
+        R::step(bits)
     }
 }
 
@@ -195,7 +206,11 @@ mod tests {
 
     #[test]
     fn hash_store_matches_reference() {
-        crate::engine::diagonal::store::tests::check_against_reference(HashStore::new);
+        use crate::engine::diagonal::recurrence::{Edit, Lcs};
+        use crate::engine::diagonal::store::tests::check_against_reference;
+        use crate::engine::problem::Problem;
+        check_against_reference(Problem::Lcs, HashStore::<Lcs>::new);
+        check_against_reference(Problem::Edit, HashStore::<Edit>::new);
     }
 
     #[test]
@@ -205,11 +220,11 @@ mod tests {
         let y = vec![b'b'; 90];
         let seqs = Seqs::new(&x, &y);
         let stores = crate::engine::diagonal::store::tests::fill_in_process(&s, &seqs, |k| {
-            HashStore::new(&s, k)
+            HashStore::<crate::engine::diagonal::recurrence::Lcs>::new(&s, k)
         });
         for (k, store) in stores.iter().enumerate() {
-            assert_eq!(store.cells.len() as u64, HashStore::entries(&s, k));
-            assert!(store.cells.capacity() as u64 >= HashStore::entries(&s, k));
+            assert_eq!(store.cells.len() as u64, entries(&s, k));
+            assert!(store.cells.capacity() as u64 >= entries(&s, k));
         }
     }
 
@@ -218,19 +233,16 @@ mod tests {
         for (m, n) in [(1, 1), (5, 8), (40, 90), (64, 200)] {
             for p in [1, 2, 3, 7, 16, 80] {
                 let s = Schedule::new(m, n, p);
-                let bound = HashStore::busiest_bytes(&s);
+                let bound = busiest_bytes(&s);
                 for k in 0..p {
-                    assert!(
-                        HashStore::estimate_bytes(&s, k) <= bound,
-                        "{m}x{n} P={p} k={k}"
-                    );
+                    assert!(estimate_bytes(&s, k) <= bound, "{m}x{n} P={p} k={k}");
                 }
             }
         }
         // Tight where it matters: for large matrices, within a few percent of rank 0's.
         let s = Schedule::new(2000, 3000, 4);
-        let exact = HashStore::estimate_bytes(&s, 0) as f64;
-        assert!(HashStore::busiest_bytes(&s) as f64 <= exact * 1.05);
+        let exact = estimate_bytes(&s, 0) as f64;
+        assert!(busiest_bytes(&s) as f64 <= exact * 1.05);
     }
 
     #[test]

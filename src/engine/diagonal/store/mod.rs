@@ -4,15 +4,17 @@
 //! The fill phase drives a store diagonal by diagonal: [`Store::put_received`] records a
 //! boundary value another rank sent, [`Store::compute`] fills the rank's share of the next
 //! diagonal, [`Store::value`] reads a freshly computed value to send it on. The traceback then
-//! asks [`Store::goes_up`] at each mismatch cell the rank owns. Two implementations:
+//! asks [`Store::step`] at each mismatch cell the rank owns. Two implementations, each written
+//! once against the problem's [`Recurrence`](super::recurrence::Recurrence):
 //!
 //! - [`hash::HashStore`], the report's design: one hash map from cell to value, holding every
 //!   owned and every received cell (about 20 bytes per cell);
 //! - [`dense::DenseStore`], the report's proposed improvement: the last two diagonals as flat
-//!   row-indexed arrays plus one traceback bit per owned cell (one eighth of a byte per cell).
+//!   row-indexed arrays plus the walk's bits of every owned cell (one eighth of a byte per cell
+//!   for the LCS, a quarter for the edit distance).
 //!
-//! Both give the same values, the same messages and the same LCS: the tie-breaking lives in the
-//! traceback, which only asks "is `M[i-1][j] >= M[i][j-1]`?".
+//! Both give the same values, the same messages and the same path: the tie-breaking lives in
+//! the walk's rule, which only asks the questions of [`Problem::step`].
 
 pub mod dense;
 pub mod hash;
@@ -23,12 +25,13 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::diagonal::schedule::Schedule;
+use crate::engine::problem::{Move, Problem};
 
 /// Which store a run uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum StoreKind {
-    /// Two diagonals of values plus one traceback bit per owned cell.
+    /// Three diagonals of values plus the walk's bits of every owned cell.
     Dense,
     /// A hash map of every owned and received cell (the report's design).
     Hash,
@@ -46,19 +49,19 @@ impl fmt::Display for StoreKind {
 impl StoreKind {
     /// Bytes of memory the store occupies on rank `rank` (the cells it owns and receives),
     /// without the sequences themselves: O(diagonals).
-    pub fn estimate_bytes(self, schedule: &Schedule, rank: usize) -> u64 {
+    pub fn estimate_bytes(self, problem: Problem, schedule: &Schedule, rank: usize) -> u64 {
         match self {
-            StoreKind::Dense => dense::estimate_bytes(schedule, rank),
-            StoreKind::Hash => hash::HashStore::estimate_bytes(schedule, rank),
+            StoreKind::Dense => dense::estimate_bytes(problem, schedule, rank),
+            StoreKind::Hash => hash::estimate_bytes(schedule, rank),
         }
     }
 
     /// An upper bound of [`StoreKind::estimate_bytes`] over every rank, in O(1): what the
     /// memory advice compares across stores and rank counts.
-    pub fn busiest_bytes(self, schedule: &Schedule) -> u64 {
+    pub fn busiest_bytes(self, problem: Problem, schedule: &Schedule) -> u64 {
         match self {
-            StoreKind::Dense => dense::busiest_bytes(schedule),
-            StoreKind::Hash => hash::HashStore::busiest_bytes(schedule),
+            StoreKind::Dense => dense::busiest_bytes(problem, schedule),
+            StoreKind::Hash => hash::busiest_bytes(schedule),
         }
     }
 
@@ -115,9 +118,10 @@ pub trait Store {
     /// The value of cell `(i, d - i)`, computed by this rank on the latest diagonal `d`.
     fn value(&self, d: usize, i: usize) -> u32;
 
-    /// At a mismatch cell `(i, j)` this rank owns: whether `M[i-1][j] >= M[i][j-1]`, i.e.
-    /// whether the traceback goes up rather than left.
-    fn goes_up(&self, i: usize, j: usize) -> bool;
+    /// At a mismatch cell `(i, j)` this rank owns: the walk's move, by the problem's rule
+    /// (LCS: up when `M(i-1, j) >= M(i, j-1)`, else left; edit: a substitution when
+    /// `D(i-1, j-1) = D(i, j) - 1`, else up when `D(i-1, j) = D(i, j) - 1`, else left).
+    fn step(&self, i: usize, j: usize) -> Move;
 }
 
 #[cfg(test)]
@@ -160,14 +164,27 @@ pub(crate) mod tests {
         stores
     }
 
-    pub(crate) fn check_against_reference<S: Store>(make: impl Fn(&Schedule, usize) -> S) {
+    /// The paths of `problem` from stores `make` builds, over every rank count, equal the
+    /// reference's, on random pairs and near-identical ones.
+    pub(crate) fn check_against_reference<S: Store>(
+        problem: Problem,
+        make: impl Fn(&Schedule, usize) -> S,
+    ) {
         let mut rng = Random::new(7);
         for case in 0..150 {
             let alphabet: &[u8] = [&b"ab"[..], b"acgt", b"abcdefghijklmnopqrstuvwxyz"][case % 3];
             let (a, b) = (rng.below(60), rng.below(60));
             let pair = rng.pair(a, b, alphabet);
-            let (x, y) = (pair.x, pair.y);
-            let expected = crate::reference::lcs(&x, &y).lcs;
+            let (x, mut y) = (pair.x, pair.y);
+            if case % 4 == 3 {
+                // Near-identical: y is x with one byte changed and one appended.
+                y = x.clone();
+                if let Some(first) = y.first_mut() {
+                    *first = b'z';
+                }
+                y.push(b'a');
+            }
+            let expected = crate::reference::align(problem, &x, &y);
             for p in [1, 2, 3, 5] {
                 if x.is_empty() {
                     continue;
@@ -191,7 +208,7 @@ pub(crate) mod tests {
                 assert_eq!(
                     got,
                     expected,
-                    "x={:?} y={:?} P={p}",
+                    "{problem}: x={:?} y={:?} P={p}",
                     String::from_utf8_lossy(&x),
                     String::from_utf8_lossy(&y)
                 );
