@@ -1,4 +1,4 @@
-//! The bit-parallel row step over a run of whole 64-bit words, and the match masks it reads:
+//! The bit-parallel row steps over a run of whole 64-bit words, and the match masks they read:
 //! shared by the sequential reference (one run spanning every column) and the bands engine (one
 //! run per band, the runs of a row chained by what crosses a word edge).
 //!
@@ -12,14 +12,22 @@
 //!
 //! - [`lcs`] — the LCS row (`M[i][j]`, LCS length of `x[..=i]` and `y[..=j]`): one bit per
 //!   column, the carry one bit (the addition's carry, 0 at column 0). Its functions are
-//!   re-exported here: one row ([`step`]), the same writing the bits the traceback asks
-//!   ([`step_traced`]), four consecutive rows in one pass over the words ([`FUSED_ROWS`],
-//!   [`step4`], [`step4_traced`]) so that the four rows' carry chains overlap, and the length
-//!   alone ([`lcs_length`]).
+//!   re-exported here: [`step`], [`step_traced`], [`step4`], [`step4_traced`], [`lcs_length`].
+//! - [`edit`] — the edit-distance row (`D(i, j)`, Levenshtein distance of `x[..=i]` and
+//!   `y[..=j]`; Myers 1999 in Hyyrö's block form): two bits per column (the +1 and -1
+//!   horizontal deltas), the carry a vertical delta in {-1, 0, +1}, two bits, +1 at column 0
+//!   ([`edit::Delta`]).
+//!
+//! Both come in the same four variants: one row (`step`), the same writing the bits the
+//! traceback asks (`step_traced`), and four consecutive rows per call (`step4`,
+//! `step4_traced`; [`FUSED_ROWS`]), stepped together over the words so that their carry chains
+//! overlap; and both give the length or distance alone in `O(n / 64)` memory ([`lcs_length`],
+//! [`edit::distance`]).
 //!
 //! Padding bits (columns `>= n` in the last word) have match bit 0: they behave as columns of a
 //! `y` extended with bytes that match nothing, and never affect a real column.
 
+pub mod edit;
 pub mod lcs;
 
 pub use lcs::{lcs_length, step, step4, step4_traced, step_traced};
@@ -30,7 +38,7 @@ pub const WORD_BITS: usize = u64::BITS as usize;
 /// Bytes per word.
 pub const WORD_BYTES: u64 = (u64::BITS / 8) as u64;
 
-/// Rows the fused step ([`step4`]) advances in one pass.
+/// Rows the fused steps ([`step4`], [`edit::step4`]) advance in one call.
 pub const FUSED_ROWS: usize = 4;
 
 /// Marks a byte of the 256-entry slot table that does not occur in `x`.

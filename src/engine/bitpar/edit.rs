@@ -1,0 +1,793 @@
+//! The bit-parallel edit-distance row step (Myers 1999, in Hyyrö's block form; edlib's
+//! `calculateBlock` computes the same block) over a run of whole 64-bit words: two bits per
+//! column of a row, and one vertical delta in {-1, 0, +1} between runs.
+//!
+//! # Matrix and borders
+//!
+//! `D(i, j)` is the unit-cost edit distance (Levenshtein) of `x[..=i]` and `y[..=j]`, 0-based as
+//! every cell in the crate, with the virtual cells `D(-1, j) = j + 1`, `D(i, -1) = i + 1` and
+//! `D(-1, -1) = 0`:
+//!
+//! ```text
+//! D(i, j) = min(D(i-1, j-1) + [x[i] != y[j]], D(i-1, j) + 1, D(i, j-1) + 1)
+//! ```
+//!
+//! Neighbouring cells differ by -1, 0 or +1. Row `i` is kept as its horizontal deltas
+//! `h(i, j) = D(i, j) - D(i, j-1)`: bit `j` of `pv` is set iff `h = +1`, of `mv` iff `h = -1`
+//! (never both). Before row 0 every `h(-1, j)` is `+1`: `pv` all ones, `mv` zero. What crosses
+//! a word edge is a vertical delta `v(i, j) = D(i, j) - D(i-1, j)` ([`Delta`]): `hin` is
+//! `v(i, j0 - 1)` at the column left of a run that starts at `j0`, `hout` is `v` at the run's
+//! last bit. At the matrix's left edge `v(i, -1) = (i + 1) - i = +1` ([`Delta::EDGE`]), where
+//! the LCS step has 0.
+//!
+//! The names are Myers' and edlib's, whose bits run down a column of their matrix (along the
+//! pattern: "vertical"). Here the bits run along a row, so `pv`/`mv` hold horizontal deltas and
+//! `ph`/`mh` (the `up` bits, the carries) the vertical ones, from row `i - 1` to row `i`.
+//!
+//! # One cell
+//!
+//! In the square with corners `(i-1, j-1)` and `(i, j)`, let `a = h(i-1, j)` (its top edge),
+//! `b = v(i, j-1)` (its left edge) and `e = [x[i] == y[j]]`. Counting from `D(i-1, j-1)`, the
+//! other corners are `D(i-1, j) = a`, `D(i, j-1) = b` and `D(i, j) = min(1 - e, a + 1, b + 1)`,
+//! so, going through the nine `(a, b)`:
+//!
+//! ```text
+//! v(i, j) = D(i, j) - a = +1  iff  a = -1, or a = 0 and e = 0 and b != -1
+//!                       = -1  iff  a = +1 and (e = 1 or b = -1)
+//! h(i, j) = D(i, j) - b         the same with a and b exchanged
+//! ```
+//!
+//! With `Xh = e | [b = -1]` and `Xv = e | [a = -1]`, over a whole word (`Eq` the match mask of
+//! `x[i]`, `Ph_s`/`Mh_s` the vectors `Ph`/`Mh` moved up one column, so that bit `j` holds
+//! `b = v(i, j-1)`, and bit 0 filled from `hin`):
+//!
+//! ```text
+//! Xv  = Eq | Mv                  Xh  = Eq | Mh_s
+//! Ph  = Mv | !(Xh | Pv)          Mh  = Pv & Xh              (v(i, j) = +1 / -1)
+//! Pv' = Mh_s | !(Xv | Ph_s)      Mv' = Ph_s & Xv            (h(i, j) = +1 / -1)
+//! ```
+//!
+//! # The one sequential part, and what crosses a word edge
+//!
+//! Everything above is bitwise except `Xh`, which needs `Mh` one column down:
+//! `Xh[j] = Eq[j] | (Pv[j-1] & Xh[j-1])`. That is the carry of an addition: in
+//! `S = (Eq & Pv) + Pv + c_0`, the carry into bit `j + 1` is
+//! `c_{j+1} = maj(Eq[j] & Pv[j], Pv[j], c_j) = Pv[j] & (Eq[j] | c_j)`, so `X[j] = Eq[j] | c_j`
+//! satisfies the recurrence and equals `((S ^ Pv) | Eq)[j]` (`S[j] ^ Pv[j] = (Eq[j] & Pv[j]) ^
+//! c_j`). The carry into bit `j` is `Pv[j-1] & Xh[j-1] = Mh[j-1] = [v(i, j-1) = -1]`: at bit 0
+//! that is `[hin = -1]` (edlib ORs it into bit 0 of `Eq` instead, the same addition), and the
+//! carry out of bit 63 is `Mh[63] = [hout = -1]`. The only other use of the left neighbour is
+//! bit 0 of `Ph_s`, `[hin = +1]`. So a word needs exactly `hin` from the word to its left and
+//! gives exactly `hout = (Ph[63], Mh[63])` to the word to its right: across the words of a run
+//! the carry is `hout` → `hin` and nothing else, and chaining runs left to right, each `hout`
+//! the next run's `hin`, is the same computation as one run over the whole row: one message of
+//! two bits per row per band edge. At column 0 `hin = +1`: no carry, bit 0 of `Ph_s` set, the
+//! left border `D(i, -1) - D(i-1, -1) = +1`; the initial all-ones `pv` is the top border.
+//!
+//! # Padding
+//!
+//! Apart from the addition (carries move up) and the shifts by one (up), every operation is
+//! bitwise, so bit `j` of every output depends on bits `<= j` of the inputs only: information
+//! flows only towards higher columns. Padding bits (columns `>= n` in the last word, match bit
+//! 0) sit above every real column and can never affect one; they compute the matrix of a `y`
+//! extended with bytes that match nothing, so the state stays consistent there. Only `hout` of
+//! a run that ends in padding belongs to a padding column (the last band's, which no one
+//! reads), and the distance sums real columns only ([`delta_sum`]).
+//!
+//! # Traceback bits
+//!
+//! The walk of DESIGN §10 asks, at a mismatch: diagonal iff `D(i-1, j-1) = D(i, j) - 1`, else
+//! up iff `D(i-1, j) = D(i, j) - 1`, else left. The traced steps write, per run word:
+//!
+//! - `up`: `v(i, j) = +1`, which is `Ph` before the shift;
+//! - `sub`: `D(i, j) - D(i-1, j-1) = h(i, j) + v(i, j-1) = +1`, i.e. `(h, v)` is `(+1, 0)` or
+//!   `(0, +1)`: `(Pv' & !Ph_s & !Mh_s) | (Ph_s & !Pv' & !Mv')`, computed as
+//!   `(Pv' ^ Ph_s) & !(Mv' | Mh_s)` (exactly one of the two is +1 and neither is -1).
+//!
+//! Both are defined at every cell (the tests check every one) but the walk reads them at
+//! mismatch cells of real columns only; a match goes diagonally without asking.
+//!
+//! # Cost
+//!
+//! Per word: three loads (`pv`, `mv`, `Eq`), about twenty bitwise and arithmetic operations (one
+//! add with carry), two stores (four with the traceback bits); no branch and no bounds check in
+//! the loop. From one word to the next only the addition's carry passes (a flag saved to a
+//! register and restored: about four cycles); `Ph[63]` only feeds the next word's shifted bit 0,
+//! not its addition. Unlike the LCS step, whose six operations per word wait on that chain, one
+//! edit row is bound by how many instructions the core issues per cycle: about 35 per word,
+//! some five and a half cycles, 2.1 ns per row-word against 1.1 for LCS on the machine this was
+//! written on (`cargo bench --bench kernel`). Fusing rows overlaps their chains and saves the
+//! loads and stores of `pv` and `mv`, which helps less here: four rows in one pass need more
+//! registers than x86-64 has (six streams and eight carried bits) and spill, running no faster
+//! than one row at a time. So [`step4`] makes two passes of two rows, each word in edlib's
+//! spelling of the step (the -1 bit ORed into `Eq` and read back from `Mh[63]`: two
+//! instructions fewer and no flag to keep, at the price of a longer chain that the second row
+//! hides): about 1.85 ns per row-word, 2.35 with the traceback bits against 2.65 one row at a
+//! time. Masks as for LCS; the row state is two words per 64 columns.
+
+use super::{Masks, FUSED_ROWS, WORD_BITS};
+
+/// A vertical delta `D(i, j) - D(i-1, j)` in {-1, 0, +1}: the `hin` a run reads from the
+/// column to its left and the `hout` it gives to the column to its right, one per row. A
+/// message carries it as two bits ([`Delta::to_bits`]): bit 0 set for +1, bit 1 for -1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(i8)]
+pub enum Delta {
+    Minus = -1,
+    Zero = 0,
+    Plus = 1,
+}
+
+impl Delta {
+    /// Bits a message spends on one delta.
+    pub const BITS: u32 = 2;
+
+    /// The delta at the matrix's left edge, `D(i, -1) - D(i-1, -1)`: the `hin` of a run that
+    /// starts at column 0.
+    pub const EDGE: Delta = Delta::Plus;
+
+    /// The delta as a number.
+    #[inline]
+    pub fn value(self) -> i8 {
+        self as i8
+    }
+
+    /// The two-bit payload: `0b01` for +1, `0b10` for -1, `0b00` for 0.
+    #[inline]
+    pub fn to_bits(self) -> u8 {
+        let (plus, minus) = self.split();
+        plus as u8 | (u8::from(minus) << 1)
+    }
+
+    /// The delta a two-bit payload ([`Delta::to_bits`]) carries; only the low two bits are
+    /// read, and `0b11` is no delta (panics).
+    #[inline]
+    pub fn from_bits(bits: u8) -> Delta {
+        match bits & 0b11 {
+            0b00 => Delta::Zero,
+            0b01 => Delta::Plus,
+            0b10 => Delta::Minus,
+            _ => panic!("0b11 is not an edit-distance delta"),
+        }
+    }
+
+    /// As the kernel reads it: the `+1` bit (shifted into `Ph_s`) and the `-1` bit (the
+    /// addition's carry).
+    #[inline(always)]
+    fn split(self) -> (u64, bool) {
+        (u64::from(self == Delta::Plus), self == Delta::Minus)
+    }
+
+    /// The delta from the kernel's two bits (never both set).
+    #[inline(always)]
+    fn join(plus: u64, minus: bool) -> Delta {
+        debug_assert!(plus <= 1 && !(plus == 1 && minus));
+        match plus as i8 - i8::from(minus) {
+            1 => Delta::Plus,
+            -1 => Delta::Minus,
+            _ => Delta::Zero,
+        }
+    }
+}
+
+/// One word of a row, as the kernel leaves it; `M` is how the -1 bit of `hout` is kept (a
+/// carry flag, or a 0/1 word).
+struct Word<M> {
+    /// The new horizontal deltas (`Pv'`, `Mv'`).
+    pv: u64,
+    mv: u64,
+    /// The traceback bits: `v(i, j) = +1` and `D(i, j) - D(i-1, j-1) = +1`.
+    up: u64,
+    sub: u64,
+    /// `hout`, split: `Ph[63]` (0 or 1) and `Mh[63]`.
+    plus: u64,
+    minus: M,
+}
+
+/// One word of the row step with `hin` split into its `+1` bit and its `-1` bit (see the
+/// module doc). The untraced steps drop `up` and `sub`, which the compiler then never computes.
+#[inline(always)]
+fn word_step(pv: u64, mv: u64, eq: u64, plus: u64, minus: bool) -> Word<bool> {
+    let xv = eq | mv;
+    // Xh = ((Eq & Pv) + Pv + [hin = -1]) ^ Pv | Eq; at most one of the two additions overflows,
+    // and the carry out of the sum is Mh[63].
+    let (partial, c1) = (eq & pv).overflowing_add(pv);
+    let (sum, c2) = partial.overflowing_add(u64::from(minus));
+    let xh = (sum ^ pv) | eq;
+    let ph = mv | !(xh | pv);
+    let mh = pv & xh;
+    let ph_s = (ph << 1) | plus;
+    let mh_s = (mh << 1) | u64::from(minus);
+    let pv_new = mh_s | !(xv | ph_s);
+    let mv_new = ph_s & xv;
+    Word {
+        pv: pv_new,
+        mv: mv_new,
+        up: ph,
+        sub: (pv_new ^ ph_s) & !(mv_new | mh_s),
+        plus: ph >> (WORD_BITS - 1),
+        minus: c1 | c2,
+    }
+}
+
+/// Advances a run's row state (`pv`, `mv`: the horizontal deltas of row `i - 1`, one word per
+/// 64 columns) to row `i`, with `eq` the run's words of the match mask of `x[i]` and `hin` the
+/// vertical delta entering the run's first column ([`Delta::EDGE`] at column 0); returns
+/// `hout`, the vertical delta at the run's last bit.
+#[inline]
+pub fn step(pv: &mut [u64], mv: &mut [u64], eq: &[u64], hin: Delta) -> Delta {
+    debug_assert_eq!(pv.len(), mv.len(), "pv and mv widths differ");
+    debug_assert_eq!(pv.len(), eq.len(), "mask and run widths differ");
+    let (mut plus, mut minus) = hin.split();
+    for ((p, m), &e) in pv.iter_mut().zip(mv.iter_mut()).zip(eq) {
+        let w = word_step(*p, *m, e, plus, minus);
+        (*p, *m, plus, minus) = (w.pv, w.mv, w.plus, w.minus);
+    }
+    Delta::join(plus, minus)
+}
+
+/// [`step`] that also writes row `i`'s traceback bits, one word per run word: `up` (bit `j`
+/// set iff `D(i, j) - D(i-1, j) = +1`) and `sub` (iff `D(i, j) - D(i-1, j-1) = +1`).
+#[inline]
+pub fn step_traced(
+    pv: &mut [u64],
+    mv: &mut [u64],
+    eq: &[u64],
+    hin: Delta,
+    up: &mut [u64],
+    sub: &mut [u64],
+) -> Delta {
+    debug_assert_eq!(pv.len(), mv.len(), "pv and mv widths differ");
+    debug_assert_eq!(pv.len(), eq.len(), "mask and run widths differ");
+    debug_assert!(
+        up.len() == pv.len() && sub.len() == pv.len(),
+        "traceback and run widths differ"
+    );
+    let (mut plus, mut minus) = hin.split();
+    let outs = up.iter_mut().zip(sub.iter_mut());
+    for (((p, m), &e), (u, s)) in pv.iter_mut().zip(mv.iter_mut()).zip(eq).zip(outs) {
+        let w = word_step(*p, *m, e, plus, minus);
+        (*p, *m, plus, minus) = (w.pv, w.mv, w.plus, w.minus);
+        (*u, *s) = (w.up, w.sub);
+    }
+    Delta::join(plus, minus)
+}
+
+/// [`word_step`] in edlib's spelling: `[hin = -1]` ORed into bit 0 of `Eq` rather than carried
+/// into the addition, and `hout`'s -1 bit read from `Mh[63]` rather than from the carry flag.
+/// The same addition and the same outputs (see the module doc) with two instructions fewer, but
+/// the -1 bit goes through seven dependent operations from one word to the next (or, and, add,
+/// xor, or, and, shift) instead of the add with carry and the flag's round trip: slower for one
+/// row, faster where two rows' chains overlap ([`step2`]).
+#[inline(always)]
+fn word_step_eq(pv: u64, mv: u64, eq: u64, plus: u64, minus: u64) -> Word<u64> {
+    let xv = eq | mv;
+    let eq_h = eq | minus;
+    let xh = ((eq_h & pv).wrapping_add(pv) ^ pv) | eq_h;
+    let ph = mv | !(xh | pv);
+    let mh = pv & xh;
+    let ph_s = (ph << 1) | plus;
+    let mh_s = (mh << 1) | minus;
+    let pv_new = mh_s | !(xv | ph_s);
+    let mv_new = ph_s & xv;
+    Word {
+        pv: pv_new,
+        mv: mv_new,
+        up: ph,
+        sub: (pv_new ^ ph_s) & !(mv_new | mh_s),
+        plus: ph >> (WORD_BITS - 1),
+        minus: mh >> (WORD_BITS - 1),
+    }
+}
+
+/// Two consecutive rows in one pass over the run, writing their traceback bits if `TRACED`
+/// (otherwise `up` and `sub` are not read and may be empty). Two rows' carried bits and
+/// streams (eight in the traced pass) about fit x86-64's registers; four rows' do not.
+#[inline(always)]
+fn step2<const TRACED: bool>(
+    pv: &mut [u64],
+    mv: &mut [u64],
+    eq: [&[u64]; 2],
+    hin: [Delta; 2],
+    up: [&mut [u64]; 2],
+    sub: [&mut [u64]; 2],
+) -> [Delta; 2] {
+    let [(mut p0, m0), (mut p1, m1)] = hin.map(Delta::split);
+    let (mut m0, mut m1) = (u64::from(m0), u64::from(m1));
+    let [u0, u1] = up;
+    let [s0, s1] = sub;
+    let state = pv
+        .iter_mut()
+        .zip(mv.iter_mut())
+        .zip(eq[0].iter().zip(eq[1]));
+    if TRACED {
+        let outs = u0.iter_mut().zip(u1).zip(s0.iter_mut().zip(s1));
+        for (((p, m), (&e0, &e1)), ((u0, u1), (s0, s1))) in state.zip(outs) {
+            let a = word_step_eq(*p, *m, e0, p0, m0);
+            (p0, m0, *u0, *s0) = (a.plus, a.minus, a.up, a.sub);
+            let b = word_step_eq(a.pv, a.mv, e1, p1, m1);
+            (p1, m1, *u1, *s1) = (b.plus, b.minus, b.up, b.sub);
+            (*p, *m) = (b.pv, b.mv);
+        }
+    } else {
+        for ((p, m), (&e0, &e1)) in state {
+            let a = word_step_eq(*p, *m, e0, p0, m0);
+            (p0, m0) = (a.plus, a.minus);
+            let b = word_step_eq(a.pv, a.mv, e1, p1, m1);
+            (p1, m1) = (b.plus, b.minus);
+            (*p, *m) = (b.pv, b.mv);
+        }
+    }
+    [Delta::join(p0, m0 == 1), Delta::join(p1, m1 == 1)]
+}
+
+/// Four consecutive rows: the same as four [`step`]s with masks `eq[0..4]` and deltas
+/// `hin[0..4]`, returning the four `hout`s. Word `t` of row `i + 1` needs only word `t` of row
+/// `i` and its own carry from word `t - 1`, so rows stepped together have independent carry
+/// chains that the core overlaps. Made as two passes of two rows, which is faster than one
+/// pass of four here (see the module doc's cost).
+#[inline]
+pub fn step4(pv: &mut [u64], mv: &mut [u64], eq: [&[u64]; 4], hin: [Delta; 4]) -> [Delta; 4] {
+    debug_assert_eq!(pv.len(), mv.len(), "pv and mv widths differ");
+    debug_assert!(
+        eq.iter().all(|e| e.len() == pv.len()),
+        "mask and run widths differ"
+    );
+    let none = || [&mut [][..], &mut [][..]];
+    let [a, b] = step2::<false>(pv, mv, [eq[0], eq[1]], [hin[0], hin[1]], none(), none());
+    let [c, d] = step2::<false>(pv, mv, [eq[2], eq[3]], [hin[2], hin[3]], none(), none());
+    [a, b, c, d]
+}
+
+/// [`step4`] that also writes the four rows' traceback bits (see [`step_traced`]).
+#[inline]
+pub fn step4_traced(
+    pv: &mut [u64],
+    mv: &mut [u64],
+    eq: [&[u64]; 4],
+    hin: [Delta; 4],
+    up: [&mut [u64]; 4],
+    sub: [&mut [u64]; 4],
+) -> [Delta; 4] {
+    debug_assert_eq!(pv.len(), mv.len(), "pv and mv widths differ");
+    debug_assert!(
+        eq.iter().all(|e| e.len() == pv.len()),
+        "mask and run widths differ"
+    );
+    debug_assert!(
+        up.iter().chain(&sub).all(|u| u.len() == pv.len()),
+        "traceback and run widths differ"
+    );
+    let [u0, u1, u2, u3] = up;
+    let [s0, s1, s2, s3] = sub;
+    let [a, b] = step2::<true>(pv, mv, [eq[0], eq[1]], [hin[0], hin[1]], [u0, u1], [s0, s1]);
+    let [c, d] = step2::<true>(pv, mv, [eq[2], eq[3]], [hin[2], hin[3]], [u2, u3], [s2, s3]);
+    [a, b, c, d]
+}
+
+/// The sum of a run's horizontal deltas over its first `columns` columns (the real ones):
+/// `D(i, j0 + columns - 1) - D(i, j0 - 1)` for the run starting at column `j0`. A band's share
+/// of a row's distance; the shares of all bands add up to `D(i, n-1) - (i + 1)`.
+pub fn delta_sum(pv: &[u64], mv: &[u64], columns: usize) -> i64 {
+    debug_assert_eq!(pv.len(), mv.len(), "pv and mv widths differ");
+    debug_assert!(columns <= pv.len() * WORD_BITS, "more columns than bits");
+    let (full, rest) = (columns / WORD_BITS, columns % WORD_BITS);
+    let count = |p: u64, m: u64| i64::from(p.count_ones()) - i64::from(m.count_ones());
+    let whole: i64 = pv[..full]
+        .iter()
+        .zip(&mv[..full])
+        .map(|(&p, &m)| count(p, m))
+        .sum();
+    let tail = match rest {
+        0 => 0,
+        r => {
+            let mask = (1u64 << r) - 1;
+            count(pv[full] & mask, mv[full] & mask)
+        }
+    };
+    whole + tail
+}
+
+/// Edit distance of `x` and `y` (either may be the longer; columns are `y`) in `O(n / 64)`
+/// memory: the rows stepped over one run spanning every column, four at a time, then read as
+/// `D(m-1, n-1) = D(m-1, -1) + Σ h(m-1, j) = m + Σ (pv bit - mv bit)` over the real columns.
+/// No traceback bits, as [`super::lcs_length`].
+pub fn distance(x: &[u8], y: &[u8]) -> usize {
+    let masks = Masks::new(x, y);
+    let mut pv = vec![u64::MAX; masks.width()];
+    let mut mv = vec![0; masks.width()];
+    let mut rows = x.chunks_exact(FUSED_ROWS);
+    for r in rows.by_ref() {
+        let eq = [0, 1, 2, 3].map(|d| masks.of(r[d]));
+        step4(&mut pv, &mut mv, eq, [Delta::EDGE; 4]);
+    }
+    for &b in rows.remainder() {
+        step(&mut pv, &mut mv, masks.of(b), Delta::EDGE);
+    }
+    let last = x.len() as i64 + delta_sum(&pv, &mv, y.len());
+    usize::try_from(last).expect("an edit distance is never negative")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::Random;
+
+    const ALL_BYTES: [u8; 256] = {
+        let mut all = [0u8; 256];
+        let mut b = 0;
+        while b < 256 {
+            all[b] = b as u8;
+            b += 1;
+        }
+        all
+    };
+
+    const ALPHABETS: [&[u8]; 4] = [b"ab", b"ACGT", b"abcdefghijklmnopqrstuvwxyz", &ALL_BYTES];
+
+    /// The plain DP over prefix lengths, `t[i + 1][j + 1] = D(i, j)`, for `cols >= y.len()`
+    /// columns: those past `y` match nothing, as the kernel's padding bits.
+    fn table(x: &[u8], y: &[u8], cols: usize) -> Vec<Vec<i64>> {
+        let mut t = vec![vec![0i64; cols + 1]; x.len() + 1];
+        for (j, c) in t[0].iter_mut().enumerate() {
+            *c = j as i64;
+        }
+        for i in 1..=x.len() {
+            t[i][0] = i as i64;
+            for j in 1..=cols {
+                let sub = i64::from(j > y.len() || x[i - 1] != y[j - 1]);
+                t[i][j] = (t[i - 1][j - 1] + sub)
+                    .min(t[i - 1][j] + 1)
+                    .min(t[i][j - 1] + 1);
+            }
+        }
+        t
+    }
+
+    fn dp_distance(x: &[u8], y: &[u8]) -> usize {
+        table(x, y, y.len())[x.len()][y.len()] as usize
+    }
+
+    fn bit(words: &[u64], j: usize) -> bool {
+        (words[j / WORD_BITS] >> (j % WORD_BITS)) & 1 == 1
+    }
+
+    fn random_delta(rng: &mut Random) -> Delta {
+        [Delta::Minus, Delta::Zero, Delta::Plus][rng.below(3)]
+    }
+
+    /// A random row state: `pv` and `mv` disjoint, as every real state is.
+    fn random_state(rng: &mut Random, words: usize) -> (Vec<u64>, Vec<u64>) {
+        let pv: Vec<u64> = (0..words).map(|_| rng.word()).collect();
+        let mv = pv.iter().map(|&p| rng.word() & !p).collect();
+        (pv, mv)
+    }
+
+    /// Sparse and dense masks, and all-ones words that carry across words.
+    fn random_masks(rng: &mut Random, words: usize) -> Vec<u64> {
+        (0..words)
+            .map(|_| match rng.below(4) {
+                0 => rng.word(),
+                1 => rng.word() & rng.word(),
+                2 => 0,
+                _ => u64::MAX,
+            })
+            .collect()
+    }
+
+    /// Lengths around the word sizes, and any other below 300.
+    fn length(rng: &mut Random) -> usize {
+        const EDGES: [usize; 10] = [0, 1, 2, 63, 64, 65, 127, 128, 129, 191];
+        match rng.below(3) {
+            0 => EDGES[rng.below(EDGES.len())],
+            _ => rng.below(300),
+        }
+    }
+
+    fn sequence(rng: &mut Random, alphabet: &[u8]) -> Vec<u8> {
+        let len = length(rng);
+        rng.bytes(len, alphabet)
+    }
+
+    /// A row's state and bits after one step (whole row or chained runs).
+    #[derive(Clone, Debug, PartialEq)]
+    struct Row {
+        pv: Vec<u64>,
+        mv: Vec<u64>,
+        up: Vec<u64>,
+        sub: Vec<u64>,
+        hout: Delta,
+    }
+
+    /// One traced step over the whole row, checking that the untraced step agrees.
+    fn whole(pv: &[u64], mv: &[u64], eq: &[u64], hin: Delta) -> Row {
+        let w = pv.len();
+        let (mut p, mut m, mut up, mut sub) = (pv.to_vec(), mv.to_vec(), vec![0; w], vec![0; w]);
+        let hout = step_traced(&mut p, &mut m, eq, hin, &mut up, &mut sub);
+        let (mut p2, mut m2) = (pv.to_vec(), mv.to_vec());
+        assert_eq!(step(&mut p2, &mut m2, eq, hin), hout);
+        assert_eq!((&p2, &m2), (&p, &m));
+        Row {
+            pv: p,
+            mv: m,
+            up,
+            sub,
+            hout,
+        }
+    }
+
+    /// The row stepped as runs `cuts[0]..cuts[1]`, `cuts[1]..cuts[2]`, ... (word indices, from
+    /// 0 to the width), each run's `hout` the next one's `hin`; traced and untraced agree.
+    fn chained(pv: &[u64], mv: &[u64], eq: &[u64], hin: Delta, cuts: &[usize]) -> Row {
+        let w = pv.len();
+        let (mut p, mut m, mut up, mut sub) = (pv.to_vec(), mv.to_vec(), vec![0; w], vec![0; w]);
+        let (mut p2, mut m2) = (pv.to_vec(), mv.to_vec());
+        let (mut h, mut h2) = (hin, hin);
+        for run in cuts.windows(2) {
+            let r = run[0]..run[1];
+            let (ps, ms, us, ss) = (
+                &mut p[r.clone()],
+                &mut m[r.clone()],
+                &mut up[r.clone()],
+                &mut sub[r.clone()],
+            );
+            h = step_traced(ps, ms, &eq[r.clone()], h, us, ss);
+            h2 = step(&mut p2[r.clone()], &mut m2[r.clone()], &eq[r], h2);
+        }
+        assert_eq!((h2, &p2, &m2), (h, &p, &m));
+        Row {
+            pv: p,
+            mv: m,
+            up,
+            sub,
+            hout: h,
+        }
+    }
+
+    #[test]
+    fn rows_match_the_dp_cell_by_cell() {
+        // Every row, every column (padding ones too, as columns that match nothing): the
+        // horizontal deltas, the traceback bits, hout and the row's delta sum; and the row cut
+        // into one run per word, chained, gives the same.
+        let mut rng = Random::new(0xed17);
+        for alphabet in ALPHABETS {
+            for _ in 0..25 {
+                let x = sequence(&mut rng, alphabet);
+                let y = sequence(&mut rng, alphabet);
+                let masks = Masks::new(&x, &y);
+                let w = masks.width();
+                let cols = w * WORD_BITS;
+                let t = table(&x, &y, cols);
+                let mut pv = vec![u64::MAX; w];
+                let mut mv = vec![0; w];
+                let every_word: Vec<usize> = (0..=w).collect();
+                for (i, &xi) in x.iter().enumerate() {
+                    let row = whole(&pv, &mv, masks.of(xi), Delta::EDGE);
+                    let runs = chained(&pv, &mv, masks.of(xi), Delta::EDGE, &every_word);
+                    assert_eq!(runs, row, "row {i} in runs of one word");
+                    let (above, here) = (&t[i], &t[i + 1]);
+                    for j in 0..cols {
+                        let h = here[j + 1] - here[j];
+                        let v = here[j + 1] - above[j + 1];
+                        let d = here[j + 1] - above[j];
+                        let got = [&row.pv, &row.mv, &row.up, &row.sub].map(|w| bit(w, j));
+                        let want = [h == 1, h == -1, v == 1, d == 1];
+                        assert_eq!(got, want, "pv mv up sub at ({i}, {j}), x={x:?} y={y:?}");
+                    }
+                    if cols > 0 {
+                        let v = here[cols] - above[cols];
+                        assert_eq!(i64::from(row.hout.value()), v, "hout of row {i}");
+                    } else {
+                        // No column: hin passes through.
+                        assert_eq!(row.hout, Delta::EDGE);
+                    }
+                    let sum = delta_sum(&row.pv, &row.mv, y.len());
+                    assert_eq!(sum, here[y.len()] - (i as i64 + 1), "row {i}");
+                    (pv, mv) = (row.pv, row.mv);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn runs_chained_by_the_delta_equal_the_whole_row() {
+        // Random states, masks and hin: a row cut anywhere into two runs, and into one run per
+        // word, gives the same state, bits and hout as one run.
+        let mut rng = Random::new(0xc4a1);
+        for words in [1usize, 2, 3, 5, 9] {
+            for _ in 0..300 {
+                let (pv, mv) = random_state(&mut rng, words);
+                let eq = random_masks(&mut rng, words);
+                let hin = random_delta(&mut rng);
+                let row = whole(&pv, &mv, &eq, hin);
+                for cut in 0..=words {
+                    let two = chained(&pv, &mv, &eq, hin, &[0, cut, words]);
+                    assert_eq!(two, row, "words {words} cut {cut}");
+                }
+                let every: Vec<usize> = (0..=words).collect();
+                assert_eq!(chained(&pv, &mv, &eq, hin, &every), row);
+            }
+        }
+    }
+
+    #[test]
+    fn four_fused_rows_equal_four_steps() {
+        let mut rng = Random::new(0xf05e);
+        for words in [0usize, 1, 2, 7] {
+            for _ in 0..200 {
+                let (pv0, mv0) = random_state(&mut rng, words);
+                let eq: Vec<Vec<u64>> = (0..4).map(|_| random_masks(&mut rng, words)).collect();
+                let eq = [&eq[0][..], &eq[1][..], &eq[2][..], &eq[3][..]];
+                let hin = [0; 4].map(|_| random_delta(&mut rng));
+                let (mut pv, mut mv) = (pv0.clone(), mv0.clone());
+                let mut rows = Vec::new();
+                for r in 0..4 {
+                    let row = whole(&pv, &mv, eq[r], hin[r]);
+                    (pv, mv) = (row.pv.clone(), row.mv.clone());
+                    rows.push(row);
+                }
+                let hout = [0, 1, 2, 3].map(|r| rows[r].hout);
+
+                let (mut p4, mut m4) = (pv0.clone(), mv0.clone());
+                assert_eq!(step4(&mut p4, &mut m4, eq, hin), hout);
+                assert_eq!((&p4, &m4), (&pv, &mv));
+
+                let (mut p4, mut m4) = (pv0.clone(), mv0.clone());
+                let mut up = vec![vec![u64::MAX; words]; 4];
+                let mut sub = vec![vec![u64::MAX; words]; 4];
+                let ([u0, u1, u2, u3], [s0, s1, s2, s3]) = (&mut up[..], &mut sub[..]) else {
+                    unreachable!()
+                };
+                let got = step4_traced(
+                    &mut p4,
+                    &mut m4,
+                    eq,
+                    hin,
+                    [u0, u1, u2, u3],
+                    [s0, s1, s2, s3],
+                );
+                assert_eq!(got, hout);
+                assert_eq!((&p4, &m4), (&pv, &mv));
+                for r in 0..4 {
+                    assert_eq!((&up[r], &sub[r]), (&rows[r].up, &rows[r].sub), "row {r}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sub_is_the_diagonal_delta() {
+        // The two spellings of `sub` agree with h + v = +1 for every pair of deltas the kernel
+        // can meet (pv/mv and ph_s/mh_s disjoint), one pair per bit.
+        let deltas = [-1i64, 0, 1];
+        let bits = |d: i64| (u64::from(d == 1), u64::from(d == -1));
+        for (k, (h, v)) in deltas
+            .iter()
+            .flat_map(|&h| deltas.iter().map(move |&v| (h, v)))
+            .enumerate()
+        {
+            let ((pv, mv), (ph_s, mh_s)) = (bits(h), bits(v));
+            let spelled = (pv & !ph_s & !mh_s) | (ph_s & !pv & !mv);
+            let computed = (pv ^ ph_s) & !(mv | mh_s);
+            assert_eq!(spelled, u64::from(h + v == 1), "case {k}: h {h} v {v}");
+            assert_eq!(computed, spelled, "case {k}");
+        }
+        // And word-wide, on random disjoint pairs.
+        let mut rng = Random::new(5);
+        for _ in 0..1000 {
+            let (pv, mv) = random_state(&mut rng, 1);
+            let (ph, mh) = random_state(&mut rng, 1);
+            let (pv, mv, ph_s, mh_s) = (pv[0], mv[0], ph[0], mh[0]);
+            assert_eq!(
+                (pv ^ ph_s) & !(mv | mh_s),
+                (pv & !ph_s & !mh_s) | (ph_s & !pv & !mv)
+            );
+        }
+    }
+
+    #[test]
+    fn distance_agrees_with_the_dp() {
+        let mut rng = Random::new(0xd157);
+        for alphabet in ALPHABETS {
+            for _ in 0..40 {
+                let x = sequence(&mut rng, alphabet);
+                let y = sequence(&mut rng, alphabet);
+                let want = dp_distance(&x, &y);
+                assert_eq!(distance(&x, &y), want, "x={x:?} y={y:?}");
+                assert_eq!(distance(&y, &x), want, "symmetric");
+            }
+        }
+    }
+
+    #[test]
+    fn distance_of_near_copies() {
+        // A copy with a few substitutions, insertions and deletions: small distances over long
+        // rows, where the deltas are mostly 0 and -1.
+        let mut rng = Random::new(0x9ea5);
+        for alphabet in ALPHABETS {
+            for _ in 0..30 {
+                let x = sequence(&mut rng, alphabet);
+                let mut y = x.clone();
+                for _ in 0..rng.below(6) {
+                    let at = rng.below(y.len() + 1);
+                    match rng.below(3) {
+                        0 if at < y.len() => y[at] = alphabet[rng.below(alphabet.len())],
+                        1 if at < y.len() => {
+                            y.remove(at);
+                        }
+                        _ => y.insert(at, alphabet[rng.below(alphabet.len())]),
+                    }
+                }
+                let want = dp_distance(&x, &y);
+                assert_eq!(distance(&x, &y), want, "x={x:?} y={y:?}");
+                assert_eq!(distance(&y, &x), want);
+            }
+        }
+    }
+
+    #[test]
+    fn distance_of_every_short_pair_over_two_letters() {
+        let words: Vec<Vec<u8>> = (0..=6usize)
+            .flat_map(|len| {
+                (0..1u32 << len).map(move |bits| {
+                    (0..len)
+                        .map(|t| if bits >> t & 1 == 1 { b'b' } else { b'a' })
+                        .collect()
+                })
+            })
+            .collect();
+        assert_eq!(words.len(), 127);
+        for x in &words {
+            for y in &words {
+                assert_eq!(distance(x, y), dp_distance(x, y), "x={x:?} y={y:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn distance_edge_cases() {
+        assert_eq!(distance(b"", b""), 0);
+        assert_eq!(distance(b"", b"abc"), 3);
+        assert_eq!(distance(b"abc", b""), 3);
+        assert_eq!(distance(b"a", b"a"), 0);
+        assert_eq!(distance(b"a", b"b"), 1);
+        assert_eq!(distance(b"a", b"bab"), 2);
+        assert_eq!(distance(b"kitten", b"sitting"), 3);
+        assert_eq!(distance(&[7; 64], &[7; 64]), 0);
+        assert_eq!(distance(&[7; 65], &[7; 130]), 65);
+        assert_eq!(distance(&[7; 130], &[8; 65]), 130);
+        assert_eq!(distance(b"abc", b"xyz"), 3);
+    }
+
+    #[test]
+    fn deltas_travel_as_two_bits() {
+        for d in [Delta::Minus, Delta::Zero, Delta::Plus] {
+            assert!(u32::from(d.to_bits()) < 1 << Delta::BITS);
+            assert_eq!(Delta::from_bits(d.to_bits()), d);
+            let (plus, minus) = d.split();
+            assert_eq!(Delta::join(plus, minus), d);
+            assert_eq!(plus as i8 - i8::from(minus), d.value());
+        }
+        assert_eq!(Delta::Plus.to_bits(), 0b01);
+        assert_eq!(Delta::Minus.to_bits(), 0b10);
+        assert_eq!(Delta::EDGE.value(), 1);
+    }
+
+    #[test]
+    #[should_panic(expected = "not an edit-distance delta")]
+    fn both_bits_are_no_delta() {
+        Delta::from_bits(0b11);
+    }
+
+    #[test]
+    fn delta_sum_reads_real_columns_only() {
+        let pv = [u64::MAX, 0b1011];
+        let mv = [0, 0b0100 | 1 << 63];
+        assert_eq!(delta_sum(&pv, &mv, 0), 0);
+        assert_eq!(delta_sum(&pv, &mv, 64), 64);
+        assert_eq!(delta_sum(&pv, &mv, 66), 66);
+        assert_eq!(delta_sum(&pv, &mv, 67), 65);
+        assert_eq!(delta_sum(&pv, &mv, 68), 66);
+        assert_eq!(delta_sum(&pv, &mv, 128), 66 - 1);
+    }
+}
