@@ -367,7 +367,9 @@ pub fn step4_traced(
 
 /// The sum of a run's horizontal deltas over its first `columns` columns (the real ones):
 /// `D(i, j0 + columns - 1) - D(i, j0 - 1)` for the run starting at column `j0`. A band's share
-/// of a row's distance; the shares of all bands add up to `D(i, n-1) - (i + 1)`.
+/// of a row's distance; the shares of all bands add up to `D(i, n-1) - (i + 1)`. The band
+/// also knows `D(i, j0 - 1) = j0 + Σ_{r <= i} hin(r)` from the deltas it has received, so the
+/// last band alone has the distance: `j0 + Σ hin + delta_sum(pv, mv, n - j0)` after row `m-1`.
 pub fn delta_sum(pv: &[u64], mv: &[u64], columns: usize) -> i64 {
     debug_assert_eq!(pv.len(), mv.len(), "pv and mv widths differ");
     debug_assert!(columns <= pv.len() * WORD_BITS, "more columns than bits");
@@ -584,6 +586,39 @@ mod tests {
                     let sum = delta_sum(&row.pv, &row.mv, y.len());
                     assert_eq!(sum, here[y.len()] - (i as i64 + 1), "row {i}");
                     (pv, mv) = (row.pv, row.mv);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_last_band_alone_has_the_distance() {
+        // The row cut before its last word: the right band, starting at j0, adds up the deltas
+        // it receives, D(i, j0 - 1) = j0 + Σ hin, and its own share gives D(i, n - 1).
+        let mut rng = Random::new(0x1a57);
+        for alphabet in ALPHABETS {
+            for _ in 0..25 {
+                let x = sequence(&mut rng, alphabet);
+                let y = sequence(&mut rng, alphabet);
+                let masks = Masks::new(&x, &y);
+                let Some(cut) = masks.width().checked_sub(1) else {
+                    continue;
+                };
+                let j0 = cut * WORD_BITS;
+                let t = table(&x, &y, y.len());
+                let mut pv = vec![u64::MAX; masks.width()];
+                let mut mv = vec![0; masks.width()];
+                let (left_pv, right_pv) = pv.split_at_mut(cut);
+                let (left_mv, right_mv) = mv.split_at_mut(cut);
+                let mut received = j0 as i64;
+                for (i, &xi) in x.iter().enumerate() {
+                    let (left_eq, right_eq) = masks.of(xi).split_at(cut);
+                    let hin = step(left_pv, left_mv, left_eq, Delta::EDGE);
+                    step(right_pv, right_mv, right_eq, hin);
+                    received += i64::from(hin.value());
+                    assert_eq!(received, t[i + 1][j0], "D({i}, j0 - 1)");
+                    let share = delta_sum(right_pv, right_mv, y.len() - j0);
+                    assert_eq!(received + share, t[i + 1][y.len()], "D({i}, n - 1)");
                 }
             }
         }
