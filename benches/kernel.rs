@@ -2,7 +2,10 @@
 //! traceback bits, for `u16` and `u32` values), each figure the median of 15 timed batches
 //! after a warm-up, as ns per cell; then one band of the bands engine (20,000 x 200,000, no
 //! MPI): its fill row by row and four rows fused, with checkpoints and with every bit, and its
-//! traceback, each the best of three, as ns per 64-cell word.
+//! traceback, each the best of three, as ns per 64-cell word; and the bit-parallel row steps
+//! alone, LCS and edit distance, one row at a time and four fused, plain and traced, over one
+//! run of 4,096 words (the run, its masks and the traced rows all in L2), each the median of 15
+//! batches, as ns per row-word.
 //!
 //! Run with `cargo bench --bench kernel`.
 
@@ -11,6 +14,7 @@ use std::time::Instant;
 
 use mpi_lcs::engine::bands::plan::BandPlan;
 use mpi_lcs::engine::bands::store::{BandStore, Checkpoint, Exit};
+use mpi_lcs::engine::bitpar::{self, edit, Masks, FUSED_ROWS, WORD_BITS};
 use mpi_lcs::engine::diagonal::recurrence::{Edit, Lcs, Recurrence, Value};
 use mpi_lcs::engine::diagonal::store::dense::{segment_bits, segment_values};
 use mpi_lcs::engine::problem::{Path, Problem};
@@ -133,6 +137,98 @@ fn band(problem: Problem) {
     }
 }
 
+/// Four consecutive rows' masks, as the fused steps take them.
+fn fused<'a>(rows: &[&'a [u64]]) -> [&'a [u64]; FUSED_ROWS] {
+    [rows[0], rows[1], rows[2], rows[3]]
+}
+
+/// The row steps alone: LCS ([`bitpar::step`] and its siblings) and edit distance
+/// ([`edit::step`] and its siblings) over one run of `WORDS` words, `ROWS` rows per call. The
+/// traced variants write their bits into the same four rows again and again, so these figures
+/// leave out the memory traffic a band's fill adds when it keeps every bit.
+fn steps() {
+    const WORDS: usize = 4096;
+    const ROWS: usize = 64;
+    let mut rng = Random::new(2);
+    let x = rng.bytes(ROWS, b"ACGT");
+    let y = rng.bytes(WORDS * WORD_BITS, b"ACGT");
+    let masks = Masks::new(&x, &y);
+    let eq: Vec<&[u64]> = x.iter().map(|&b| masks.of(b)).collect();
+    let units = ROWS * WORDS;
+    let mut up = vec![vec![0u64; WORDS]; FUSED_ROWS];
+    let mut sub = vec![vec![0u64; WORDS]; FUSED_ROWS];
+
+    let mut v = vec![u64::MAX; WORDS];
+    let lcs = [
+        ns_per_cell(units, || {
+            for e in &eq {
+                bitpar::step(&mut v, e, false);
+            }
+            black_box(&v);
+        }),
+        ns_per_cell(units, || {
+            for (r, e) in eq.iter().enumerate() {
+                bitpar::step_traced(&mut v, e, false, &mut up[r % FUSED_ROWS]);
+            }
+            black_box(&up);
+        }),
+        ns_per_cell(units, || {
+            for r in eq.chunks_exact(FUSED_ROWS) {
+                bitpar::step4(&mut v, fused(r), [false; FUSED_ROWS]);
+            }
+            black_box(&v);
+        }),
+        ns_per_cell(units, || {
+            for r in eq.chunks_exact(FUSED_ROWS) {
+                let [a, b, c, d] = &mut up[..] else {
+                    unreachable!()
+                };
+                bitpar::step4_traced(&mut v, fused(r), [false; FUSED_ROWS], [a, b, c, d]);
+            }
+            black_box(&up);
+        }),
+    ];
+
+    let (mut pv, mut mv) = (vec![u64::MAX; WORDS], vec![0u64; WORDS]);
+    let hin = [edit::Delta::EDGE; FUSED_ROWS];
+    let edit = [
+        ns_per_cell(units, || {
+            for e in &eq {
+                edit::step(&mut pv, &mut mv, e, edit::Delta::EDGE);
+            }
+            black_box((&pv, &mv));
+        }),
+        ns_per_cell(units, || {
+            for (r, e) in eq.iter().enumerate() {
+                let (u, s) = (&mut up[r % FUSED_ROWS], &mut sub[r % FUSED_ROWS]);
+                edit::step_traced(&mut pv, &mut mv, e, edit::Delta::EDGE, u, s);
+            }
+            black_box((&up, &sub));
+        }),
+        ns_per_cell(units, || {
+            for r in eq.chunks_exact(FUSED_ROWS) {
+                edit::step4(&mut pv, &mut mv, fused(r), hin);
+            }
+            black_box((&pv, &mv));
+        }),
+        ns_per_cell(units, || {
+            for r in eq.chunks_exact(FUSED_ROWS) {
+                let ([a, b, c, d], [e, f, g, h]) = (&mut up[..], &mut sub[..]) else {
+                    unreachable!()
+                };
+                edit::step4_traced(&mut pv, &mut mv, fused(r), hin, [a, b, c, d], [e, f, g, h]);
+            }
+            black_box((&up, &sub));
+        }),
+    ];
+    for (name, [one, one_traced, four, four_traced]) in [("lcs ", lcs), ("edit", edit)] {
+        println!(
+            "{name} row step over {WORDS} words: one row {one:.3} ns/word (traced \
+             {one_traced:.3}), four fused {four:.3} ns/word (traced {four_traced:.3})"
+        );
+    }
+}
+
 fn main() {
     dense::<u16, Lcs>("u16");
     dense::<u32, Lcs>("u32");
@@ -140,4 +236,5 @@ fn main() {
     dense::<u32, Edit>("u32");
     band(Problem::Lcs);
     band(Problem::Edit);
+    steps();
 }

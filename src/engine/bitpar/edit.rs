@@ -20,10 +20,9 @@
 //! last bit. At the matrix's left edge `v(i, -1) = (i + 1) - i = +1` ([`Delta::EDGE`]), where
 //! the LCS step has 0.
 //!
-//! The names follow Myers and edlib, whose bit dimension is the pattern (their "vertical" and
-//! our rows' direction exchanged): here the bits are the columns of `y`, so `pv`/`mv` hold the
-//! deltas along a row and `ph`/`mh` (the `up` bits, the carries) those from row `i - 1` to row
-//! `i`.
+//! The names are Myers' and edlib's, whose bits run down a column of their matrix (along the
+//! pattern: "vertical"). Here the bits run along a row, so `pv`/`mv` hold horizontal deltas and
+//! `ph`/`mh` (the `up` bits, the carries) the vertical ones, from row `i - 1` to row `i`.
 //!
 //! # One cell
 //!
@@ -90,15 +89,21 @@
 //!
 //! # Cost
 //!
-//! Per word: three loads (`pv`, `mv`, `Eq`), about twenty bitwise operations, one add with
-//! carry, two stores (two more for the traceback bits); no branch and no bounds check in the
-//! loop. The chain from one word to the next is the addition's carry alone (set, or, add with
-//! carry: about three cycles, as for LCS): `Ph[63]` only feeds the next word's shifted bit 0,
-//! not its addition. So unlike the LCS step, whose handful of operations per word wait on the
-//! chain, one edit row is bound by the core's throughput (five to six cycles per word on a
-//! four-wide core), and fusing four rows ([`step4`]) buys less: it overlaps the chains and
-//! saves the loads and stores of `pv` and `mv` (two of each) for three rows of four. Figures: `cargo bench --bench
-//! kernel`. Masks as for LCS; the row state is two words per 64 columns.
+//! Per word: three loads (`pv`, `mv`, `Eq`), about twenty bitwise and arithmetic operations (one
+//! add with carry), two stores (four with the traceback bits); no branch and no bounds check in
+//! the loop. From one word to the next only the addition's carry passes (a flag saved to a
+//! register and restored: about four cycles); `Ph[63]` only feeds the next word's shifted bit 0,
+//! not its addition. Unlike the LCS step, whose six operations per word wait on that chain, one
+//! edit row is bound by how many instructions the core issues per cycle: about 35 per word,
+//! some five and a half cycles, 2.1 ns per row-word against 1.1 for LCS on the machine this was
+//! written on (`cargo bench --bench kernel`). Fusing rows overlaps their chains and saves the
+//! loads and stores of `pv` and `mv`, which helps less here: four rows in one pass need more
+//! registers than x86-64 has (six streams and eight carried bits) and spill, running no faster
+//! than one row at a time. So [`step4`] makes two passes of two rows, each word in edlib's
+//! spelling of the step (the -1 bit ORed into `Eq` and read back from `Mh[63]`: two
+//! instructions fewer and no flag to keep, at the price of a longer chain that the second row
+//! hides): about 1.85 ns per row-word, 2.35 with the traceback bits against 2.65 one row at a
+//! time. Masks as for LCS; the row state is two words per 64 columns.
 
 use super::{Masks, FUSED_ROWS, WORD_BITS};
 
@@ -165,23 +170,24 @@ impl Delta {
     }
 }
 
-/// One word of a row, as the kernel leaves it.
-struct Word {
+/// One word of a row, as the kernel leaves it; `M` is how the -1 bit of `hout` is kept (a
+/// carry flag, or a 0/1 word).
+struct Word<M> {
     /// The new horizontal deltas (`Pv'`, `Mv'`).
     pv: u64,
     mv: u64,
     /// The traceback bits: `v(i, j) = +1` and `D(i, j) - D(i-1, j-1) = +1`.
     up: u64,
     sub: u64,
-    /// `hout`, split: `Ph[63]` (0 or 1) and `Mh[63]` (the addition's carry out).
+    /// `hout`, split: `Ph[63]` (0 or 1) and `Mh[63]`.
     plus: u64,
-    minus: bool,
+    minus: M,
 }
 
 /// One word of the row step with `hin` split into its `+1` bit and its `-1` bit (see the
 /// module doc). The untraced steps drop `up` and `sub`, which the compiler then never computes.
 #[inline(always)]
-fn word_step(pv: u64, mv: u64, eq: u64, plus: u64, minus: bool) -> Word {
+fn word_step(pv: u64, mv: u64, eq: u64, plus: u64, minus: bool) -> Word<bool> {
     let xv = eq | mv;
     // Xh = ((Eq & Pv) + Pv + [hin = -1]) ^ Pv | Eq; at most one of the two additions overflows,
     // and the carry out of the sum is Mh[63].
@@ -249,11 +255,12 @@ pub fn step_traced(
 
 /// [`word_step`] in edlib's spelling: `[hin = -1]` ORed into bit 0 of `Eq` rather than carried
 /// into the addition, and `hout`'s -1 bit read from `Mh[63]` rather than from the carry flag.
-/// The same addition and the same outputs (see the module doc), and two instructions fewer,
-/// but the -1 bit now goes through seven operations from one word to the next instead of one:
-/// slower for one row, faster where two rows' chains overlap ([`step2`]).
+/// The same addition and the same outputs (see the module doc) with two instructions fewer, but
+/// the -1 bit goes through seven dependent operations from one word to the next (or, and, add,
+/// xor, or, and, shift) instead of the add with carry and the flag's round trip: slower for one
+/// row, faster where two rows' chains overlap ([`step2`]).
 #[inline(always)]
-fn word_step_eq(pv: u64, mv: u64, eq: u64, plus: u64, minus: u64) -> (Word, u64) {
+fn word_step_eq(pv: u64, mv: u64, eq: u64, plus: u64, minus: u64) -> Word<u64> {
     let xv = eq | mv;
     let eq_h = eq | minus;
     let xh = ((eq_h & pv).wrapping_add(pv) ^ pv) | eq_h;
@@ -263,18 +270,19 @@ fn word_step_eq(pv: u64, mv: u64, eq: u64, plus: u64, minus: u64) -> (Word, u64)
     let mh_s = (mh << 1) | minus;
     let pv_new = mh_s | !(xv | ph_s);
     let mv_new = ph_s & xv;
-    let word = Word {
+    Word {
         pv: pv_new,
         mv: mv_new,
         up: ph,
         sub: (pv_new ^ ph_s) & !(mv_new | mh_s),
         plus: ph >> (WORD_BITS - 1),
-        minus: false,
-    };
-    (word, mh >> (WORD_BITS - 1))
+        minus: mh >> (WORD_BITS - 1),
+    }
 }
 
-/// Two consecutive rows in one pass over the run, with optional traceback rows.
+/// Two consecutive rows in one pass over the run, writing their traceback bits if `TRACED`
+/// (otherwise `up` and `sub` are not read and may be empty). Two rows' carried bits and
+/// streams (eight in the traced pass) about fit x86-64's registers; four rows' do not.
 #[inline(always)]
 fn step2<const TRACED: bool>(
     pv: &mut [u64],
@@ -295,18 +303,18 @@ fn step2<const TRACED: bool>(
     if TRACED {
         let outs = u0.iter_mut().zip(u1).zip(s0.iter_mut().zip(s1));
         for (((p, m), (&e0, &e1)), ((u0, u1), (s0, s1))) in state.zip(outs) {
-            let (a, c) = word_step_eq(*p, *m, e0, p0, m0);
-            (p0, m0, *u0, *s0) = (a.plus, c, a.up, a.sub);
-            let (b, c) = word_step_eq(a.pv, a.mv, e1, p1, m1);
-            (p1, m1, *u1, *s1) = (b.plus, c, b.up, b.sub);
+            let a = word_step_eq(*p, *m, e0, p0, m0);
+            (p0, m0, *u0, *s0) = (a.plus, a.minus, a.up, a.sub);
+            let b = word_step_eq(a.pv, a.mv, e1, p1, m1);
+            (p1, m1, *u1, *s1) = (b.plus, b.minus, b.up, b.sub);
             (*p, *m) = (b.pv, b.mv);
         }
     } else {
         for ((p, m), (&e0, &e1)) in state {
-            let (a, c) = word_step_eq(*p, *m, e0, p0, m0);
-            (p0, m0) = (a.plus, c);
-            let (b, c) = word_step_eq(a.pv, a.mv, e1, p1, m1);
-            (p1, m1) = (b.plus, c);
+            let a = word_step_eq(*p, *m, e0, p0, m0);
+            (p0, m0) = (a.plus, a.minus);
+            let b = word_step_eq(a.pv, a.mv, e1, p1, m1);
+            (p1, m1) = (b.plus, b.minus);
             (*p, *m) = (b.pv, b.mv);
         }
     }
@@ -316,7 +324,8 @@ fn step2<const TRACED: bool>(
 /// Four consecutive rows: the same as four [`step`]s with masks `eq[0..4]` and deltas
 /// `hin[0..4]`, returning the four `hout`s. Word `t` of row `i + 1` needs only word `t` of row
 /// `i` and its own carry from word `t - 1`, so rows stepped together have independent carry
-/// chains that the core overlaps. Two passes of two rows: see the module doc's cost.
+/// chains that the core overlaps. Made as two passes of two rows, which is faster than one
+/// pass of four here (see the module doc's cost).
 #[inline]
 pub fn step4(pv: &mut [u64], mv: &mut [u64], eq: [&[u64]; 4], hin: [Delta; 4]) -> [Delta; 4] {
     debug_assert_eq!(pv.len(), mv.len(), "pv and mv widths differ");
@@ -358,7 +367,9 @@ pub fn step4_traced(
 
 /// The sum of a run's horizontal deltas over its first `columns` columns (the real ones):
 /// `D(i, j0 + columns - 1) - D(i, j0 - 1)` for the run starting at column `j0`. A band's share
-/// of a row's distance; the shares of all bands add up to `D(i, n-1) - (i + 1)`.
+/// of a row's distance; the shares of all bands add up to `D(i, n-1) - (i + 1)`. The band
+/// also knows `D(i, j0 - 1) = j0 + Σ_{r <= i} hin(r)` from the deltas it has received, so the
+/// last band alone has the distance: `j0 + Σ hin + delta_sum(pv, mv, n - j0)` after row `m-1`.
 pub fn delta_sum(pv: &[u64], mv: &[u64], columns: usize) -> i64 {
     debug_assert_eq!(pv.len(), mv.len(), "pv and mv widths differ");
     debug_assert!(columns <= pv.len() * WORD_BITS, "more columns than bits");
@@ -575,6 +586,39 @@ mod tests {
                     let sum = delta_sum(&row.pv, &row.mv, y.len());
                     assert_eq!(sum, here[y.len()] - (i as i64 + 1), "row {i}");
                     (pv, mv) = (row.pv, row.mv);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_last_band_alone_has_the_distance() {
+        // The row cut before its last word: the right band, starting at j0, adds up the deltas
+        // it receives, D(i, j0 - 1) = j0 + Σ hin, and its own share gives D(i, n - 1).
+        let mut rng = Random::new(0x1a57);
+        for alphabet in ALPHABETS {
+            for _ in 0..25 {
+                let x = sequence(&mut rng, alphabet);
+                let y = sequence(&mut rng, alphabet);
+                let masks = Masks::new(&x, &y);
+                let Some(cut) = masks.width().checked_sub(1) else {
+                    continue;
+                };
+                let j0 = cut * WORD_BITS;
+                let t = table(&x, &y, y.len());
+                let mut pv = vec![u64::MAX; masks.width()];
+                let mut mv = vec![0; masks.width()];
+                let (left_pv, right_pv) = pv.split_at_mut(cut);
+                let (left_mv, right_mv) = mv.split_at_mut(cut);
+                let mut received = j0 as i64;
+                for (i, &xi) in x.iter().enumerate() {
+                    let (left_eq, right_eq) = masks.of(xi).split_at(cut);
+                    let hin = step(left_pv, left_mv, left_eq, Delta::EDGE);
+                    step(right_pv, right_mv, right_eq, hin);
+                    received += i64::from(hin.value());
+                    assert_eq!(received, t[i + 1][j0], "D({i}, j0 - 1)");
+                    let share = delta_sum(right_pv, right_mv, y.len() - j0);
+                    assert_eq!(received + share, t[i + 1][y.len()], "D({i}, n - 1)");
                 }
             }
         }

@@ -19,9 +19,9 @@
 //!   ([`edit::Delta`]).
 //!
 //! Both come in the same four variants: one row (`step`), the same writing the bits the
-//! traceback asks (`step_traced`), and four consecutive rows in one pass over the words
-//! (`step4`, `step4_traced`; [`FUSED_ROWS`]), which lets the four rows' carry chains overlap;
-//! and both give the length or distance alone in `O(n / 64)` memory ([`lcs_length`],
+//! traceback asks (`step_traced`), and four consecutive rows per call (`step4`,
+//! `step4_traced`; [`FUSED_ROWS`]), stepped together over the words so that their carry chains
+//! overlap; and both give the length or distance alone in `O(n / 64)` memory ([`lcs_length`],
 //! [`edit::distance`]).
 //!
 //! Padding bits (columns `>= n` in the last word) have match bit 0: they behave as columns of a
@@ -38,7 +38,7 @@ pub const WORD_BITS: usize = u64::BITS as usize;
 /// Bytes per word.
 pub const WORD_BYTES: u64 = (u64::BITS / 8) as u64;
 
-/// Rows the fused steps ([`step4`], [`edit::step4`]) advance in one pass.
+/// Rows the fused steps ([`step4`], [`edit::step4`]) advance in one call.
 pub const FUSED_ROWS: usize = 4;
 
 /// Marks a byte of the 256-entry slot table that does not occur in `x`.
