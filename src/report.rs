@@ -208,7 +208,7 @@ pub struct RankReport {
 }
 
 /// Wall-clock seconds: `total` on rank 0 from the start of the run (input, allocation, fill,
-/// traceback) until it holds the LCS, without the launcher's start-up or the reporting after;
+/// traceback) until it holds the path, without the launcher's start-up or the reporting after;
 /// `fill` and `traceback` are the slowest rank's; `recompute` is the part of the traceback
 /// spent recomputing checkpointed blocks, over all ranks (the walk visits them in turn).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
@@ -569,7 +569,7 @@ impl Report {
         s
     }
 
-    /// One line that says what the control messages were: the LCS delivered to rank 0 by the
+    /// One line that says what the control messages were: the path delivered to rank 0 by the
     /// rank where the walk ended (when that is not rank 0), and rank 0's end-of-walk notices.
     pub fn control_explanation(&self) -> String {
         let notices = match self.ranks {
@@ -589,12 +589,12 @@ impl Report {
             .find(|r| r.rank != 0 && r.sent.control > 0)
         {
             Some(r) => format!(
-                "control {control} ({bytes} bytes): the walk ended on p{}, which sent the LCS to \
+                "control {control} ({bytes} bytes): the walk ended on p{}, which sent the path to \
                  p0 ({} bytes); then {notices}",
                 r.rank, r.sent_bytes.control
             ),
             None => format!(
-                "control {control} ({bytes} bytes): the walk ended on p0, which holds the LCS, \
+                "control {control} ({bytes} bytes): the walk ended on p0, which holds the path, \
                  so nothing is delivered; {notices}"
             ),
         }

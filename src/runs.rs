@@ -60,7 +60,7 @@ pub fn read_result_set(path: &Path) -> Result<Vec<Row>, Error> {
         .iter()
         .collect::<Vec<_>>()
         .join(",");
-    if header != Row::header() {
+    if !readable(&header) {
         return Err(bad(
             path,
             "not a result set of this version of mpi-lcs (its header differs)".into(),
@@ -77,6 +77,20 @@ pub fn read_result_set(path: &Path) -> Result<Vec<Row>, Error> {
         return Err(bad(path, "no runs: the file has a header only".into()));
     }
     Ok(rows)
+}
+
+/// Columns result sets gained after their first version: a set without them was written
+/// before the edit distance, and its runs read as LCS runs.
+const LATER_COLUMNS: [&str; 2] = ["problem", "distance"];
+
+/// Whether a result set with this header can be read: this version's, or the first one's.
+fn readable(header: &str) -> bool {
+    let current = Row::header();
+    let first: Vec<&str> = current
+        .split(',')
+        .filter(|c| !LATER_COLUMNS.contains(c))
+        .collect();
+    header == current || header == first.join(",")
 }
 
 /// A malformed result set: reported as an unreadable input file, with the reason.
@@ -392,6 +406,35 @@ mod tests {
         assert!(err.contains("line 2"), "{err}");
         let missing = read_result_set(&dir.path().join("none.csv")).unwrap_err();
         assert_eq!(missing.exit_code(), crate::error::EXIT_INPUT);
+    }
+
+    #[test]
+    fn result_sets_from_before_the_edit_distance_read_as_lcs_runs() {
+        // Write a row with this version's columns, then drop the later ones.
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let row = Row {
+            input: "a.txt".into(),
+            ranks: 2,
+            lcs_length: Some(7),
+            ..Row::default()
+        };
+        w.serialize(&row).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        let mut lines = text.lines().map(|l| l.split(',').collect::<Vec<_>>());
+        let (header, values) = (lines.next().unwrap(), lines.next().unwrap());
+        let keep: Vec<usize> = (0..header.len())
+            .filter(|&c| !LATER_COLUMNS.contains(&header[c]))
+            .collect();
+        let pick = |cells: &[&str]| keep.iter().map(|&c| cells[c]).collect::<Vec<_>>().join(",");
+        let dir = tempfile::tempdir().unwrap();
+        let old = dir.path().join("old.csv");
+        std::fs::write(&old, format!("{}\n{}\n", pick(&header), pick(&values))).unwrap();
+        let rows = read_result_set(&old).unwrap();
+        assert_eq!(rows, vec![row]);
+        assert_eq!(rows[0].problem, Problem::Lcs);
+        // Another subset of the columns is not a result set.
+        std::fs::write(&old, format!("{}\n", header[1..].join(","))).unwrap();
+        assert!(read_result_set(&old).is_err());
     }
 
     #[test]

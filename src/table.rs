@@ -35,7 +35,7 @@ pub fn markdown(rows: &[Row]) -> String {
     let _ = writeln!(
         out,
         "{} runs, {reps}. Each time is the median of `seconds_total` (rank 0, from start to \
-         LCS, without the launcher's start-up) with the range of the runs in brackets; \
+         answer, without the launcher's start-up) with the range of the runs in brackets; \
          *sequential* is `mpi-lcs reference`.\n",
         rows.len()
     );

@@ -392,7 +392,7 @@ fn plot_and_table_summarise_a_result_set() {
         "| input | size | engine · store | sequential | p = 1 | p = 2 |",
         "| medium | 540 × 550 | diagonal · dense |",
         "| medium | 540 × 550 | diagonal | 2 | 1,088 | 1,088 | yes |",
-        "- small: all 4 runs found length",
+        "- small: all 4 runs found LCS length",
         "| 1 | 1 host | `",
     ] {
         assert!(md.contains(wanted), "no '{wanted}' in:\n{md}");

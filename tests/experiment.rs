@@ -480,7 +480,7 @@ fn the_table_of_an_experiment_leaves_out_what_was_skipped() {
     for wanted in [
         "| input | size | engine · store | sequential | p = 1 | p = 2 |",
         "| cramped | 600 × 700 | diagonal · dense |",
-        "- cramped: all 6 runs found length",
+        "- cramped: all 6 runs found LCS length",
     ] {
         assert!(md.contains(wanted), "no '{wanted}' in:\n{md}");
     }
