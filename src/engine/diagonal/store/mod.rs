@@ -215,4 +215,64 @@ pub(crate) mod tests {
             }
         }
     }
+
+    /// Every pair over {a, b} up to `longest` bytes (the shorter as the rows).
+    pub(crate) fn small_pairs(longest: usize) -> Vec<(Vec<u8>, Vec<u8>)> {
+        let words: Vec<Vec<u8>> = (0..=longest)
+            .flat_map(|len| {
+                (0..1u32 << len).map(move |bits| {
+                    (0..len)
+                        .map(|k| if bits >> k & 1 == 1 { b'b' } else { b'a' })
+                        .collect()
+                })
+            })
+            .collect();
+        let mut pairs = Vec::new();
+        for x in &words {
+            for y in words.iter().filter(|y| y.len() >= x.len()) {
+                pairs.push((x.clone(), y.clone()));
+            }
+        }
+        pairs
+    }
+
+    #[test]
+    fn every_small_pair_walks_the_references_path() {
+        use crate::engine::diagonal::recurrence::{Edit, Lcs, Recurrence};
+        use crate::engine::diagonal::store::dense::DenseStore;
+        use crate::engine::diagonal::store::hash::HashStore;
+        use crate::engine::problem::Path;
+
+        fn walk<S: Store>(s: &Schedule, seqs: &Seqs<'_>, stores: &[S]) -> Path {
+            let mut walkers: Vec<_> = stores
+                .iter()
+                .enumerate()
+                .map(|(rank, store)| DiagonalWalker {
+                    schedule: s,
+                    seqs,
+                    store,
+                    rank,
+                })
+                .collect();
+            let start = (0, (s.rows() - 1, s.cols() - 1));
+            walk_all(&mut walkers, Some(start)).0
+        }
+
+        fn check<R: Recurrence>(x: &[u8], y: &[u8]) {
+            let expected = crate::reference::align(R::PROBLEM, x, y);
+            for p in 1..=3 {
+                let s = Schedule::new(x.len(), y.len(), p);
+                let seqs = Seqs::new(x, y);
+                let dense = fill_in_process(&s, &seqs, |k| DenseStore::<u16, R>::new(&s, k));
+                let hash = fill_in_process(&s, &seqs, |k| HashStore::<R>::new(&s, k));
+                let what = format!("{} x={x:?} y={y:?} P={p}", R::PROBLEM);
+                assert_eq!(walk(&s, &seqs, &dense), expected, "dense {what}");
+                assert_eq!(walk(&s, &seqs, &hash), expected, "hash {what}");
+            }
+        }
+        for (x, y) in small_pairs(6).into_iter().filter(|(x, _)| !x.is_empty()) {
+            check::<Lcs>(&x, &y);
+            check::<Edit>(&x, &y);
+        }
+    }
 }
