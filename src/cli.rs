@@ -121,7 +121,7 @@ pub struct SolveArgs {
     #[arg(long, conflicts_with = "progress")]
     pub no_progress: bool,
     /// Show the progress bar on rank 0's stderr even when no terminal is found there (a
-    /// launcher that hides it, a log file): after a second, as on a terminal.
+    /// launcher that hides it, a log file), from the start of the fill.
     #[arg(long)]
     pub progress: bool,
 }

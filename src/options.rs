@@ -12,6 +12,7 @@
 //! - `MPI_LCS_LAUNCHER` and the launchers' own variables (see `launch`).
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use crate::cli::{
     EngineArgs, GenerateArgs, InputArgs, PlotArgs, ReferenceArgs, ScheduleArgs, SelfTestArgs,
@@ -26,6 +27,7 @@ use crate::engine::{Method, Switches};
 use crate::error::Error;
 use crate::input::FormatChoice;
 use crate::launch::Launch;
+use crate::progress::{self, Show};
 use crate::provenance::RunInfo;
 use crate::report::EngineKind;
 
@@ -191,9 +193,9 @@ pub struct SolveOptions {
     pub outputs: Outputs,
     /// The user's per-rank limit, if any (else the host's memory decides).
     pub memory_limit: Option<u64>,
-    /// Show a progress bar on rank 0 on a terminal this wide (its stderr reaches a terminal
-    /// and the bar was not refused).
-    pub progress: Option<u16>,
+    /// Show a progress bar on rank 0: after a second when its stderr reaches a terminal, at
+    /// once with `--progress`; never with `--no-progress`.
+    pub progress: Option<Show>,
     pub switches: Switches,
     pub run: RunInfo,
     pub launch: Launch,
@@ -224,9 +226,17 @@ impl SolveOptions {
                 html: args.html,
             },
             memory_limit: args.memory_limit.or(env.memory_limit),
-            progress: (args.progress
-                || (!args.no_progress && env.launch.stderr_reaches_terminal()))
-            .then_some(env.columns),
+            progress: if args.progress {
+                Some(Show {
+                    width: env.columns,
+                    after: Duration::ZERO,
+                })
+            } else {
+                (!args.no_progress && env.launch.stderr_reaches_terminal()).then_some(Show {
+                    width: env.columns,
+                    after: progress::DELAY,
+                })
+            },
             switches: env.switches,
             run: env.run_info(mpi_library),
             launch: env.launch.clone(),

@@ -1,9 +1,9 @@
 //! A progress bar over diagonals on rank 0, for runs long enough to wonder about.
 //!
 //! Only rank 0 shows it, only when its stderr ends at a terminal (or `--progress` asks for it
-//! anyway), never with `--no-progress`, and only once the fill has run for [`DELAY`]: short
-//! runs and scripted runs print nothing extra. Checking costs one clock read every `STRIDE`
-//! steps.
+//! anyway), never with `--no-progress`; on a terminal only once the fill has run for
+//! [`DELAY`], so short runs print nothing extra, and when asked for, from the start. Checking
+//! costs one clock read every `STRIDE` steps.
 //!
 //! Under a launcher a rank's stderr is a pipe that the launcher copies to its own stderr, so
 //! the options ask the launcher's terminal (`launch`), and the bar is drawn with plain ANSI
@@ -19,10 +19,20 @@ pub const DELAY: Duration = Duration::from_secs(1);
 /// Steps between two looks at the clock.
 const STRIDE: usize = 256;
 
+/// Where and when a bar may be shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Show {
+    /// The terminal's width.
+    pub width: u16,
+    /// How long the fill runs before the bar appears: [`DELAY`] on a terminal, nothing when
+    /// `--progress` asked for it.
+    pub after: Duration,
+}
+
 /// The bar, or nothing when it must not be shown.
 pub struct Progress {
-    /// The terminal's width, when the bar may be shown.
-    width: Option<u16>,
+    /// Where and when, when the bar may be shown.
+    show: Option<Show>,
     total: usize,
     /// What a step is: `diagonals` or `rows`.
     unit: &'static str,
@@ -33,12 +43,12 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A bar over `total` steps (`unit`: `diagonals`, `rows`) on a terminal `width` columns
-    /// wide; `None` on ranks other than 0, with `--no-progress`, and when stderr reaches no
-    /// terminal without `--progress`.
-    pub fn new(width: Option<u16>, total: usize, unit: &'static str) -> Progress {
+    /// A bar over `total` steps (`unit`: `diagonals`, `rows`) as `show` says; `None` on ranks
+    /// other than 0, with `--no-progress`, and when stderr reaches no terminal without
+    /// `--progress`.
+    pub fn new(show: Option<Show>, total: usize, unit: &'static str) -> Progress {
         Progress {
-            width,
+            show,
             total,
             unit,
             seen: 0,
@@ -50,12 +60,14 @@ impl Progress {
     /// The fill has reached step `d`.
     #[inline]
     pub fn at(&mut self, d: usize) {
-        let Some(width) = self.width else { return };
+        let Some(Show { width, after }) = self.show else {
+            return;
+        };
         if d < self.seen + STRIDE {
             return;
         }
         self.seen = d;
-        if self.bar.is_none() && self.started.elapsed() >= DELAY {
+        if self.bar.is_none() && self.started.elapsed() >= after {
             let bar = ProgressBar::with_draw_target(
                 Some(self.total as u64),
                 ProgressDrawTarget::term_like_with_hz(Box::new(AnsiStderr { width }), 4),

@@ -88,8 +88,8 @@ pub struct RunConfig {
     pub switches: Switches,
     /// Record every message, value and walk cell (for traces and pictures).
     pub recording: bool,
-    /// Show a progress bar on rank 0, on a terminal this wide.
-    pub progress: Option<u16>,
+    /// Show a progress bar on rank 0, as this says.
+    pub progress: Option<crate::progress::Show>,
 }
 
 /// How the matrix is split among the ranks, as this rank will run it.
