@@ -29,7 +29,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::picture::{self, display_bytes, Picture};
+use super::picture::{self, Picture};
 use super::style::{self, hex, rank_colour, rank_hatch, Hatch, RANK_COLOURS};
 use super::svg::{self, MAX_CELL_TEXT_SIDE};
 use super::xml::{escape, SvgWriter};
@@ -121,7 +121,7 @@ pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Erro
             i: h.next.0,
             j: h.next.1,
             bytes: h.bytes,
-            prefix: h.prefix.as_deref().map(display_bytes),
+            prefix: h.prefix,
         })
         .collect();
     let per_phase = |units: usize| units.div_ceil(MAX_STEPS_PER_PHASE).max(1);
