@@ -1,7 +1,10 @@
-//! What the legends say about a run's problem: the value in a cell, the walk's rule, a match and
-//! what a hop carries, written once for the picture's legend (`layout`).
+//! What the legends say about a run's problem: the value in a cell, the walk's rule, a match,
+//! what a hop carries and how the walk ends. The picture's legend (`layout`) and the page's
+//! (`html`) both read them here, so that the two never tell a class different things; the
+//! page's script (`page/page.js`) follows the same wording step by step.
 //!
-//! Formulas are marked with backticks: [`plain`] drops them (the SVG's text).
+//! Formulas are marked with backticks: [`plain`] drops them (the SVG's text), [`html`] escapes
+//! the text and sets them in `<code>`.
 
 use crate::alignment::Op;
 use crate::engine::problem::{Move, Problem};
@@ -72,9 +75,49 @@ pub(super) fn hop(problem: Problem) -> &'static str {
     }
 }
 
+/// How the walk ends: what the control messages are.
+pub(super) fn end(problem: Problem) -> &'static str {
+    match problem {
+        Problem::Lcs => {
+            "last step: the rank where the walk ended sends the path, whose matches are the \
+             LCS, to p0 (unless it is p0) and p0 tells every other rank that the walk is \
+             over: the control messages"
+        }
+        Problem::Edit => {
+            "last step: the rank where the walk ended sends the path, the alignment, to p0 \
+             (unless it is p0) and p0 tells every other rank that the walk is over: the \
+             control messages; its moves other than matches are the edit distance"
+        }
+    }
+}
+
+/// What the page shows beside the walk as it grows.
+pub(super) fn found_label(problem: Problem) -> &'static str {
+    match problem {
+        Problem::Lcs => "LCS so far:",
+        Problem::Edit => "alignment so far (CIGAR):",
+    }
+}
+
 /// `text` for an SVG: the backticks dropped.
 pub(super) fn plain(text: &str) -> String {
     text.replace('`', "")
+}
+
+/// `text` for HTML: escaped, each formula between backticks set in `<code>`.
+pub(super) fn html(text: &str) -> String {
+    let mut out = String::new();
+    for (k, part) in text.split('`').enumerate() {
+        let part = super::xml::escape(part);
+        if k % 2 == 1 {
+            out.push_str("<code>");
+            out.push_str(&part);
+            out.push_str("</code>");
+        } else {
+            out.push_str(&part);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -82,9 +125,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn formulas_are_plain_in_the_picture() {
+    fn formulas_are_code_on_the_page_and_plain_in_the_picture() {
         let text = "up when `M[i−1][j] ≥ M[i][j−1]` & <else> left";
         assert_eq!(plain(text), "up when M[i−1][j] ≥ M[i][j−1] & <else> left");
+        assert_eq!(
+            html(text),
+            "up when <code>M[i−1][j] ≥ M[i][j−1]</code> &amp; &lt;else&gt; left"
+        );
     }
 
     #[test]
@@ -92,7 +139,7 @@ mod tests {
         assert!(walk(Problem::Edit, false).contains("deleted (`I`)"));
         assert!(walk(Problem::Edit, true).contains("deleted (`D`)"));
         for problem in [Problem::Lcs, Problem::Edit] {
-            for text in [cell(problem), matched(problem), hop(problem)] {
+            for text in [cell(problem), matched(problem), hop(problem), end(problem)] {
                 assert_eq!(text.matches('`').count() % 2, 0, "{text}");
                 assert_eq!(text.contains("LCS"), problem == Problem::Lcs, "{text}");
             }
