@@ -37,6 +37,17 @@ impl Op {
         }
     }
 
+    /// The operation a walk's `step` spells; `swapped`: the rows are the target (the file's
+    /// second sequence), so `Up` takes a target byte.
+    pub fn of_move(step: Move, swapped: bool) -> Op {
+        match (step, swapped) {
+            (Move::Match, _) => Op::Match,
+            (Move::Sub, _) => Op::Mismatch,
+            (Move::Up, false) | (Move::Left, true) => Op::Insertion,
+            (Move::Up, true) | (Move::Left, false) => Op::Deletion,
+        }
+    }
+
     /// Query and target bytes the operation takes.
     fn takes(self) -> (usize, usize) {
         match self {
@@ -54,18 +65,14 @@ pub struct Alignment {
 }
 
 impl Alignment {
-    /// The alignment a finished `path` spells; `swapped`: the rows are the target (the
-    /// file's second sequence).
+    /// The alignment `path` spells: of the whole sequences for a finished walk, of their
+    /// ends for a walk so far; `swapped`: the rows are the target (the file's second
+    /// sequence).
     pub fn of_path(path: &Path, swapped: bool) -> Alignment {
         let mut runs: Vec<(usize, Op)> = Vec::new();
         // The walk runs from the matrix's last cell: read it backwards.
         for step in path.iter().rev() {
-            let op = match (step, swapped) {
-                (Move::Match, _) => Op::Match,
-                (Move::Sub, _) => Op::Mismatch,
-                (Move::Up, false) | (Move::Left, true) => Op::Insertion,
-                (Move::Up, true) | (Move::Left, false) => Op::Deletion,
-            };
+            let op = Op::of_move(step, swapped);
             match runs.last_mut() {
                 Some((count, last)) if *last == op => *count += 1,
                 _ => runs.push((1, op)),

@@ -3,7 +3,9 @@
 //! shows is compared with the run's own records: the arrows of step d with the trace's boundary
 //! messages of diagonal d, the counters with the trace and the JSON report, the walk's hops
 //! with the trace's traceback messages, the LCS with the report's; owners with the `schedule`
-//! command's grid. Every page must log no error and request nothing but itself.
+//! command's grid. An edit run's picture (parsed as XML) and page speak of the edit distance
+//! and end with the report's distance and CIGAR. Every page must log no error and request
+//! nothing but itself.
 
 use std::path::{Path, PathBuf};
 
@@ -91,6 +93,47 @@ fn table(x: &[u8], y: &[u8]) -> Vec<Vec<u32>> {
         }
     }
     t
+}
+
+/// `D[i][j]` by the plain recurrence: the edit distances of the prefixes.
+fn distances(x: &[u8], y: &[u8]) -> Vec<Vec<u32>> {
+    let mut t = vec![vec![0u32; y.len()]; x.len()];
+    for i in 0..x.len() {
+        for j in 0..y.len() {
+            // Outside the matrix: D[-1][j] = j + 1, D[i][-1] = i + 1, D[-1][-1] = 0.
+            let at = |a: usize, b: usize, di: usize, dj: usize| -> u32 {
+                match (a.checked_sub(di), b.checked_sub(dj)) {
+                    (Some(a), Some(b)) => t[a][b],
+                    (None, Some(b)) => b as u32 + 1,
+                    (Some(a), None) => a as u32 + 1,
+                    (None, None) => 0,
+                }
+            };
+            let diag = at(i, j, 1, 1);
+            t[i][j] = if x[i] == y[j] {
+                diag
+            } else {
+                1 + diag.min(at(i, j, 1, 0)).min(at(i, j, 0, 1))
+            };
+        }
+    }
+    t
+}
+
+/// A CIGAR with every operation written out: `2=1X` is `==X`.
+fn expand(cigar: &str) -> String {
+    let mut out = String::new();
+    let mut count = 0;
+    for c in cigar.chars() {
+        match c.to_digit(10) {
+            Some(d) => count = count * 10 + d as usize,
+            None => {
+                out.extend(std::iter::repeat_n(c, count));
+                count = 0;
+            }
+        }
+    }
+    out
 }
 
 /// The arrows a page shows, as sorted (from, to, i, j, bytes).
@@ -379,6 +422,168 @@ fn page_plays_the_recorded_run_in_chromium() {
             check_quiet(&mut tab, &format!("{what}, #hop=1"));
         }
     }
+}
+
+/// `solve --problem edit` on 3 ranks, the file's first sequence the longer: the picture and
+/// the page speak of the edit distance, not of an LCS; the cells show the distances; each hop
+/// carries the path so far (24 bytes and a quarter of a byte per move), whose CIGAR ends the
+/// run's; the end shows the report's distance and CIGAR.
+#[test]
+fn an_edit_runs_picture_and_page_speak_of_the_edit_distance() {
+    let dir = Dir::new();
+    let input = dir.path("edit.txt");
+    std::fs::write(&input, "GATTACATTAGCAT\nGCATTACAGTAT\n").unwrap();
+    let (svg, html, json, csv) = (
+        dir.path("edit.svg"),
+        dir.path("edit.html"),
+        dir.path("edit.json"),
+        dir.path("edit.csv"),
+    );
+    let extra = args(&[
+        &"--problem",
+        &"edit",
+        &"--svg",
+        &svg,
+        &"--html",
+        &html,
+        &"--trace",
+        &csv,
+    ]);
+    let extra: Vec<&std::ffi::OsStr> = extra.iter().map(|a| a.as_os_str()).collect();
+    util::solve(3, &input, &json, &extra, &[]).ok();
+    let report = util::json(&json);
+    assert_eq!(report["problem"], "edit");
+    assert_eq!(report["swapped"], true, "the rows are the second sequence");
+    let distance = report["distance"].as_u64().unwrap();
+    let cigar = report["cigar"].as_str().unwrap().to_owned();
+    let whole = expand(&cigar);
+    let values = distances(b"GCATTACAGTAT", b"GATTACATTAGCAT");
+    let hops_traced: Vec<(u64, u64, u64, u64, u64)> = trace(&csv)
+        .into_iter()
+        .filter(|l| l.0 == "traceback")
+        .map(|l| (l.2, l.3, l.4.unwrap(), l.5.unwrap(), l.6))
+        .collect();
+    assert!(!hops_traced.is_empty(), "the walk crosses ranks");
+
+    // The picture.
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("a picture is well-formed XML");
+    let marks = |class: &str| -> Vec<roxmltree::Node<'_, '_>> {
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some(class))
+            .collect()
+    };
+    let texts: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| n.text().unwrap_or_default())
+        .collect();
+    let title = marks("title")[0].text().unwrap();
+    assert!(
+        title.starts_with("Edit distance of")
+            && title.ends_with(&format!("edit distance {distance}")),
+        "{title}"
+    );
+    assert!(texts.iter().all(|t| !t.contains("LCS")), "{texts:?}");
+    let cells: Vec<String> = marks("cell-text")
+        .iter()
+        .map(|n| n.text().unwrap().to_owned())
+        .collect();
+    let expected: Vec<String> = values.iter().flatten().map(u32::to_string).collect();
+    assert_eq!(cells, expected, "the cells show D[i][j]");
+    for wanted in [
+        "number in a cell: D[i][j]".to_owned(),
+        format!("edit distance {distance}"),
+        format!("CIGAR {cigar}"),
+    ] {
+        assert!(texts.iter().any(|t| t.starts_with(&wanted)), "no {wanted}");
+    }
+    let num =
+        |n: &roxmltree::Node, key: &str| -> u64 { n.attribute(key).unwrap().parse().unwrap() };
+    let hops = marks("hop");
+    let drawn: Vec<(u64, u64, u64, u64, u64)> = hops
+        .iter()
+        .map(|h| {
+            let f = |k: &str| num(h, k);
+            (
+                f("data-from"),
+                f("data-to"),
+                f("data-i"),
+                f("data-j"),
+                f("data-bytes"),
+            )
+        })
+        .collect();
+    assert_eq!(drawn, hops_traced, "one hop per traceback message");
+    for h in &hops {
+        let moves = num(h, "data-moves");
+        assert_eq!(moves, num(h, "data-t") + 1, "a move per cell walked");
+        assert_eq!(num(h, "data-bytes"), 24 + moves.div_ceil(4));
+        let so_far = expand(h.attribute("data-prefix").unwrap());
+        assert_eq!(so_far.len() as u64, moves);
+        assert!(whole.ends_with(&so_far), "{so_far} does not end {whole}");
+    }
+
+    // The page, step by step through the walk.
+    let mut browser = Browser::start();
+    let mut tab = browser.open(&html, "");
+    let info = tab.eval("lcsPage.info()");
+    let (fill, walk, steps) = (
+        info["fill"].as_u64().unwrap() as usize,
+        info["walk"].as_u64().unwrap() as usize,
+        info["steps"].as_u64().unwrap() as usize,
+    );
+    let mut seen_hops = 0;
+    for t in 0..walk {
+        let state = go(&mut tab, fill + t);
+        assert_eq!(state["problem"], "edit");
+        assert_eq!(state["lcs"], Value::Null, "no LCS on an edit page");
+        let so_far = expand(state["alignment"].as_str().unwrap());
+        if t + 1 < walk {
+            assert_eq!(so_far.len(), t + 1, "a move per cell walked");
+        }
+        assert!(whole.ends_with(&so_far), "{so_far} does not end {whole}");
+        for key in ["phase", "what", "formulas"] {
+            let shown = state[key].as_str().unwrap();
+            assert!(!shown.contains("LCS"), "step {t}: {shown}");
+        }
+        assert!(state["formulas"].as_str().unwrap().contains("D[i][j]"));
+        let hops = state["hops"].as_array().unwrap();
+        if hops.len() > seen_hops {
+            let h = &hops[hops.len() - 1];
+            let moves = h["t"].as_u64().unwrap() + 1;
+            assert_eq!(h["bytes"].as_u64(), Some(24 + moves.div_ceil(4)), "{h}");
+            let carried = expand(h["prefix"].as_str().unwrap());
+            assert_eq!(carried.len() as u64, moves, "{h}");
+            let what = state["what"].as_str().unwrap();
+            assert!(what.contains(&format!("{moves} move")), "{what}");
+            seen_hops = hops.len();
+        }
+    }
+    assert_eq!(seen_hops, hops_traced.len());
+    let state = go(&mut tab, steps - 1);
+    assert_eq!(state["alignment"].as_str(), Some(cigar.as_str()));
+    let what = state["what"].as_str().unwrap();
+    assert!(
+        what.contains(&format!("edit distance is {distance}")) && what.contains(&cigar),
+        "{what}"
+    );
+    let panel = state["panel"].as_str().unwrap();
+    assert!(!panel.contains("LCS"), "{panel}");
+    // Hovering a cell shows its distance.
+    let (i, j) = (2, 3);
+    let at = tab.eval(&format!(
+        "(() => {{ const r = document.querySelector('rect.cell[data-i=\"{i}\"][data-j=\"{j}\"]')\
+         .getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+    ));
+    tab.hover(at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+    let tip = tab.eval("lcsPage.state().tooltip");
+    let tip = tip.as_str().unwrap_or("no tooltip");
+    assert!(
+        tip.contains(&format!("D[{i}][{j}] = {}", values[i][j])),
+        "{tip}"
+    );
+    check_quiet(&mut tab, "edit page");
 }
 
 /// `schedule --html` on 1, 3 and 8 ranks: every diagonal's arrows are the messages the

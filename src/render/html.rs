@@ -7,11 +7,15 @@
 //! nothing: a Content-Security-Policy forbids every fetch, so it works offline and shows the
 //! same thing in any current browser.
 //!
-//! The data (schema 1, the `run-data` block): `command` (`schedule` or `solve`), `rows`,
-//! `cols`, `ranks`, `swapped`; for a solved run the sequences `x`, `y` (bytes), the recorded
-//! values `values[i][j]`, the `lcs`, the walk's cells in walk order (`walk`), its `hops` (step
-//! `t`, `from`, `to`, next cell `i, j`, `bytes`, the `prefix` found so far) and the report's
-//! `per_rank` lines and `control` explanation; `events`, every message exactly as the trace
+//! The data (schema 2, the `run-data` block): `command` (`schedule` or `solve`), `problem`
+//! (`lcs` or `edit`; `lcs` for a schedule), `rows`, `cols`, `ranks`, `swapped`; for a solved
+//! run the sequences `x`, `y` (bytes), the recorded values `values[i][j]` (`M` or `D`), the
+//! answer (`lcs` for an LCS run, `distance` for an edit run, the `cigar` and, for short inputs,
+//! the three-line `view` for both), the CIGAR letter of each move (`cigar_ops`: match,
+//! substitution, up, left, in the file's orientation), the walk's cells in walk order (`walk`),
+//! its `hops` (step `t`, `from`, `to`, next cell `i, j`, `bytes`, the `moves` of the path so
+//! far and its `prefix`: the LCS so far, or the CIGAR so far) and the report's `per_rank`
+//! lines and `control` explanation; `events`, every message exactly as the trace
 //! lists it (`kind`, `diagonal`, `from`, `to`, `i`, `j`, `bytes`: for `schedule`, the
 //! predicted boundary messages); and `steps`: the fill's unit (`diagonal`; the bands engine
 //! will add `batch`) and how many units one step shows (`group`, `walk_group`, more than one
@@ -29,10 +33,12 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::picture::{self, display_bytes, Picture};
+use super::picture::{self, Picture};
 use super::style::{self, hex, rank_colour, rank_hatch, Hatch, RANK_COLOURS};
 use super::svg::{self, MAX_CELL_TEXT_SIDE};
+use super::words;
 use super::xml::{escape, SvgWriter};
+use crate::engine::problem::{Move, Problem};
 use crate::error::Error;
 use crate::report::{RankReport, Report};
 use crate::trace::Event;
@@ -60,6 +66,7 @@ pub fn too_large(rows: usize, cols: usize) -> Option<String> {
 struct Data<'a> {
     schema: u32,
     command: &'static str,
+    problem: Problem,
     title: &'a str,
     rows: usize,
     cols: usize,
@@ -69,6 +76,10 @@ struct Data<'a> {
     y: Option<&'a [u8]>,
     values: Option<&'a [Vec<u32>]>,
     lcs: Option<String>,
+    distance: Option<usize>,
+    cigar: Option<&'a str>,
+    view: Option<&'a [String; 3]>,
+    cigar_ops: [char; 4],
     events: &'a [Event],
     walk: &'a [(usize, usize)],
     hops: Vec<HopData>,
@@ -88,6 +99,7 @@ struct HopData {
     i: usize,
     j: usize,
     bytes: u64,
+    moves: usize,
     prefix: Option<String>,
 }
 
@@ -121,17 +133,19 @@ pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Erro
             i: h.next.0,
             j: h.next.1,
             bytes: h.bytes,
-            prefix: h.prefix.as_deref().map(display_bytes),
+            moves: h.moves,
+            prefix: h.prefix,
         })
         .collect();
     let per_phase = |units: usize| units.div_ceil(MAX_STEPS_PER_PHASE).max(1);
     let data = Data {
-        schema: 1,
+        schema: 2,
         command: if report.is_some() {
             "solve"
         } else {
             "schedule"
         },
+        problem: picture.problem,
         title: &picture.title,
         rows: s.rows(),
         cols: s.cols(),
@@ -143,6 +157,11 @@ pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Erro
         lcs: report
             .and_then(|r| r.answer.lcs.as_ref())
             .map(|l| l.display()),
+        distance: picture.answer.and_then(|a| a.distance),
+        cigar: picture.answer.map(|a| a.cigar.as_str()),
+        view: picture.answer.and_then(|a| a.view.as_ref()),
+        cigar_ops: [Move::Match, Move::Sub, Move::Up, Move::Left]
+            .map(|step| words::letter(step, picture.swapped)),
         events: picture.messages,
         walk: picture.path,
         hops,
@@ -164,6 +183,7 @@ pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Erro
     let title = escape(&picture.title);
     let variables = style::css_variables();
     let legend = legend(picture, report.is_some());
+    let found = words::found_label(picture.problem);
     let swap = if picture.swapped {
         format!(
             "<p class=\"swap\">{}</p>",
@@ -207,7 +227,7 @@ pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Erro
 <div id="figure">
 {grid}</div>
 <aside>
-<section id="now"><h2 id="phase"></h2><p id="what"></p><p id="found" hidden>LCS so far: <span id="lcs-so-far"></span></p></section>
+<section id="now"><h2 id="phase"></h2><p id="what"></p><p id="found" hidden>{found} <span id="found-so-far"></span></p></section>
 <section id="counters"><h2>Per rank, so far</h2><table id="counter-table"><thead><tr><th>rank</th><th>cells</th><th>sent</th><th>received</th></tr></thead><tbody></tbody></table><p class="note" id="counter-note"></p></section>
 <section id="formulas"><h2>Formulas</h2><div id="formula-text"></div></section>
 <section id="final" hidden><h2>The run, per rank</h2><div id="final-text"></div></section>
@@ -344,11 +364,10 @@ fn legend(p: &Picture, solved: bool) -> String {
     if s.rows() <= MAX_CELL_TEXT_SIDE && s.cols() <= MAX_CELL_TEXT_SIDE {
         key(
             String::new(),
-            if solved {
-                "number in a cell: <code>M[i][j]</code>, the length of an LCS of x[0..=i] and \
-                 y[0..=j]"
+            &if solved {
+                words::html(words::cell(p.problem))
             } else {
-                "pK in a cell: the rank that computes it"
+                "pK in a cell: the rank that computes it".into()
             },
         );
     } else {
@@ -375,9 +394,10 @@ fn legend(p: &Picture, solved: bool) -> String {
                     "",
                 ),
             ]),
-            "traceback walk, one cell per step from the bottom-right cell: up or left at a \
-             mismatch (up when <code>M[i-1][j] &ge; M[i][j-1]</code>), diagonally after a match; \
-             it ends when it leaves the matrix",
+            &format!(
+                "traceback walk, one cell per step {}",
+                words::html(&words::walk(p.problem, p.swapped))
+            ),
         );
         key(
             sample(&[
@@ -398,8 +418,7 @@ fn legend(p: &Picture, solved: bool) -> String {
                     "k",
                 ),
             ]),
-            "match <code>x[i] = y[j]</code>: a byte of the LCS; its value M[i][j] = k is its \
-             place in the LCS",
+            &format!("match {}", words::html(words::matched(p.problem))),
         );
         key(
             sample(&[
@@ -410,14 +429,9 @@ fn legend(p: &Picture, solved: bool) -> String {
                 ),
                 ("path", &[("d", "M12,2 L24,9 L12,16 z"), ("fill", &hop)], ""),
             ]),
-            "hop: the walk moves onto another rank's cell, one traceback message carrying the \
-             next cell (16 bytes) and the LCS bytes found so far",
+            &format!("hop: {}", words::html(words::hop(p.problem))),
         );
-        key(
-            String::new(),
-            "last step: the rank where the walk ended sends the LCS to p0 (unless it is p0) and \
-             p0 tells every other rank that the walk is over: the control messages",
-        );
+        key(String::new(), &words::html(words::end(p.problem)));
     }
     if s.working_ranks() > RANK_COLOURS {
         key(

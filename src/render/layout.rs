@@ -8,13 +8,19 @@
 //! some room. The drawings (`grid`, `walk`, `legend`) only read
 //! positions from here, so a picture's geometry is decided in one place.
 
-use super::picture::{byte_label, display_bytes, is_match, Hop, Picture};
+use super::picture::{byte_label, is_match, Hop, Picture};
 use super::style;
 use super::svg::MAX_CELL_TEXT_SIDE;
+use super::words;
+use crate::alignment::shorten;
+use crate::engine::problem::Problem;
 use crate::engine::protocol::Kind;
 
 /// Hops listed one by one in a picture's legend.
 const MAX_LISTED_HOPS: usize = 12;
+
+/// Columns of the alignment per block of three lines in the legend.
+const VIEW_COLUMNS: usize = 44;
 
 /// Estimated width of `text` at `px`.
 pub(super) fn text_width(text: &str, px: f64) -> f64 {
@@ -92,6 +98,8 @@ pub(super) enum Key {
     Heading,
     /// A wrapped continuation of the line before.
     More,
+    /// A line of the three-line alignment, in a monospace font.
+    Mono,
 }
 
 pub(super) struct LegendLine {
@@ -136,7 +144,8 @@ impl Layout {
         let grid_bottom = grid_y + m as f64 * cell;
 
         let legend_x = band_right + 28.0;
-        let legend_y = MARGIN + 40.0;
+        // Beside the grid's top, below the title (and a swapped picture's note).
+        let legend_y = axis_title_y;
         let legend = if full {
             legend_lines(p, cell_text, hops)
         } else {
@@ -231,10 +240,7 @@ fn legend_lines(p: &Picture, cell_text: bool, hops: &[Hop]) -> Vec<LegendLine> {
         .filter(|e| e.kind == Kind::Boundary && e.cell().is_some())
         .count();
     match (p.values.is_some(), cell_text) {
-        (true, true) => keys.push((
-            Key::Text,
-            "number in a cell: M[i][j], the length of an LCS of x[0..=i] and y[0..=j]".into(),
-        )),
+        (true, true) => keys.push((Key::Text, words::plain(words::cell(p.problem)))),
         (false, true) => keys.push((
             Key::Text,
             "pK in a cell: the rank that computes it, cell_proc(i, j)".into(),
@@ -263,44 +269,51 @@ fn legend_lines(p: &Picture, cell_text: bool, hops: &[Hop]) -> Vec<LegendLine> {
         keys.push((
             Key::Walk,
             format!(
-                "traceback walk ({} cells): from the bottom-right cell until it leaves the \
-                 matrix; up or left at a mismatch, diagonally after a match",
-                p.path.len()
+                "traceback walk ({} cells): {}",
+                p.path.len(),
+                words::plain(&words::walk(p.problem, p.swapped))
             ),
         ));
         keys.push((
             Key::Match,
             format!(
-                "match ({matches}): x[i] = y[j]; its M[i][j] is its place in the LCS, counted \
-                 from the left"
+                "match ({matches}): {}",
+                words::plain(words::matched(p.problem))
             ),
         ));
         keys.push((
             Key::Hop,
             format!(
-                "hop ({}): the walk moves onto another rank's cell; one traceback message with \
-                 the next cell (16 bytes) and the LCS bytes found so far",
-                hops.len()
+                "hop ({}): {}",
+                hops.len(),
+                words::plain(words::hop(p.problem))
             ),
         ));
         for (k, h) in hops.iter().take(MAX_LISTED_HOPS).enumerate() {
-            // The prefix is the end of the LCS: a long one keeps its last bytes.
-            let prefix = h.prefix.as_ref().map_or(String::new(), |b| {
-                if b.len() > 20 {
-                    format!(", \"…{}\"", display_bytes(&b[b.len() - 20..]))
-                } else {
-                    format!(", \"{}\"", display_bytes(b))
+            let found = h.prefix.as_deref().map_or(String::new(), |text| {
+                match p.problem {
+                    // The LCS so far is the LCS's end: a long one keeps its last characters.
+                    Problem::Lcs => {
+                        let chars: Vec<char> = text.chars().collect();
+                        let start = chars.len().saturating_sub(20);
+                        let dots = if start > 0 { "…" } else { "" };
+                        let end: String = chars[start..].iter().collect();
+                        format!(", \"{dots}{end}\" so far")
+                    }
+                    Problem::Edit => format!(", CIGAR {}", shorten(text, 24)),
                 }
             });
             keys.push((
                 Key::Text,
                 format!(
-                    "hop {}: p{} -> p{}, next cell ({}, {}){prefix}, {} bytes",
+                    "hop {}: p{} -> p{}, next cell ({}, {}), {} move{}{found}, {} bytes",
                     k + 1,
                     h.from,
                     h.to,
                     h.next.0,
                     h.next.1,
+                    h.moves,
+                    if h.moves == 1 { "" } else { "s" },
                     h.bytes
                 ),
             ));
@@ -361,6 +374,47 @@ fn legend_lines(p: &Picture, cell_text: bool, hops: &[Hop]) -> Vec<LegendLine> {
             });
         }
     }
+    if let (Problem::Edit, Some(answer)) = (p.problem, p.answer) {
+        for (key, text) in [(Key::More, ""), (Key::Heading, "alignment")] {
+            lines.push(LegendLine {
+                key,
+                indent: 0.0,
+                text: text.into(),
+            });
+        }
+        let texts = [
+            format!("edit distance {}", answer.distance.unwrap_or(answer.edits)),
+            format!("CIGAR {}", shorten(&answer.cigar, 2 * VIEW_COLUMNS)),
+            "the file's first sequence is the query: I a byte of it alone, D a byte of the \
+             second alone"
+                .into(),
+        ];
+        for text in texts {
+            for line in wrap(&text, LEGEND_PX, LEGEND_WIDTH) {
+                lines.push(LegendLine {
+                    key: Key::Text,
+                    indent: 0.0,
+                    text: line,
+                });
+            }
+        }
+        for (k, block) in view_blocks(answer.view.as_ref()).into_iter().enumerate() {
+            if k > 0 {
+                lines.push(LegendLine {
+                    key: Key::More,
+                    indent: 0.0,
+                    text: String::new(),
+                });
+            }
+            for text in block {
+                lines.push(LegendLine {
+                    key: Key::Mono,
+                    indent: 0.0,
+                    text,
+                });
+            }
+        }
+    }
     if !p.legend.is_empty() {
         for (key, text) in [(Key::More, ""), (Key::Heading, "counts")] {
             lines.push(LegendLine {
@@ -380,6 +434,22 @@ fn legend_lines(p: &Picture, cell_text: bool, hops: &[Hop]) -> Vec<LegendLine> {
         }
     }
     lines
+}
+
+/// The three-line view cut into blocks of [`VIEW_COLUMNS`] columns.
+fn view_blocks(view: Option<&[String; 3]>) -> Vec<[String; 3]> {
+    let Some(view) = view else {
+        return Vec::new();
+    };
+    let rows: Vec<Vec<char>> = view.iter().map(|l| l.chars().collect()).collect();
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    (0..columns)
+        .step_by(VIEW_COLUMNS)
+        .map(|at| {
+            let cut = |r: &Vec<char>| r.iter().skip(at).take(VIEW_COLUMNS).collect::<String>();
+            [cut(&rows[0]), cut(&rows[1]), cut(&rows[2])]
+        })
+        .collect()
 }
 
 /// What a swapped picture says about its rows.

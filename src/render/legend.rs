@@ -1,6 +1,7 @@
 //! The legend of a classroom picture, right of the grid: a swatch per working rank, then the
 //! lines `layout` wrapped, each after a small sample of the mark it explains (an
-//! arrow, the walk, a match's disc, a hop, a diagonal's number).
+//! arrow, the walk, a match's disc, a hop, a diagonal's number), and for an edit run the
+//! alignment's three lines in a monospace font (`text.alignment-view`).
 //!
 //! Samples are classed `legend-key`, never like the marks they explain, so that counting the
 //! marks of a picture never counts its legend.
@@ -113,15 +114,33 @@ pub(super) fn draw(out: &mut SvgWriter, p: &Picture, l: &Layout) {
                     "d",
                 );
             }
+            Key::Mono => {
+                // A line of the alignment: its columns line up in a monospace font, and its
+                // spaces (gaps) are kept as no-break spaces, which SVG does not collapse.
+                out.text(
+                    &[
+                        ("class", "alignment-view".into()),
+                        ("x", num(x0 + line.indent)),
+                        ("y", num(y)),
+                        ("font-size", num(LEGEND_PX)),
+                        ("font-family", "monospace".into()),
+                        ("fill", hex(TEXT_COLOUR)),
+                        ("dominant-baseline", "central".into()),
+                    ],
+                    &line.text.replace(' ', "\u{a0}"),
+                );
+            }
             Key::Text | Key::Heading | Key::More => {}
         }
-        text(
-            out,
-            x0 + line.indent,
-            y,
-            &line.text,
-            line.key == Key::Heading,
-        );
+        if line.key != Key::Mono {
+            text(
+                out,
+                x0 + line.indent,
+                y,
+                &line.text,
+                line.key == Key::Heading,
+            );
+        }
         y += LEGEND_LINE;
     }
     out.close("g");

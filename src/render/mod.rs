@@ -5,9 +5,10 @@
 //! A picture is made in steps, each in a module of its own: what it shows ([`picture`]: the
 //! model, its hops and arrows), where everything goes (`layout`: sizes, positions, the
 //! legend's lines), and the drawings of the matrix (`grid`), the traceback walk (`walk`) and
-//! the legend (`legend`); [`svg`] puts them together. Every hand-written SVG in the crate, the
-//! plots' included, is written by [`xml::SvgWriter`], and every text put into SVG or HTML is
-//! escaped by [`xml::escape`].
+//! the legend (`legend`); [`svg`] puts them together. What the legends say about the run's
+//! problem (the LCS or the edit distance) is written once, in `words`. Every hand-written SVG
+//! in the crate, the plots' included, is written by [`xml::SvgWriter`], and every text put
+//! into SVG or HTML is escaped by [`xml::escape`].
 
 pub mod bands;
 mod grid;
@@ -19,4 +20,5 @@ pub mod style;
 pub mod svg;
 pub mod text;
 mod walk;
+mod words;
 pub mod xml;

@@ -1,7 +1,7 @@
 //! What a classroom picture shows, before anything is placed or drawn: the [`Picture`] (a
-//! schedule, and for a solved run its sequences, values, messages and walk), the hops of the
-//! walk derived from its traceback messages ([`hops`]), the arrow each boundary message
-//! becomes, and how sequence bytes are labelled.
+//! schedule, and for a solved run its problem, sequences, values, messages, walk and answer),
+//! the hops of the walk derived from its traceback messages ([`hops`]) with what each carries,
+//! the arrow each boundary message becomes, and how sequence bytes are labelled.
 //!
 //! The picture ([`super::svg`]) and the classroom page ([`super::html`]) are both drawn from
 //! this model, so the grid and the page's data agree on every hop and label. Everything here
@@ -10,22 +10,28 @@
 
 use std::fmt::Write as _;
 
+use crate::alignment::Alignment;
 use crate::engine::diagonal::schedule::Schedule;
-use crate::engine::protocol::Kind;
+use crate::engine::problem::{Move, Path, Problem, PATH_HEADER_BYTES};
+use crate::engine::protocol::{Kind, HOP_HEADER_BYTES};
 use crate::error::Error;
 use crate::input::Pair;
-use crate::report::Report;
+use crate::report::{Answer, Report};
 use crate::trace::Event;
 
 /// Everything one picture shows. `x`, `y`, `values` and `path` are optional extras of a solved
 /// run; `schedule --svg` draws the schedule alone with its predicted messages.
 pub struct Picture<'a> {
     pub schedule: &'a Schedule,
+    /// What the run solved, which every text follows (a schedule's picture: LCS; its cells
+    /// show owners, not values).
+    pub problem: Problem,
     /// The rows' sequence, one byte per row (`None`: the left axis shows row indices only).
     pub x: Option<&'a [u8]>,
     /// The columns' sequence, one byte per column.
     pub y: Option<&'a [u8]>,
-    /// `values[i][j]` = `M[i][j]`, written in each cell (`None`: each cell shows its owner).
+    /// `values[i][j]`: the value the run recorded for the cell (`M[i][j]` of an LCS run,
+    /// `D[i][j]` of an edit run), written in it (`None`: each cell shows its owner).
     pub values: Option<&'a [Vec<u32>]>,
     /// Messages as the trace lists them: each boundary message with a cell is drawn as an
     /// arrow, each traceback message as a hop of the walk.
@@ -35,6 +41,8 @@ pub struct Picture<'a> {
     /// The rows and columns are the input's sequences in the other order (the longer came
     /// first), or the command line named the longer side as rows.
     pub swapped: bool,
+    /// What the run found, which the end of the walk shows (a solved run).
+    pub answer: Option<&'a Answer>,
     pub title: String,
     /// Lines of text added under the legend's keys, such as counts.
     pub legend: Vec<String>,
@@ -49,7 +57,7 @@ impl<'a> Picture<'a> {
         values: &'a [Vec<u32>],
         messages: &'a [Event],
         path: &'a [(usize, usize)],
-        report: &Report,
+        report: &'a Report,
     ) -> Picture<'a> {
         let ranks = match report.ranks {
             1 => "1 rank".to_owned(),
@@ -57,12 +65,14 @@ impl<'a> Picture<'a> {
         };
         Picture {
             schedule,
+            problem: report.answer.problem,
             x: Some(&pair.x),
             y: Some(&pair.y),
             values: Some(values),
             messages,
             path,
             swapped: pair.swapped,
+            answer: Some(&report.answer),
             title: format!(
                 "{} of {} x {} on {ranks}: {}",
                 report.answer.problem.title(),
@@ -94,12 +104,14 @@ impl<'a> Picture<'a> {
     ) -> Picture<'a> {
         Picture {
             schedule,
+            problem: Problem::Lcs,
             x: None,
             y: None,
             values: None,
             messages,
             path: &[],
             swapped: false,
+            answer: None,
             title,
             legend,
         }
@@ -131,12 +143,24 @@ pub struct Hop {
     pub t: usize,
     pub from: usize,
     pub to: usize,
-    /// The next cell, `path[t + 1]`: the first thing the message carries.
+    /// The next cell, `path[t + 1]`: the first thing the message carries (16 bytes).
     pub next: (usize, usize),
-    /// The message's size: the cell's coordinates and the subsequence found so far.
+    /// The message's size: the next cell, then the path so far ([`Path::encode`]).
     pub bytes: u64,
-    /// The subsequence found so far, in reading order (known when the sequences are).
-    pub prefix: Option<Vec<u8>>,
+    /// Moves of the path so far, one per cell walked: `t + 1`.
+    pub moves: usize,
+    /// What the path so far spells, for a reader (known when the sequences are): its matches,
+    /// the end of the LCS, for an LCS run (bytes as [`display_bytes`] shows them); its CIGAR,
+    /// the end of the alignment, for an edit run.
+    pub prefix: Option<String>,
+}
+
+impl Hop {
+    /// Bytes a hop carrying `moves` moves has: the next cell, the path's length, its moves
+    /// four to a byte.
+    pub fn bytes_for(moves: usize) -> usize {
+        HOP_HEADER_BYTES + PATH_HEADER_BYTES + moves.div_ceil(4)
+    }
 }
 
 /// The walk's hops, from the traceback messages in `p.messages`: each is placed on the step of
@@ -158,15 +182,13 @@ pub fn hops(p: &Picture) -> Result<Vec<Hop>, Error> {
                 "hop {e:?} does not cross between the cells' owners"
             ));
         }
-        let prefix = match (p.x, p.y) {
-            (Some(x), Some(y)) => {
-                let mut found: Vec<u8> = p.path[..=t]
-                    .iter()
-                    .filter(|&&(i, j)| x[i] == y[j])
-                    .map(|&(i, _)| x[i])
-                    .collect();
-                found.reverse();
-                Some(found)
+        let prefix = match p.x {
+            Some(x) if p.y.is_some() => {
+                let walked = walked(p, t + 1)?;
+                Some(match p.problem {
+                    Problem::Lcs => display_bytes(&walked.matched(x)),
+                    Problem::Edit => Alignment::of_path(&walked, p.swapped).cigar(),
+                })
             }
             _ => None,
         };
@@ -176,11 +198,35 @@ pub fn hops(p: &Picture) -> Result<Vec<Hop>, Error> {
             to: e.to,
             next,
             bytes: e.bytes,
+            moves: t + 1,
             prefix,
         });
     }
     hops.sort_by_key(|h| h.t);
     Ok(hops)
+}
+
+/// The path of the walk's first `k` cells: the move each makes to the next cell, a diagonal
+/// step being a match when the cell's bytes are equal and a substitution when not (`k` is at
+/// most the walk's length less one; the sequences are known).
+pub(super) fn walked(p: &Picture, k: usize) -> Result<Path, Error> {
+    let mut path = Path::new();
+    for w in p.path.windows(2).take(k) {
+        let ((i, j), (a, b)) = (w[0], w[1]);
+        let step = match (i.checked_sub(a), j.checked_sub(b)) {
+            (Some(1), Some(1)) if is_match(p, i, j) => Move::Match,
+            (Some(1), Some(1)) => Move::Sub,
+            (Some(1), Some(0)) => Move::Up,
+            (Some(0), Some(1)) => Move::Left,
+            _ => {
+                return Err(Error::Internal(anyhow::anyhow!(
+                    "picture: the walk jumps from ({i}, {j}) to ({a}, {b})"
+                )))
+            }
+        };
+        path.push(step);
+    }
+    Ok(path)
 }
 
 /// The sizes of the optional parts must match the schedule.
@@ -267,7 +313,7 @@ pub(super) fn is_match(p: &Picture, i: usize, j: usize) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -318,16 +364,94 @@ mod tests {
         let stray = [Event::new(Kind::Traceback, 0, 1, Some((3, 0)), 16)];
         let picture = Picture {
             schedule: &s,
+            problem: Problem::Lcs,
             x: Some(x),
             y: Some(y),
             values: Some(&values),
             messages: &stray,
             path: &path,
             swapped: false,
+            answer: None,
             title: String::new(),
             legend: vec![],
         };
         assert!(matches!(hops(&picture), Err(Error::Internal(_))));
+    }
+
+    /// The cells a finished `path` walks through from `(m-1, n-1)`, in walk order.
+    pub(crate) fn cells(path: &Path, m: usize, n: usize) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut at = (m.checked_sub(1), n.checked_sub(1));
+        for step in path.iter() {
+            let (Some(i), Some(j)) = at else { break };
+            out.push((i, j));
+            at = step.from(i, j);
+        }
+        out
+    }
+
+    #[test]
+    fn an_edit_walks_hops_carry_the_cigar_of_the_path_so_far() {
+        use crate::reference;
+        let (x, y) = (b"kitten".as_slice(), b"sitting".as_slice());
+        let s = Schedule::new(x.len(), y.len(), 3);
+        let values = reference::full_table_of(Problem::Edit, x, y);
+        let path = reference::align(Problem::Edit, x, y);
+        let walk = cells(&path, x.len(), y.len());
+        let events: Vec<Event> = walk
+            .windows(2)
+            .enumerate()
+            .filter_map(|(t, w)| {
+                let (from, to) = (s.cell_proc(w[0].0, w[0].1), s.cell_proc(w[1].0, w[1].1));
+                let bytes = Hop::bytes_for(t + 1);
+                (from != to).then(|| Event::new(Kind::Traceback, from, to, Some(w[1]), bytes))
+            })
+            .collect();
+        assert!(!events.is_empty(), "this walk crosses ranks");
+        for swapped in [false, true] {
+            let picture = Picture {
+                schedule: &s,
+                problem: Problem::Edit,
+                x: Some(x),
+                y: Some(y),
+                values: Some(&values),
+                messages: &events,
+                path: &walk,
+                swapped,
+                answer: None,
+                title: String::new(),
+                legend: vec![],
+            };
+            let hops = hops(&picture).unwrap();
+            assert_eq!(hops.len(), events.len());
+            for h in &hops {
+                // The moves the reference made first, read as the picture reads its cells.
+                let mut so_far = Path::new();
+                path.iter().take(h.moves).for_each(|m| so_far.push(m));
+                let cigar = Alignment::of_path(&so_far, swapped).cigar();
+                assert_eq!(h.prefix.as_deref(), Some(cigar.as_str()), "{h:?}");
+                assert_eq!(
+                    (h.moves, h.bytes),
+                    (h.t + 1, Hop::bytes_for(h.t + 1) as u64)
+                );
+            }
+        }
+        // kitten -> sitting ends with the g of sitting alone, then the n matched.
+        let picture = Picture {
+            schedule: &s,
+            problem: Problem::Edit,
+            x: Some(x),
+            y: Some(y),
+            values: Some(&values),
+            messages: &[],
+            path: &walk,
+            swapped: false,
+            answer: None,
+            title: String::new(),
+            legend: vec![],
+        };
+        let two = walked(&picture, 2).unwrap();
+        assert_eq!(Alignment::of_path(&two, false).cigar(), "1=1D");
     }
 
     #[test]
@@ -335,12 +459,14 @@ mod tests {
         let s = Schedule::new(2, 3, 2);
         let base = Picture {
             schedule: &s,
+            problem: Problem::Lcs,
             x: Some(b"ab"),
             y: Some(b"abc"),
             values: None,
             messages: &[],
             path: &[],
             swapped: false,
+            answer: None,
             title: String::new(),
             legend: vec![],
         };
@@ -352,12 +478,14 @@ mod tests {
         assert!(matches!(check(&short_y), Err(Error::Internal(_))));
         let outside = Picture {
             schedule: &s,
+            problem: Problem::Lcs,
             x: None,
             y: None,
             values: None,
             messages: &[],
             path: &[(2, 0)],
             swapped: false,
+            answer: None,
             title: String::new(),
             legend: vec![],
         };

@@ -9,10 +9,12 @@
 //! top and right edges; every message is an arrow from the sending cell into the neighbour
 //! cell its receiver owns. The traceback walk is one connected line through the centres of its
 //! cells, an arrowhead halfway along each step showing its direction (it starts at the
-//! bottom-right cell); each match sits on a black disc that shows `M[i][j]`, which is the
-//! match's place in the LCS; each hop onto another rank is a thick red arrow over its step,
-//! and the legend lists the hops with what they carry. Above [`MAX_CELL_TEXT_SIDE`] cells a
-//! side the cells carry no text.
+//! bottom-right cell); each match sits on a black disc that shows its value (`M[i][j]`, the
+//! match's place in the LCS, or `D[i][j]`, the edits before it); each hop onto another rank is
+//! a thick red arrow over its step, and the legend lists the hops with what they carry (the
+//! next cell and the path so far). Every text follows the run's problem; an edit run's legend
+//! ends with its distance, its CIGAR and, for short inputs, the alignment's three lines.
+//! Above [`MAX_CELL_TEXT_SIDE`] cells a side the cells carry no text.
 //!
 //! Every mark carries its meaning as a class and data attributes (`rect.cell` with `data-i`,
 //! `data-j`, `data-d`, `data-pos`, `data-owner`; `line.message` with the trace's fields;
@@ -242,8 +244,9 @@ fn title(out: &mut SvgWriter, p: &Picture) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::problem::Problem;
     use crate::engine::protocol::Kind;
-    use crate::render::picture::predicted_messages;
+    use crate::render::picture::{display_bytes, predicted_messages, Hop};
     use crate::trace::Event;
 
     /// A parsed picture and the marks in it, found by class.
@@ -419,21 +422,13 @@ mod tests {
     fn solve(x: &[u8], y: &[u8], s: &Schedule) -> Solved {
         let values = crate::reference::full_table(x, y);
         let path = crate::reference::walk_path(x, y, &values);
-        let mut found = 0;
         let mut events = Vec::new();
-        for w in path.windows(2) {
-            if x[w[0].0] == y[w[0].1] {
-                found += 1;
-            }
+        for (t, w) in path.windows(2).enumerate() {
             let (from, to) = (s.cell_proc(w[0].0, w[0].1), s.cell_proc(w[1].0, w[1].1));
             if from != to {
-                events.push(Event::new(
-                    Kind::Traceback,
-                    from,
-                    to,
-                    Some(w[1]),
-                    16 + found,
-                ));
+                // The next cell, then the path so far: one move per cell walked.
+                let bytes = Hop::bytes_for(t + 1);
+                events.push(Event::new(Kind::Traceback, from, to, Some(w[1]), bytes));
             }
         }
         (values, path, events)
@@ -448,12 +443,14 @@ mod tests {
         messages.extend(hop_events.iter().copied());
         let svg = render(&Picture {
             schedule: &s,
+            problem: Problem::Lcs,
             x: Some(x),
             y: Some(y),
             values: Some(&values),
             messages: &messages,
             path: &path,
             swapped: true,
+            answer: None,
             title: "solve".into(),
             legend: vec!["traceback hops: 2".into()],
         })
@@ -506,14 +503,106 @@ mod tests {
             assert_eq!(Some(path[t + 1]), e.cell());
             assert_eq!(num_attr(h, "data-from"), e.from);
             assert_eq!(num_attr(h, "data-bytes") as u64, e.bytes);
+            assert_eq!(num_attr(h, "data-moves"), t + 1);
+            assert_eq!(e.bytes, 24 + (t as u64 + 1).div_ceil(4));
+            // The LCS so far: the matches of the cells walked, in reading order.
+            let mut so_far: Vec<u8> = path[..=t]
+                .iter()
+                .filter(|&&(i, j)| x[i] == y[j])
+                .map(|&(i, _)| x[i])
+                .collect();
+            so_far.reverse();
             let prefix = h.attribute("data-prefix").unwrap();
-            assert_eq!(
-                16 + prefix.replace("\\x01", "_").len() as u64,
-                e.bytes,
-                "{prefix}"
-            );
+            assert_eq!(prefix, display_bytes(&so_far));
         }
         assert!(texts.iter().any(|t| t.starts_with("hop 1: p")), "{texts:?}");
+    }
+
+    /// A CIGAR with every operation written out: `2=1X` is `==X`.
+    fn expand(cigar: &str) -> String {
+        let mut out = String::new();
+        let mut count = 0;
+        for c in cigar.chars() {
+            match c.to_digit(10) {
+                Some(d) => count = count * 10 + d as usize,
+                None => {
+                    out.extend(std::iter::repeat_n(c, count));
+                    count = 0;
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn an_edit_picture_speaks_of_distances_and_ends_with_the_alignment() {
+        use crate::input::{Format, Pair};
+        use crate::reference;
+        use crate::report::Answer;
+        // The file's first sequence is the longer: it becomes the columns.
+        let pair = Pair::from_file_order(b"sitting".to_vec(), b"kitten".to_vec(), Format::Plain);
+        assert!(pair.swapped);
+        let (x, y) = (pair.x.as_slice(), pair.y.as_slice());
+        let s = Schedule::new(x.len(), y.len(), 3);
+        let values = reference::full_table_of(Problem::Edit, x, y);
+        let path = reference::align(Problem::Edit, x, y);
+        let answer = Answer::new(Problem::Edit, &pair, &path);
+        let walk = crate::render::picture::tests::cells(&path, x.len(), y.len());
+        let mut messages = predicted_messages(&s);
+        for (t, w) in walk.windows(2).enumerate() {
+            let (from, to) = (s.cell_proc(w[0].0, w[0].1), s.cell_proc(w[1].0, w[1].1));
+            if from != to {
+                let bytes = Hop::bytes_for(t + 1);
+                messages.push(Event::new(Kind::Traceback, from, to, Some(w[1]), bytes));
+            }
+        }
+        let svg = render(&Picture {
+            schedule: &s,
+            problem: Problem::Edit,
+            x: Some(x),
+            y: Some(y),
+            values: Some(&values),
+            messages: &messages,
+            path: &walk,
+            swapped: true,
+            answer: Some(&answer),
+            title: "Edit distance".into(),
+            legend: vec![],
+        })
+        .unwrap();
+        let parsed = Parsed::new(&svg);
+        let expected: Vec<String> = values.iter().flatten().map(|v| v.to_string()).collect();
+        assert_eq!(parsed.texts("cell-text"), expected, "the distances");
+        let texts = parsed.all_texts();
+        assert!(texts.iter().all(|t| !t.contains("LCS")), "{texts:?}");
+        for wanted in [
+            "number in a cell: D[i][j], the edit distance".to_owned(),
+            "edit distance 3".into(),
+            format!("CIGAR {}", answer.cigar),
+        ] {
+            assert!(texts.iter().any(|t| t.starts_with(&wanted)), "{wanted}");
+        }
+        // Rows are the file's second sequence: x[i] deleted is a D of the CIGAR.
+        let legend = texts.join(" ");
+        assert!(legend.contains("x[i] deleted (D)"), "{legend}");
+        let view: Vec<String> = parsed
+            .texts("alignment-view")
+            .iter()
+            .map(|t| t.replace('\u{a0}', " "))
+            .collect();
+        assert_eq!(Some(view.as_slice()), answer.view.as_ref().map(|v| &v[..]));
+        // Each hop carries the path so far, which spells the end of the alignment.
+        let whole = expand(&answer.cigar);
+        let hops = parsed.marks("hop");
+        assert!(!hops.is_empty(), "this walk crosses ranks");
+        for h in &hops {
+            let moves = num_attr(h, "data-moves");
+            assert_eq!(num_attr(h, "data-t") + 1, moves);
+            assert_eq!(num_attr(h, "data-bytes"), 24 + moves.div_ceil(4));
+            let so_far = expand(h.attribute("data-prefix").unwrap());
+            assert_eq!(so_far.len(), moves);
+            assert!(whole.ends_with(&so_far), "{so_far} ends {whole}");
+        }
     }
 
     #[test]

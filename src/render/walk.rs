@@ -1,12 +1,15 @@
 //! The traceback walk of a classroom picture: one step per pair of consecutive cells with its
-//! arrowhead halfway, a black disc on each match showing its place in the LCS, and each hop
-//! onto another rank as a thick red arrow over its step, haloed in white.
+//! arrowhead halfway, a black disc on each match showing the cell's value (for an LCS run the
+//! match's place in the LCS, for an edit run the edits before it), and each hop onto another
+//! rank as a thick red arrow over its step, haloed in white.
 //!
 //! The steps are `path.walk-step` with `data-t`, the discs `circle.match`, the hops `path.hop`
-//! with their payload (see [`super::svg`]); the classroom page reveals them step by step.
+//! with their payload (`data-bytes`, `data-moves` of the path so far, and `data-prefix`, what
+//! that path spells: the LCS so far or the CIGAR so far; see [`super::svg`]); the classroom
+//! page reveals them step by step.
 
 use super::layout::Layout;
-use super::picture::{display_bytes, is_match, Hop, Picture};
+use super::picture::{is_match, Hop, Picture};
 use super::style::{hex, HOP_COLOUR, WALK_COLOUR};
 use super::xml::{num, SvgWriter};
 
@@ -121,9 +124,10 @@ pub(super) fn hop_arrows(out: &mut SvgWriter, p: &Picture, l: &Layout, hops: &[H
             ("data-i", h.next.0.to_string()),
             ("data-j", h.next.1.to_string()),
             ("data-bytes", h.bytes.to_string()),
+            ("data-moves", h.moves.to_string()),
         ];
         if let Some(prefix) = &h.prefix {
-            attrs.push(("data-prefix", display_bytes(prefix)));
+            attrs.push(("data-prefix", prefix.clone()));
         }
         attrs.extend([
             ("d", d),

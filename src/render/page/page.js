@@ -3,7 +3,10 @@
 // run's data from the `run-data` block, works out owners and segments from the schedule's
 // formulas (the report's `diag_start_end` and `cell_proc`) and checks them against the grid's
 // marks. Every state change only touches the marks that change, so a 64 x 64 grid steps
-// instantly. Tests drive it through `window.lcsPage` (info, go, state, playAll, problems).
+// instantly. Its words follow the run's problem (`data.problem`): the LCS, with the values
+// M[i][j], or the edit distance, with D[i][j] and the alignment as a CIGAR. It replays the walk's
+// rule on the recorded values and checks it against the recorded walk and the report's CIGAR.
+// Tests drive it through `window.lcsPage` (info, go, state, playAll, problems).
 'use strict';
 (function () {
   const data = JSON.parse(document.getElementById('run-data').textContent);
@@ -12,6 +15,8 @@
   const P = data.ranks;
   const D = m === 0 ? 0 : m + n - 1;
   const solved = data.command === 'solve';
+  const edit = data.problem === 'edit';
+  const V = edit ? 'D' : 'M';
   const svg = document.querySelector('#figure svg');
   svg.setAttribute('preserveAspectRatio', 'xMidYMin meet');
   const $ = (id) => document.getElementById(id);
@@ -96,6 +101,52 @@
   if (walk.length > 0 && walkSteps.length !== walk.length - 1) problems.push('walk steps and walk cells differ');
   const byDiagonal = perDiagonal();
   boundary.forEach((e) => byDiagonal[e.diagonal].push(e));
+
+  // ---- The walk's rule, replayed on the recorded values: each cell's move (0 match,
+  // 1 substitution, 2 up, 3 left), where it leads, and the alignment the moves spell.
+  const value = (a, b) => (a >= 0 && b >= 0 ? data.values[a][b] : edit ? a + b + 2 : 0);
+  function moveAt(i, j) {
+    if (data.x[i] === data.y[j]) return 0;
+    if (!edit) return value(i - 1, j) >= value(i, j - 1) ? 2 : 3;
+    const less = value(i, j) - 1;
+    if (value(i - 1, j - 1) === less) return 1;
+    return value(i - 1, j) === less ? 2 : 3;
+  }
+  const target = (i, j, mv) => (mv <= 1 ? [i - 1, j - 1] : mv === 2 ? [i - 1, j] : [i, j - 1]);
+  const walkMoves = walk.map(([i, j]) => moveAt(i, j));
+  walk.forEach(([i, j], t) => {
+    const [a, b] = target(i, j, walkMoves[t]);
+    const inside = a >= 0 && b >= 0;
+    const recorded = walk[t + 1];
+    if (recorded ? !inside || recorded[0] !== a || recorded[1] !== b : inside) {
+      problems.push('the walk\u2019s rule at (' + i + ', ' + j + ') leads to (' + a + ', ' + b + '), not where the walk went');
+    }
+  });
+  // Once the walk leaves the matrix, the rest of the path runs along the border.
+  const tail = [];
+  if (walk.length > 0) {
+    const [i, j] = walk[walk.length - 1];
+    const [a, b] = target(i, j, walkMoves[walk.length - 1]);
+    for (let k = 0; k <= b && a < 0; k++) tail.push(3);
+    for (let k = 0; k <= a && b < 0; k++) tail.push(2);
+  }
+  // The CIGAR of the first k cells' moves (the whole path when k is the walk's length).
+  function cigarSoFar(k) {
+    const moves = walkMoves.slice(0, k).concat(k === walk.length ? tail : []);
+    let out = '';
+    let run = 0;
+    let last = '';
+    for (let t = moves.length - 1; t >= 0; t--) {
+      const op = data.cigar_ops[moves[t]];
+      if (op !== last && run > 0) { out += run + last; run = 0; }
+      last = op;
+      run++;
+    }
+    return run > 0 ? out + run + last : out;
+  }
+  if (solved && walk.length > 0 && cigarSoFar(walk.length) !== data.cigar) {
+    problems.push('the walk spells ' + cigarSoFar(walk.length) + ', the report says ' + data.cigar);
+  }
 
   // ---- The steps: fill groups, walk groups, then the end (a solved run only).
   const fragment = new URLSearchParams(location.hash.slice(1));
@@ -240,7 +291,8 @@
     const h = hops[hops.length - 1];
     const mark = hopMarks.get(h.t);
     const box = mark.getBBox();
-    hopText.textContent = 'p' + h.from + ' \u2192 p' + h.to + ': (' + h.i + ', ' + h.j + ') "' + (h.prefix || '') + '" ' + h.bytes + ' B';
+    const carried = edit ? (h.prefix || '') : '"' + (h.prefix || '') + '"';
+    hopText.textContent = 'p' + h.from + ' \u2192 p' + h.to + ': (' + h.i + ', ' + h.j + ') ' + carried + ' ' + h.bytes + ' B';
     const w = hopText.getComputedTextLength() + 12;
     let x = box.x + box.width + 6;
     let y = box.y - 16;
@@ -285,50 +337,100 @@
     $('formula-text').innerHTML = f;
   }
 
+  // What a hop carries, in words.
+  function hopContent(h) {
+    const moves = plural(h.moves, 'move', 'moves');
+    return 'the next cell (' + h.i + ', ' + h.j + ') and the path so far, ' + moves +
+      (edit ? ' (CIGAR so far ' + (h.prefix || '') + ')' : ' (its matches, the LCS so far: "' + (h.prefix || '') + '")') +
+      ', ' + h.bytes + ' bytes';
+  }
+
+  // The rule's decision at (i, j): what the walk does, and the formulas behind it.
+  function ruleAt(i, j, mv) {
+    const xi = quoted(data.x[i]);
+    const yj = quoted(data.y[j]);
+    const next = target(i, j, mv);
+    const to = ' to (' + next.join(', ') + ')';
+    const c = (t) => '<code>' + t + '</code>';
+    const same = c('x[' + i + '] = ' + esc(xi) + ' = y[' + j + ']');
+    const differ = c('x[' + i + '] = ' + esc(xi) + ' \u2260 y[' + j + '] = ' + esc(yj));
+    if (!edit) {
+      if (mv === 0) {
+        return { move: 'a match: ' + xi + ' joins the LCS, and the walk goes diagonally' + to,
+          rule: '<p>' + same + ': match, prepend it, go to ' + c('(i \u2212 1, j \u2212 1)') + '</p>' };
+      }
+      const up = value(i - 1, j);
+      const left = value(i, j - 1);
+      const dir = mv === 2 ? 'up' : 'left';
+      return { move: 'no match, so the walk goes ' + dir + to,
+        rule: '<p>' + differ + ': ' + c('M[i\u22121][j] = ' + up + (up >= left ? ' \u2265 ' : ' &lt; ') + 'M[i][j\u22121] = ' + left) + ', so ' + dir + '</p>' };
+    }
+    const here = value(i, j);
+    const [dg, up, left] = [value(i - 1, j - 1), value(i - 1, j), value(i, j - 1)];
+    if (mv === 0) {
+      return { move: 'a match: ' + xi + ' is aligned with itself (=), at no cost, and the walk goes diagonally' + to,
+        rule: '<p>' + same + ': match, ' + c('D[i][j] = D[i\u22121][j\u22121] = ' + here) + ', go to ' + c('(i \u2212 1, j \u2212 1)') + '</p>' };
+    }
+    let rule = '<p>' + differ + ': ' + c('D[i][j] = 1 + min(D[i\u22121][j\u22121], D[i\u22121][j], D[i][j\u22121]) = 1 + min(' + dg + ', ' + up + ', ' + left + ') = ' + here) + '</p>';
+    const less = 'D[i][j] \u2212 1 = ' + (here - 1);
+    let move;
+    if (mv === 1) {
+      move = 'no match, and ' + xi + ' and ' + yj + ' are substituted (X): the walk goes diagonally' + to;
+      rule += '<p>' + c('D[i\u22121][j\u22121] = ' + dg + ' = ' + less) + ': a substitution, go to ' + c('(i \u2212 1, j \u2212 1)') + '</p>';
+    } else if (mv === 2) {
+      move = 'no match and no substitution: x[' + i + '] = ' + xi + ' is deleted (' + data.cigar_ops[2] + ' in the CIGAR) and the walk goes up' + to;
+      rule += '<p>' + c('D[i\u22121][j\u22121] = ' + dg + ' \u2260 ' + less) + ', ' + c('D[i\u22121][j] = ' + up + ' = ' + less) + ': x[i] deleted, go up</p>';
+    } else {
+      move = 'no match, no substitution, no deletion: y[' + j + '] = ' + yj + ' is inserted (' + data.cigar_ops[3] + ' in the CIGAR) and the walk goes left' + to;
+      rule += '<p>' + c('D[i\u22121][j\u22121] = ' + dg) + ' and ' + c('D[i\u22121][j] = ' + up) + ' differ from ' + c(less) + ': y[j] inserted, go left</p>';
+    }
+    return { move, rule };
+  }
+
   function walkTexts(st) {
     const k = st.shown;
     const [i, j] = walk[k - 1];
     const owner = cellProc(i, j);
-    const M = data.values;
-    const v = (a, b) => (a < 0 || b < 0 ? 0 : M[a][b]);
     $('phase').textContent = 'Traceback: cell ' + k + ' of ' + walk.length + ' of the walk';
-    let move;
-    let rule;
-    let next;
-    if (data.x[i] === data.y[j]) {
-      next = [i - 1, j - 1];
-      move = 'a match: ' + quoted(data.x[i]) + ' joins the LCS, and the walk goes diagonally to (' + next.join(', ') + ')';
-      rule = '<p><code>x[' + i + '] = ' + esc(quoted(data.x[i])) + ' = y[' + j + ']</code>: match, prepend it, go to <code>(i \u2212 1, j \u2212 1)</code></p>';
-    } else {
-      const up = v(i - 1, j);
-      const left = v(i, j - 1);
-      next = up >= left ? [i - 1, j] : [i, j - 1];
-      move = 'no match, so the walk goes ' + (up >= left ? 'up' : 'left') + ' to (' + next.join(', ') + ')';
-      rule = '<p><code>x[' + i + '] = ' + esc(quoted(data.x[i])) + ' \u2260 y[' + j + '] = ' + esc(quoted(data.y[j])) + '</code>: ' +
-        '<code>M[i\u22121][j] = ' + up + (up >= left ? ' \u2265 ' : ' &lt; ') + 'M[i][j\u22121] = ' + left + '</code>, so ' + (up >= left ? 'up' : 'left') + '</p>';
+    const mv = walkMoves[k - 1];
+    const decided = ruleAt(i, j, mv);
+    const rule = decided.rule;
+    let move = decided.move;
+    const next = target(i, j, mv);
+    if (next[0] < 0 || next[1] < 0) {
+      move += ', which is outside the matrix: the walk ends';
+      if (tail.length > 0) {
+        move += '; the rest of the path runs along the border, ' + plural(tail.length, 'byte', 'bytes') + ' of ' +
+          (tail[0] === 2 ? 'x' : 'y') + ' alone (' + tail.length + data.cigar_ops[tail[0]] + ')';
+      }
     }
-    if (next[0] < 0 || next[1] < 0) move += ', which is outside the matrix: the walk ends';
     const hops = data.hops.filter((h) => h.t >= st.from - 1 && h.t < k - 1);
     let what = 'The walk is at (' + i + ', ' + j + '), a cell of p' + owner + ': ' + move + '.';
     hops.forEach((h) => {
-      what += ' Hop: p' + h.from + ' sends p' + h.to + ' one traceback message: the next cell (' + h.i + ', ' + h.j + ') and "' +
-        (h.prefix || '') + '", ' + h.bytes + ' bytes.';
+      what += ' Hop: p' + h.from + ' sends p' + h.to + ' one traceback message: ' + hopContent(h) + '.';
     });
     $('what').textContent = what;
     showHopLabel(hops);
     const sp = split(i + j);
+    const v = value(i, j);
     $('formula-text').innerHTML = rule +
-      '<p><code>M[' + i + '][' + j + '] = ' + M[i][j] + '</code>: the LCS of x[0..=' + i + '] and y[0..=' + j + '] has ' + M[i][j] + ' bytes</p>' +
+      '<p><code>' + V + '[' + i + '][' + j + '] = ' + v + '</code>: ' + (edit
+        ? 'the edit distance of x[0..=' + i + '] and y[0..=' + j + '] is ' + v
+        : 'the LCS of x[0..=' + i + '] and y[0..=' + j + '] has ' + v + ' bytes') + '</p>' +
       '<p>owner: <code>cell_proc(' + i + ', ' + j + ')</code> = p' + owner + ' (d = ' + (i + j) + ', pos = ' + pos(i, j) + ', c = ' + sp.c + ', f = ' + sp.f + ', r = ' + sp.r + ')</p>' +
-      '<p>A hop happens when the next cell has another owner: one message with the next cell and the LCS bytes found so far.</p>';
+      '<p>A hop happens when the next cell has another owner: one message with the next cell (16 bytes) and the path so far (its number of moves, 8 bytes, then the moves four to a byte).</p>';
   }
 
   function endTexts() {
     $('phase').textContent = 'End of the walk';
-    $('what').textContent = 'The walk has left the matrix: the LCS is "' + (data.lcs || '') + '" (' + found(walk.length).length +
-      ' bytes). ' + (data.control || '');
-    $('formula-text').innerHTML = '<p>' + plural(control.length, 'control message', 'control messages') + ': ' +
+    const answer = edit
+      ? 'the edit distance is ' + data.distance + ', and the alignment (the file\u2019s first sequence the query) is ' + data.cigar + '. '
+      : 'the LCS is "' + (data.lcs || '') + '" (' + found(walk.length).length + ' bytes). ';
+    $('what').textContent = 'The walk has left the matrix: ' + answer + (data.control || '');
+    let f = '<p>' + plural(control.length, 'control message', 'control messages') + ': ' +
       control.map((e) => 'p' + e.from + '\u2192p' + e.to + ' (' + e.bytes + ' B)').join(', ') + '</p>';
+    if (edit && data.view) f += '<pre class="alignment">' + data.view.map(esc).join('\n') + '</pre>';
+    $('formula-text').innerHTML = f;
     showHopLabel([]);
   }
 
@@ -358,7 +460,10 @@
     }
     const inWalk = st.phase === 'walk' || st.phase === 'end';
     $('found').hidden = !solved || !inWalk;
-    if (solved && inWalk) $('lcs-so-far').textContent = showBytes(found(st.phase === 'walk' ? st.shown : walk.length));
+    if (solved && inWalk) {
+      const k = st.phase === 'walk' ? st.shown : walk.length;
+      $('found-so-far').textContent = edit ? cigarSoFar(k) : showBytes(found(k));
+    }
     $('final').hidden = st.phase !== 'end';
     const c = counts[s];
     const before = s > 0 ? counts[s - 1] : null;
@@ -436,7 +541,7 @@
       '<p>owner cell_proc(' + i + ', ' + j + ') = p' + k + ' (' + how + ')</p>' +
       '<p>diag_start_end(' + d + ', ' + k + ') = [' + s + ', ' + end + '): ' + rows(d, s, end) + '</p>';
     if (solved) {
-      html += '<p>M[' + i + '][' + j + '] = ' + (d < doneHi ? data.values[i][j] : 'not computed yet at this step') + '</p>';
+      html += '<p>' + V + '[' + i + '][' + j + '] = ' + (d < doneHi ? data.values[i][j] : 'not computed yet at this step') + '</p>';
     }
     tooltip.innerHTML = html;
     tooltip.hidden = false;
@@ -467,7 +572,10 @@
       matches: svg.querySelectorAll('.match.on').length,
       hops: list('.hop.on', (e) => ({ t: num(e, 't'), from: num(e, 'from'), to: num(e, 'to'), i: num(e, 'i'), j: num(e, 'j'), bytes: num(e, 'bytes'), prefix: e.dataset.prefix })),
       hopLabel: hopLabel.getAttribute('visibility') === 'visible' ? hopText.textContent : null,
-      lcs: $('found').hidden ? null : $('lcs-so-far').textContent,
+      problem: data.problem,
+      lcs: edit || $('found').hidden ? null : $('found-so-far').textContent,
+      alignment: !edit || $('found').hidden ? null : $('found-so-far').textContent,
+      panel: document.querySelector('aside').textContent,
       final: !$('final').hidden,
       tooltip: tooltip.hidden ? null : tooltip.textContent,
     };
