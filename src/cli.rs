@@ -202,7 +202,8 @@ pub struct ScheduleArgs {
 
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// Length of the first sequence.
+    /// Length of the first sequence (the file may hold at most 1 TiB, and no more than its
+    /// directory's free space).
     #[arg(long)]
     pub len: usize,
     /// Length of the second sequence (default: the same as --len).

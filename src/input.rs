@@ -209,7 +209,7 @@ const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// Whether `bytes` look like FASTA: the first non-blank line, after a byte-order mark,
 /// starts with `>`.
-fn looks_like_fasta(bytes: &[u8]) -> bool {
+pub(crate) fn looks_like_fasta(bytes: &[u8]) -> bool {
     let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     lines(bytes)
         .find(|l| !l.is_empty())

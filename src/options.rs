@@ -334,9 +334,11 @@ impl GenerateOptions {
                     .into(),
             ));
         }
+        let len2 = args.len2.unwrap_or(args.len);
+        crate::generate::check_lengths(args.len, len2)?;
         Ok(GenerateOptions {
             len: args.len,
-            len2: args.len2.unwrap_or(args.len),
+            len2,
             alphabet: args.alphabet.into_bytes(),
             seed: args.seed,
             output: args.output,

@@ -346,8 +346,7 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
 
 fn generate(opts: GenerateOptions) -> Result<(), Error> {
     export::check_outputs(&[("--output", &opts.output)], &[])?;
-    let (x, y) = crate::generate::generate_pair(opts.len, opts.len2, &opts.alphabet, opts.seed);
-    crate::generate::write_pair(&opts.output, &x, &y)
+    crate::generate::write_generated(&opts.output, opts.len, opts.len2, &opts.alphabet, opts.seed)
 }
 
 fn plot(opts: PlotOptions) -> Result<(), Error> {
