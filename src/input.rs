@@ -155,6 +155,13 @@ pub enum InputError {
     #[error("input file '{}': is a directory", path.display())]
     IsDirectory { path: PathBuf },
 
+    /// A device, FIFO or socket where only a regular file will do.
+    #[error(
+        "input file '{}': is not a regular file (a device, FIFO or socket), which {what} must be",
+        path.display()
+    )]
+    NotRegular { path: PathBuf, what: &'static str },
+
     // The cause is part of the message because the binary prints only the top-level message.
     #[error("input file '{}': cannot read: {source}", path.display())]
     Unreadable { path: PathBuf, source: io::Error },

@@ -363,6 +363,57 @@ pub fn run_with_timeout(cmd: Command) -> Run {
     Job::spawn(cmd).wait(TIMEOUT)
 }
 
+/// Runs one process to completion, as [`run_with_timeout`] does, and also returns its peak
+/// resident set in bytes (`wait4`'s `ru_maxrss`: this child's own, not the test's other
+/// children's). For a command that does not start others.
+pub fn run_measured(mut cmd: Command) -> (Run, u64) {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+    let readers = [
+        collect_all(child.stdout.take().unwrap()),
+        collect_all(child.stderr.take().unwrap()),
+    ];
+    let pid = child.id() as libc::pid_t;
+    let started = Instant::now();
+    let (status, usage) = loop {
+        let mut status = 0;
+        // SAFETY: wait4 writes the status and the struct it is given.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        match unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) } {
+            0 if started.elapsed() > TIMEOUT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("still running after {TIMEOUT:?}: hung");
+            }
+            0 => std::thread::sleep(Duration::from_millis(5)),
+            p if p == pid => break (status, usage),
+            _ => panic!("wait4: {}", std::io::Error::last_os_error()),
+        }
+    };
+    let elapsed = started.elapsed();
+    let [stdout, stderr] =
+        readers.map(|r| String::from_utf8_lossy(&r.join().unwrap()).into_owned());
+    let run = Run {
+        status: std::os::unix::process::ExitStatusExt::from_raw(status),
+        stdout,
+        stderr,
+        elapsed,
+    };
+    (run, u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024)
+}
+
+fn collect_all(mut from: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = from.read_to_end(&mut bytes);
+        bytes
+    })
+}
+
 /// `mpi-lcs ARGS` as a plain process (an MPI singleton for `solve`).
 pub fn plain<S: AsRef<OsStr>>(args: &[S]) -> Run {
     run_with_timeout(plain_command(args))
