@@ -1,10 +1,14 @@
 //! What a command is given to read or asked to write beyond an ordinary file: lengths
-//! `generate` cannot write, result sets that are devices, FIFOs or too large. Each case ends
-//! with one message and a documented exit status.
+//! `generate` cannot write, result sets that are devices, FIFOs or too large, standard input,
+//! FIFOs and gzip for `solve` and `reference`. Each case ends with one
+//! message and a documented exit status, or with the same answer as the plain file.
 //!
 //! No test here asserts how long anything took: a hang fails on the harness's timeout.
 
+use std::fs::File;
+use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use crate::util::{self, args, Dir, Run};
@@ -117,4 +121,109 @@ fn result_sets_are_read_within_bounds() {
         assert_refused(&run, 3, problem);
         assert!(!out.exists());
     }
+}
+
+/// Opens the FIFO at `path` for writing once a reader has it open (until then an open without
+/// blocking fails), so a test knows the reader is there.
+fn open_writer(path: &Path) -> File {
+    let mut file = None;
+    util::wait_until(
+        || {
+            file = File::options()
+                .write(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(path)
+                .ok();
+            file.is_some()
+        },
+        || format!("nobody opened {} to read", path.display()),
+    );
+    let file = file.unwrap();
+    // Writes block again, as a writer's would.
+    // SAFETY: fcntl changes the flags of a descriptor this process owns.
+    unsafe {
+        use std::os::fd::AsRawFd;
+        libc::fcntl(file.as_raw_fd(), libc::F_SETFL, 0);
+    }
+    file
+}
+
+/// Writes `bytes` into the FIFO at `path` once a reader opens it, from a thread of its own.
+fn feed(path: &Path, bytes: &[u8]) -> std::thread::JoinHandle<()> {
+    let (path, bytes) = (path.to_owned(), bytes.to_vec());
+    std::thread::spawn(move || {
+        let _ = open_writer(&path).write_all(&bytes);
+    })
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+/// The summary's first two lines: the LCS's length and the LCS.
+fn answer(run: &Run) -> String {
+    let lines: Vec<&str> = run.stdout.lines().take(2).collect();
+    assert!(lines[0].starts_with("LCS length: "), "{run:#?}");
+    lines.join("\n")
+}
+
+/// `-` was "not found" and gzip was read as plain text: both now give the plain file's
+/// answer, for `reference` and for `solve` on two ranks (standard input reaches rank 0, which
+/// broadcasts the sequences), as does a FIFO.
+#[test]
+fn standard_input_fifos_and_gzip_read_as_the_plain_file() {
+    let dir = Dir::new();
+    let input = util::repo_input("medium.txt");
+    let text = std::fs::read(&input).unwrap();
+    let zipped = dir.file("medium.txt.gz", &gzip(&text));
+    let expected = answer(&util::plain(&args(&[&"reference", &input])).ok());
+    let from_stdin = util::run_with_input(util::plain_command(&["reference", "-"]), &text);
+    assert_eq!(answer(&from_stdin.ok()), expected);
+    let from_gzip = util::plain(&args(&[&"reference", &zipped])).ok();
+    assert_eq!(answer(&from_gzip), expected);
+    let fifo = dir.path("medium.fifo");
+    mkfifo(&fifo);
+    let writer = feed(&fifo, &gzip(&text));
+    let from_fifo = util::plain(&args(&[&"reference", &fifo])).ok();
+    writer.join().unwrap();
+    assert_eq!(answer(&from_fifo), expected);
+    let json = dir.path("solve.json");
+    let solve = util::mpirun_command(2, &args(&[&"solve", &"-", &"--json", &json]), &[]);
+    let solved = util::run_with_input(solve, &gzip(&text)).ok();
+    assert_eq!(answer(&solved), expected);
+    assert_eq!(util::json(&json)["input"], "-");
+}
+
+/// A gzip bomb, UTF-16 text and a stream longer than `--max-input` are refused by name, and
+/// the bomb costs no more memory than the limit.
+#[test]
+fn gzip_bombs_wide_text_and_long_streams_are_refused() {
+    let dir = Dir::new();
+    // 1 GiB of zeros in 1,024 members of 1 MiB each: about 1 MB of gzip.
+    let member = gzip(&vec![0u8; 1 << 20]);
+    let bomb = dir.file("bomb.gz", &member.repeat(1024));
+    let (run, peak) = util::run_measured(util::plain_command(&args(&[
+        &"reference",
+        &bomb,
+        &"--max-input",
+        &"1M",
+    ])));
+    assert_refused(
+        &run,
+        3,
+        "gzip that decompresses to more than the limit of 1048576",
+    );
+    assert!(peak < 100 << 20, "peak resident set {peak} bytes");
+    let utf16: Vec<u8> = "\u{feff}ACGT\nGATTACA\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let wide = dir.file("utf16.txt", &utf16);
+    let run = util::plain(&args(&[&"reference", &wide]));
+    assert_refused(&run, 3, "UTF-16LE text");
+    let cmd = util::plain_command(&["reference", "-", "--max-input", "100"]);
+    let run = util::run_with_input(cmd, &[b'A'; 1000]);
+    assert_refused(&run, 3, "more than the limit of 100 bytes");
 }

@@ -13,7 +13,7 @@
 //! `-x VAR` to pass a variable, MPICH's Hydra takes neither and passes the environment.
 
 use std::ffi::{OsStr, OsString};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -209,7 +209,13 @@ fn collect(mut from: impl Read + Send + 'static, into: Arc<Mutex<Vec<u8>>>) -> J
 
 impl Job {
     /// Starts `cmd` in a new session, with stdin closed and its output collected.
-    pub fn spawn(mut cmd: Command) -> Job {
+    pub fn spawn(cmd: Command) -> Job {
+        Job::spawn_with_input(cmd, None)
+    }
+
+    /// [`Job::spawn`], with `input` (when given) written to its standard input, which is then
+    /// closed.
+    pub fn spawn_with_input(mut cmd: Command, input: Option<Vec<u8>>) -> Job {
         static JOBS: AtomicUsize = AtomicUsize::new(0);
         let mark = format!(
             "{}-{}",
@@ -225,18 +231,28 @@ impl Job {
                 Ok(())
             });
         }
+        let stdin = match input {
+            Some(_) => Stdio::piped(),
+            None => Stdio::null(),
+        };
         let mut child = cmd
-            .stdin(Stdio::null())
+            .stdin(stdin)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
         let stdout = Arc::new(Mutex::new(Vec::new()));
         let stderr = Arc::new(Mutex::new(Vec::new()));
-        let readers = vec![
+        let mut readers = vec![
             collect(child.stdout.take().unwrap(), stdout.clone()),
             collect(child.stderr.take().unwrap(), stderr.clone()),
         ];
+        if let (Some(bytes), Some(mut to)) = (input, child.stdin.take()) {
+            // A command that stops reading early makes this write fail: that is its business.
+            readers.push(std::thread::spawn(move || {
+                let _ = to.write_all(&bytes);
+            }));
+        }
         let processes = JobProcesses {
             session: child.id(),
             mark,
@@ -361,6 +377,11 @@ pub fn wait_until(mut done: impl FnMut() -> bool, what: impl FnOnce() -> String)
 /// Runs a command to completion, killing it and failing the test after [`TIMEOUT`].
 pub fn run_with_timeout(cmd: Command) -> Run {
     Job::spawn(cmd).wait(TIMEOUT)
+}
+
+/// [`run_with_timeout`] with `input` on the command's standard input.
+pub fn run_with_input(cmd: Command, input: &[u8]) -> Run {
+    Job::spawn_with_input(cmd, Some(input.to_vec())).wait(TIMEOUT)
 }
 
 /// Runs one process to completion, as [`run_with_timeout`] does, and also returns its peak

@@ -217,7 +217,8 @@ fn print(text: &str) -> Result<(), Error> {
 
 fn reference(opts: ReferenceOptions) -> Result<(), Error> {
     init_logging(None);
-    export::check_outputs(&opts.outputs.named(), &[&opts.input.path])?;
+    let read = crate::input::file_read(&opts.input.path);
+    export::check_outputs(&opts.outputs.named(), &[read])?;
     let started_at = std::time::SystemTime::now();
     let started = std::time::Instant::now();
     let input = &opts.input;
