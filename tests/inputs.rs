@@ -1,6 +1,6 @@
 //! What a command is given to read or asked to write beyond an ordinary file: lengths
 //! `generate` cannot write, result sets that are devices, FIFOs or too large, standard input,
-//! FIFOs and gzip for `solve` and `reference`. Each case ends with one
+//! FIFOs and gzip for `solve` and `reference`, and how ranks wait while rank 0 reads. Each case ends with one
 //! message and a documented exit status, or with the same answer as the plain file.
 //!
 //! No test here asserts how long anything took: a hang fails on the harness's timeout.
@@ -10,6 +10,7 @@ use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
+use std::time::Duration;
 
 use crate::util::{self, args, Dir, Run};
 
@@ -226,4 +227,61 @@ fn gzip_bombs_wide_text_and_long_streams_are_refused() {
     let cmd = util::plain_command(&["reference", "-", "--max-input", "100"]);
     let run = util::run_with_input(cmd, &[b'A'; 1000]);
     assert_refused(&run, 3, "more than the limit of 100 bytes");
+}
+
+/// CPU time of a process so far (`/proc/PID/stat`: user and system), in clock ticks.
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rfind(')').map_or("", |at| &stat[at + 1..]);
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    // After the name: state is field 3, utime 14 and stime 15.
+    fields
+        .get(11..13)
+        .map_or(0, |f| f.iter().map(|v| v.parse::<u64>().unwrap_or(0)).sum())
+}
+
+/// While rank 0 waited for a FIFO's writer, the other ranks spun at 90 % of a core: they now
+/// wait for the input's broadcast asleep, however the host says ranks should wait. Seen from
+/// the CPU time the ranks take while rank 0 waits (at most a tenth of the time, in a window
+/// of half a second; a spinning rank takes it all, and never shows such a window).
+#[test]
+fn ranks_waiting_for_rank_0_to_read_a_fifo_do_not_spin() {
+    let dir = Dir::new();
+    let input = std::fs::read(util::repo_input("small.txt")).unwrap();
+    let bin = std::fs::canonicalize(util::bin()).unwrap();
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    for waiting in ["spin", "yield"] {
+        let fifo = dir.path(&format!("{waiting}.fifo"));
+        mkfifo(&fifo);
+        let json = dir.path(&format!("{waiting}.json"));
+        let a = args(&[&"solve", &fifo, &"--json", &json]);
+        let job = util::Job::spawn(util::mpirun_command(3, &a, &[("MPI_LCS_WAIT", waiting)]));
+        // Rank 0 has opened the FIFO: every rank is past MPI's start.
+        let mut writer = open_writer(&fifo);
+        let ranks: Vec<u32> = job
+            .processes()
+            .list()
+            .into_iter()
+            .filter(|pid| std::fs::read_link(format!("/proc/{pid}/exe")).is_ok_and(|e| e == bin))
+            .collect();
+        assert_eq!(ranks.len(), 3, "{ranks:?}");
+        let window = Duration::from_millis(500);
+        let busy = |_| {
+            let before: u64 = ranks.iter().map(|&p| cpu_ticks(p)).sum();
+            std::thread::sleep(window);
+            let after: u64 = ranks.iter().map(|&p| cpu_ticks(p)).sum();
+            after - before
+        };
+        let quiet = window.as_millis() as u64 * hz / 1000 / 10;
+        let spent: Vec<u64> = (0..20).map(busy).take_while(|&t| t > quiet).collect();
+        assert!(
+            spent.len() < 20,
+            "{waiting}: the ranks kept busy while rank 0 waited: {spent:?} ticks per {window:?}"
+        );
+        writer.write_all(&input).unwrap();
+        drop(writer);
+        job.wait(util::TIMEOUT).ok();
+        assert_eq!(util::json(&json)["lcs_length"], 7);
+    }
 }
