@@ -188,11 +188,12 @@ const HEAD: usize = 5;
 
 /// Whether a plain file `X\nY\n` whose sequences hold no line break, and whose first bytes
 /// are `head` (its first [`HEAD`] bytes, or all of a shorter file), reads back as X and Y:
-/// whether it does not look like FASTA. That is decided by the first byte of the first
+/// whether it neither looks like FASTA nor begins with a UTF-16 or UTF-32 byte-order mark.
+/// The marks are at most four bytes long; FASTA is told by the first byte of the first
 /// non-blank line after a UTF-8 byte-order mark, which is at offset 0 or 3 (X, after the
 /// mark), 1 (Y after an empty X) or 4 (Y after an X that is the mark alone): inside the head.
 fn reads_back(head: &[u8]) -> bool {
-    !crate::input::looks_like_fasta(head)
+    crate::input::auto_reads_plain(head)
 }
 
 /// Writes the file of `generate --len LEN --len2 LEN2 --alphabet ALPHABET --seed SEED` to
@@ -236,8 +237,8 @@ pub fn write_generated(
     if !reads_back(&buf[..head]) {
         return Err(Error::Usage(format!(
             "this pair would not read back as written (its first line begins with '>', \
-             which reads as FASTA); choose another --seed or an --alphabet without '>' \
-             (nothing written to '{}')",
+             which reads as FASTA, or with a UTF-16 or UTF-32 byte-order mark); choose \
+             another --seed or an --alphabet without '>' (nothing written to '{}')",
             path.display()
         )));
     }
@@ -402,13 +403,13 @@ mod tests {
         assert_eq!(names.len(), 1, "no temporary file left");
     }
 
-    /// The head decides as reading the whole file back would, for every short pair over
-    /// bytes that make a byte-order mark, a header or a blank line.
+    /// The head decides as reading the whole file back would, for short pairs over bytes
+    /// that make byte-order marks (UTF-8, UTF-16, UTF-32), a header or a blank line.
     #[test]
     fn the_head_decides_as_reading_back_would() {
-        let alphabet = b"\xef\xbb\xbf>A ";
+        let alphabet = b"\xef\xbb\xbf\xff\xfe\x00>A ";
         let mut rng = Random::new(2);
-        for _ in 0..20_000 {
+        for _ in 0..50_000 {
             let (a, b) = (rng.below(7), rng.below(4));
             let (x, y) = (rng.bytes(a, alphabet), rng.bytes(b, alphabet));
             let file = plain_file(&x, &y);
