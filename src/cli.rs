@@ -262,9 +262,13 @@ pub struct SelfTestArgs {
     /// keeping every bit, or checkpoints every 1 or 17 rows, or as `auto` decides.
     #[arg(long)]
     pub sweep: bool,
-    /// Also check the pair of this input file (every rank reads it); repeatable.
+    /// Also check the pair of this input file (rank 0 reads it and broadcasts it); repeatable.
     #[arg(long, value_name = "PATH")]
     pub file: Vec<PathBuf>,
+    /// Broadcast each --file's sequences in pieces of this many bytes (default: 1 GiB, as
+    /// `solve` does; a few bytes make a small file travel in many pieces).
+    #[arg(long, value_name = "BYTES", default_value_t = crate::engine::share::PIECE)]
+    pub piece: usize,
 }
 
 fn parse_checkpoint(text: &str) -> Result<CheckpointChoice, String> {

@@ -1,6 +1,6 @@
 //! What a command is given to read or asked to write beyond an ordinary file: lengths
 //! `generate` cannot write, result sets that are devices, FIFOs or too large, standard input,
-//! FIFOs and gzip for `solve` and `reference`, and how ranks wait while rank 0 reads. Each case ends with one
+//! FIFOs and gzip for `solve` and `reference`, and `self-test --file`. Each case ends with one
 //! message and a documented exit status, or with the same answer as the plain file.
 //!
 //! No test here asserts how long anything took: a hang fails on the harness's timeout.
@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::util::{self, args, Dir, Run};
@@ -284,4 +284,45 @@ fn ranks_waiting_for_rank_0_to_read_a_fifo_do_not_spin() {
         job.wait(util::TIMEOUT).ok();
         assert_eq!(util::json(&json)["lcs_length"], 7);
     }
+}
+
+/// `self-test --file` read the file on every rank: a FIFO fed once left a rank waiting for
+/// ever. Rank 0 reads it now and broadcasts it, here in pieces of 7 bytes (as a
+/// genome-sized sequence goes in pieces of 1 GiB), and a bad file ends every rank with one
+/// message.
+#[test]
+fn self_test_reads_its_files_on_rank_0_and_shares_them_in_pieces() {
+    let dir = Dir::new();
+    let text = std::fs::read(util::repo_input("medium.txt")).unwrap();
+    let fifo = dir.path("pair.fifo");
+    mkfifo(&fifo);
+    let zipped: PathBuf = dir.file("small.txt.gz", &gzip(b"GATTACA\nTACGATTAC\n"));
+    let writer = feed(&fifo, &text);
+    let a = args(&[
+        &"self-test",
+        &"--cases",
+        &"0",
+        &"--problem",
+        &"lcs,edit",
+        &"--file",
+        &fifo,
+        &"--file",
+        &zipped,
+        &"--piece",
+        &"7",
+    ]);
+    let run = util::mpirun(3, &a).ok();
+    writer.join().unwrap();
+    assert!(
+        run.stdout.contains("11 pairs (lcs, edit) on 3 ranks"),
+        "{run:#?}"
+    );
+    assert!(run.stdout.contains(": 0 failed"), "{run:#?}");
+    let writer = feed(&fifo, b"A\nC\nG\n");
+    let run = util::mpirun(
+        3,
+        &args(&[&"self-test", &"--cases", &"0", &"--file", &fifo]),
+    );
+    writer.join().unwrap();
+    assert_refused(&run, 3, "pair.fifo': more than two sequences");
 }
