@@ -67,7 +67,8 @@ pub enum Command {
 /// The input file and its size limit, shared by `solve` and `reference`.
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// Input: two lines (X then Y) or FASTA with exactly two records.
+    /// Input: two lines (X then Y) or FASTA with exactly two records; `-` reads standard
+    /// input, and gzip (a file, a pipe or standard input) is decompressed as it is read.
     pub file: PathBuf,
     /// Refuse input files larger than this (e.g. 64M, 2G; K, M, G are powers of 1024).
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]

@@ -7,11 +7,11 @@
 //! same seed ([`crate::generate::test_pairs`]: the edge shapes, then random pairs); the pairs of
 //! the `--file` inputs are read by rank 0 and broadcast as `solve` broadcasts its input
 //! ([`crate::engine::share`], in pieces of `--piece` bytes), so a file that fails to read ends
-//! every rank with one message. For each pair rank 0 checks what a `solve` run checks and more: the LCS
-//! is the reference's byte for byte, boundary messages equal the prediction in total and per
-//! rank pair, every cell is owned once, one traceback message per hop, hops bounded by the
-//! walk's length. It prints one line per failed pair and a summary; the exit status is 1 when
-//! any pair failed.
+//! every rank with one message. For each pair rank 0 checks what a `solve` run checks and
+//! more: the LCS is the reference's byte for byte, boundary messages equal the prediction in
+//! total and per rank pair, every cell is owned once, one traceback message per hop, hops
+//! bounded by the walk's length. It prints one line per failed pair and a summary; the exit
+//! status is 1 when any pair failed.
 
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
