@@ -67,7 +67,8 @@ pub enum Command {
 /// The input file and its size limit, shared by `solve` and `reference`.
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// Input: two lines (X then Y) or FASTA with exactly two records.
+    /// Input: two lines (X then Y) or FASTA with exactly two records; `-` reads standard
+    /// input, and gzip (a file, a pipe or standard input) is decompressed as it is read.
     pub file: PathBuf,
     /// Refuse input files larger than this (e.g. 64M, 2G; K, M, G are powers of 1024).
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
@@ -202,7 +203,8 @@ pub struct ScheduleArgs {
 
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// Length of the first sequence.
+    /// Length of the first sequence (the file may hold at most 1 TiB, and no more than its
+    /// directory's free space).
     #[arg(long)]
     pub len: usize,
     /// Length of the second sequence (default: the same as --len).
@@ -261,9 +263,13 @@ pub struct SelfTestArgs {
     /// keeping every bit, or checkpoints every 1 or 17 rows, or as `auto` decides.
     #[arg(long)]
     pub sweep: bool,
-    /// Also check the pair of this input file (every rank reads it); repeatable.
+    /// Also check the pair of this input file (rank 0 reads it and broadcasts it); repeatable.
     #[arg(long, value_name = "PATH")]
     pub file: Vec<PathBuf>,
+    /// Broadcast each --file's sequences in pieces of this many bytes (default: 1 GiB, as
+    /// `solve` does; a few bytes make a small file travel in many pieces).
+    #[arg(long, value_name = "BYTES", default_value_t = crate::engine::share::PIECE)]
+    pub piece: usize,
 }
 
 fn parse_checkpoint(text: &str) -> Result<CheckpointChoice, String> {

@@ -10,8 +10,17 @@
 //! Files are written in the plain format that [`crate::input`] reads, and never one that
 //! reading would misunderstand: an alphabet with a line break is refused by the options, and a
 //! pair whose first line would begin with `>` (read as FASTA) is refused here.
+//!
+//! A file is never built in memory: [`PairFile`] makes its bytes as they are read, in the order
+//! [`generate_pair`] draws them, and [`write_generated`] streams them through a buffer of
+//! [`CHUNK`] bytes into a temporary file that is renamed over the target once complete, so
+//! memory stays the same at any length. Lengths whose file would exceed [`MAX_FILE_BYTES`], or
+//! the free space of the output's directory, are refused before anything is written.
 
-use std::path::Path;
+use std::fs;
+use std::io::{self, Read, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
 
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -93,22 +102,184 @@ pub fn plain_file(x: &[u8], y: &[u8]) -> Vec<u8> {
     bytes
 }
 
-/// Writes `x` and `y` in the plain format to `path`, atomically. Refused when the file would
-/// not read back as the same pair.
-pub fn write_pair(path: &Path, x: &[u8], y: &[u8]) -> Result<(), Error> {
-    let bytes = plain_file(x, y);
-    match crate::input::parse(&bytes, crate::input::FormatChoice::Auto) {
-        Ok((a, b, Format::Plain)) if a == x && b == y => {}
-        _ => {
-            return Err(Error::Usage(format!(
-                "this pair would not read back as written (its first line begins with '>', \
-                 which reads as FASTA); choose another --seed or an --alphabet without '>' \
-                 (nothing written to '{}')",
-                path.display()
-            )))
+/// Largest file `generate` writes: 1 TiB. Far more than any run can read (every rank holds
+/// both sequences in memory), and a bound that keeps every length's arithmetic inside `u64`.
+pub const MAX_FILE_BYTES: u64 = 1 << 40;
+
+/// Bytes made and written at a time.
+pub const CHUNK: usize = 1 << 20;
+
+/// The size of the plain file of two sequences of lengths `len` and `len2`: both, and a
+/// newline after each; `None` beyond `u64`.
+pub fn file_len(len: usize, len2: usize) -> Option<u64> {
+    (len as u64).checked_add(len2 as u64)?.checked_add(2)
+}
+
+/// Refuses lengths whose file would be larger than [`MAX_FILE_BYTES`].
+pub fn check_lengths(len: usize, len2: usize) -> Result<u64, Error> {
+    match file_len(len, len2) {
+        Some(bytes) if bytes <= MAX_FILE_BYTES => Ok(bytes),
+        size => Err(Error::Usage(format!(
+            "--len {len} and --len2 {len2} make a file of {}; generate writes at most {} \
+             ({MAX_FILE_BYTES} bytes)",
+            size.map_or("more than 2^64 bytes".to_owned(), |b| format!("{b} bytes")),
+            crate::mem::human(MAX_FILE_BYTES)
+        ))),
+    }
+}
+
+/// The plain-format file of the pair `generate_pair(len, len2, alphabet, seed)`, made as it
+/// is read: X's bytes, a newline, Y's bytes, a newline, drawn from the generator in that
+/// order, so the bytes are [`plain_file`]'s of that pair, whatever sizes the reads ask for.
+pub struct PairFile<'a> {
+    rng: Random,
+    alphabet: &'a [u8],
+    /// Bytes of the current sequence still to make.
+    left: u64,
+    /// Y's length, until X's newline is out.
+    next: Option<u64>,
+    /// Both newlines are out.
+    done: bool,
+}
+
+impl<'a> PairFile<'a> {
+    pub fn new(len: usize, len2: usize, alphabet: &'a [u8], seed: u64) -> PairFile<'a> {
+        assert!(
+            (len == 0 && len2 == 0) || !alphabet.is_empty(),
+            "cannot draw a sequence from an empty alphabet"
+        );
+        PairFile {
+            rng: Random::new(seed),
+            alphabet,
+            left: len as u64,
+            next: Some(len2 as u64),
+            done: false,
         }
     }
-    crate::export::write_atomic(path, &bytes)
+}
+
+impl Read for PairFile<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut n = 0;
+        while n < buf.len() && !self.done {
+            if self.left > 0 {
+                let take = self.left.min((buf.len() - n) as u64) as usize;
+                for b in &mut buf[n..n + take] {
+                    *b = self.alphabet[self.rng.below(self.alphabet.len())];
+                }
+                n += take;
+                self.left -= take as u64;
+            } else {
+                buf[n] = b'\n';
+                n += 1;
+                match self.next.take() {
+                    Some(len2) => self.left = len2,
+                    None => self.done = true,
+                }
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// Bytes of a plain file that decide whether it reads back as written (see
+/// [`reads_back`]).
+const HEAD: usize = 5;
+
+/// Whether a plain file `X\nY\n` whose sequences hold no line break, and whose first bytes
+/// are `head` (its first [`HEAD`] bytes, or all of a shorter file), reads back as X and Y:
+/// whether it neither looks like FASTA nor begins with a UTF-16 or UTF-32 byte-order mark.
+/// The marks are at most four bytes long; FASTA is told by the first byte of the first
+/// non-blank line after a UTF-8 byte-order mark, which is at offset 0 or 3 (X, after the
+/// mark), 1 (Y after an empty X) or 4 (Y after an X that is the mark alone): inside the head.
+fn reads_back(head: &[u8]) -> bool {
+    crate::input::auto_reads_plain(head)
+}
+
+/// Writes the file of `generate --len LEN --len2 LEN2 --alphabet ALPHABET --seed SEED` to
+/// `path`, atomically (as [`crate::export::write_atomic`] writes, streamed). Refused, with
+/// nothing written, when the file is larger than [`MAX_FILE_BYTES`] or the free space of
+/// its directory, or would not read back as written.
+pub fn write_generated(
+    path: &Path,
+    len: usize,
+    len2: usize,
+    alphabet: &[u8],
+    seed: u64,
+) -> Result<(), Error> {
+    let size = check_lengths(len, len2)?;
+    // Replace the file a symbolic link names, and keep the link.
+    let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    if let Some(free) = free_bytes(&dir) {
+        if size > free {
+            return Err(Error::Usage(format!(
+                "--len {len} and --len2 {len2} make a file of {size} bytes ({}), more than \
+                 the {} free in '{}' (nothing written)",
+                crate::mem::human(size),
+                crate::mem::human(free),
+                dir.display()
+            )));
+        }
+    }
+    let mut file = PairFile::new(len, len2, alphabet, seed);
+    let mut buf = vec![0u8; CHUNK];
+    let mut head = 0;
+    while head < HEAD {
+        match file.read(&mut buf[head..HEAD]).expect("made in memory") {
+            0 => break,
+            n => head += n,
+        }
+    }
+    if !reads_back(&buf[..head]) {
+        return Err(Error::Usage(format!(
+            "this pair would not read back as written (its first line begins with '>', \
+             which reads as FASTA, or with a UTF-16 or UTF-32 byte-order mark); choose \
+             another --seed or an --alphabet without '>' (nothing written to '{}')",
+            path.display()
+        )));
+    }
+
+    let fail = |source| Error::Output {
+        path: path.to_owned(),
+        source,
+    };
+    let mode = fs::metadata(&target).map_or(0o644, |m| m.permissions().mode() & 0o7777);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".mpi-lcs")
+        .suffix(".tmp")
+        .tempfile_in(&dir)
+        .map_err(fail)?;
+    let mut filled = head;
+    loop {
+        tmp.write_all(&buf[..filled]).map_err(fail)?;
+        filled = file.read(&mut buf).expect("made in memory");
+        if filled == 0 {
+            break;
+        }
+    }
+    tmp.as_file()
+        .set_permissions(fs::Permissions::from_mode(mode))
+        .map_err(fail)?;
+    tmp.as_file().sync_all().map_err(fail)?;
+    tmp.persist(&target).map_err(|e| fail(e.error))?;
+    Ok(())
+}
+
+/// Bytes an unprivileged writer may still use on the file system of `dir` (`statvfs`), or
+/// `None` where it cannot tell.
+pub fn free_bytes(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let c_path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: statvfs reads the NUL-terminated path and writes the struct it is given.
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c_path.as_ptr(), &mut stat) } != 0 {
+        return None;
+    }
+    (stat.f_bavail as u64).checked_mul(stat.f_frsize as u64)
 }
 
 /// The pairs the self-test and the store tests check: a fixed list of edge shapes, then
@@ -190,9 +361,67 @@ mod tests {
         assert_eq!(table.len(), 6, "{script}");
         // huge.txt is made on demand, not committed.
         for (name, len, len2, seed) in table.into_iter().filter(|t| t.0 != "huge.txt") {
-            let (x, y) = generate_pair(len, len2, b"ACGT", seed);
+            let mut streamed = Vec::new();
+            PairFile::new(len, len2, b"ACGT", seed)
+                .read_to_end(&mut streamed)
+                .unwrap();
             let committed = std::fs::read(root.join("inputs").join(&name)).unwrap();
-            assert!(plain_file(&x, &y) == committed, "{name} differs");
+            assert!(streamed == committed, "{name} differs");
+        }
+    }
+
+    /// The streamed file is the pair's plain file byte for byte, whatever sizes the reads
+    /// take it in: the committed inputs and the tests' files stay what they were.
+    #[test]
+    fn the_streamed_file_is_the_pairs_plain_file() {
+        let mut rng = Random::new(11);
+        for (len, len2) in [(0, 0), (0, 3), (5, 0), (1, 1), (100, 120), (4000, 3999)] {
+            let (x, y) = generate_pair(len, len2, b"ACGT", 7);
+            let whole = plain_file(&x, &y);
+            let mut streamed = Vec::new();
+            let mut file = PairFile::new(len, len2, b"ACGT", 7);
+            loop {
+                let mut buf = vec![0u8; 1 + rng.below(700)];
+                match file.read(&mut buf).unwrap() {
+                    0 => break,
+                    n => streamed.extend_from_slice(&buf[..n]),
+                }
+            }
+            assert!(streamed == whole, "{len} x {len2}");
+        }
+    }
+
+    #[test]
+    fn a_file_is_written_whole_and_reads_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.txt");
+        let (len, len2) = (CHUNK + 17, 3 * CHUNK / 2);
+        write_generated(&path, len, len2, b"ACGT", 3).unwrap();
+        let (x, y) = generate_pair(len, len2, b"ACGT", 3);
+        assert!(std::fs::read(&path).unwrap() == plain_file(&x, &y));
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "no temporary file left");
+    }
+
+    /// The head decides as reading the whole file back would, for short pairs over bytes
+    /// that make byte-order marks (UTF-8, UTF-16, UTF-32), a header or a blank line.
+    #[test]
+    fn the_head_decides_as_reading_back_would() {
+        let alphabet = b"\xef\xbb\xbf\xff\xfe\x00>A ";
+        let mut rng = Random::new(2);
+        for _ in 0..50_000 {
+            let (a, b) = (rng.below(7), rng.below(4));
+            let (x, y) = (rng.bytes(a, alphabet), rng.bytes(b, alphabet));
+            let file = plain_file(&x, &y);
+            let whole = matches!(
+                crate::input::parse(&file, crate::input::FormatChoice::Auto),
+                Ok((ref p, ref q, Format::Plain)) if *p == x && *q == y
+            );
+            assert_eq!(
+                reads_back(&file[..file.len().min(HEAD)]),
+                whole,
+                "{x:?} {y:?}"
+            );
         }
     }
 
@@ -200,11 +429,43 @@ mod tests {
     fn a_pair_that_would_read_as_fasta_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.txt");
-        assert!(write_pair(&path, b">A", b"AA").is_err());
-        assert!(write_pair(&path, b"", b">A").is_err());
+        // Seeds whose first byte from "A>" is '>' and 'A'.
+        let first = |seed| generate_pair(1, 1, b"A>", seed).0[0];
+        let angle = (0..).find(|&s| first(s) == b'>').unwrap();
+        let plain = (0..).find(|&s| first(s) == b'A').unwrap();
+        assert!(write_generated(&path, 1, 1, b"A>", angle).is_err());
         assert!(!path.exists());
-        write_pair(&path, b"A>", b">").unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"A>\n>\n");
+        write_generated(&path, 1, 1, b"A>", plain).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap()[0], b'A');
+    }
+
+    #[test]
+    fn lengths_past_the_maximum_or_the_free_space_are_refused() {
+        assert_eq!(file_len(3, 4), Some(9));
+        assert_eq!(file_len(usize::MAX, 0), None);
+        assert_eq!(check_lengths(0, 0).unwrap(), 2);
+        let most = (MAX_FILE_BYTES - 2) as usize;
+        assert_eq!(check_lengths(most, 0).unwrap(), MAX_FILE_BYTES);
+        let err = check_lengths(most, 1).unwrap_err();
+        assert_eq!(err.exit_code(), crate::error::EXIT_USAGE);
+        assert!(err.to_string().contains("at most 1.0 TiB"), "{err}");
+        let err = check_lengths(usize::MAX, usize::MAX).unwrap_err();
+        assert!(err.to_string().contains("more than 2^64 bytes"), "{err}");
+
+        // Twice the free space: refused, even if some space is freed meanwhile.
+        let dir = tempfile::tempdir().unwrap();
+        let free = free_bytes(dir.path()).unwrap();
+        let path = dir.path().join("big.txt");
+        let len = usize::try_from(free.saturating_mul(2)).unwrap();
+        let expected = match file_len(len, 0) {
+            Some(size) if size <= MAX_FILE_BYTES => "free in",
+            _ => "at most",
+        };
+        match write_generated(&path, len, 0, b"ACGT", 1) {
+            Err(Error::Usage(why)) => assert!(why.contains(expected), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(!path.exists());
     }
 
     #[test]

@@ -20,10 +20,21 @@
 //! binary data is compared byte for byte. [`parse`] is linear in the input and never panics, so
 //! it is safe to feed arbitrary bytes. [`read_pair`] adds the file-system checks and orients the
 //! pair so that the shorter sequence becomes the rows of the DP matrix.
+//!
+//! Where the bytes come from: a file, `-` for standard input, or anything else that can be
+//! opened and read (a FIFO, a device), read as a stream until it ends. Either may be gzip,
+//! told by its first two bytes (`1f 8b`, whatever the name) and decompressed as it is read
+//! (several members one after the other, as `cat a.gz b.gz` makes, read as one). At most the
+//! limit is read, counted in decompressed bytes, so no stream and no gzip bomb can take more
+//! memory than the limit; a regular file that is not gzip is refused from its size alone.
+//! Text in UTF-16 or UTF-32 (told by its byte-order mark) is refused as such, except under
+//! `--format plain`, which reads every byte as data.
 
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+
+use flate2::read::MultiGzDecoder;
 
 use serde::{Deserialize, Serialize};
 
@@ -144,6 +155,34 @@ pub enum FormatError {
     /// `--format fasta` for a file whose first line is not a header.
     #[error("not FASTA: the first non-blank line does not start with '>'")]
     NotFasta,
+
+    /// Text in an encoding of two or four bytes per letter, told by its byte-order mark.
+    #[error(
+        "{encoding} text (it begins with the byte-order mark {mark}): convert it to ASCII or \
+         UTF-8 first (iconv -f {encoding} -t UTF-8), or read its bytes as they are with \
+         --format plain"
+    )]
+    WideText {
+        encoding: &'static str,
+        mark: &'static str,
+    },
+}
+
+/// Byte-order marks of the encodings that are not read as text, longest first (UTF-32LE's
+/// begins with UTF-16LE's).
+const WIDE_MARKS: [(&[u8], &str, &str); 4] = [
+    (b"\xff\xfe\x00\x00", "UTF-32LE", "FF FE 00 00"),
+    (b"\x00\x00\xfe\xff", "UTF-32BE", "00 00 FE FF"),
+    (b"\xff\xfe", "UTF-16LE", "FF FE"),
+    (b"\xfe\xff", "UTF-16BE", "FE FF"),
+];
+
+/// The encoding whose byte-order mark `bytes` begin with, if it is one of [`WIDE_MARKS`].
+fn wide_text(bytes: &[u8]) -> Option<FormatError> {
+    WIDE_MARKS
+        .iter()
+        .find(|(mark, _, _)| bytes.starts_with(mark))
+        .map(|&(_, encoding, mark)| FormatError::WideText { encoding, mark })
 }
 
 /// Why an input file could not be turned into a [`Pair`]. Every message names the file.
@@ -154,6 +193,13 @@ pub enum InputError {
 
     #[error("input file '{}': is a directory", path.display())]
     IsDirectory { path: PathBuf },
+
+    /// A device, FIFO or socket where only a regular file will do.
+    #[error(
+        "input file '{}': is not a regular file (a device, FIFO or socket), which {what} must be",
+        path.display()
+    )]
+    NotRegular { path: PathBuf, what: &'static str },
 
     // The cause is part of the message because the binary prints only the top-level message.
     #[error("input file '{}': cannot read: {source}", path.display())]
@@ -173,6 +219,17 @@ pub enum InputError {
     /// limit while it was read.
     #[error("input file '{}': more than the limit of {limit} bytes", path.display())]
     StreamTooLarge { path: PathBuf, limit: u64 },
+
+    /// A gzip stream that decompresses to more than the limit.
+    #[error(
+        "input file '{}': gzip that decompresses to more than the limit of {limit} bytes",
+        path.display()
+    )]
+    GzipTooLarge { path: PathBuf, limit: u64 },
+
+    /// A stream that begins as gzip does but is not whole, valid gzip.
+    #[error("input file '{}': cannot decompress (gzip): {source}", path.display())]
+    Gzip { path: PathBuf, source: io::Error },
 
     #[error("input file '{}': {source}", path.display())]
     Format { path: PathBuf, source: FormatError },
@@ -216,12 +273,24 @@ fn looks_like_fasta(bytes: &[u8]) -> bool {
         .is_some_and(|l| l.first() == Some(&b'>'))
 }
 
+/// Whether `--format auto` reads a file that begins with `bytes` as the plain format: neither
+/// refused as wide text nor read as FASTA. Both are told by the first bytes (`generate`
+/// checks the files it writes with this).
+pub(crate) fn auto_reads_plain(bytes: &[u8]) -> bool {
+    wide_text(bytes).is_none() && !looks_like_fasta(bytes)
+}
+
 /// Parses the contents of an input file into its two sequences, in file order, and the format
 /// they were read in.
 pub fn parse(
     bytes: &[u8],
     choice: FormatChoice,
 ) -> Result<(Vec<u8>, Vec<u8>, Format), FormatError> {
+    if choice != FormatChoice::Plain {
+        if let Some(wide) = wide_text(bytes) {
+            return Err(wide);
+        }
+    }
     let fasta = match choice {
         FormatChoice::Auto => looks_like_fasta(bytes),
         FormatChoice::Plain => false,
@@ -272,52 +341,48 @@ fn parse_fasta(bytes: &[u8]) -> Result<(Vec<u8>, Vec<u8>), FormatError> {
     Ok((first, second))
 }
 
-/// Reads and parses an input file, refusing files larger than `max_bytes`.
+/// The path that names standard input.
+pub const STDIN: &str = "-";
+
+/// Whether `path` names standard input (`-`).
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == STDIN
+}
+
+/// The file that `path` reads, for telling it apart from the outputs: standard input's for
+/// `-`.
+pub fn file_read(path: &Path) -> &Path {
+    if is_stdin(path) {
+        Path::new("/dev/stdin")
+    } else {
+        path
+    }
+}
+
+/// Gzip's first two bytes.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Reads and parses an input (a path, or `-` for standard input), refusing more than
+/// `max_bytes` (see the module doc).
 ///
-/// The size is checked from the metadata before anything is read, so an oversized file costs
-/// no memory; the read itself is capped too, in case the file grows in between or is a special
-/// file whose metadata reports no size.
+/// A regular file's size is checked from the metadata before anything but its first two bytes
+/// is read, so an oversized file costs no memory; every read is capped too, in case the file
+/// grows in between or is a stream whose metadata reports no size.
 pub fn read_pair(path: &Path, max_bytes: u64, choice: FormatChoice) -> Result<Pair, InputError> {
-    let unreadable = |source: io::Error| {
-        if source.kind() == io::ErrorKind::NotFound {
-            InputError::NotFound {
+    let bytes = if is_stdin(path) {
+        read_stream(path, io::stdin().lock(), None, max_bytes)?
+    } else {
+        let unreadable = |source| unreadable(path, source);
+        let metadata = std::fs::metadata(path).map_err(unreadable)?;
+        if metadata.is_dir() {
+            return Err(InputError::IsDirectory {
                 path: path.to_path_buf(),
-            }
-        } else {
-            InputError::Unreadable {
-                path: path.to_path_buf(),
-                source,
-            }
+            });
         }
+        let size = metadata.is_file().then_some(metadata.len());
+        let file = File::open(path).map_err(unreadable)?;
+        read_stream(path, file, size, max_bytes)?
     };
-
-    let metadata = std::fs::metadata(path).map_err(unreadable)?;
-    if metadata.is_dir() {
-        return Err(InputError::IsDirectory {
-            path: path.to_path_buf(),
-        });
-    }
-    if metadata.len() > max_bytes {
-        return Err(InputError::TooLarge {
-            path: path.to_path_buf(),
-            size: metadata.len(),
-            limit: max_bytes,
-        });
-    }
-
-    let file = File::open(path).map_err(unreadable)?;
-    let capacity = usize::try_from(metadata.len()).unwrap_or(0);
-    let mut bytes = Vec::with_capacity(capacity);
-    file.take(max_bytes.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
-    if bytes.len() as u64 > max_bytes {
-        return Err(InputError::StreamTooLarge {
-            path: path.to_path_buf(),
-            limit: max_bytes,
-        });
-    }
-
     let (first, second, format) = parse(&bytes, choice).map_err(|source| InputError::Format {
         path: path.to_path_buf(),
         source,
@@ -327,6 +392,78 @@ pub fn read_pair(path: &Path, max_bytes: u64, choice: FormatChoice) -> Result<Pa
         pair.names = fasta_names(bytes.strip_prefix(BOM).unwrap_or(&bytes));
     }
     Ok(pair)
+}
+
+fn unreadable(path: &Path, source: io::Error) -> InputError {
+    if source.kind() == io::ErrorKind::NotFound {
+        InputError::NotFound {
+            path: path.to_path_buf(),
+        }
+    } else {
+        InputError::Unreadable {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// The bytes of the input `path` read from `source`, decompressed when they are gzip, at most
+/// `max_bytes` of them. `size` is a regular file's size: one that is not gzip and larger than
+/// the limit is refused before it is read.
+pub fn read_stream(
+    path: &Path,
+    mut source: impl Read,
+    size: Option<u64>,
+    max_bytes: u64,
+) -> Result<Vec<u8>, InputError> {
+    let mut magic = [0u8; 2];
+    let mut got = 0;
+    while got < magic.len() {
+        match source.read(&mut magic[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(unreadable(path, e)),
+        }
+    }
+    let whole = (&magic[..got]).chain(source);
+    let cap = max_bytes.saturating_add(1);
+    let mut bytes = Vec::new();
+    if magic[..got] == GZIP_MAGIC {
+        MultiGzDecoder::new(whole)
+            .take(cap)
+            .read_to_end(&mut bytes)
+            .map_err(|source| InputError::Gzip {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        if bytes.len() as u64 > max_bytes {
+            return Err(InputError::GzipTooLarge {
+                path: path.to_path_buf(),
+                limit: max_bytes,
+            });
+        }
+        return Ok(bytes);
+    }
+    if let Some(size) = size.filter(|&s| s > max_bytes) {
+        return Err(InputError::TooLarge {
+            path: path.to_path_buf(),
+            size,
+            limit: max_bytes,
+        });
+    }
+    bytes.reserve_exact(size.map_or(0, |s| usize::try_from(s).unwrap_or(0)));
+    whole
+        .take(cap)
+        .read_to_end(&mut bytes)
+        .map_err(|e| unreadable(path, e))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(InputError::StreamTooLarge {
+            path: path.to_path_buf(),
+            limit: max_bytes,
+        });
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -647,6 +784,98 @@ mod tests {
         );
     }
 
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        encoder.write_all(bytes).unwrap();
+        encoder.finish().unwrap()
+    }
+
+    fn stream(bytes: &[u8], max: u64) -> Result<Vec<u8>, InputError> {
+        read_stream(Path::new("s"), bytes, None, max)
+    }
+
+    #[test]
+    fn gzip_is_read_by_its_magic_bytes_whatever_the_name() {
+        let plain = b"ACGTT\nGATTACA\n";
+        assert_eq!(stream(&gzip(plain), 100).unwrap(), plain);
+        // Members one after the other read as one stream, as gzip -d reads them.
+        let two = [gzip(b"ACGTT\n"), gzip(b"GATTACA\n")].concat();
+        assert_eq!(stream(&two, 100).unwrap(), plain);
+        let file = file_with(&gzip(plain));
+        let pair = read(file.path(), 100).unwrap();
+        assert_eq!((pair.x, pair.y), (b"ACGTT".to_vec(), b"GATTACA".to_vec()));
+        // A single 0x1f is data.
+        assert_eq!(stream(b"\x1f", 10).unwrap(), b"\x1f");
+        assert_eq!(stream(b"", 10).unwrap(), b"");
+    }
+
+    #[test]
+    fn the_limit_counts_decompressed_bytes() {
+        let bomb = gzip(&vec![b'A'; 1 << 20]);
+        assert!(bomb.len() < 10_000);
+        let err = stream(&bomb, 100_000).unwrap_err();
+        assert!(
+            matches!(err, InputError::GzipTooLarge { limit: 100_000, .. }),
+            "{err:?}"
+        );
+        assert!(err
+            .to_string()
+            .contains("decompresses to more than the limit"));
+        assert_eq!(stream(&bomb, 1 << 20).unwrap().len(), 1 << 20);
+        // The limit is the decompressed size, not the file's: a gzip file larger than the
+        // limit whose text is within it is read.
+        let text = b"A\nC\n";
+        let file = file_with(&gzip(text));
+        assert!(file.as_file().metadata().unwrap().len() > 4);
+        assert!(read(file.path(), 4).is_ok());
+    }
+
+    #[test]
+    fn broken_gzip_is_refused_as_gzip() {
+        let whole = gzip(b"ACGT\nACGT\n");
+        let err = stream(&whole[..whole.len() - 5], 100).unwrap_err();
+        assert!(matches!(err, InputError::Gzip { .. }), "{err:?}");
+        let err = stream(b"\x1f\x8b\x00junk", 100).unwrap_err();
+        assert!(
+            err.to_string().contains("cannot decompress (gzip)"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn streams_stop_at_the_limit() {
+        let err = stream(&[b'A'; 11], 10).unwrap_err();
+        assert!(matches!(err, InputError::StreamTooLarge { limit: 10, .. }));
+        assert_eq!(stream(&[b'A'; 10], 10).unwrap().len(), 10);
+    }
+
+    #[test]
+    fn wide_text_is_refused_by_name() {
+        let utf16le: Vec<u8> = "\u{feff}ACGT\nACGT\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let utf16be: Vec<u8> = "\u{feff}AC\nAC\n"
+            .encode_utf16()
+            .flat_map(u16::to_be_bytes)
+            .collect();
+        let wide = |bytes: &[u8]| match super::parse(bytes, FormatChoice::Auto) {
+            Err(FormatError::WideText { encoding, .. }) => encoding,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(wide(&utf16le), "UTF-16LE");
+        assert_eq!(wide(&utf16be), "UTF-16BE");
+        assert_eq!(wide(b"\xff\xfe\x00\x00A\x00\x00\x00"), "UTF-32LE");
+        assert_eq!(wide(b"\x00\x00\xfe\xffA"), "UTF-32BE");
+        let err = super::parse(&utf16le, FormatChoice::Fasta).unwrap_err();
+        assert!(err.to_string().starts_with("UTF-16LE text"), "{err}");
+        // --format plain reads the bytes as they are.
+        let plain = super::parse(b"\xff\xfeA\nC\n", FormatChoice::Plain).unwrap();
+        assert_eq!(plain.0, b"\xff\xfeA");
+        // And UTF-8's mark is not one of them.
+        assert!(parse(b"\xef\xbb\xbfA\nC\n").is_ok());
+    }
+
     #[test]
     fn unreadable_file() {
         // Opens for anyone, root included, but reading its first page fails (EIO): this
@@ -681,7 +910,8 @@ mod tests {
                 let _ = super::parse(&bytes);
             }
 
-            /// Any two sequences written in the plain format read back as themselves.
+            /// Any two sequences written in the plain format read back as themselves (under
+            /// `--format auto`, unless they begin as FASTA or as wide text).
             #[test]
             fn plain_format_round_trips(
                 x in proptest::collection::vec(any::<u8>().prop_filter("no line breaks", |b| *b != b'\n' && *b != b'\r'), 0..100),
@@ -691,6 +921,7 @@ mod tests {
                 prop_assume!(x.first() != Some(&b'>') && !(x.is_empty() && y.first() == Some(&b'>')));
                 let eol: &[u8] = if crlf { b"\r\n" } else { b"\n" };
                 let file = [&x[..], eol, &y[..], eol].concat();
+                prop_assume!(crate::input::wide_text(&file).is_none());
                 prop_assert_eq!(super::parse(&file), Ok((x, y)));
             }
         }

@@ -344,9 +344,11 @@ impl GenerateOptions {
                     .into(),
             ));
         }
+        let len2 = args.len2.unwrap_or(args.len);
+        crate::generate::check_lengths(args.len, len2)?;
         Ok(GenerateOptions {
             len: args.len,
-            len2: args.len2.unwrap_or(args.len),
+            len2,
             alphabet: args.alphabet.into_bytes(),
             seed: args.seed,
             output: args.output,
@@ -429,11 +431,16 @@ pub struct SelfTestOptions {
     pub method: Method,
     /// Bands engine: every pair under several batches and checkpoint modes.
     pub sweep: bool,
+    /// Bytes per piece of a `--file`'s broadcast.
+    pub piece: usize,
     pub switches: Switches,
 }
 
 impl SelfTestOptions {
     pub fn new(args: SelfTestArgs, env: &Env) -> Result<SelfTestOptions, Error> {
+        if args.piece == 0 {
+            return Err(Error::Usage("--piece must be at least 1 byte".into()));
+        }
         Ok(SelfTestOptions {
             files: args.file,
             problems: args.problem,
@@ -442,6 +449,7 @@ impl SelfTestOptions {
             max_len: args.max_len,
             method: method(args.engine)?,
             sweep: args.sweep,
+            piece: args.piece,
             switches: env.switches,
         })
     }

@@ -3,10 +3,17 @@
 //!
 //! A file that is missing, unreadable, not a result set of this program (another header) or
 //! has a malformed row is refused with a message naming the file and the line.
+//!
+//! Reading is bounded whatever the path names: a result set must be a regular file (a device
+//! such as `/dev/zero` would never end, a FIFO might never start) of at most
+//! [`MAX_RESULT_SET_BYTES`], whose lines are at most [`MAX_LINE_BYTES`] long; anything else
+//! is refused before it is read, or as soon as the read passes the bound.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::io;
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use crate::engine::diagonal::store::StoreKind;
@@ -25,8 +32,15 @@ pub fn read_result_sets(paths: &[PathBuf]) -> Result<Vec<Row>, Error> {
     Ok(rows)
 }
 
-/// Checks that a result set is there to be read (before its outputs are checked, when they
-/// are named after it).
+/// Largest result set read: 64 MiB, some 200,000 runs (a row is about 300 bytes).
+pub const MAX_RESULT_SET_BYTES: u64 = 64 << 20;
+
+/// Longest line of a result set: 1 MiB (a row's longest cells are a path and a host list).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Checks that a result set is there to be read, and can be read whole (before its outputs
+/// are checked, when they are named after it): a regular file of at most
+/// [`MAX_RESULT_SET_BYTES`].
 pub fn check_present(path: &Path) -> Result<(), Error> {
     match std::fs::metadata(path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Err(InputError::NotFound {
@@ -38,21 +52,81 @@ pub fn check_present(path: &Path) -> Result<(), Error> {
             source,
         }
         .into()),
-        Ok(m) if m.is_dir() => Err(InputError::IsDirectory {
+        Ok(m) => check_kind_and_size(path, &m),
+    }
+}
+
+fn check_kind_and_size(path: &Path, m: &std::fs::Metadata) -> Result<(), Error> {
+    if m.is_dir() {
+        return Err(InputError::IsDirectory {
             path: path.to_owned(),
         }
-        .into()),
-        Ok(_) => Ok(()),
+        .into());
     }
+    if !m.is_file() {
+        return Err(InputError::NotRegular {
+            path: path.to_owned(),
+            what: "a result set",
+        }
+        .into());
+    }
+    if m.len() > MAX_RESULT_SET_BYTES {
+        return Err(InputError::TooLarge {
+            path: path.to_owned(),
+            size: m.len(),
+            limit: MAX_RESULT_SET_BYTES,
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// The bytes of the result set at `path`, read within the bounds of the module doc.
+fn read_bounded(path: &Path) -> Result<Vec<u8>, Error> {
+    check_present(path)?;
+    let unreadable = |source| InputError::Unreadable {
+        path: path.to_owned(),
+        source,
+    };
+    // Without blocking, should the path have become a FIFO since it was checked; what was
+    // opened is checked again.
+    let file = File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(unreadable)?;
+    check_kind_and_size(path, &file.metadata().map_err(unreadable)?)?;
+    let mut bytes = Vec::new();
+    // A file that grows while it is read, or whose size the metadata does not tell (/proc).
+    file.take(MAX_RESULT_SET_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > MAX_RESULT_SET_BYTES {
+        return Err(InputError::StreamTooLarge {
+            path: path.to_owned(),
+            limit: MAX_RESULT_SET_BYTES,
+        }
+        .into());
+    }
+    if let Some(k) = bytes
+        .split(|&b| b == b'\n')
+        .position(|line| line.len() > MAX_LINE_BYTES)
+    {
+        return Err(bad(
+            path,
+            format!(
+                "line {} is longer than {} bytes: not a result set",
+                k + 1,
+                MAX_LINE_BYTES
+            ),
+        ));
+    }
+    Ok(bytes)
 }
 
 /// Reads the rows of one result set.
 pub fn read_result_set(path: &Path) -> Result<Vec<Row>, Error> {
-    check_present(path)?;
-    let bytes = std::fs::read(path).map_err(|source| InputError::Unreadable {
-        path: path.to_owned(),
-        source,
-    })?;
+    let bytes = read_bounded(path)?;
     let mut reader = csv::Reader::from_reader(&bytes[..]);
     let header = reader
         .headers()
@@ -406,6 +480,38 @@ mod tests {
         assert!(err.contains("line 2"), "{err}");
         let missing = read_result_set(&dir.path().join("none.csv")).unwrap_err();
         assert_eq!(missing.exit_code(), crate::error::EXIT_INPUT);
+    }
+
+    /// Devices, FIFOs, files over the size limit and lines over the line limit are refused
+    /// before (or as soon as) they are read past the bound.
+    #[test]
+    fn result_sets_are_read_within_bounds() {
+        let dir = tempfile::tempdir().unwrap();
+        let message = |path: &Path| read_result_set(path).unwrap_err().to_string();
+        assert!(message(Path::new("/dev/zero")).contains("is not a regular file"));
+        let fifo = dir.path().join("fifo.csv");
+        let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo reads the NUL-terminated path and nothing else.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        assert!(message(&fifo).contains("is not a regular file"));
+        // A sparse file over the limit costs no disk and is never read.
+        let big = dir.path().join("big.csv");
+        let file = std::fs::File::create(&big).unwrap();
+        file.set_len(MAX_RESULT_SET_BYTES + 1).unwrap();
+        assert!(
+            message(&big).contains("larger than the limit"),
+            "{}",
+            message(&big)
+        );
+        file.set_len(MAX_RESULT_SET_BYTES).unwrap();
+        let err = message(&big);
+        assert!(err.contains("line 1 is longer than"), "{err}");
+        let long = dir.path().join("long.csv");
+        let line = "x".repeat(MAX_LINE_BYTES + 1);
+        std::fs::write(&long, format!("{}\n{line}\n", Row::header())).unwrap();
+        assert!(message(&long).contains("line 2 is longer than"));
+        assert!(check_present(&long).is_ok());
+        assert!(check_present(Path::new("/dev/zero")).is_err());
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! `-x VAR` to pass a variable, MPICH's Hydra takes neither and passes the environment.
 
 use std::ffi::{OsStr, OsString};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -209,7 +209,13 @@ fn collect(mut from: impl Read + Send + 'static, into: Arc<Mutex<Vec<u8>>>) -> J
 
 impl Job {
     /// Starts `cmd` in a new session, with stdin closed and its output collected.
-    pub fn spawn(mut cmd: Command) -> Job {
+    pub fn spawn(cmd: Command) -> Job {
+        Job::spawn_with_input(cmd, None)
+    }
+
+    /// [`Job::spawn`], with `input` (when given) written to its standard input, which is then
+    /// closed.
+    pub fn spawn_with_input(mut cmd: Command, input: Option<Vec<u8>>) -> Job {
         static JOBS: AtomicUsize = AtomicUsize::new(0);
         let mark = format!(
             "{}-{}",
@@ -225,18 +231,28 @@ impl Job {
                 Ok(())
             });
         }
+        let stdin = match input {
+            Some(_) => Stdio::piped(),
+            None => Stdio::null(),
+        };
         let mut child = cmd
-            .stdin(Stdio::null())
+            .stdin(stdin)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
         let stdout = Arc::new(Mutex::new(Vec::new()));
         let stderr = Arc::new(Mutex::new(Vec::new()));
-        let readers = vec![
+        let mut readers = vec![
             collect(child.stdout.take().unwrap(), stdout.clone()),
             collect(child.stderr.take().unwrap(), stderr.clone()),
         ];
+        if let (Some(bytes), Some(mut to)) = (input, child.stdin.take()) {
+            // A command that stops reading early makes this write fail: that is its business.
+            readers.push(std::thread::spawn(move || {
+                let _ = to.write_all(&bytes);
+            }));
+        }
         let processes = JobProcesses {
             session: child.id(),
             mark,
@@ -361,6 +377,62 @@ pub fn wait_until(mut done: impl FnMut() -> bool, what: impl FnOnce() -> String)
 /// Runs a command to completion, killing it and failing the test after [`TIMEOUT`].
 pub fn run_with_timeout(cmd: Command) -> Run {
     Job::spawn(cmd).wait(TIMEOUT)
+}
+
+/// [`run_with_timeout`] with `input` on the command's standard input.
+pub fn run_with_input(cmd: Command, input: &[u8]) -> Run {
+    Job::spawn_with_input(cmd, Some(input.to_vec())).wait(TIMEOUT)
+}
+
+/// Runs one process to completion, as [`run_with_timeout`] does, and also returns its peak
+/// resident set in bytes (`wait4`'s `ru_maxrss`: this child's own, not the test's other
+/// children's). For a command that does not start others.
+pub fn run_measured(mut cmd: Command) -> (Run, u64) {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+    let readers = [
+        collect_all(child.stdout.take().unwrap()),
+        collect_all(child.stderr.take().unwrap()),
+    ];
+    let pid = child.id() as libc::pid_t;
+    let started = Instant::now();
+    let (status, usage) = loop {
+        let mut status = 0;
+        // SAFETY: wait4 writes the status and the struct it is given.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        match unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) } {
+            0 if started.elapsed() > TIMEOUT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("still running after {TIMEOUT:?}: hung");
+            }
+            0 => std::thread::sleep(Duration::from_millis(5)),
+            p if p == pid => break (status, usage),
+            _ => panic!("wait4: {}", std::io::Error::last_os_error()),
+        }
+    };
+    let elapsed = started.elapsed();
+    let [stdout, stderr] =
+        readers.map(|r| String::from_utf8_lossy(&r.join().unwrap()).into_owned());
+    let run = Run {
+        status: std::os::unix::process::ExitStatusExt::from_raw(status),
+        stdout,
+        stderr,
+        elapsed,
+    };
+    (run, u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024)
+}
+
+fn collect_all(mut from: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = from.read_to_end(&mut bytes);
+        bytes
+    })
 }
 
 /// `mpi-lcs ARGS` as a plain process (an MPI singleton for `solve`).

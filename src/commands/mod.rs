@@ -217,7 +217,8 @@ fn print(text: &str) -> Result<(), Error> {
 
 fn reference(opts: ReferenceOptions) -> Result<(), Error> {
     init_logging(None);
-    export::check_outputs(&opts.outputs.named(), &[&opts.input.path])?;
+    let read = crate::input::file_read(&opts.input.path);
+    export::check_outputs(&opts.outputs.named(), &[read])?;
     let started_at = std::time::SystemTime::now();
     let started = std::time::Instant::now();
     let input = &opts.input;
@@ -346,8 +347,7 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
 
 fn generate(opts: GenerateOptions) -> Result<(), Error> {
     export::check_outputs(&[("--output", &opts.output)], &[])?;
-    let (x, y) = crate::generate::generate_pair(opts.len, opts.len2, &opts.alphabet, opts.seed);
-    crate::generate::write_pair(&opts.output, &x, &y)
+    crate::generate::write_generated(&opts.output, opts.len, opts.len2, &opts.alphabet, opts.seed)
 }
 
 fn plot(opts: PlotOptions) -> Result<(), Error> {

@@ -4,12 +4,14 @@
 //! A launch of `mpirun` costs a few hundred milliseconds and the engine's answer for a small
 //! pair a fraction of one, so the test suite checks its hundreds of pairs per rank count and
 //! store with one launch each instead of one per pair. Every rank draws the same pairs from the
-//! same seed ([`crate::generate::test_pairs`]: the edge shapes, then random pairs), and reads
-//! the same `--file` inputs, so nothing needs broadcasting. For each pair rank 0 checks what a `solve` run checks and more: the LCS
-//! is the reference's byte for byte, boundary messages equal the prediction in total and per
-//! rank pair, every cell is owned once, one traceback message per hop, hops bounded by the
-//! walk's length. It prints one line per failed pair and a summary; the exit status is 1 when
-//! any pair failed.
+//! same seed ([`crate::generate::test_pairs`]: the edge shapes, then random pairs); the pairs of
+//! the `--file` inputs are read by rank 0 and broadcast as `solve` broadcasts its input
+//! ([`crate::engine::share`], in pieces of `--piece` bytes), so a file that fails to read ends
+//! every rank with one message. For each pair rank 0 checks what a `solve` run checks and
+//! more: the LCS is the reference's byte for byte, boundary messages equal the prediction in
+//! total and per rank pair, every cell is owned once, one traceback message per hop, hops
+//! bounded by the walk's length. It prints one line per failed pair and a summary; the exit
+//! status is 1 when any pair failed.
 
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
@@ -17,11 +19,13 @@ use mpi::traits::*;
 use crate::alignment::Alignment;
 use crate::engine::bands::CheckpointChoice;
 use crate::engine::problem::{Path, Problem};
+use crate::engine::share;
 use crate::engine::stats::Gathered;
 use crate::engine::traffic::PerKind;
 use crate::engine::Method;
 use crate::engine::{run_pair, Layout, RunConfig};
 use crate::error::Error;
+use crate::input::{read_pair, FormatChoice, DEFAULT_MAX_INPUT_BYTES};
 use crate::options::SelfTestOptions;
 
 /// Runs the self-test on this rank. Collective.
@@ -47,12 +51,11 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
     };
     let mut pairs = crate::generate::test_pairs(opts.seed, opts.cases, opts.max_len);
     for path in &opts.files {
-        let choice = crate::input::FormatChoice::Auto;
-        pairs.push(crate::input::read_pair(
-            path,
-            crate::input::DEFAULT_MAX_INPUT_BYTES,
-            choice,
-        )?);
+        let loaded = (world.rank() == 0).then(|| {
+            let (max, choice) = (DEFAULT_MAX_INPUT_BYTES, FormatChoice::Auto);
+            read_pair(path, max, choice).map_err(Error::from)
+        });
+        pairs.push(share::share_pair_in(world, waiting, loaded, opts.piece)?);
     }
     let mut failures = Vec::new();
     let runs: Vec<(Problem, Method)> = opts

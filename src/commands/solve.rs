@@ -25,7 +25,8 @@ use crate::trace;
 /// `None`.
 pub fn run(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<Report>, Error> {
     let input = &opts.input;
-    let before_reading = || export::check_outputs(&opts.outputs.named(), &[&input.path]);
+    let read = crate::input::file_read(&input.path);
+    let before_reading = || export::check_outputs(&opts.outputs.named(), &[read]);
     let refuse_size = |m, n| refuse_size(&opts.outputs, m, n);
     let request = Request {
         input: input.path.clone(),

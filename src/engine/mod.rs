@@ -16,7 +16,7 @@
 //! moves the walk between ranks ([`walk`]), the gathering of every rank's record to rank 0
 //! ([`stats`]), the memory budget ([`budget`]) and the tests' planted faults ([`fault`]).
 //!
-//! A run is driven from [`run::solve`]: rank 0 reads and broadcasts the input, every rank
+//! A run is driven from [`run::solve`]: rank 0 reads the input and [`share`] broadcasts it, every rank
 //! checks the memory it will need, runs the layout ([`run_pair`]), and the records are gathered
 //! to rank 0, which gets a [`run::Solved`] back. Nothing here writes a file or formats a
 //! report: the command does that with the result.
@@ -29,6 +29,7 @@ pub mod fault;
 pub mod problem;
 pub mod protocol;
 pub mod run;
+pub mod share;
 pub mod split;
 pub mod stats;
 pub mod traffic;

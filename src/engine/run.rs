@@ -18,11 +18,12 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
 use crate::engine::problem::{Path, Problem};
+use crate::engine::share;
 use crate::engine::stats::{self, Gathered};
 use crate::engine::waiting::Waiting;
 use crate::engine::{budget, run_layout, Layout, RunConfig};
 use crate::error::{Error, EXIT_MEMORY};
-use crate::input::{self, Format, FormatChoice, Pair};
+use crate::input::{self, FormatChoice, Pair};
 use crate::mem;
 
 /// What a `solve` run is asked to do.
@@ -103,62 +104,19 @@ pub fn solve(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
     }))
 }
 
-/// Rank 0 runs the caller's checks, then reads and validates the input; it broadcasts an
-/// ok/error code, the lengths and the sequences. On error every rank returns it; only rank 0's
-/// carries the message.
+/// Rank 0 runs the caller's checks, then reads and validates the input; [`share`] gives it to
+/// every rank (see there), or the error.
 fn share_input(
     world: &SimpleCommunicator,
     request: &Request<'_>,
     waiting: Waiting,
 ) -> Result<Pair, Error> {
-    let root = world.process_at_rank(0);
-    let mut loaded: Result<Pair, Error> = Err(Error::Peer(0));
-    // [exit code, rows, cols, swapped, format]
-    let mut header = [0u64; 5];
-    if world.rank() == 0 {
-        loaded = (request.before_reading)().and_then(|()| {
+    let loaded = (world.rank() == 0).then(|| {
+        (request.before_reading)().and_then(|()| {
             input::read_pair(&request.input, request.max_input, request.format).map_err(Error::from)
-        });
-        header = match &loaded {
-            Ok(p) => [
-                0,
-                p.x.len() as u64,
-                p.y.len() as u64,
-                p.swapped as u64,
-                (p.format == Format::Fasta) as u64,
-            ],
-            Err(e) => [e.exit_code() as u64, 0, 0, 0, 0],
-        };
-    }
-    waiting.broadcast(&root, &mut header[..]);
-    if header[0] != 0 {
-        return Err(match loaded {
-            Err(e) => e,
-            Ok(_) => Error::Peer(header[0] as u8),
-        });
-    }
-    let mut pair = match loaded {
-        Ok(p) => p,
-        Err(_) => Pair {
-            x: vec![0; header[1] as usize],
-            y: vec![0; header[2] as usize],
-            swapped: header[3] != 0,
-            format: if header[4] != 0 {
-                Format::Fasta
-            } else {
-                Format::Plain
-            },
-            // Only rank 0 writes what names the sequences.
-            names: Default::default(),
-        },
-    };
-    if !pair.x.is_empty() {
-        waiting.broadcast(&root, &mut pair.x[..]);
-    }
-    if !pair.y.is_empty() {
-        waiting.broadcast(&root, &mut pair.y[..]);
-    }
-    Ok(pair)
+        })
+    });
+    share::share_pair(world, waiting, loaded)
 }
 
 /// The per-rank memory limit in force: the user's, else what this host can give divided among

@@ -11,6 +11,14 @@
 //! its request and yields the core between two tests. The run's collectives (the input's
 //! broadcast, the memory check, the gathering of statistics) go through the same choice: they
 //! are started as non-blocking collectives and waited for as any request.
+//!
+//! Yielding still keeps a core busy when nothing else wants it (`sched_yield` returns at
+//! once). A wait that may last as long as a person or a pipe takes, such as the wait for rank
+//! 0 to read standard input or a FIFO, sleeps between its tests instead, a little longer each
+//! time up to [`MAX_SLEEP`] ([`Waiting::Sleep`]): it costs no core, and adds at most that much
+//! to the wait.
+
+use std::time::Duration;
 
 use mpi::collective::Operation;
 use mpi::datatype::PartitionMut;
@@ -27,6 +35,39 @@ pub enum Waiting {
     Spin,
     /// Testing, and yielding the core between tests (ranks share cores).
     Yield,
+    /// Testing, and sleeping between tests, from [`MIN_SLEEP`] doubling up to [`MAX_SLEEP`]
+    /// (a wait that may be long: never chosen for a host, asked for by the wait).
+    Sleep,
+}
+
+/// The first sleep of [`Waiting::Sleep`].
+pub const MIN_SLEEP: Duration = Duration::from_micros(50);
+/// The longest sleep of [`Waiting::Sleep`]: the most it adds to a wait.
+pub const MAX_SLEEP: Duration = Duration::from_millis(10);
+
+/// What a rank does between two tests of what it waits for.
+struct Pause {
+    waiting: Waiting,
+    sleep: Duration,
+}
+
+impl Pause {
+    fn new(waiting: Waiting) -> Pause {
+        Pause {
+            waiting,
+            sleep: MIN_SLEEP,
+        }
+    }
+
+    fn pause(&mut self) {
+        match self.waiting {
+            Waiting::Sleep => {
+                std::thread::sleep(self.sleep);
+                self.sleep = (self.sleep * 2).min(MAX_SLEEP);
+            }
+            Waiting::Spin | Waiting::Yield => std::thread::yield_now(),
+        }
+    }
 }
 
 impl Waiting {
@@ -46,18 +87,17 @@ impl Waiting {
 
     /// Waits for `request` to complete.
     pub fn wait<'a, D: ?Sized, S: Scope<'a>>(self, request: Request<'a, D, S>) -> Status {
-        match self {
-            Waiting::Spin => request.wait(),
-            Waiting::Yield => {
-                let mut request = request;
-                loop {
-                    match request.test() {
-                        Ok(status) => return status,
-                        Err(pending) => request = pending,
-                    }
-                    std::thread::yield_now();
-                }
+        if self == Waiting::Spin {
+            return request.wait();
+        }
+        let mut pause = Pause::new(self);
+        let mut request = request;
+        loop {
+            match request.test() {
+                Ok(status) => return status,
+                Err(pending) => request = pending,
             }
+            pause.pause();
         }
     }
 
@@ -122,12 +162,15 @@ impl Waiting {
     pub fn receive_any(self, world: &SimpleCommunicator) -> (Vec<u8>, Status) {
         let (message, status) = match self {
             Waiting::Spin => world.any_process().matched_probe(),
-            Waiting::Yield => loop {
-                if let Some(probed) = world.any_process().immediate_matched_probe() {
-                    break probed;
+            Waiting::Yield | Waiting::Sleep => {
+                let mut pause = Pause::new(self);
+                loop {
+                    if let Some(probed) = world.any_process().immediate_matched_probe() {
+                        break probed;
+                    }
+                    pause.pause();
                 }
-                std::thread::yield_now();
-            },
+            }
         };
         let len = usize::try_from(status.count(u8::equivalent_datatype()))
             .expect("a message has a non-negative size");
