@@ -92,7 +92,7 @@ impl Env {
     pub fn read() -> Result<Env, Error> {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
         let memory_limit = var(MEMORY_LIMIT_ENV)
-            .map(|text| crate::mem::parse_size(&text))
+            .map(|text| crate::cli::parse_memory_limit(&text))
             .transpose()
             .map_err(|e| Error::Usage(format!("{MEMORY_LIMIT_ENV}: {e}")))?;
         let fault = var(FAULT_ENV)

@@ -113,6 +113,35 @@ fn standard_output_failures_are_handled() {
     );
 }
 
+/// `--memory-limit 0` exited 4 (not enough memory) and `--memory-limit 99999999999T` was
+/// taken as no limit at all: a size beyond its bounds is a usage error (exit 2), from the
+/// environment too.
+#[test]
+fn sizes_beyond_their_bounds_are_usage_errors() {
+    let input = util::repo_input("small.txt");
+    let cases = [
+        ("--memory-limit", "0"),
+        ("--memory-limit", "99999999999T"),
+        ("--max-input", "0"),
+    ];
+    for (flag, size) in cases {
+        let run = util::plain(&args(&[&"reference", &input, &flag, &size]));
+        assert_eq!(run.status.code(), Some(2), "{flag} {size}: {run:?}");
+        assert!(run.stderr.contains("a size must be at"), "{}", run.stderr);
+    }
+    let mut cmd = util::plain_command(&args(&[&"reference", &input]));
+    cmd.env("MPI_LCS_MEMORY_LIMIT", "0");
+    let run = util::run_with_timeout(cmd);
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert_eq!(run.our_messages().len(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("MPI_LCS_MEMORY_LIMIT: '0': a size must be at least 1B"),
+        "{}",
+        run.stderr
+    );
+}
+
 /// The message arrows of an SVG picture, found by parsing it: the marks of class `message`.
 fn arrows(svg: &str) -> usize {
     let doc = roxmltree::Document::parse(svg).expect("a picture is well-formed XML");

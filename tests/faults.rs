@@ -266,6 +266,19 @@ fn memory_precheck_names_estimate_limit_and_what_fits() {
     assert!(json.exists() && csv.exists());
 }
 
+/// `MPI_LCS_FAULT=fill:9:1` on 2 ranks struck nowhere, and the run passed as if unharmed: a
+/// fault that names a rank the run does not have is a usage error once MPI has started.
+#[test]
+fn a_fault_on_a_rank_the_run_does_not_have_is_a_usage_error() {
+    let dir = Dir::new();
+    let (json, csv) = (dir.path("f.json"), dir.path("f.csv"));
+    let input = util::repo_input("small.txt");
+    let extra = ["--append-csv".as_ref(), csv.as_os_str()];
+    let run = util::solve(2, &input, &json, &extra, &[("MPI_LCS_FAULT", "fill:9:1")]);
+    let problem = "names rank 9, but this run has 2 ranks (0 to 1)";
+    assert_clean_failure(&run, 2, "MPI_LCS_FAULT", problem, &[&json, &csv]);
+}
+
 /// A rank that receives a traceback hop when `input` is solved on `ranks` ranks.
 fn rank_on_the_walk(dir: &Dir, input: &Path, ranks: usize) -> usize {
     let json = dir.path(&format!("probe{ranks}.json"));

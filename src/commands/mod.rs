@@ -14,12 +14,14 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::Parser;
+use mpi::collective::SystemOperation;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives};
 
 use crate::cli::{Cli, Command};
 use crate::engine::bitpar;
 use crate::engine::diagonal::schedule::Schedule;
+use crate::engine::fault::FAULT_ENV;
 use crate::engine::problem::Problem;
 use crate::engine::waiting::Waiting;
 use crate::engine::Method;
@@ -161,7 +163,7 @@ fn with_mpi(
         }),
         _ => {
             env.switches.waiting = Some(Waiting::for_world(&world, env.switches.waiting));
-            body(&world, &env)
+            check_fault(&world, &env).and_then(|()| body(&world, &env))
         }
     };
     let mismatch = matches!(result, Err(Error::Mismatch { .. }));
@@ -183,6 +185,32 @@ fn with_mpi(
     env.switches.waiting().barrier(&world);
     drop(universe);
     code
+}
+
+/// A planted fault must name a rank of this run, which is known only now. Each rank checks
+/// the fault its own environment plants, and the ranks decide together: every rank leaves with
+/// exit 2 and rank 0 says why.
+fn check_fault(world: &SimpleCommunicator, env: &Env) -> Result<(), Error> {
+    let problem = env
+        .switches
+        .fault
+        .map_or(Ok(()), |f| f.check_ranks(world.size() as usize));
+    let code = if problem.is_ok() {
+        0
+    } else {
+        error::EXIT_USAGE
+    };
+    let mut worst = 0u8;
+    let waiting = env.switches.waiting();
+    waiting.all_reduce(world, &code, &mut worst, SystemOperation::max());
+    match (worst, problem, world.rank()) {
+        (0, _, _) => Ok(()),
+        (_, Err(problem), 0) => Err(Error::Usage(problem)),
+        (_, Ok(()), 0) => Err(Error::Usage(format!(
+            "{FAULT_ENV} names a rank this run does not have, on a rank other than 0"
+        ))),
+        (code, _, _) => Err(Error::Peer(code)),
+    }
 }
 
 fn init_logging(rank: Option<i32>) {
