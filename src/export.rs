@@ -1,12 +1,15 @@
 //! Writing a run's files: every output path checked before any work, whole files written
 //! atomically, and CSV rows appended under a lock in a single write.
 //!
-//! An output path must be absent or a regular file (a symbolic link is followed to the
-//! regular file it names; that file is replaced and the link kept); it must not be a
-//! directory, device, FIFO or socket, nor one of the run's inputs (compared by device and
-//! inode, so a hard link or another spelling of the same file is caught), nor another output
-//! of the same run; and its directory must accept a new file, which is tried by creating and
-//! removing one. All of this is decided before the input is read, so a bad path costs no work.
+//! An output path must be absent or a regular file (a symbolic link is followed to the regular
+//! file it names; that file is replaced and the link kept); it must not be a directory, device,
+//! FIFO or socket, nor one of the run's inputs (compared by device and inode, so a hard link or
+//! another spelling of the same file is caught), nor another output of the same run; and its
+//! directory must accept a new file, which is tried by creating and removing one. All of this
+//! is decided before the input is read, so a bad path costs no work. One device is accepted:
+//! the null device (`/dev/null`, or a link to it), where a user means "discard"; nothing is
+//! written there, and no temporary file is made beside it. Other devices stay refused: a file
+//! written to a terminal or a full device is neither atomic nor checkable before the run.
 //!
 //! Whole files (`--json`, `--trace`, `--svg`, `-o`, plots and tables) go to a temporary file
 //! in the target's directory, are synced, and renamed over the target: a reader, a crash or a
@@ -39,6 +42,9 @@ pub fn check_outputs(outputs: &[(&'static str, &Path)], inputs: &[&Path]) -> Res
             problem,
         };
         let target = resolve(path).map_err(refuse)?;
+        if target.identity == Identity::Discard {
+            continue;
+        }
         if let Identity::Inode(dev, ino) = target.identity {
             if input_ids.contains(&(dev, ino)) {
                 return Err(refuse("is the input file".into()));
@@ -90,6 +96,8 @@ enum Identity {
     Inode(u64, u64),
     /// A file that does not exist yet: its directory (canonical) and name.
     Name(PathBuf, std::ffi::OsString),
+    /// The null device: any number of outputs may discard.
+    Discard,
 }
 
 fn resolve(path: &Path) -> Result<Target, String> {
@@ -109,11 +117,23 @@ fn resolve(path: &Path) -> Result<Target, String> {
                 link
             };
             let kind = meta.file_type();
+            if is_null_device(&meta) {
+                return Ok(Target {
+                    path: path.to_owned(),
+                    dir: PathBuf::new(),
+                    exists: true,
+                    identity: Identity::Discard,
+                });
+            }
             if kind.is_dir() {
                 return Err("is a directory".into());
             }
             if kind.is_block_device() || kind.is_char_device() {
-                return Err("is a device, not a regular file".into());
+                return Err(
+                    "is a device, not a regular file (of the devices only /dev/null is taken, \
+                     to discard)"
+                        .into(),
+                );
             }
             if kind.is_fifo() || kind.is_socket() {
                 return Err("is a FIFO or socket, not a regular file".into());
@@ -140,6 +160,18 @@ fn resolve(path: &Path) -> Result<Target, String> {
         }
         Err(e) => Err(format!("cannot inspect: {e}")),
     }
+}
+
+/// Whether `meta` (a file's, links followed) is the null device's.
+fn is_null_device(meta: &fs::Metadata) -> bool {
+    meta.file_type().is_char_device()
+        && fs::metadata("/dev/null")
+            .is_ok_and(|null| null.file_type().is_char_device() && null.rdev() == meta.rdev())
+}
+
+/// Whether writing to `path` discards: it is (or links to) the null device.
+pub fn discards(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|meta| is_null_device(&meta))
 }
 
 fn parent_dir(path: &Path) -> PathBuf {
@@ -196,12 +228,15 @@ fn check_open_result_set(file: &mut File) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes `bytes` to `path` atomically (see the module doc).
+/// Writes `bytes` to `path` atomically (see the module doc); to the null device, nothing.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let fail = |source| Error::Output {
         path: path.to_owned(),
         source,
     };
+    if discards(path) {
+        return Ok(());
+    }
     // Replace the file a symbolic link names, and keep the link.
     let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
     let mode = fs::metadata(&target).map_or(0o644, |m| m.permissions().mode() & 0o7777);
@@ -234,6 +269,9 @@ pub fn append_row(path: &Path, row: &Row) -> Result<(), Error> {
         path: path.to_owned(),
         source,
     };
+    if discards(path) {
+        return Ok(());
+    }
     let mut file = fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -307,10 +345,7 @@ mod tests {
         );
         let slash = PathBuf::from(format!("{}/o/", dir.path().display()));
         assert_eq!(refused("--json", &slash), "names a directory, not a file");
-        assert_eq!(
-            refused("--json", Path::new("/dev/null")),
-            "is a device, not a regular file"
-        );
+        assert!(refused("--json", Path::new("/dev/zero")).starts_with("is a device"));
         assert_eq!(refused("--trace", &input), "is the input file");
         let hard = dir.path().join("hard.txt");
         fs::hard_link(&input, &hard).unwrap();
@@ -330,6 +365,37 @@ mod tests {
         assert!(check_outputs(&[("--json", &out), ("--trace", &dotted)], &[&input]).is_err());
         assert!(check_outputs(&[("--json", &out)], &[&input]).is_ok());
         assert_eq!(names(dir.path()), ["dangling", "hard.txt", "in.txt"]);
+    }
+
+    /// `--json /dev/null` was refused (exit 5) where a user means "discard".
+    #[test]
+    fn the_null_device_discards_and_no_other_device_is_taken() {
+        let dir = tempfile::tempdir().unwrap();
+        let null = Path::new("/dev/null");
+        let link = dir.path().join("null");
+        std::os::unix::fs::symlink(null, &link).unwrap();
+        let outputs = [
+            ("--json", null),
+            ("--append-csv", null),
+            ("--trace", &*link),
+        ];
+        check_outputs(&outputs, &[null]).unwrap();
+        write_json(null, &1).unwrap();
+        write_atomic(&link, b"gone\n").unwrap();
+        append_row(null, &Row::default()).unwrap();
+        assert!(fs::metadata(null).unwrap().file_type().is_char_device());
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(names(dir.path()), ["null"]);
+        for device in ["/dev/full", "/dev/zero"] {
+            let result = check_outputs(&[("--json", Path::new(device))], &[]);
+            let Err(Error::OutputRefused { problem, .. }) = result else {
+                panic!("{device} accepted");
+            };
+            assert!(problem.contains("only /dev/null"), "{problem}");
+        }
     }
 
     #[test]

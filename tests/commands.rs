@@ -142,6 +142,30 @@ fn sizes_beyond_their_bounds_are_usage_errors() {
     );
 }
 
+/// `--json /dev/null` was refused (exit 5) where a user means "discard": the null device takes
+/// any output, and stays the device it is.
+#[test]
+fn the_null_device_takes_any_output() {
+    let input = util::repo_input("small.txt");
+    let null = "/dev/null";
+    let run = util::plain(&args(&[
+        &"reference",
+        &input,
+        &"--json",
+        &null,
+        &"--paf",
+        &null,
+        &"--append-csv",
+        &null,
+    ]))
+    .ok();
+    assert!(run.stdout.contains("LCS length: 7"), "{}", run.stdout);
+    let meta = std::fs::metadata(null).unwrap();
+    assert!(std::os::unix::fs::FileTypeExt::is_char_device(
+        &meta.file_type()
+    ));
+}
+
 /// The message arrows of an SVG picture, found by parsing it: the marks of class `message`.
 fn arrows(svg: &str) -> usize {
     let doc = roxmltree::Document::parse(svg).expect("a picture is well-formed XML");

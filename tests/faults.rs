@@ -137,7 +137,7 @@ fn bad_output_paths_are_refused_before_any_work() {
             "--append-csv",
             "is the input file",
         ),
-        (args(&[&"--json", &"/dev/null"]), "--json", "is a device"),
+        (args(&[&"--json", &"/dev/full"]), "--json", "is a device"),
         (args(&[&"--json", &subdir]), "--json", "is a directory"),
         (args(&[&"--json", &"."]), "--json", "names a directory"),
         (
@@ -194,7 +194,7 @@ fn bad_output_paths_are_refused_before_any_work() {
     }
     assert_eq!(std::fs::read(&input).unwrap(), before);
     assert_eq!(std::fs::read(&other).unwrap(), b"a,b,c\n1,2,3\n");
-    assert!(std::fs::metadata("/dev/null")
+    assert!(std::fs::metadata("/dev/full")
         .unwrap()
         .file_type()
         .is_char_device());
