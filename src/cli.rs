@@ -89,6 +89,11 @@ pub struct SolveArgs {
     pub problem: Problem,
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// Write the summary to this file (atomically) instead of standard output: under a
+    /// launcher, rank 0's standard output goes through the launcher, which may lose it
+    /// unseen; this file is written by rank 0 itself and checked before the run.
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
     /// Write the full report as JSON to this file (atomically).
     #[arg(long, value_name = "PATH")]
     pub json: Option<PathBuf>,

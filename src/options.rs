@@ -152,6 +152,8 @@ impl InputOptions {
 /// The files a run writes, by the flag that names them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Outputs {
+    /// The summary, instead of standard output.
+    pub output: Option<PathBuf>,
     pub json: Option<PathBuf>,
     pub paf: Option<PathBuf>,
     pub append_csv: Option<PathBuf>,
@@ -164,6 +166,7 @@ impl Outputs {
     /// `(flag, path)` for every output asked for.
     pub fn named(&self) -> Vec<(&'static str, &std::path::Path)> {
         [
+            ("--output", &self.output),
             ("--json", &self.json),
             ("--paf", &self.paf),
             ("--append-csv", &self.append_csv),
@@ -216,6 +219,7 @@ impl SolveOptions {
             method,
             problem: args.problem,
             outputs: Outputs {
+                output: args.output,
                 json: args.json,
                 paf: args.paf,
                 append_csv: args.append_csv,

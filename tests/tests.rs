@@ -9,4 +9,5 @@ mod commands;
 mod edit;
 mod experiment;
 mod faults;
+mod launchers;
 mod solve;

@@ -60,8 +60,8 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => with_mpi(&env, |world, env| {
             let opts = SolveOptions::new(args, env, &mpi_library())?;
             match solve::run(world, &opts)? {
-                Some(report) => print(&report.summary()),
-                None => Ok(()),
+                Some(report) if opts.outputs.output.is_none() => print(&report.summary()),
+                _ => Ok(()),
             }
         }),
         Command::SelfTest(args) => with_mpi(&env, |world, env| {

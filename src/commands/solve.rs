@@ -1,6 +1,7 @@
 //! `solve`: the validated options become an engine request, the engine's result becomes the
 //! report, and the report (with the run's recording) feeds every output asked for: the JSON
-//! report, the experiment's CSV row, the message trace, the picture and the page. Only rank 0
+//! report, the experiment's CSV row, the message trace, the picture and the page, and the
+//! summary when `--output` takes it from standard output. Only rank 0
 //! writes, after the run, each file atomically; what the outputs need is checked before the
 //! run (paths on rank 0 before the input is read, sizes on every rank before any work).
 
@@ -112,6 +113,10 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
     }
     if let Some(path) = &outputs.append_csv {
         export::append_row(path, &report.row())?;
+    }
+    // Last, as standard output would be: after every file the run was asked for.
+    if let Some(path) = &outputs.output {
+        export::write_atomic(path, report.summary().as_bytes())?;
     }
     Ok(())
 }
