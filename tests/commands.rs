@@ -291,18 +291,17 @@ fn refused_pages_still_print_the_schedule() {
     }
 }
 
-/// Cores online on this host: one rank more is oversubscribed.
-fn online_cores() -> usize {
-    // SAFETY: sysconf has no preconditions.
-    let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
-    usize::try_from(n).unwrap_or(1).max(1)
+/// The cores this process may run on (its affinity and CPU quota, as the ranks it starts
+/// count them): one rank more is oversubscribed.
+fn usable_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// A result set of real runs: `solve` on 1 and 2 ranks and on one rank more than this host
 /// has cores (oversubscribed), and the reference, for two inputs.
 fn result_set(dir: &Dir) -> std::path::PathBuf {
     let csv = dir.path("runs.csv");
-    let crowded = (online_cores() + 1).max(3);
+    let crowded = (usable_cores() + 1).max(3);
     for name in ["small.txt", "medium.txt"] {
         let input = util::repo_input(name);
         for ranks in [1, 2, crowded] {
@@ -584,12 +583,12 @@ fn usage_is_documented_and_reported_once() {
 fn table_and_plot_mark_the_same_runs_oversubscribed() {
     let dir = Dir::new();
     let csv = result_set(&dir);
-    let crowded = (online_cores() + 1).max(3);
+    let crowded = (usable_cores() + 1).max(3);
     let marked = table_and_plot_agree(&csv, &dir);
     let expected: BTreeSet<Shown> = ["small", "medium"]
         .iter()
         .flat_map(|name| [1, 2, crowded].map(|p| (name.to_string(), p)))
-        .filter(|&(_, p)| p > online_cores())
+        .filter(|&(_, p)| p > usable_cores())
         .map(|(name, p)| (name, "diagonal · dense".to_owned(), p))
         .collect();
     assert_eq!(marked, expected);

@@ -1,5 +1,5 @@
 //! What a launcher does to a run: standard output that goes through the launcher
-//! (`--output` instead).
+//! (`--output` instead), and the cores it leaves the ranks (`taskset`).
 
 use crate::util::{self, args, Dir};
 
@@ -30,4 +30,25 @@ fn output_takes_the_summary_from_the_launchers_hands() {
     let run = util::plain(&args(&[&"solve", &input, &"-o", &dir.dir.path()]));
     assert_eq!(run.status.code(), Some(5), "{run:?}");
     assert!(run.stderr.contains("--output"), "{}", run.stderr);
+}
+
+/// `taskset -c 0 mpirun -n 2` reported `cores: 2, oversubscribed: false`, and MPICH's ranks
+/// spun on their one core (81 s for large_2; 0.15 s with `MPI_LCS_WAIT=yield`): the cores
+/// counted are those the ranks may run on, and on them two ranks choose to yield.
+#[test]
+fn ranks_confined_to_one_core_count_one_and_yield() {
+    let dir = Dir::new();
+    let json = dir.path("pinned.json");
+    let a = args(&[&"solve", &util::repo_input("small.txt"), &"--json", &json]);
+    // No MPI_LCS_WAIT: the ranks choose, and log their choice.
+    let env = [("MPI_LCS_WAIT", ""), ("RUST_LOG", "debug")];
+    let run = util::run_with_timeout(util::pinned_command("0", 2, &a, &env)).ok();
+    let report = util::json(&json);
+    assert_eq!(
+        (report["cores"].as_u64(), report["oversubscribed"].as_bool()),
+        (Some(1), Some(true)),
+        "{report:#}"
+    );
+    let chosen = "2 ranks may use 1 core between them: waiting by Yield";
+    assert_eq!(run.stderr.matches(chosen).count(), 2, "{}", run.stderr);
 }

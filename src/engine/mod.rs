@@ -12,7 +12,8 @@
 //! questions on the rank's own cells (`walk`). What they share lives here: the balanced split
 //! of a run of cells among ranks ([`split`]), the bit-parallel row step ([`bitpar`], also the
 //! sequential reference's), the message tags and kinds ([`protocol`]), the counting of every
-//! message ([`traffic`]), the way a rank waits ([`waiting`]), the distributed traceback that
+//! message ([`traffic`]), the way a rank waits ([`waiting`]) given the cores its host's ranks
+//! may use ([`host`]), the distributed traceback that
 //! moves the walk between ranks ([`walk`]), the gathering of every rank's record to rank 0
 //! ([`stats`]), the memory budget ([`budget`]) and the tests' planted faults ([`fault`]).
 //!
@@ -26,6 +27,7 @@ pub mod bitpar;
 pub mod budget;
 pub mod diagonal;
 pub mod fault;
+pub mod host;
 pub mod problem;
 pub mod protocol;
 pub mod run;
