@@ -87,9 +87,9 @@ pub struct Env {
 }
 
 impl Env {
-    /// Reads the process environment. A variable set to something unusable is a usage error
-    /// naming it.
-    pub fn read() -> Result<Env, Error> {
+    /// Reads the process environment, for a binary linked with `mpi_library` (its
+    /// description). A variable set to something unusable is a usage error naming it.
+    pub fn read(mpi_library: &str) -> Result<Env, Error> {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
         let memory_limit = var(MEMORY_LIMIT_ENV)
             .map(|text| crate::cli::parse_memory_limit(&text))
@@ -117,7 +117,7 @@ impl Env {
                 waiting,
             },
             commit: var(COMMIT_ENV).unwrap_or_else(|| "unknown".to_owned()),
-            launch: Launch::from_env(),
+            launch: Launch::from_env(mpi_library),
             columns: var("COLUMNS").and_then(|c| c.parse().ok()).unwrap_or(100),
         })
     }

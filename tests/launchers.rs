@@ -1,5 +1,6 @@
-//! What a launcher does to a run: standard output that goes through the launcher
-//! (`--output` instead), and the cores it leaves the ranks (`taskset`).
+//! What a launcher does to a run and what the run makes of its launcher: standard output that
+//! goes through the launcher (`--output` instead), the cores it leaves the ranks (`taskset`),
+//! and variables of another MPI left in the environment.
 
 use crate::util::{self, args, Dir};
 
@@ -51,4 +52,26 @@ fn ranks_confined_to_one_core_count_one_and_yield() {
     );
     let chosen = "2 ranks may use 1 core between them: waiting by Yield";
     assert_eq!(run.stderr.matches(chosen).count(), 2, "{}", run.stderr);
+}
+
+/// An exported `OMPI_COMM_WORLD_SIZE=5` stopped an MPICH run under Hydra (exit 6): Hydra passes
+/// the whole environment on, and the check believed Open MPI's variable first. The linked
+/// library's own launcher is believed first now. Under Open MPI's `mpirun`, which sets its own
+/// value over the exported one, the run is not fooled either.
+#[test]
+fn a_left_over_open_mpi_variable_neither_stops_nor_fools_a_run() {
+    let dir = Dir::new();
+    let json = dir.path("left.json");
+    let a = args(&[&"solve", &util::repo_input("small.txt"), &"--json", &json]);
+    let mut cmd = util::mpirun_command(2, &a, &[]);
+    cmd.env("OMPI_COMM_WORLD_SIZE", "5");
+    util::run_with_timeout(cmd).ok();
+    let report = util::json(&json);
+    assert_eq!(report["ranks"].as_u64(), Some(2), "{report:#}");
+    let launcher = report["launcher"].as_str().unwrap();
+    let expected = match util::launcher().1 {
+        util::Family::OpenMpi => "mpirun (Open MPI)",
+        util::Family::Hydra => "mpiexec (Hydra)",
+    };
+    assert_eq!(launcher, expected);
 }

@@ -38,8 +38,11 @@ use crate::report::Report;
 /// The whole program: parse, validate, run, exit.
 pub fn main() -> ExitCode {
     // Under a launcher every process parses the same command line: only rank 0 (or a process
-    // whose rank is unknown) says what is wrong with it.
-    let launch = Launch::from_env();
+    // whose rank is unknown) says what is wrong with it. The rank is the launcher's, read with
+    // the linked library's variables first (`launch`); the library can say which it is before
+    // MPI starts.
+    let library = mpi_library();
+    let launch = Launch::from_env(&library);
     let speaks = launch.rank.is_none_or(|r| r == 0);
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -52,13 +55,13 @@ pub fn main() -> ExitCode {
             })
         }
     };
-    let env = match Env::read() {
+    let env = match Env::read(&library) {
         Ok(env) => env,
         Err(e) => return together(&launch, || finish(Err(e), speaks)),
     };
     match cli.command {
         Command::Solve(args) => with_mpi(&env, |world, env| {
-            let opts = SolveOptions::new(args, env, &mpi_library())?;
+            let opts = SolveOptions::new(args, env, &library)?;
             match solve::run(world, &opts)? {
                 Some(report) if opts.outputs.output.is_none() => print(&report.summary()),
                 _ => Ok(()),
@@ -68,7 +71,7 @@ pub fn main() -> ExitCode {
             selftest::run(world, &SelfTestOptions::new(args, env)?)
         }),
         Command::Reference(args) => finish(
-            reference(ReferenceOptions::new(args, &env, &mpi_library())),
+            reference(ReferenceOptions::new(args, &env, &library)),
             speaks,
         ),
         Command::Schedule(args) => finish(ScheduleOptions::new(args).and_then(schedule), speaks),
