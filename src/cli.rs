@@ -129,6 +129,10 @@ pub struct SolveArgs {
     /// launcher that hides it, a log file): after a second, as on a terminal.
     #[arg(long)]
     pub progress: bool,
+    /// Print no notes: the advice on stderr before the fill (e.g. that the other engine
+    /// would take a tenth of the time on this input's shape).
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// Which engine, and its settings; shared by `solve`, `schedule` and `self-test`.

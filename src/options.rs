@@ -197,6 +197,8 @@ pub struct SolveOptions {
     /// Show a progress bar on rank 0 on a terminal this wide (its stderr reaches a terminal
     /// and the bar was not refused).
     pub progress: Option<u16>,
+    /// Print no notes (`--quiet`).
+    pub quiet: bool,
     pub switches: Switches,
     pub run: RunInfo,
     pub launch: Launch,
@@ -231,6 +233,7 @@ impl SolveOptions {
             progress: (args.progress
                 || (!args.no_progress && env.launch.stderr_reaches_terminal()))
             .then_some(env.columns),
+            quiet: args.quiet,
             switches: env.switches,
             run: env.run_info(mpi_library),
             launch: env.launch.clone(),

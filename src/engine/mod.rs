@@ -15,7 +15,8 @@
 //! message ([`traffic`]), the way a rank waits ([`waiting`]) given the cores its host's ranks
 //! may use ([`host`]), the distributed traceback that
 //! moves the walk between ranks ([`walk`]), the gathering of every rank's record to rank 0
-//! ([`stats`]), the memory budget ([`budget`]) and the tests' planted faults ([`fault`]).
+//! ([`stats`]), the memory budget ([`budget`]), the closed-form estimate of either engine's
+//! time ([`cost`]) and the tests' planted faults ([`fault`]).
 //!
 //! A run is driven from [`run::solve`]: rank 0 reads and broadcasts the input, every rank
 //! checks the memory it will need, runs the layout ([`run_pair`]), and the records are gathered
@@ -25,6 +26,7 @@
 pub mod bands;
 pub mod bitpar;
 pub mod budget;
+pub mod cost;
 pub mod diagonal;
 pub mod fault;
 pub mod host;
