@@ -71,7 +71,7 @@ pub struct InputArgs {
     /// input, and gzip (a file, a pipe or standard input) is decompressed as it is read.
     pub file: PathBuf,
     /// Refuse input files larger than this (e.g. 64M, 2G; K, M, G are powers of 1024).
-    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_max_input)]
     pub max_input: u64,
     /// How to read the file: `auto` reads FASTA when the first non-blank line starts with
     /// `>`, else the plain two-line format; `plain` also reads a first sequence that begins
@@ -90,6 +90,11 @@ pub struct SolveArgs {
     pub problem: Problem,
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// Write the summary to this file (atomically) instead of standard output: under a
+    /// launcher, rank 0's standard output goes through the launcher, which may lose it
+    /// unseen; this file is written by rank 0 itself and checked before the run.
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
     /// Write the full report as JSON to this file (atomically).
     #[arg(long, value_name = "PATH")]
     pub json: Option<PathBuf>,
@@ -116,7 +121,7 @@ pub struct SolveArgs {
     pub html: Option<PathBuf>,
     /// Per-rank memory limit for the pre-check (default: what the host offers, shared among
     /// its ranks; also MPI_LCS_MEMORY_LIMIT).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit)]
     pub memory_limit: Option<u64>,
     /// Never show the progress bar (it only appears on a terminal, after a second).
     #[arg(long, conflicts_with = "progress")]
@@ -125,6 +130,10 @@ pub struct SolveArgs {
     /// launcher that hides it, a log file), from the start of the fill.
     #[arg(long)]
     pub progress: bool,
+    /// Print no notes: the advice on stderr before the fill (e.g. that the other engine
+    /// would take a tenth of the time on this input's shape).
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// Which engine, and its settings; shared by `solve`, `schedule` and `self-test`.
@@ -173,7 +182,7 @@ pub struct ReferenceArgs {
     pub length_only: bool,
     /// Memory limit for the pre-check (default: what the host offers; also
     /// MPI_LCS_MEMORY_LIMIT).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit)]
     pub memory_limit: Option<u64>,
 }
 
@@ -283,6 +292,44 @@ fn parse_checkpoint(text: &str) -> Result<CheckpointChoice, String> {
     }
 }
 
-fn parse_size(text: &str) -> Result<u64, String> {
-    crate::mem::parse_size(text)
+/// A memory limit (`--memory-limit`, `MPI_LCS_MEMORY_LIMIT`): from a byte (a limit of nothing
+/// would refuse every run for want of memory, not of a usable flag) to `mem::MAX_SIZE`.
+pub fn parse_memory_limit(text: &str) -> Result<u64, String> {
+    crate::mem::parse_size(text, 1, crate::mem::MAX_SIZE)
+}
+
+/// The largest input accepted (`--max-input`): from a byte to `mem::MAX_SIZE`.
+fn parse_max_input(text: &str) -> Result<u64, String> {
+    crate::mem::parse_size(text, 1, crate::mem::MAX_SIZE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--memory-limit 0` was taken (and refused for memory, exit 4) and `99999999999T`
+    /// wrapped into an unlimited limit: every size a flag takes has bounds, and beyond them
+    /// it is a usage error (exit 2).
+    #[test]
+    fn sizes_beyond_their_bounds_are_usage_errors() {
+        let cases = [
+            ("solve", "--memory-limit", "0"),
+            ("solve", "--memory-limit", "99999999999T"),
+            ("reference", "--memory-limit", "0K"),
+            ("solve", "--max-input", "0"),
+            ("reference", "--max-input", "18446744073709551616"),
+        ];
+        for (command, flag, size) in cases {
+            let parsed = Cli::try_parse_from(["mpi-lcs", command, "in.txt", flag, size]);
+            let err = parsed.expect_err(size);
+            assert_eq!(err.exit_code(), 2, "{command} {flag} {size}");
+            assert!(err.to_string().contains("a size must be at"), "{err}");
+        }
+        let parsed = Cli::try_parse_from(["mpi-lcs", "solve", "in.txt", "--memory-limit", "1024T"]);
+        let Command::Solve(args) = parsed.unwrap().command else {
+            panic!("not solve");
+        };
+        assert_eq!(args.memory_limit, Some(1 << 50));
+        assert_eq!(parse_memory_limit("1").unwrap(), 1);
+    }
 }

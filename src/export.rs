@@ -1,18 +1,22 @@
 //! Writing a run's files: every output path checked before any work, whole files written
-//! atomically, and CSV rows appended under a lock in a single write.
+//! atomically, and CSV rows appended under a lock in a single write that is undone if it fails.
 //!
-//! An output path must be absent or a regular file (a symbolic link is followed to the
-//! regular file it names; that file is replaced and the link kept); it must not be a
-//! directory, device, FIFO or socket, nor one of the run's inputs (compared by device and
-//! inode, so a hard link or another spelling of the same file is caught), nor another output
-//! of the same run; and its directory must accept a new file, which is tried by creating and
-//! removing one. All of this is decided before the input is read, so a bad path costs no work.
+//! An output path must be absent or a regular file (a symbolic link is followed to the regular
+//! file it names; that file is replaced and the link kept); it must not be a directory, device,
+//! FIFO or socket, nor one of the run's inputs (compared by device and inode, so a hard link or
+//! another spelling of the same file is caught), nor another output of the same run; and its
+//! directory must accept a new file, which is tried by creating and removing one. All of this
+//! is decided before the input is read, so a bad path costs no work. One device is accepted:
+//! the null device (`/dev/null`, or a link to it), where a user means "discard"; nothing is
+//! written there, and no temporary file is made beside it. Other devices stay refused: a file
+//! written to a terminal or a full device is neither atomic nor checkable before the run.
 //!
 //! Whole files (`--json`, `--trace`, `--svg`, `-o`, plots and tables) go to a temporary file
 //! in the target's directory, are synced, and renamed over the target: a reader, a crash or a
 //! failed run never leaves half a file, and a file from an earlier run stays as it was. CSV rows
 //! are appended to an existing result set only when it begins with exactly this program's
-//! header and ends with a newline.
+//! header and ends with a newline; an append that fails (a full disk) cuts the file back to
+//! its length before the append, under the same lock, so a result set is never left torn.
 
 use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -39,6 +43,9 @@ pub fn check_outputs(outputs: &[(&'static str, &Path)], inputs: &[&Path]) -> Res
             problem,
         };
         let target = resolve(path).map_err(refuse)?;
+        if target.identity == Identity::Discard {
+            continue;
+        }
         if let Identity::Inode(dev, ino) = target.identity {
             if input_ids.contains(&(dev, ino)) {
                 return Err(refuse("is the input file".into()));
@@ -90,6 +97,8 @@ enum Identity {
     Inode(u64, u64),
     /// A file that does not exist yet: its directory (canonical) and name.
     Name(PathBuf, std::ffi::OsString),
+    /// The null device: any number of outputs may discard.
+    Discard,
 }
 
 fn resolve(path: &Path) -> Result<Target, String> {
@@ -109,11 +118,23 @@ fn resolve(path: &Path) -> Result<Target, String> {
                 link
             };
             let kind = meta.file_type();
+            if is_null_device(&meta) {
+                return Ok(Target {
+                    path: path.to_owned(),
+                    dir: PathBuf::new(),
+                    exists: true,
+                    identity: Identity::Discard,
+                });
+            }
             if kind.is_dir() {
                 return Err("is a directory".into());
             }
             if kind.is_block_device() || kind.is_char_device() {
-                return Err("is a device, not a regular file".into());
+                return Err(
+                    "is a device, not a regular file (of the devices only /dev/null is taken, \
+                     to discard)"
+                        .into(),
+                );
             }
             if kind.is_fifo() || kind.is_socket() {
                 return Err("is a FIFO or socket, not a regular file".into());
@@ -140,6 +161,18 @@ fn resolve(path: &Path) -> Result<Target, String> {
         }
         Err(e) => Err(format!("cannot inspect: {e}")),
     }
+}
+
+/// Whether `meta` (a file's, links followed) is the null device's.
+fn is_null_device(meta: &fs::Metadata) -> bool {
+    meta.file_type().is_char_device()
+        && fs::metadata("/dev/null")
+            .is_ok_and(|null| null.file_type().is_char_device() && null.rdev() == meta.rdev())
+}
+
+/// Whether writing to `path` discards: it is (or links to) the null device.
+pub fn discards(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|meta| is_null_device(&meta))
 }
 
 fn parent_dir(path: &Path) -> PathBuf {
@@ -196,12 +229,15 @@ fn check_open_result_set(file: &mut File) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes `bytes` to `path` atomically (see the module doc).
+/// Writes `bytes` to `path` atomically (see the module doc); to the null device, nothing.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let fail = |source| Error::Output {
         path: path.to_owned(),
         source,
     };
+    if discards(path) {
+        return Ok(());
+    }
     // Replace the file a symbolic link names, and keep the link.
     let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
     let mode = fs::metadata(&target).map_or(0o644, |m| m.permissions().mode() & 0o7777);
@@ -228,12 +264,16 @@ pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), Error> {
 
 /// Appends `row` to the result set at `path`, with the header first when the file is new or
 /// empty. The file is locked for the append and the row goes out in a single write, so
-/// concurrent runs appending to one file never interleave or lose rows.
+/// concurrent runs appending to one file never interleave or lose rows; a write or sync that
+/// fails cuts the file back to its length before, under the same lock.
 pub fn append_row(path: &Path, row: &Row) -> Result<(), Error> {
     let fail = |source| Error::Output {
         path: path.to_owned(),
         source,
     };
+    if discards(path) {
+        return Ok(());
+    }
     let mut file = fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -247,14 +287,26 @@ pub fn append_row(path: &Path, row: &Row) -> Result<(), Error> {
         path: path.to_owned(),
         problem,
     })?;
-    let empty = file.metadata().map_err(fail)?.len() == 0;
+    let before = file.metadata().map_err(fail)?.len();
     let mut text = csv::WriterBuilder::new()
-        .has_headers(empty)
+        .has_headers(before == 0)
         .from_writer(Vec::new());
     text.serialize(row).map_err(anyhow::Error::from)?;
     let text = text.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
-    file.write_all(&text).map_err(fail)?;
-    file.sync_data().map_err(fail)
+    if let Err(e) = file.write_all(&text).and_then(|()| file.sync_data()) {
+        // Part of the row may be in the file (a full disk takes what fits): take it out, so
+        // the file reads as before and later appends are still accepted. Cutting a file back
+        // needs no room.
+        let undone = file.set_len(before).and_then(|()| file.sync_data());
+        return Err(match undone {
+            Ok(()) => fail(e),
+            Err(undo) => fail(std::io::Error::new(
+                e.kind(),
+                format!("{e}; and its last row could not be taken out again: {undo}"),
+            )),
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -307,10 +359,7 @@ mod tests {
         );
         let slash = PathBuf::from(format!("{}/o/", dir.path().display()));
         assert_eq!(refused("--json", &slash), "names a directory, not a file");
-        assert_eq!(
-            refused("--json", Path::new("/dev/null")),
-            "is a device, not a regular file"
-        );
+        assert!(refused("--json", Path::new("/dev/zero")).starts_with("is a device"));
         assert_eq!(refused("--trace", &input), "is the input file");
         let hard = dir.path().join("hard.txt");
         fs::hard_link(&input, &hard).unwrap();
@@ -330,6 +379,137 @@ mod tests {
         assert!(check_outputs(&[("--json", &out), ("--trace", &dotted)], &[&input]).is_err());
         assert!(check_outputs(&[("--json", &out)], &[&input]).is_ok());
         assert_eq!(names(dir.path()), ["dangling", "hard.txt", "in.txt"]);
+    }
+
+    /// `--json /dev/null` was refused (exit 5) where a user means "discard".
+    #[test]
+    fn the_null_device_discards_and_no_other_device_is_taken() {
+        let dir = tempfile::tempdir().unwrap();
+        let null = Path::new("/dev/null");
+        let link = dir.path().join("null");
+        std::os::unix::fs::symlink(null, &link).unwrap();
+        let outputs = [
+            ("--json", null),
+            ("--append-csv", null),
+            ("--trace", &*link),
+        ];
+        check_outputs(&outputs, &[null]).unwrap();
+        write_json(null, &1).unwrap();
+        write_atomic(&link, b"gone\n").unwrap();
+        append_row(null, &Row::default()).unwrap();
+        assert!(fs::metadata(null).unwrap().file_type().is_char_device());
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(names(dir.path()), ["null"]);
+        for device in ["/dev/full", "/dev/zero"] {
+            let result = check_outputs(&[("--json", Path::new(device))], &[]);
+            let Err(Error::OutputRefused { problem, .. }) = result else {
+                panic!("{device} accepted");
+            };
+            assert!(problem.contains("only /dev/null"), "{problem}");
+        }
+    }
+
+    /// A tmpfs of `bytes` mounted on a directory of its own, unmounted when dropped.
+    struct SmallTmpfs {
+        dir: tempfile::TempDir,
+    }
+
+    impl SmallTmpfs {
+        fn mount(bytes: usize) -> Result<SmallTmpfs, String> {
+            use std::os::unix::ffi::OsStrExt;
+            let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let target = std::ffi::CString::new(dir.path().as_os_str().as_bytes()).unwrap();
+            let options = std::ffi::CString::new(format!("size={bytes},mode=0700")).unwrap();
+            // SAFETY: every pointer is a NUL-terminated string that outlives the call.
+            let mounted = unsafe {
+                libc::mount(
+                    c"tmpfs".as_ptr(),
+                    target.as_ptr(),
+                    c"tmpfs".as_ptr(),
+                    0,
+                    options.as_ptr().cast(),
+                )
+            };
+            if mounted != 0 {
+                return Err(std::io::Error::last_os_error().to_string());
+            }
+            Ok(SmallTmpfs { dir })
+        }
+
+        fn path(&self) -> &Path {
+            self.dir.path()
+        }
+    }
+
+    impl Drop for SmallTmpfs {
+        fn drop(&mut self) {
+            use std::os::unix::ffi::OsStrExt;
+            let target = std::ffi::CString::new(self.dir.path().as_os_str().as_bytes()).unwrap();
+            // SAFETY: the path is a NUL-terminated string that outlives the call.
+            unsafe { libc::umount2(target.as_ptr(), libc::MNT_DETACH) };
+        }
+    }
+
+    /// Says on the terminal (past the test harness's capture) that a test did not run.
+    fn skipped(test: &str, why: &str) {
+        let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+    }
+
+    /// `--append-csv` on a full disk exited 5 but left part of a row, after which every append
+    /// and `table` refused the file. Now the file is cut back to what it was.
+    #[test]
+    fn an_append_that_fills_the_disk_leaves_the_result_set_as_it_was() {
+        const TEST: &str = "export::an_append_that_fills_the_disk_leaves_the_result_set_as_it_was";
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            return skipped(TEST, "mounting a small tmpfs needs root");
+        }
+        // SAFETY: sysconf has no preconditions.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as u64;
+        let disk = match SmallTmpfs::mount(16 * page as usize) {
+            Ok(disk) => disk,
+            Err(e) => return skipped(TEST, &format!("cannot mount a tmpfs: {e}")),
+        };
+        let csv = disk.path().join("runs.csv");
+        append_row(&csv, &Row::default()).unwrap();
+        // A row that ends 32 bytes short of a page: the next row fits only in part.
+        let mut one = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        one.serialize(Row::default()).unwrap();
+        let row = one.into_inner().unwrap().len() as u64;
+        let len = fs::metadata(&csv).unwrap().len();
+        let end = (len + row + 64).next_multiple_of(page) - 32;
+        let padded = Row {
+            input: "x".repeat((end - len - row) as usize),
+            ..Row::default()
+        };
+        append_row(&csv, &padded).unwrap();
+        assert_eq!(fs::metadata(&csv).unwrap().len(), end);
+        let filler_path = disk.path().join("filler");
+        let mut filler = File::create(&filler_path).unwrap();
+        let block = vec![0u8; page as usize];
+        while filler.write_all(&block).is_ok() {}
+        let before = fs::read(&csv).unwrap();
+
+        let err = append_row(&csv, &Row::default()).unwrap_err();
+        assert!(matches!(err, Error::Output { .. }), "{err}");
+        assert!(err.to_string().contains("No space left"), "{err}");
+        let after = fs::read(&csv).unwrap();
+        let torn = String::from_utf8_lossy(&after[before.len().min(after.len())..]);
+        assert_eq!(after.len(), before.len(), "the file grew by {torn:?}");
+        assert!(after == before, "the file changed");
+        check_outputs(&[("--append-csv", &csv)], &[]).unwrap();
+        // With room again, the next run's row goes in whole.
+        drop(filler);
+        fs::remove_file(&filler_path).unwrap();
+        append_row(&csv, &Row::default()).unwrap();
+        let text = fs::read_to_string(&csv).unwrap();
+        assert_eq!(text.len() as u64, end + row);
+        assert_eq!(text.lines().count(), 4);
     }
 
     #[test]

@@ -6,8 +6,14 @@
 //! `OMPI_COMM_WORLD_SIZE`, MPICH's Hydra (`mpiexec`) sets `PMI_SIZE`, Slurm's `srun` sets
 //! `SLURM_STEP_NUM_TASKS`, and a PMIx launcher `PMIX_RANK`. A process with none of them is an
 //! MPI singleton. When the launcher's count and the MPI world's size differ, the binary was
-//! built against another MPI than the launcher's (`commands` refuses to run then). `MPI_LCS_LAUNCHER` overrides the name recorded in reports
-//! (the experiment scripts set it to the exact launcher command).
+//! built against another MPI than the launcher's (`commands` refuses to run then).
+//!
+//! The variables of the library the binary is linked with ([`Family::of_library`]) are read
+//! first, then the other family's, then `srun`'s: a variable of the other family can be left
+//! over in an environment (Hydra passes the whole environment on, an exported
+//! `OMPI_COMM_WORLD_SIZE` included), and only when the binary's own launcher said nothing is it
+//! the sign of a launcher from another MPI. `MPI_LCS_LAUNCHER` overrides the name recorded in
+//! reports (the experiment scripts set it to the exact launcher command).
 
 use std::io::IsTerminal;
 
@@ -29,56 +35,110 @@ pub struct Launch {
     pub launched: bool,
 }
 
-/// Variables that give the number of processes started, most specific first. Only `srun`
-/// sets `SLURM_STEP_NUM_TASKS`; `SLURM_NTASKS` is the allocation's, which a launcher inside
-/// the allocation (or a one-process run) does not have to match, so it is not one of them.
-const SIZE_VARS: [&str; 3] = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"];
+/// The family of the MPI library the binary is linked with: whose launcher's variables are
+/// believed first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    OpenMpi,
+    /// MPICH and the libraries derived from it (Intel MPI, MVAPICH, Cray MPICH).
+    Mpich,
+    Unknown,
+}
 
-/// Variables that only a launched process has.
-const RANK_VARS: [&str; 5] = [
-    "OMPI_COMM_WORLD_RANK",
-    "PMI_RANK",
-    "PMIX_RANK",
-    "SLURM_PROCID",
-    "MPI_LOCALRANKID",
-];
+impl Family {
+    /// The family a library's own description (`MPI_Get_library_version`) names.
+    pub fn of_library(description: &str) -> Family {
+        if description.contains("Open MPI") {
+            Family::OpenMpi
+        } else if ["MPICH", "Intel(R) MPI", "MVAPICH"]
+            .iter()
+            .any(|name| description.contains(name))
+        {
+            Family::Mpich
+        } else {
+            Family::Unknown
+        }
+    }
+}
+
+/// A launcher's variables: the number of processes, the rank, and the launcher's name.
+struct Announcer {
+    size: &'static str,
+    rank: &'static str,
+    name: &'static str,
+}
+
+const OPEN_MPI: Announcer = Announcer {
+    size: "OMPI_COMM_WORLD_SIZE",
+    rank: "OMPI_COMM_WORLD_RANK",
+    name: "mpirun (Open MPI)",
+};
+const HYDRA: Announcer = Announcer {
+    size: "PMI_SIZE",
+    rank: "PMI_RANK",
+    name: "mpiexec (Hydra)",
+};
+/// Only `srun` sets `SLURM_STEP_NUM_TASKS`; `SLURM_NTASKS` is the allocation's, which a
+/// launcher inside the allocation (or a one-process run) does not have to match, so it is not
+/// read.
+const SRUN: Announcer = Announcer {
+    size: "SLURM_STEP_NUM_TASKS",
+    rank: "SLURM_PROCID",
+    name: "srun",
+};
+
+/// The launchers in the order their variables are believed for a binary of `family`: its own
+/// launcher's, then the other family's, then `srun`'s (which also starts the proxies of the
+/// other launchers, where its variables count proxies, not ranks).
+fn announcers(family: Family) -> [Announcer; 3] {
+    match family {
+        Family::Mpich => [HYDRA, OPEN_MPI, SRUN],
+        Family::OpenMpi | Family::Unknown => [OPEN_MPI, HYDRA, SRUN],
+    }
+}
+
+/// Variables that only a launched process has, besides the MPI launchers' ranks, most
+/// specific first.
+const OTHER_RANK_VARS: [&str; 3] = ["PMIX_RANK", SRUN.rank, "MPI_LOCALRANKID"];
 
 impl Launch {
-    /// Reads the launcher's variables through `var` (the process environment in the binary).
-    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Launch {
-        let (size, size_from) = SIZE_VARS
+    /// Reads the launcher's variables through `var` (the process environment in the binary),
+    /// for a binary linked with a library of `family`.
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>, family: Family) -> Launch {
+        let number = |v: &str| var(v)?.trim().parse::<usize>().ok();
+        let order = announcers(family);
+        let said = order.iter().find_map(|a| Some((number(a.size)?, a)));
+        let rank = order
             .iter()
-            .find_map(|&v| Some((var(v)?.trim().parse::<usize>().ok()?, v)))
-            .map_or((None, None), |(n, v)| (Some(n), Some(v)));
-        let rank = RANK_VARS
-            .iter()
-            .find_map(|&v| var(v)?.trim().parse::<usize>().ok());
-        let launched = rank.is_some() || size.is_some();
-        let family = if var("OMPI_COMM_WORLD_SIZE").is_some() {
-            "mpirun (Open MPI)"
-        } else if var("SLURM_STEP_ID").is_some() {
-            "srun"
-        } else if var("PMI_SIZE").is_some() {
-            "mpiexec (Hydra)"
-        } else if var("PMIX_RANK").is_some() {
-            "PMIx launcher"
-        } else {
-            "singleton"
+            .filter(|a| a.size != SRUN.size)
+            .map(|a| a.rank)
+            .chain(OTHER_RANK_VARS)
+            .find_map(number);
+        let launched = rank.is_some() || said.is_some();
+        // Inside a Slurm step, Open MPI's mpirun is still itself, and Hydra's ranks (whose
+        // proxies `srun` starts) are `srun`'s.
+        let family_name = match said {
+            Some((_, announcer)) if announcer.size == OPEN_MPI.size => announcer.name,
+            _ if var("SLURM_STEP_ID").is_some() => SRUN.name,
+            Some((_, announcer)) => announcer.name,
+            None if var("PMIX_RANK").is_some() => "PMIx launcher",
+            None => "singleton",
         };
         Launch {
             name: var(LAUNCHER_ENV)
                 .filter(|s| !s.trim().is_empty())
-                .unwrap_or_else(|| family.to_owned()),
-            size,
-            size_from,
+                .unwrap_or_else(|| family_name.to_owned()),
+            size: said.map(|(n, _)| n),
+            size_from: said.map(|(_, a)| a.size),
             rank,
             launched,
         }
     }
 
-    /// The process environment's launch.
-    pub fn from_env() -> Launch {
-        Launch::from_vars(|v| std::env::var(v).ok())
+    /// The process environment's launch, for a binary linked with `library` (its
+    /// description, as `MPI_Get_library_version` gives it).
+    pub fn from_env(library: &str) -> Launch {
+        Launch::from_vars(|v| std::env::var(v).ok(), Family::of_library(library))
     }
 
     /// Whether what this process writes to stderr reaches a terminal: its own stderr, or, for
@@ -131,12 +191,19 @@ fn parent_of(pid: u32) -> Option<u32> {
 mod tests {
     use super::*;
 
+    fn launch_of(family: Family, vars: &[(&str, &str)]) -> Launch {
+        Launch::from_vars(
+            |name| {
+                vars.iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            },
+            family,
+        )
+    }
+
     fn launch(vars: &[(&str, &str)]) -> Launch {
-        Launch::from_vars(|name| {
-            vars.iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| v.to_string())
-        })
+        launch_of(Family::OpenMpi, vars)
     }
 
     #[test]
@@ -144,8 +211,8 @@ mod tests {
         let open_mpi = launch(&[("OMPI_COMM_WORLD_SIZE", "4"), ("OMPI_COMM_WORLD_RANK", "1")]);
         assert_eq!(open_mpi.name, "mpirun (Open MPI)");
         assert_eq!(
-            (open_mpi.size, open_mpi.size_from),
-            (Some(4), Some("OMPI_COMM_WORLD_SIZE"))
+            (open_mpi.size, open_mpi.size_from, open_mpi.rank),
+            (Some(4), Some("OMPI_COMM_WORLD_SIZE"), Some(1))
         );
         let hydra = launch(&[("PMI_SIZE", "3"), ("PMI_RANK", "0")]);
         assert_eq!(
@@ -158,15 +225,69 @@ mod tests {
             ("SLURM_STEP_NUM_TASKS", "2"),
             ("PMIX_RANK", "1"),
         ]);
-        assert_eq!((srun.name.as_str(), srun.size), ("srun", Some(2)));
+        assert_eq!(
+            (srun.name.as_str(), srun.size, srun.rank),
+            ("srun", Some(2), Some(1))
+        );
         // A batch script's allocation says nothing of how many processes this step has.
         let batch = launch(&[("SLURM_NTASKS", "8"), ("SLURM_JOB_ID", "7")]);
         assert_eq!((batch.size, batch.launched), (None, false));
         let alone = launch(&[]);
         assert_eq!((alone.name.as_str(), alone.size), ("singleton", None));
         assert!(!alone.launched);
+        let pmix = launch(&[("PMIX_RANK", "0")]);
+        assert_eq!((pmix.name.as_str(), pmix.launched), ("PMIx launcher", true));
         let named = launch(&[("OMPI_COMM_WORLD_SIZE", "2"), (LAUNCHER_ENV, "mpirun -n 2")]);
         assert_eq!(named.name, "mpirun -n 2");
+    }
+
+    /// An exported `OMPI_COMM_WORLD_SIZE=5` stopped an MPICH run started by Hydra (exit 6): the
+    /// linked library's own launcher is believed first.
+    #[test]
+    fn the_linked_librarys_launcher_is_believed_first() {
+        let hydra_with_leftovers = [
+            ("OMPI_COMM_WORLD_SIZE", "5"),
+            ("OMPI_COMM_WORLD_RANK", "3"),
+            ("PMI_SIZE", "2"),
+            ("PMI_RANK", "0"),
+        ];
+        let mpich = launch_of(Family::Mpich, &hydra_with_leftovers);
+        assert_eq!(
+            (mpich.size, mpich.size_from, mpich.rank),
+            (Some(2), Some("PMI_SIZE"), Some(0))
+        );
+        assert_eq!(mpich.name, "mpiexec (Hydra)");
+        // Open MPI's mpirun sets its own variables over any exported ones.
+        let open_mpi = launch_of(
+            Family::OpenMpi,
+            &[("OMPI_COMM_WORLD_SIZE", "2"), ("PMI_SIZE", "5")],
+        );
+        assert_eq!(open_mpi.size_from, Some("OMPI_COMM_WORLD_SIZE"));
+        // Where the binary's own launcher says nothing, another family's launcher is still
+        // seen, so that the mismatch is caught in both directions.
+        let under_hydra = launch_of(Family::OpenMpi, &[("PMI_SIZE", "3"), ("PMI_RANK", "1")]);
+        assert_eq!((under_hydra.size, under_hydra.rank), (Some(3), Some(1)));
+        let under_mpirun = launch_of(Family::Mpich, &[("OMPI_COMM_WORLD_SIZE", "4")]);
+        assert_eq!(under_mpirun.size_from, Some("OMPI_COMM_WORLD_SIZE"));
+        let unknown = launch_of(Family::Unknown, &hydra_with_leftovers);
+        assert_eq!(unknown.size, Some(5));
+    }
+
+    #[test]
+    fn families_are_told_by_their_library() {
+        for (description, family) in [
+            ("Open MPI v4.1.4, package: Debian OpenMPI", Family::OpenMpi),
+            (
+                "MPICH Version:      4.0.2\nMPICH Release date: …",
+                Family::Mpich,
+            ),
+            ("Intel(R) MPI Library 2021.10 for Linux* OS", Family::Mpich),
+            ("MPI VERSION    : CRAY MPICH version 8.1.26", Family::Mpich),
+            ("MVAPICH2 Version      :\t2.3.7", Family::Mpich),
+            ("", Family::Unknown),
+        ] {
+            assert_eq!(Family::of_library(description), family, "{description}");
+        }
     }
 
     #[test]

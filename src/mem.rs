@@ -85,30 +85,70 @@ fn cgroup_room(
     room
 }
 
-/// Parses a size: a number with an optional unit `K`, `M`, `G`, `T` (powers of 1024, with or
-/// without a trailing `B` or `iB`) or `B`. Case does not matter.
-pub fn parse_size(text: &str) -> Result<u64, String> {
+/// The largest size any flag or variable takes: 1024T (1 PiB), beyond any machine's memory or
+/// file, so a typing slip (`99999999999T`) is refused instead of read as "no limit".
+pub const MAX_SIZE: u64 = 1 << 50;
+
+/// Parses a size between `min` and `max` bytes (both included): a number with an optional unit
+/// `K`, `M`, `G`, `T` (powers of 1024, with or without a trailing `B` or `iB`) or `B`. Case
+/// does not matter. A whole number is read exactly; a fraction (`1.5G`) is rounded down to a
+/// byte. Beyond the bounds, overflowing 64 bits included, it is an error naming them.
+pub fn parse_size(text: &str, min: u64, max: u64) -> Result<u64, String> {
     let t = text.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
-    let value: f64 = num
-        .parse()
-        .map_err(|_| format!("'{text}' is not a size (try 512M or 2G)"))?;
+    let not_a_size = || format!("'{text}' is not a size (try 512M or 2G)");
     let shift = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 0,
         "k" | "kb" | "kib" => 10,
         "m" | "mb" | "mib" => 20,
         "g" | "gb" | "gib" => 30,
         "t" | "tb" | "tib" => 40,
+        _ if num.is_empty() => return Err(not_a_size()),
         other => {
             return Err(format!(
                 "'{text}': unknown unit '{other}' (use K, M, G or T)"
             ))
         }
     };
-    Ok((value * (1u64 << shift) as f64) as u64)
+    let too_large = || format!("'{text}': a size must be at most {}", size_text(max));
+    let bytes = if num.contains('.') {
+        let value: f64 = num.parse().map_err(|_| not_a_size())?;
+        let bytes = value * (1u64 << shift) as f64;
+        if bytes > max as f64 {
+            return Err(too_large());
+        }
+        bytes as u64
+    } else {
+        num.parse::<u64>()
+            .map_err(|e| match e.kind() {
+                std::num::IntErrorKind::PosOverflow => too_large(),
+                _ => not_a_size(),
+            })?
+            .checked_mul(1 << shift)
+            .ok_or_else(too_large)?
+    };
+    if bytes > max {
+        return Err(too_large());
+    }
+    if bytes < min {
+        return Err(format!(
+            "'{text}': a size must be at least {}",
+            size_text(min)
+        ));
+    }
+    Ok(bytes)
+}
+
+/// A bound of [`parse_size`] as a user would write it: `1024T`, `1B`.
+fn size_text(bytes: u64) -> String {
+    let (unit, shift) = [("T", 40), ("G", 30), ("M", 20), ("K", 10)]
+        .into_iter()
+        .find(|&(_, shift)| bytes >= 1 << shift && bytes.is_multiple_of(1 << shift))
+        .unwrap_or(("B", 0));
+    format!("{}{unit}", bytes >> shift)
 }
 
 /// A byte count for people, in the units [`parse_size`] reads: `512.0 MiB`.
@@ -132,19 +172,52 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
+    fn size(text: &str) -> Result<u64, String> {
+        parse_size(text, 1, MAX_SIZE)
+    }
+
     #[test]
     fn sizes_parse_and_print_in_the_same_units() {
-        assert_eq!(parse_size("1024").unwrap(), 1024);
-        assert_eq!(parse_size("4K").unwrap(), 4096);
-        assert_eq!(parse_size("512M").unwrap(), 512 << 20);
-        assert_eq!(parse_size("2GiB").unwrap(), 2 << 30);
-        assert_eq!(parse_size("1.5g").unwrap(), 3 << 29);
-        assert!(parse_size("lots").is_err());
-        assert!(parse_size("5Q").is_err());
+        assert_eq!(size("1024").unwrap(), 1024);
+        assert_eq!(size("4K").unwrap(), 4096);
+        assert_eq!(size("512M").unwrap(), 512 << 20);
+        assert_eq!(size("2GiB").unwrap(), 2 << 30);
+        assert_eq!(size("1.5g").unwrap(), 3 << 29);
+        assert_eq!(size(".5K").unwrap(), 512);
+        assert_eq!(size("1024T").unwrap(), MAX_SIZE);
+        for bad in ["lots", "", "K", "-1", "1..5G", ".", "+5"] {
+            assert!(size(bad).unwrap_err().contains("not a size"), "{bad}");
+        }
+        assert!(size("5Q").unwrap_err().contains("unknown unit 'q'"));
+        assert!(size("1e9").unwrap_err().contains("unknown unit 'e9'"));
         assert_eq!(human(999), "999 B");
-        assert_eq!(human(parse_size("512M").unwrap()), "512.0 MiB");
-        assert_eq!(human(parse_size("100K").unwrap()), "100.0 KiB");
-        assert_eq!(human(parse_size("1.5G").unwrap()), "1.5 GiB");
+        assert_eq!(human(size("512M").unwrap()), "512.0 MiB");
+        assert_eq!(human(size("100K").unwrap()), "100.0 KiB");
+        assert_eq!(human(size("1.5G").unwrap()), "1.5 GiB");
+    }
+
+    /// `--memory-limit 0` was taken as a limit of nothing (exit 4), and `99999999999T`
+    /// overflowed into "no limit"; both are refused with the bounds.
+    #[test]
+    fn sizes_beyond_their_bounds_are_refused_not_wrapped() {
+        for zero in ["0", "0K", "0.0001K", "0.4"] {
+            let e = size(zero).unwrap_err();
+            assert!(e.ends_with("a size must be at least 1B"), "{zero}: {e}");
+        }
+        for huge in [
+            "99999999999T",
+            "18446744073709551616",
+            "18446744073709551615",
+            "1025T",
+            "1024.5T",
+            "99999999999999999999999999999999.5T",
+        ] {
+            let e = size(huge).unwrap_err();
+            assert!(e.ends_with("a size must be at most 1024T"), "{huge}: {e}");
+        }
+        assert_eq!(parse_size("16", 16, 16), Ok(16));
+        assert!(parse_size("15", 16, 1 << 20).unwrap_err().contains("16B"));
+        assert!(parse_size("2M", 16, 1 << 20).unwrap_err().contains("1M"));
     }
 
     #[test]

@@ -89,12 +89,12 @@ pub struct Env {
 }
 
 impl Env {
-    /// Reads the process environment. A variable set to something unusable is a usage error
-    /// naming it.
-    pub fn read() -> Result<Env, Error> {
+    /// Reads the process environment, for a binary linked with `mpi_library` (its
+    /// description). A variable set to something unusable is a usage error naming it.
+    pub fn read(mpi_library: &str) -> Result<Env, Error> {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
         let memory_limit = var(MEMORY_LIMIT_ENV)
-            .map(|text| crate::mem::parse_size(&text))
+            .map(|text| crate::cli::parse_memory_limit(&text))
             .transpose()
             .map_err(|e| Error::Usage(format!("{MEMORY_LIMIT_ENV}: {e}")))?;
         let fault = var(FAULT_ENV)
@@ -119,7 +119,7 @@ impl Env {
                 waiting,
             },
             commit: var(COMMIT_ENV).unwrap_or_else(|| "unknown".to_owned()),
-            launch: Launch::from_env(),
+            launch: Launch::from_env(mpi_library),
             columns: var("COLUMNS").and_then(|c| c.parse().ok()).unwrap_or(100),
         })
     }
@@ -154,6 +154,8 @@ impl InputOptions {
 /// The files a run writes, by the flag that names them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Outputs {
+    /// The summary, instead of standard output.
+    pub output: Option<PathBuf>,
     pub json: Option<PathBuf>,
     pub paf: Option<PathBuf>,
     pub append_csv: Option<PathBuf>,
@@ -166,6 +168,7 @@ impl Outputs {
     /// `(flag, path)` for every output asked for.
     pub fn named(&self) -> Vec<(&'static str, &std::path::Path)> {
         [
+            ("--output", &self.output),
             ("--json", &self.json),
             ("--paf", &self.paf),
             ("--append-csv", &self.append_csv),
@@ -196,6 +199,8 @@ pub struct SolveOptions {
     /// Show a progress bar on rank 0: after a second when its stderr reaches a terminal, at
     /// once with `--progress`; never with `--no-progress`.
     pub progress: Option<Show>,
+    /// Print no notes (`--quiet`).
+    pub quiet: bool,
     pub switches: Switches,
     pub run: RunInfo,
     pub launch: Launch,
@@ -218,6 +223,7 @@ impl SolveOptions {
             method,
             problem: args.problem,
             outputs: Outputs {
+                output: args.output,
                 json: args.json,
                 paf: args.paf,
                 append_csv: args.append_csv,
@@ -237,6 +243,7 @@ impl SolveOptions {
                     after: progress::DELAY,
                 })
             },
+            quiet: args.quiet,
             switches: env.switches,
             run: env.run_info(mpi_library),
             launch: env.launch.clone(),

@@ -1,10 +1,11 @@
 //! Where, when and with what a run happened: enough to tell the rows of an experiment apart,
 //! and to notice when a result set mixes machines, launchers or commits.
 //!
-//! Host facts come from system calls (`gethostname`, `sysconf`); the CPU model is read from
-//! `/proc/cpuinfo`, for which there is no call. Every rank describes its own host and rank 0
-//! combines them: a run is *oversubscribed* when any host ran more ranks than it has cores,
-//! and then its timings measure the protocol (ranks taking turns), not parallel speed.
+//! Host facts come from system calls (`gethostname`, `sched_getaffinity`) and the cgroup files
+//! (see `cpus`); the CPU model is read from `/proc/cpuinfo`, for which there is no call. Every
+//! rank describes its own host and rank 0 combines them: a run is *oversubscribed* when any
+//! host ran more ranks than the cores they may use there, and then its timings measure the
+//! protocol (ranks taking turns), not parallel speed.
 
 use std::collections::BTreeMap;
 
@@ -14,9 +15,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HostInfo {
     pub name: String,
-    /// CPUs online on the host. Not `available_parallelism`, which counts only the CPUs this
-    /// process may run on: a launcher that pins each rank to a core would make every rank
-    /// report one.
+    /// The cores the run's ranks on this host may use between them: the union of their CPU
+    /// affinity masks, bounded by their cgroup's CPU quota (see `cpus`). Not the CPUs online:
+    /// `taskset -c 0 mpirun -n 2` runs two ranks on one core of any host.
     pub cores: usize,
 }
 
@@ -24,7 +25,7 @@ impl HostInfo {
     pub fn here() -> HostInfo {
         HostInfo {
             name: host_name(),
-            cores: online_cores(),
+            cores: crate::cpus::host_cores(),
         }
     }
 }
@@ -55,7 +56,7 @@ pub struct Provenance {
     pub hosts: Vec<String>,
     /// Rank 0's CPU model.
     pub cpu: String,
-    /// Cores on rank 0's host.
+    /// The cores the ranks on rank 0's host may use (see `HostInfo::cores`).
     pub cores: usize,
     /// The most ranks any one host ran.
     pub ranks_per_host: usize,
@@ -109,13 +110,6 @@ pub fn host_name() -> String {
     }
 }
 
-/// CPUs online on this host.
-pub fn online_cores() -> usize {
-    // SAFETY: sysconf has no preconditions.
-    let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
-    usize::try_from(n).ok().filter(|&n| n > 0).unwrap_or(1)
-}
-
 /// The CPU model, from `/proc/cpuinfo` (`unknown` where there is none).
 pub fn cpu_model() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
@@ -165,12 +159,6 @@ mod tests {
     fn this_host_has_a_name() {
         let here = HostInfo::here();
         assert!(!here.name.is_empty() && here.name != "unknown");
-        assert_eq!(
-            here.cores,
-            std::thread::available_parallelism()
-                .unwrap()
-                .get()
-                .max(here.cores)
-        );
+        assert!(here.cores >= 1);
     }
 }

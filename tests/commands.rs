@@ -113,6 +113,59 @@ fn standard_output_failures_are_handled() {
     );
 }
 
+/// `--memory-limit 0` exited 4 (not enough memory) and `--memory-limit 99999999999T` was
+/// taken as no limit at all: a size beyond its bounds is a usage error (exit 2), from the
+/// environment too.
+#[test]
+fn sizes_beyond_their_bounds_are_usage_errors() {
+    let input = util::repo_input("small.txt");
+    let cases = [
+        ("--memory-limit", "0"),
+        ("--memory-limit", "99999999999T"),
+        ("--max-input", "0"),
+    ];
+    for (flag, size) in cases {
+        let run = util::plain(&args(&[&"reference", &input, &flag, &size]));
+        assert_eq!(run.status.code(), Some(2), "{flag} {size}: {run:?}");
+        assert!(run.stderr.contains("a size must be at"), "{}", run.stderr);
+    }
+    let mut cmd = util::plain_command(&args(&[&"reference", &input]));
+    cmd.env("MPI_LCS_MEMORY_LIMIT", "0");
+    let run = util::run_with_timeout(cmd);
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert_eq!(run.our_messages().len(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("MPI_LCS_MEMORY_LIMIT: '0': a size must be at least 1B"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// `--json /dev/null` was refused (exit 5) where a user means "discard": the null device takes
+/// any output, and stays the device it is.
+#[test]
+fn the_null_device_takes_any_output() {
+    let input = util::repo_input("small.txt");
+    let null = "/dev/null";
+    let run = util::plain(&args(&[
+        &"reference",
+        &input,
+        &"--json",
+        &null,
+        &"--paf",
+        &null,
+        &"--append-csv",
+        &null,
+    ]))
+    .ok();
+    assert!(run.stdout.contains("LCS length: 7"), "{}", run.stdout);
+    let meta = std::fs::metadata(null).unwrap();
+    assert!(std::os::unix::fs::FileTypeExt::is_char_device(
+        &meta.file_type()
+    ));
+}
+
 /// The message arrows of an SVG picture, found by parsing it: the marks of class `message`.
 fn arrows(svg: &str) -> usize {
     let doc = roxmltree::Document::parse(svg).expect("a picture is well-formed XML");
@@ -238,18 +291,17 @@ fn refused_pages_still_print_the_schedule() {
     }
 }
 
-/// Cores online on this host: one rank more is oversubscribed.
-fn online_cores() -> usize {
-    // SAFETY: sysconf has no preconditions.
-    let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
-    usize::try_from(n).unwrap_or(1).max(1)
+/// The cores this process may run on (its affinity and CPU quota, as the ranks it starts
+/// count them): one rank more is oversubscribed.
+fn usable_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// A result set of real runs: `solve` on 1 and 2 ranks and on one rank more than this host
 /// has cores (oversubscribed), and the reference, for two inputs.
 fn result_set(dir: &Dir) -> std::path::PathBuf {
     let csv = dir.path("runs.csv");
-    let crowded = (online_cores() + 1).max(3);
+    let crowded = (usable_cores() + 1).max(3);
     for name in ["small.txt", "medium.txt"] {
         let input = util::repo_input(name);
         for ranks in [1, 2, crowded] {
@@ -531,12 +583,12 @@ fn usage_is_documented_and_reported_once() {
 fn table_and_plot_mark_the_same_runs_oversubscribed() {
     let dir = Dir::new();
     let csv = result_set(&dir);
-    let crowded = (online_cores() + 1).max(3);
+    let crowded = (usable_cores() + 1).max(3);
     let marked = table_and_plot_agree(&csv, &dir);
     let expected: BTreeSet<Shown> = ["small", "medium"]
         .iter()
         .flat_map(|name| [1, 2, crowded].map(|p| (name.to_string(), p)))
-        .filter(|&(_, p)| p > online_cores())
+        .filter(|&(_, p)| p > usable_cores())
         .map(|(name, p)| (name, "diagonal · dense".to_owned(), p))
         .collect();
     assert_eq!(marked, expected);

@@ -34,6 +34,19 @@ fn experiment<S: AsRef<OsStr>>(dir: &Dir, args: &[S], env: &[(&str, &str)]) -> R
     util::run_with_timeout(cmd)
 }
 
+/// The launcher command [`experiment`] has the script use, as the rows record it: Hydra's as
+/// named; else the script's default (`$MPI_LCS_LAUNCHER_CMD`, else `mpirun`), to which it adds
+/// `--oversubscribe`.
+fn script_launcher() -> String {
+    match util::launcher() {
+        (program, util::Family::Hydra) => program.clone(),
+        (_, util::Family::OpenMpi) => {
+            let default = std::env::var("MPI_LCS_LAUNCHER_CMD").unwrap_or_else(|_| "mpirun".into());
+            format!("{default} --oversubscribe")
+        }
+    }
+}
+
 /// A small input of `rows` x `cols`, different enough that the LCS is not trivial.
 fn tiny_input(dir: &Dir, name: &str, rows: usize, cols: usize) -> PathBuf {
     let x: Vec<u8> = (0..rows).map(|i| b"ACGT"[(i * 7 + i / 3) % 4]).collect();
@@ -107,11 +120,13 @@ fn experiment_appends_one_whole_row_per_run() {
             "{column}"
         );
     }
-    // The launcher is recorded as the command the script used; the reference is one process.
+    // The launcher is recorded as the command the script used (whichever family's); the
+    // reference is one process.
+    let used = script_launcher();
     for (engine, launcher) in engines.iter().zip(util::column(&table, "launcher")) {
         match *engine {
             "reference" => assert_eq!(launcher, "singleton"),
-            "diagonal" => assert_eq!(launcher, "mpirun --oversubscribe"),
+            "diagonal" => assert_eq!(launcher, used),
             other => panic!("engine {other}"),
         }
     }
@@ -213,14 +228,16 @@ fn alive(pid: u32) -> bool {
 #[test]
 fn experiment_kills_a_run_that_outlives_its_timeout_and_goes_on() {
     let dir = Dir::new();
-    let input = tiny_input(&dir, "stall.txt", 24, 30);
+    // 53 anti-diagonals, and 129: only the second input's fill reaches diagonal 100.
+    let quick = tiny_input(&dir, "quick.txt", 24, 30);
+    let stall = tiny_input(&dir, "stall.txt", 60, 70);
     let csv = dir.path("runs.csv");
     let mut cmd = Command::new(script("experiment"));
     cmd.arg("--inputs")
-        .arg(&input)
+        .arg(format!("{} {}", quick.display(), stall.display()))
         .args([
             "--ranks",
-            "1 2",
+            "2",
             "--stores",
             "dense",
             "--reps",
@@ -232,15 +249,19 @@ fn experiment_kills_a_run_that_outlives_its_timeout_and_goes_on() {
         .arg(&csv)
         .current_dir(dir.dir.path())
         .env("MPI_LCS_BIN", util::bin())
-        // Rank 1 hangs in its fill: only the 2-rank runs meet it.
-        .env("MPI_LCS_FAULT", "stall:1:3");
+        // Rank 1 hangs when its fill reaches diagonal 100: only the second input's runs do (a
+        // fault naming a rank the run lacks would be a usage error, so every run has 2 ranks).
+        .env("MPI_LCS_FAULT", "stall:1:100");
+    if let (program, util::Family::Hydra) = util::launcher() {
+        cmd.args(["--launcher", program]);
+    }
     let job = Job::spawn(cmd);
     let processes = job.processes();
     let run = job.wait(util::TIMEOUT);
     assert_eq!(run.status.code(), Some(1), "{run:?}");
     let label = format!(
         "{} diagonal dense 2 ranks rep 1/2: killed after 10 s",
-        input.display()
+        stall.display()
     );
     assert!(
         run.stderr.contains(&format!("TIMEOUT: {label}")),
@@ -262,12 +283,14 @@ fn experiment_kills_a_run_that_outlives_its_timeout_and_goes_on() {
     assert!(!run.stderr.contains("rep 2/2: killed"), "{}", run.stderr);
     // The other configurations ran; the hung one recorded nothing.
     let table = util::csv(&csv);
-    let ranks = util::column(&table, "ranks");
-    assert_eq!(
-        ranks,
-        ["1", "1", "1", "1"],
-        "two reference and two 1-rank rows"
-    );
+    let rows: Vec<(&str, &str)> = util::column(&table, "input")
+        .into_iter()
+        .zip(util::column(&table, "ranks"))
+        .collect();
+    let (quick, stall) = (quick.to_str().unwrap(), stall.to_str().unwrap());
+    let expected = [(quick, "1"), (quick, "1"), (quick, "2"), (quick, "2")];
+    let expected = [&expected[..], &[(stall, "1"), (stall, "1")]].concat();
+    assert_eq!(rows, expected, "the references, and the quick input's runs");
     assert!(run.stdout.contains("1 timed out"), "{}", run.stdout);
     // Nothing of the killed run is left running.
     let left: Vec<u32> = processes

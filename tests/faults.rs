@@ -137,7 +137,7 @@ fn bad_output_paths_are_refused_before_any_work() {
             "--append-csv",
             "is the input file",
         ),
-        (args(&[&"--json", &"/dev/null"]), "--json", "is a device"),
+        (args(&[&"--json", &"/dev/full"]), "--json", "is a device"),
         (args(&[&"--json", &subdir]), "--json", "is a directory"),
         (args(&[&"--json", &"."]), "--json", "names a directory"),
         (
@@ -194,7 +194,7 @@ fn bad_output_paths_are_refused_before_any_work() {
     }
     assert_eq!(std::fs::read(&input).unwrap(), before);
     assert_eq!(std::fs::read(&other).unwrap(), b"a,b,c\n1,2,3\n");
-    assert!(std::fs::metadata("/dev/null")
+    assert!(std::fs::metadata("/dev/full")
         .unwrap()
         .file_type()
         .is_char_device());
@@ -264,6 +264,19 @@ fn memory_precheck_names_estimate_limit_and_what_fits() {
     let run = solve(2, &input, &json, &csv, &["--memory-limit", "1G"]).ok();
     assert!(run.stdout.contains("LCS length"));
     assert!(json.exists() && csv.exists());
+}
+
+/// `MPI_LCS_FAULT=fill:9:1` on 2 ranks struck nowhere, and the run passed as if unharmed: a
+/// fault that names a rank the run does not have is a usage error once MPI has started.
+#[test]
+fn a_fault_on_a_rank_the_run_does_not_have_is_a_usage_error() {
+    let dir = Dir::new();
+    let (json, csv) = (dir.path("f.json"), dir.path("f.csv"));
+    let input = util::repo_input("small.txt");
+    let extra = ["--append-csv".as_ref(), csv.as_os_str()];
+    let run = util::solve(2, &input, &json, &extra, &[("MPI_LCS_FAULT", "fill:9:1")]);
+    let problem = "names rank 9, but this run has 2 ranks (0 to 1)";
+    assert_clean_failure(&run, 2, "MPI_LCS_FAULT", problem, &[&json, &csv]);
 }
 
 /// A rank that receives a traceback hop when `input` is solved on `ranks` ranks.

@@ -129,6 +129,61 @@ fn progress_is_drawn_when_asked_for_without_a_terminal() {
     assert_eq!(run.status.code(), Some(2), "{run:?}");
 }
 
+/// A 200,000,000 x 64 input ran for three minutes on the default engine (one synchronisation
+/// per anti-diagonal), with no word that the bands engine takes two seconds. Rank 0 now says
+/// so once, before the fill, and `--quiet` silences it. The runs are cut short at the fill's
+/// first step by a planted fault: the note is all this test needs.
+#[test]
+fn a_long_thin_input_gets_a_note_on_the_bands_engine_unless_quiet() {
+    let dir = Dir::new();
+    let input = dir.path("thin.txt");
+    let generate = args(&[
+        &"generate",
+        &"--len",
+        &"64",
+        &"--len2",
+        &"10000000",
+        &"--seed",
+        &"3",
+        &"-o",
+        &input,
+    ]);
+    util::plain(&generate).ok();
+    let env = [("MPI_LCS_FAULT", "fill:0:1")];
+    let jobs: Vec<util::Task<'_, util::Run>> = [&[][..], &["--quiet"][..]]
+        .into_iter()
+        .map(|extra: &[&str]| {
+            let mut a = args(&[&"solve", &input]);
+            a.extend(extra.iter().map(std::ffi::OsString::from));
+            let env = &env;
+            Box::new(move || util::mpirun_env(2, &a, env)) as util::Task<'_, util::Run>
+        })
+        .collect();
+    let runs = util::parallel(2, jobs);
+    for run in &runs {
+        assert!(!run.status.success(), "{run:?}");
+        assert!(run.stderr.contains("injected fault at step 1"), "{run:?}");
+    }
+    let notes = |run: &util::Run| -> Vec<String> {
+        run.stderr
+            .lines()
+            .filter(|l| l.starts_with("mpi-lcs: note:"))
+            .map(str::to_owned)
+            .collect()
+    };
+    let said = notes(&runs[0]);
+    assert_eq!(said.len(), 1, "{}", runs[0].stderr);
+    for part in [
+        "64 x 10,000,000 matrix",
+        "the diagonal engine should take about",
+        "10,000,063 times",
+        "run with --engine bands",
+    ] {
+        assert!(said[0].contains(part), "{part}: {}", said[0]);
+    }
+    assert_eq!(notes(&runs[1]), Vec::<String>::new(), "--quiet");
+}
+
 /// Checks one `solve` report against the reference's report of the same input.
 fn check_report(report: &Value, expected: &Value, ranks: usize, store: &str) {
     let context = format!("{} on {ranks} ranks, store {store}", report["input"]);

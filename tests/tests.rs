@@ -10,4 +10,5 @@ mod edit;
 mod experiment;
 mod faults;
 mod inputs;
+mod launchers;
 mod solve;

@@ -501,6 +501,32 @@ pub fn mpirun_command<S: AsRef<OsStr>>(ranks: usize, args: &[S], env: &[(&str, &
     cmd
 }
 
+/// `taskset -c CPUS LAUNCHER -n RANKS mpi-lcs ARGS` with `env` for every rank, not yet
+/// started: the job confined to `cpus`. Open MPI's `mpirun` binds each rank to a core of its
+/// own by default, chosen among all the host's cores whatever its own affinity, so it is told
+/// not to bind (its ranks then keep the affinity they inherit, as Hydra's do).
+pub fn pinned_command<S: AsRef<OsStr>>(
+    cpus: &str,
+    ranks: usize,
+    args: &[S],
+    env: &[(&str, &str)],
+) -> Command {
+    let inner = mpirun_command(ranks, args, env);
+    let mut cmd = Command::new("taskset");
+    cmd.args(["-c", cpus]).arg(inner.get_program());
+    if launcher().1 == Family::OpenMpi {
+        cmd.args(["--bind-to", "none"]);
+    }
+    cmd.args(inner.get_args());
+    for (k, v) in inner.get_envs() {
+        match v {
+            Some(v) => cmd.env(k, v),
+            None => cmd.env_remove(k),
+        };
+    }
+    cmd
+}
+
 /// `LAUNCHER -n RANKS mpi-lcs ARGS`.
 pub fn mpirun<S: AsRef<OsStr>>(ranks: usize, args: &[S]) -> Run {
     mpirun_env(ranks, args, &[])

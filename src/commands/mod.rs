@@ -14,12 +14,14 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::Parser;
+use mpi::collective::SystemOperation;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives};
 
 use crate::cli::{Cli, Command};
 use crate::engine::bitpar;
 use crate::engine::diagonal::schedule::Schedule;
+use crate::engine::fault::FAULT_ENV;
 use crate::engine::problem::Problem;
 use crate::engine::waiting::Waiting;
 use crate::engine::Method;
@@ -36,8 +38,11 @@ use crate::report::Report;
 /// The whole program: parse, validate, run, exit.
 pub fn main() -> ExitCode {
     // Under a launcher every process parses the same command line: only rank 0 (or a process
-    // whose rank is unknown) says what is wrong with it.
-    let launch = Launch::from_env();
+    // whose rank is unknown) says what is wrong with it. The rank is the launcher's, read with
+    // the linked library's variables first (`launch`); the library can say which it is before
+    // MPI starts.
+    let library = mpi_library();
+    let launch = Launch::from_env(&library);
     let speaks = launch.rank.is_none_or(|r| r == 0);
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -50,23 +55,23 @@ pub fn main() -> ExitCode {
             })
         }
     };
-    let env = match Env::read() {
+    let env = match Env::read(&library) {
         Ok(env) => env,
         Err(e) => return together(&launch, || finish(Err(e), speaks)),
     };
     match cli.command {
         Command::Solve(args) => with_mpi(&env, |world, env| {
-            let opts = SolveOptions::new(args, env, &mpi_library())?;
+            let opts = SolveOptions::new(args, env, &library)?;
             match solve::run(world, &opts)? {
-                Some(report) => print(&report.summary()),
-                None => Ok(()),
+                Some(report) if opts.outputs.output.is_none() => print(&report.summary()),
+                _ => Ok(()),
             }
         }),
         Command::SelfTest(args) => with_mpi(&env, |world, env| {
             selftest::run(world, &SelfTestOptions::new(args, env)?)
         }),
         Command::Reference(args) => finish(
-            reference(ReferenceOptions::new(args, &env, &mpi_library())),
+            reference(ReferenceOptions::new(args, &env, &library)),
             speaks,
         ),
         Command::Schedule(args) => finish(ScheduleOptions::new(args).and_then(schedule), speaks),
@@ -161,7 +166,7 @@ fn with_mpi(
         }),
         _ => {
             env.switches.waiting = Some(Waiting::for_world(&world, env.switches.waiting));
-            body(&world, &env)
+            check_fault(&world, &env).and_then(|()| body(&world, &env))
         }
     };
     let mismatch = matches!(result, Err(Error::Mismatch { .. }));
@@ -183,6 +188,32 @@ fn with_mpi(
     env.switches.waiting().barrier(&world);
     drop(universe);
     code
+}
+
+/// A planted fault must name a rank of this run, which is known only now. Each rank checks
+/// the fault its own environment plants, and the ranks decide together: every rank leaves with
+/// exit 2 and rank 0 says why.
+fn check_fault(world: &SimpleCommunicator, env: &Env) -> Result<(), Error> {
+    let problem = env
+        .switches
+        .fault
+        .map_or(Ok(()), |f| f.check_ranks(world.size() as usize));
+    let code = if problem.is_ok() {
+        0
+    } else {
+        error::EXIT_USAGE
+    };
+    let mut worst = 0u8;
+    let waiting = env.switches.waiting();
+    waiting.all_reduce(world, &code, &mut worst, SystemOperation::max());
+    match (worst, problem, world.rank()) {
+        (0, _, _) => Ok(()),
+        (_, Err(problem), 0) => Err(Error::Usage(problem)),
+        (_, Ok(()), 0) => Err(Error::Usage(format!(
+            "{FAULT_ENV} names a rank this run does not have, on a rank other than 0"
+        ))),
+        (code, _, _) => Err(Error::Peer(code)),
+    }
 }
 
 fn init_logging(rank: Option<i32>) {

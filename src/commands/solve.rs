@@ -1,19 +1,23 @@
 //! `solve`: the validated options become an engine request, the engine's result becomes the
 //! report, and the report (with the run's recording) feeds every output asked for: the JSON
-//! report, the experiment's CSV row, the message trace, the picture and the page. Only rank 0
+//! report, the experiment's CSV row, the message trace, the picture and the page, and the
+//! summary when `--output` takes it from standard output. Only rank 0
 //! writes, after the run, each file atomically; what the outputs need is checked before the
 //! run (paths on rank 0 before the input is read, sizes on every rank before any work).
 
 use std::path::Path;
 
 use mpi::topology::SimpleCommunicator;
+use mpi::traits::Communicator;
 
 use crate::alignment;
+use crate::engine::cost;
+use crate::engine::diagonal::store::StoreKind;
 use crate::engine::run::{self, Request, Solved};
-use crate::engine::{Layout, RunConfig};
+use crate::engine::{Layout, Method, RunConfig};
 use crate::error::Error;
 use crate::export;
-use crate::options::{Outputs, SolveOptions};
+use crate::options::{Outputs, SolveOptions, DEFAULT_BATCH};
 use crate::provenance::{HostInfo, Provenance};
 use crate::render::html;
 use crate::render::picture::Picture;
@@ -28,6 +32,12 @@ pub fn run(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<Rep
     let read = crate::input::file_read(&input.path);
     let before_reading = || export::check_outputs(&opts.outputs.named(), &[read]);
     let refuse_size = |m, n| refuse_size(&opts.outputs, m, n);
+    let ranks = world.size() as usize;
+    let before_fill = |m, n| {
+        if let Some(note) = engine_note(opts.method, m, n, ranks).filter(|_| !opts.quiet) {
+            eprintln!("mpi-lcs: note: {note}");
+        }
+    };
     let request = Request {
         input: input.path.clone(),
         max_input: input.max_bytes,
@@ -42,6 +52,7 @@ pub fn run(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<Rep
         memory_limit: opts.memory_limit,
         before_reading: &before_reading,
         refuse_size: &refuse_size,
+        before_fill: &before_fill,
     };
     let Some(solved) = run::solve(world, &request)? else {
         return Ok(None);
@@ -51,6 +62,69 @@ pub fn run(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<Rep
     let report = Report::of_run(provenance, input.path.display().to_string(), &solved);
     write_outputs(&opts.outputs, &solved, &report)?;
     Ok(Some(report))
+}
+
+/// The other engine is worth a note when it should take under a tenth of the chosen one's
+/// time, and at least this many seconds less: a run of a second or two is not worth a switch.
+const NOTE_FACTOR: f64 = 10.0;
+const NOTE_SECONDS: f64 = 3.0;
+
+/// What to tell a user about to run `method` on an `m x n` matrix (`m <= n`) on `ranks` ranks,
+/// when the other engine should be much faster (see `cost`): the two estimates, why, and the
+/// flag that switches.
+fn engine_note(method: Method, m: usize, n: usize, ranks: usize) -> Option<String> {
+    let (chosen, other, switch) = match method {
+        Method::Diagonal { store } => (
+            cost::diagonal_seconds(m, n, ranks, store),
+            cost::bands_seconds(m, n, ranks, DEFAULT_BATCH),
+            match store {
+                StoreKind::Dense => "--engine bands",
+                StoreKind::Hash => "--engine bands (without --store)",
+            },
+        ),
+        Method::Bands { batch, .. } => (
+            cost::bands_seconds(m, n, ranks, batch),
+            cost::diagonal_seconds(m, n, ranks, StoreKind::Dense),
+            "--engine diagonal (without --batch and --checkpoint)",
+        ),
+    };
+    if chosen < NOTE_FACTOR * other || chosen - other < NOTE_SECONDS {
+        return None;
+    }
+    let why = match method {
+        Method::Diagonal { .. } if ranks > 1 => format!(
+            "it synchronises its {ranks} ranks once per anti-diagonal, {} times",
+            crate::runs::thousands((m + n - 1) as u64)
+        ),
+        Method::Diagonal { .. } => format!(
+            "it steps through the {} anti-diagonals one at a time",
+            crate::runs::thousands((m + n - 1) as u64)
+        ),
+        Method::Bands { .. } => "its bands are narrow for the rows they pipeline".to_owned(),
+    };
+    let (engine, other_engine) = match method {
+        Method::Diagonal { .. } => ("diagonal", "bands"),
+        Method::Bands { .. } => ("bands", "diagonal"),
+    };
+    Some(format!(
+        "on this {} x {} matrix the {engine} engine should take about {} ({why}), the \
+         {other_engine} engine about {}: run with {switch} (--quiet hides notes)",
+        crate::runs::thousands(m as u64),
+        crate::runs::thousands(n as u64),
+        duration(chosen),
+        duration(other)
+    ))
+}
+
+/// Seconds for a note: `0.02 s`, `3.2 s`, `45 s`, `3 min`.
+fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 0.01 => "0.01 s or less".to_owned(),
+        s if s < 1.0 => format!("{s:.2} s"),
+        s if s < 10.0 => format!("{s:.1} s"),
+        s if s < 120.0 => format!("{s:.0} s"),
+        s => format!("{:.0} min", s / 60.0),
+    }
 }
 
 /// A trace holds one record per boundary cell and a picture or page one box per cell: the
@@ -114,6 +188,10 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
     if let Some(path) = &outputs.append_csv {
         export::append_row(path, &report.row())?;
     }
+    // Last, as standard output would be: after every file the run was asked for.
+    if let Some(path) = &outputs.output {
+        export::write_atomic(path, report.summary().as_bytes())?;
+    }
     Ok(())
 }
 
@@ -130,4 +208,63 @@ fn write_picture(
         html::write_html(path, picture, Some(report))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::bands::CheckpointChoice;
+
+    const DIAGONAL: Method = Method::Diagonal {
+        store: StoreKind::Dense,
+    };
+
+    /// A 200,000,000 x 64 input ran for three minutes on the default engine without a word
+    /// that the bands engine takes two seconds.
+    #[test]
+    fn a_long_thin_input_on_the_diagonal_engine_gets_a_note() {
+        let note = engine_note(DIAGONAL, 64, 200_000_000, 2).expect("a note");
+        assert!(
+            note.starts_with("on this 64 x 200,000,000 matrix"),
+            "{note}"
+        );
+        assert!(
+            note.contains("diagonal engine should take about 3 min"),
+            "{note}"
+        );
+        assert!(note.contains("synchronises its 2 ranks once per anti-diagonal, 200,000,063 times"));
+        assert!(note.contains("bands engine about 0.3"), "{note}");
+        assert!(note.contains("run with --engine bands (--quiet"), "{note}");
+        let alone = engine_note(DIAGONAL, 64, 10_000_000, 1).expect("a note");
+        assert!(alone.contains("one at a time"), "{alone}");
+        let hash = Method::Diagonal {
+            store: StoreKind::Hash,
+        };
+        let note = engine_note(hash, 50_000, 50_000, 2).expect("a note");
+        assert!(note.contains("--engine bands (without --store)"), "{note}");
+    }
+
+    #[test]
+    fn ordinary_shapes_and_short_runs_get_none() {
+        // Ten times slower, but by less than a few seconds: not worth a word.
+        assert_eq!(engine_note(DIAGONAL, 50_000, 50_000, 2), None);
+        assert_eq!(engine_note(DIAGONAL, 64, 1_000_000, 2), None);
+        assert_eq!(engine_note(DIAGONAL, 0, 10, 2), None);
+        let bands = Method::Bands {
+            batch: DEFAULT_BATCH,
+            checkpoint: CheckpointChoice::Auto,
+        };
+        for (m, n) in [(64, 200_000_000), (1_000_000, 1_000_000), (1, 1)] {
+            assert_eq!(engine_note(bands, m, n, 2), None, "{m} x {n}");
+        }
+    }
+
+    #[test]
+    fn durations_read_as_people_say_them() {
+        let said: Vec<String> = [0.001, 0.3, 3.24, 45.4, 190.0]
+            .map(duration)
+            .into_iter()
+            .collect();
+        assert_eq!(said, ["0.01 s or less", "0.30 s", "3.2 s", "45 s", "3 min"]);
+    }
 }

@@ -5,6 +5,8 @@
 //! diagonal of the diagonal engine), `traceback:RANK:STEP` (it aborts when the walk reaches one
 //! of its cells on diagonal `STEP` or below), or `stall:RANK:STEP` (it hangs at that fill step
 //! until killed). The options read it from `MPI_LCS_FAULT`; nothing happens unless it is set.
+//! A fault naming a rank the run does not have is a usage error once MPI has started
+//! ([`Fault::check_ranks`]): a test that plants one must see it strike, not pass unharmed.
 
 use std::str::FromStr;
 
@@ -55,7 +57,33 @@ impl FromStr for Fault {
     }
 }
 
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let phase = match (self.phase, self.stall) {
+            (Phase::Fill, false) => "fill",
+            (Phase::Fill, true) => "stall",
+            (Phase::Traceback, _) => "traceback",
+        };
+        write!(f, "{phase}:{}:{}", self.rank, self.step)
+    }
+}
+
 impl Fault {
+    /// Whether a run on `ranks` ranks has the rank this fault names; else what is wrong.
+    pub fn check_ranks(&self, ranks: usize) -> Result<(), String> {
+        if self.rank < ranks {
+            return Ok(());
+        }
+        let have = match ranks {
+            1 => "1 rank (rank 0)".to_owned(),
+            _ => format!("{ranks} ranks (0 to {})", ranks - 1),
+        };
+        Err(format!(
+            "{FAULT_ENV}: '{self}' names rank {}, but this run has {have}",
+            self.rank
+        ))
+    }
+
     /// The fault planted for `rank` in `phase`, if any.
     pub fn for_rank(plan: Option<Fault>, phase: Phase, rank: usize) -> Option<Fault> {
         plan.filter(|f| f.phase == phase && f.rank == rank)
@@ -103,5 +131,26 @@ mod tests {
         assert_eq!(Fault::for_rank(Some(f), Phase::Traceback, 3), Some(f));
         assert_eq!(Fault::for_rank(Some(f), Phase::Fill, 3), None);
         assert_eq!(Fault::for_rank(Some(f), Phase::Traceback, 2), None);
+        for spec in ["stall:1:1000", "traceback:3:7", "fill:0:12"] {
+            assert_eq!(spec.parse::<Fault>().unwrap().to_string(), spec);
+        }
+    }
+
+    /// `fill:9:1` on 2 ranks struck nowhere and the run passed as if unharmed.
+    #[test]
+    fn a_fault_on_a_rank_the_run_does_not_have_is_refused() {
+        let f: Fault = "fill:9:1".parse().unwrap();
+        assert_eq!(
+            f.check_ranks(2).unwrap_err(),
+            "MPI_LCS_FAULT: 'fill:9:1' names rank 9, but this run has 2 ranks (0 to 1)"
+        );
+        assert!(f.check_ranks(9).unwrap_err().ends_with("9 ranks (0 to 8)"));
+        assert!(f.check_ranks(10).is_ok());
+        let first: Fault = "traceback:1:0".parse().unwrap();
+        assert!(first
+            .check_ranks(1)
+            .unwrap_err()
+            .ends_with("1 rank (rank 0)"));
+        assert!(first.check_ranks(2).is_ok());
     }
 }

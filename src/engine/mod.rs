@@ -12,9 +12,11 @@
 //! questions on the rank's own cells (`walk`). What they share lives here: the balanced split
 //! of a run of cells among ranks ([`split`]), the bit-parallel row step ([`bitpar`], also the
 //! sequential reference's), the message tags and kinds ([`protocol`]), the counting of every
-//! message ([`traffic`]), the way a rank waits ([`waiting`]), the distributed traceback that
+//! message ([`traffic`]), the way a rank waits ([`waiting`]) given the cores its host's ranks
+//! may use ([`host`]), the distributed traceback that
 //! moves the walk between ranks ([`walk`]), the gathering of every rank's record to rank 0
-//! ([`stats`]), the memory budget ([`budget`]) and the tests' planted faults ([`fault`]).
+//! ([`stats`]), the memory budget ([`budget`]), the closed-form estimate of either engine's
+//! time ([`cost`]) and the tests' planted faults ([`fault`]).
 //!
 //! A run is driven from [`run::solve`]: rank 0 reads the input and [`share`] broadcasts it, every rank
 //! checks the memory it will need, runs the layout ([`run_pair`]), and the records are gathered
@@ -24,8 +26,10 @@
 pub mod bands;
 pub mod bitpar;
 pub mod budget;
+pub mod cost;
 pub mod diagonal;
 pub mod fault;
+pub mod host;
 pub mod problem;
 pub mod protocol;
 pub mod run;

@@ -40,6 +40,9 @@ pub struct Request<'a> {
     /// Every rank's check of an `m x n` matrix before any work (e.g. that a picture asked for
     /// is not too large): a usage problem, or `None`.
     pub refuse_size: &'a dyn Fn(usize, usize) -> Option<String>,
+    /// Rank 0's call with the `m x n` matrix once the run is accepted, just before the fill
+    /// (e.g. to say that the other engine suits this shape better): the engine prints nothing.
+    pub before_fill: &'a dyn Fn(usize, usize),
 }
 
 /// What rank 0 holds once a run is over.
@@ -84,6 +87,9 @@ pub fn solve(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
         layout.advice(config.problem, &pair, limit.unwrap_or(0), baseline)
     })?;
     log::info!("{} x {} matrix, {layout:?}", pair.x.len(), pair.y.len());
+    if rank == 0 {
+        (request.before_fill)(pair.x.len(), pair.y.len());
+    }
 
     let mut outcome = run_layout(world, &pair, &layout, config);
     // Rank 0 holds the path now: what follows is gathering.

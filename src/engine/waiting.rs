@@ -1,5 +1,6 @@
 //! How a rank waits for the messages it needs: inside MPI, or by testing and yielding its core
-//! between tests when its host runs more ranks than it has cores.
+//! between tests when its host runs more ranks than the cores they may use (`host`: their
+//! affinity masks and CPU quota, not the CPUs online).
 //!
 //! MPI's waits poll. A rank that waits for its neighbour keeps its core busy until the message
 //! arrives, which is the fastest way to wait when every rank has a core of its own. When ranks
@@ -71,17 +72,22 @@ impl Pause {
 }
 
 impl Waiting {
-    /// `Yield` when this rank's host runs more of the world's ranks than it has cores online,
-    /// else `Spin`; `forced` overrides. Collective: every rank must call it.
+    /// `Yield` when this rank's host runs more of the world's ranks than the cores they may
+    /// use there (their affinity and quota, see `host`), else `Spin`; `forced` overrides.
+    /// Collective: every rank must call it.
     pub fn for_world(world: &SimpleCommunicator, forced: Option<Waiting>) -> Waiting {
-        let here = world.split_shared(0).size() as usize;
-        let cores = crate::provenance::online_cores();
+        let (here, cores) = super::host::ranks_and_cores(world);
         let chosen = if here > cores {
             Waiting::Yield
         } else {
             Waiting::Spin
         };
-        log::debug!("{here} ranks on {cores} cores here: waiting by {chosen:?}");
+        let cores_text = if cores == 1 {
+            "1 core"
+        } else {
+            &format!("{cores} cores")
+        };
+        log::debug!("{here} ranks may use {cores_text} between them: waiting by {chosen:?}");
         forced.unwrap_or(chosen)
     }
 

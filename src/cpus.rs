@@ -1,0 +1,209 @@
+//! The cores a process may run on: its CPU affinity mask (`sched_getaffinity`, which `taskset`,
+//! cpusets and launchers' binding set), bounded by the CPU quota of its cgroup and its
+//! ancestors (cgroup v2 `cpu.max`, v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`), rounded up
+//! to whole cores. The CPUs merely online on the host (`_SC_NPROCESSORS_ONLN`) say nothing of
+//! what a process pinned to one of them, or throttled to one core's time, can use.
+//!
+//! Ranks on one host compare their counts with how many of them there are (reports'
+//! `oversubscribed`, and whether a waiting rank yields its core). A launcher that binds each
+//! rank to a core of its own would make every rank count one, so the engine combines the
+//! masks of the ranks on a host (their union) once MPI has started and records the host's
+//! count here ([`set_host_cores`]); until then, and without MPI, a process counts its own.
+//!
+//! Linux only; elsewhere the count is what `available_parallelism` says.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// A set of CPUs, as `sched_getaffinity` gives it: bit `c` of word `c / 64` is CPU `c`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CpuSet(pub [u64; CpuSet::WORDS]);
+
+impl CpuSet {
+    /// Words of a set: 1,024 CPUs, the kernel's `cpu_set_t`.
+    pub const WORDS: usize = 16;
+
+    /// The CPUs this process may run on; `None` where the system cannot say.
+    pub fn of_this_process() -> Option<CpuSet> {
+        // SAFETY: cpu_set_t is plain bits; sched_getaffinity writes at most its size.
+        let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        if unsafe { libc::sched_getaffinity(0, size, &mut set) } != 0 {
+            return None;
+        }
+        let mut words = [0u64; CpuSet::WORDS];
+        for (cpu, word) in (0..CpuSet::WORDS * 64).map(|c| (c, c / 64)) {
+            // SAFETY: cpu is below the set's 1,024 bits.
+            if unsafe { libc::CPU_ISSET(cpu, &set) } {
+                words[word] |= 1 << (cpu % 64);
+            }
+        }
+        Some(CpuSet(words))
+    }
+
+    /// How many CPUs the set holds.
+    pub fn count(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+}
+
+/// The cores a process may use, from its affinity (`cpus` CPUs) and its cgroups' quota
+/// (`quota` cores, if any): the smaller, and at least one.
+pub fn usable(cpus: usize, quota: Option<usize>) -> usize {
+    quota.map_or(cpus, |q| q.min(cpus)).max(1)
+}
+
+/// The cores this process may use, on its own (see the module doc).
+pub fn process_cores() -> usize {
+    let cpus = CpuSet::of_this_process()
+        .map(|set| set.count())
+        .filter(|&n| n > 0)
+        .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
+        .unwrap_or(1);
+    usable(cpus, quota_cores())
+}
+
+/// The whole cores the CPU quota of this process's cgroup and its ancestors allows, rounded
+/// up; `None` when no level sets one.
+pub fn quota_cores() -> Option<usize> {
+    let read = |p: &Path| std::fs::read_to_string(p).ok();
+    read(Path::new("/proc/self/cgroup"))
+        .and_then(|text| cgroup_quota(&text, Path::new("/sys/fs/cgroup"), read))
+}
+
+/// The smallest CPU quota, in whole cores rounded up, of the cgroup that `proc_self_cgroup`
+/// (the text of `/proc/self/cgroup`) names and of its ancestors, reading control files under
+/// `root` through `read`. `None` when no level has a quota.
+fn cgroup_quota(
+    proc_self_cgroup: &str,
+    root: &Path,
+    read: impl Fn(&Path) -> Option<String>,
+) -> Option<usize> {
+    let number = |p: PathBuf| read(&p).and_then(|t| t.trim().parse::<i64>().ok());
+    let mut cores: Option<usize> = None;
+    for line in proc_self_cgroup.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        let v2 = controllers.is_empty();
+        let dirs = if v2 {
+            vec![root.to_path_buf()]
+        } else if controllers.split(',').any(|c| c == "cpu") {
+            // Mounted as `cpu,cpuacct` or `cpu` (often both, one a link to the other).
+            vec![root.join("cpu,cpuacct"), root.join("cpu")]
+        } else {
+            continue;
+        };
+        for dir in dirs {
+            // The cgroup itself and every ancestor up to the root of the hierarchy.
+            let mut level = Some(Path::new(path.trim_start_matches('/')));
+            while let Some(rel) = level {
+                let at = dir.join(rel);
+                let quota = if v2 {
+                    // `max 100000` (no quota) or `QUOTA PERIOD`, in microseconds.
+                    read(&at.join("cpu.max")).and_then(|text| {
+                        let mut fields = text.split_whitespace();
+                        let quota = fields.next()?.parse::<i64>().ok()?;
+                        let period = fields.next()?.parse::<i64>().ok()?;
+                        Some((quota, period))
+                    })
+                } else {
+                    // -1 for no quota.
+                    number(at.join("cpu.cfs_quota_us")).zip(number(at.join("cpu.cfs_period_us")))
+                };
+                if let Some((quota, period)) = quota.filter(|&(q, p)| q > 0 && p > 0) {
+                    let whole = (quota as u64).div_ceil(period as u64) as usize;
+                    cores = Some(cores.map_or(whole, |c| c.min(whole)));
+                }
+                level = rel.parent().filter(|_| !rel.as_os_str().is_empty());
+            }
+        }
+    }
+    cores
+}
+
+/// The host's cores, once the ranks on it have combined theirs.
+static HOST_CORES: OnceLock<usize> = OnceLock::new();
+
+/// Records the cores the ranks on this process's host may use between them, as the engine
+/// found them once MPI started. The first record stands.
+pub fn set_host_cores(cores: usize) {
+    let _ = HOST_CORES.set(cores.max(1));
+}
+
+/// The cores of this process's host that its job may use: as recorded by the engine, else
+/// this process's own.
+pub fn host_cores() -> usize {
+    HOST_CORES.get().copied().unwrap_or_else(process_cores)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn fake(files: &[(&str, &str)]) -> impl Fn(&Path) -> Option<String> {
+        let files: HashMap<PathBuf, String> = files
+            .iter()
+            .map(|(p, t)| (PathBuf::from(p), t.to_string()))
+            .collect();
+        move |p: &Path| files.get(p).cloned()
+    }
+
+    #[test]
+    fn cgroup_v2_quotas_are_read_at_every_level_and_rounded_up() {
+        let root = Path::new("/cg");
+        let read = fake(&[
+            ("/cg/user.slice/job/cpu.max", "max 100000\n"),
+            ("/cg/user.slice/cpu.max", "250000 100000\n"),
+            ("/cg/cpu.max", "max 100000\n"),
+        ]);
+        assert_eq!(cgroup_quota("0::/user.slice/job\n", root, &read), Some(3));
+        let read = fake(&[("/cg/a/cpu.max", "50000 100000\n")]);
+        assert_eq!(cgroup_quota("0::/a\n", root, &read), Some(1));
+        let read = fake(&[("/cg/a/cpu.max", "max 100000\n")]);
+        assert_eq!(cgroup_quota("0::/a\n", root, &read), None);
+    }
+
+    #[test]
+    fn cgroup_v1_cfs_quotas_are_read() {
+        let root = Path::new("/cg");
+        let read = fake(&[
+            ("/cg/cpu,cpuacct/slurm/job_1/cpu.cfs_quota_us", "200000\n"),
+            ("/cg/cpu,cpuacct/slurm/job_1/cpu.cfs_period_us", "100000\n"),
+            ("/cg/cpu,cpuacct/slurm/cpu.cfs_quota_us", "-1\n"),
+            ("/cg/cpu,cpuacct/slurm/cpu.cfs_period_us", "100000\n"),
+        ]);
+        let text = "5:cpu,cpuacct:/slurm/job_1\n4:memory:/slurm/job_1\n";
+        assert_eq!(cgroup_quota(text, root, &read), Some(2));
+        let unlimited = fake(&[
+            ("/cg/cpu/cpu.cfs_quota_us", "-1\n"),
+            ("/cg/cpu/cpu.cfs_period_us", "100000\n"),
+        ]);
+        assert_eq!(cgroup_quota("1:cpu:/\n", root, &unlimited), None);
+    }
+
+    #[test]
+    fn the_quota_bounds_the_mask() {
+        assert_eq!(usable(8, Some(2)), 2);
+        assert_eq!(usable(1, Some(4)), 1);
+        assert_eq!(usable(6, None), 6);
+        assert_eq!(usable(0, None), 1);
+    }
+
+    /// Without a quota, the process's own count is its affinity mask's, as
+    /// `available_parallelism` (which reads the mask too) also says.
+    #[test]
+    fn this_process_counts_the_cpus_it_may_run_on() {
+        let set = CpuSet::of_this_process().expect("Linux has sched_getaffinity");
+        assert!(set.count() >= 1);
+        let cores = process_cores();
+        assert!(cores <= set.count(), "{cores} > {}", set.count());
+        if quota_cores().is_none() {
+            let std_count = std::thread::available_parallelism().unwrap().get();
+            assert_eq!(cores, std_count, "mask {set:?}");
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! What a launcher does to a run and what the run makes of its launcher: standard output that
+//! goes through the launcher (`--output` instead), the cores it leaves the ranks (`taskset`),
+//! and variables of another MPI left in the environment.
+
+use crate::util::{self, args, Dir};
+
+/// Under Open MPI's `mpirun`, `solve > /dev/full` exited 0 with the result lost and `| head -c
+/// 10` crashed `mpirun`: rank 0's standard output goes through the launcher. With `--output`,
+/// rank 0 writes the summary itself, atomically, and standard output carries nothing; the
+/// path is checked before the run like every output's.
+#[test]
+fn output_takes_the_summary_from_the_launchers_hands() {
+    let dir = Dir::new();
+    let input = util::repo_input("small.txt");
+    let summary = dir.path("summary.txt");
+    let a = args(&[
+        &"solve",
+        &input,
+        &"--output",
+        &summary,
+        &"--json",
+        &"/dev/null",
+    ]);
+    let run = util::mpirun(2, &a).ok();
+    assert!(!run.stdout.contains("LCS"), "{}", run.stdout);
+    let text = std::fs::read_to_string(&summary).unwrap();
+    assert!(text.starts_with("LCS length: 7\n"), "{text}");
+    assert!(text.contains("2 ranks, diagonal engine"), "{text}");
+    assert_eq!(dir.names(), ["summary.txt"]);
+    // A path that cannot take the summary is refused before the input is read.
+    let run = util::plain(&args(&[&"solve", &input, &"-o", &dir.dir.path()]));
+    assert_eq!(run.status.code(), Some(5), "{run:?}");
+    assert!(run.stderr.contains("--output"), "{}", run.stderr);
+}
+
+/// `taskset -c 0 mpirun -n 2` reported `cores: 2, oversubscribed: false`, and MPICH's ranks
+/// spun on their one core (81 s for large_2; 0.15 s with `MPI_LCS_WAIT=yield`): the cores
+/// counted are those the ranks may run on, and on them two ranks choose to yield.
+#[test]
+fn ranks_confined_to_one_core_count_one_and_yield() {
+    let dir = Dir::new();
+    let json = dir.path("pinned.json");
+    let a = args(&[&"solve", &util::repo_input("small.txt"), &"--json", &json]);
+    // No MPI_LCS_WAIT: the ranks choose, and log their choice.
+    let env = [("MPI_LCS_WAIT", ""), ("RUST_LOG", "debug")];
+    let run = util::run_with_timeout(util::pinned_command("0", 2, &a, &env)).ok();
+    let report = util::json(&json);
+    assert_eq!(
+        (report["cores"].as_u64(), report["oversubscribed"].as_bool()),
+        (Some(1), Some(true)),
+        "{report:#}"
+    );
+    let chosen = "2 ranks may use 1 core between them: waiting by Yield";
+    assert_eq!(run.stderr.matches(chosen).count(), 2, "{}", run.stderr);
+}
+
+/// An exported `OMPI_COMM_WORLD_SIZE=5` stopped an MPICH run under Hydra (exit 6): Hydra passes
+/// the whole environment on, and the check believed Open MPI's variable first. The linked
+/// library's own launcher is believed first now. Under Open MPI's `mpirun`, which sets its own
+/// value over the exported one, the run is not fooled either.
+#[test]
+fn a_left_over_open_mpi_variable_neither_stops_nor_fools_a_run() {
+    let dir = Dir::new();
+    let json = dir.path("left.json");
+    let a = args(&[&"solve", &util::repo_input("small.txt"), &"--json", &json]);
+    let mut cmd = util::mpirun_command(2, &a, &[]);
+    cmd.env("OMPI_COMM_WORLD_SIZE", "5");
+    util::run_with_timeout(cmd).ok();
+    let report = util::json(&json);
+    assert_eq!(report["ranks"].as_u64(), Some(2), "{report:#}");
+    let launcher = report["launcher"].as_str().unwrap();
+    let expected = match util::launcher().1 {
+        util::Family::OpenMpi => "mpirun (Open MPI)",
+        util::Family::Hydra => "mpiexec (Hydra)",
+    };
+    assert_eq!(launcher, expected);
+}
