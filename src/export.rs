@@ -231,6 +231,17 @@ fn check_open_result_set(file: &mut File) -> Result<(), String> {
 
 /// Writes `bytes` to `path` atomically (see the module doc); to the null device, nothing.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    write_streamed(path, |out| out.write_all(bytes))
+}
+
+/// Writes what `fill` writes to `path` atomically, streamed through a temporary file beside
+/// the target that is synced and renamed over it once `fill` is done (see the module doc):
+/// the one way every file of the program is written. To the null device, nothing: `fill` is
+/// not called, and no file is made beside it.
+pub fn write_streamed(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), Error> {
     let fail = |source| Error::Output {
         path: path.to_owned(),
         source,
@@ -246,7 +257,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
         .suffix(".tmp")
         .tempfile_in(parent_dir(&target))
         .map_err(fail)?;
-    tmp.write_all(bytes).map_err(fail)?;
+    let mut out = std::io::BufWriter::new(tmp.as_file_mut());
+    fill(&mut out).map_err(fail)?;
+    out.flush().map_err(fail)?;
+    drop(out);
     tmp.as_file()
         .set_permissions(fs::Permissions::from_mode(mode))
         .map_err(fail)?;

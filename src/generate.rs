@@ -18,8 +18,7 @@
 //! the free space of the output's directory, are refused before anything is written.
 
 use std::fs;
-use std::io::{self, Read, Write};
-use std::os::unix::fs::PermissionsExt;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -208,7 +207,11 @@ pub fn write_generated(
     seed: u64,
 ) -> Result<(), Error> {
     let size = check_lengths(len, len2)?;
-    // Replace the file a symbolic link names, and keep the link.
+    if crate::export::discards(path) {
+        // The null device takes anything: nothing to check, nothing to write.
+        return Ok(());
+    }
+    // The file a symbolic link names is the one replaced: its directory needs the room.
     let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
@@ -242,31 +245,14 @@ pub fn write_generated(
             path.display()
         )));
     }
-
-    let fail = |source| Error::Output {
-        path: path.to_owned(),
-        source,
-    };
-    let mode = fs::metadata(&target).map_or(0o644, |m| m.permissions().mode() & 0o7777);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".mpi-lcs")
-        .suffix(".tmp")
-        .tempfile_in(&dir)
-        .map_err(fail)?;
-    let mut filled = head;
-    loop {
-        tmp.write_all(&buf[..filled]).map_err(fail)?;
-        filled = file.read(&mut buf).expect("made in memory");
-        if filled == 0 {
-            break;
+    crate::export::write_streamed(path, |out| {
+        let mut filled = head;
+        while filled > 0 {
+            out.write_all(&buf[..filled])?;
+            filled = file.read(&mut buf)?;
         }
-    }
-    tmp.as_file()
-        .set_permissions(fs::Permissions::from_mode(mode))
-        .map_err(fail)?;
-    tmp.as_file().sync_all().map_err(fail)?;
-    tmp.persist(&target).map_err(|e| fail(e.error))?;
-    Ok(())
+        Ok(())
+    })
 }
 
 /// Bytes an unprivileged writer may still use on the file system of `dir` (`statvfs`), or

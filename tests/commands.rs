@@ -160,10 +160,28 @@ fn the_null_device_takes_any_output() {
     ]))
     .ok();
     assert!(run.stdout.contains("LCS length: 7"), "{}", run.stdout);
+    // generate streams its file: into the null device it writes nothing, and no file is made
+    // beside it (renamed over it, it would replace the device).
+    util::plain(&args(&[
+        &"generate",
+        &"--len",
+        &"1000",
+        &"--seed",
+        &"1",
+        &"-o",
+        &null,
+    ]))
+    .ok();
     let meta = std::fs::metadata(null).unwrap();
     assert!(std::os::unix::fs::FileTypeExt::is_char_device(
         &meta.file_type()
     ));
+    let strays: Vec<_> = std::fs::read_dir("/dev")
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".mpi-lcs"))
+        .collect();
+    assert!(strays.is_empty(), "{strays:?}");
 }
 
 /// The message arrows of an SVG picture, found by parsing it: the marks of class `message`.
