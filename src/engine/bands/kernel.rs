@@ -130,11 +130,12 @@ pub fn step_segments(
     let [a, b] = state;
     let width = a.len();
     let mut carry = carry;
-    let mut start = 0;
+    let (mut start, mut seam) = (0, 0);
     while start < width {
         let end = (start + g).min(width);
         if start > 0 {
-            seams.set(start / g - 1, row, carry);
+            seams.set(seam, row, carry);
+            seam += 1;
         }
         let words = [
             &mut a[start..end],
@@ -161,11 +162,12 @@ pub fn step4_segments(
     let [a, b] = state;
     let width = a.len();
     let mut carry = carry;
-    let mut start = 0;
+    let (mut start, mut seam) = (0, 0);
     while start < width {
         let end = (start + g).min(width);
         if start > 0 {
-            seams.set4(start / g - 1, row, carry);
+            seams.set4(seam, row, carry);
+            seam += 1;
         }
         let words = [
             &mut a[start..end],

@@ -37,11 +37,13 @@ use crate::engine::traffic::Predicted;
 /// `w` words keeps `planes * m * floor((w - 1) / G)` bits. The fill steps a row one segment
 /// at a time, which costs a little at every seam; the traceback recomputes a block over the
 /// segment the walk is in, from its start to the walk's word: `G / 2` words wide on average.
-/// Measured (thread CPU time, 50,000 x 50,000 and 200,000 x 200,000, fill against the fill
-/// without seams): `G = 16` fills 10–16% slower, 32 about 7%, 64 about 2–3% (within the noise
-/// of a run), 128 no slower; the recompute is 1.3%, 2.3%, 4.3% and 8.5% of the fill's words
-/// at one rank. 64 gives the least fill plus traceback at one and two ranks and half the
-/// seams' memory of 32; narrower bands (many ranks) would gain from a smaller `G`.
+/// Measured (thread CPU time, 50,000 x 50,000, 200,000 x 200,000 and 20,000 x 200,000, the
+/// fill against the same fill without seams): `G = 16` fills 10–16% slower, 32 about 7%, 64
+/// 2–5% (the LCS more than the edit distance, its steps being cheaper; less than a run's noise
+/// under `mpirun`), 128 about 1–2%; the recompute is 1.3%, 2.3%, 4.3% and 8.5% of the fill's
+/// words for 50,000 x 50,000 at one rank. 64 gives the least fill plus traceback at one and two
+/// ranks and half the seams' memory of 32; bands of a few hundred words (50,000 columns on
+/// four ranks or more) would gain from a smaller `G`.
 pub const SEGMENT_WORDS: usize = 64;
 
 /// Column ownership and row batching of an `m x n` bands run on `ranks` ranks.
