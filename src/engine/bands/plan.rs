@@ -37,13 +37,18 @@ use crate::engine::traffic::Predicted;
 /// `w` words keeps `planes * m * floor((w - 1) / G)` bits. The fill steps a row one segment
 /// at a time, which costs a little at every seam; the traceback recomputes a block over the
 /// segment the walk is in, from its start to the walk's word: `G / 2` words wide on average.
-/// Measured (thread CPU time, 50,000 x 50,000, 200,000 x 200,000 and 20,000 x 200,000, the
-/// fill against the same fill without seams): `G = 16` fills 10–16% slower, 32 about 7%, 64
-/// 2–5% (the LCS more than the edit distance, its steps being cheaper; less than a run's noise
-/// under `mpirun`), 128 about 1–2%; the recompute is 1.3%, 2.3%, 4.3% and 8.5% of the fill's
-/// words for 50,000 x 50,000 at one rank. 64 gives the least fill plus traceback at one and two
-/// ranks and half the seams' memory of 32; bands of a few hundred words (50,000 columns on
-/// four ranks or more) would gain from a smaller `G`.
+/// The seams cost some 25 cycles per segment and pass of the kernel (its loop over the words
+/// ends and starts again; a pass steps four rows for the LCS, two for the edit distance), so
+/// the fill's extra time falls as `1 / G`. Measured in
+/// thread CPU time against the same fill without seams (bands of 782 to 7,813 words):
+/// `G = 16` fills 10–16% slower, 32 7–12%, 64 3–7% for the LCS and 2–4% for the edit
+/// distance (less than a run's noise under `mpirun` on a busy host), 128 2–4%, 256 1–3%;
+/// while the recompute is 1.3%, 2.3%, 4.3% and 8.5% of the fill's words (`G` = 16 to 128,
+/// 50,000 x 50,000 at one rank). 64 gives the least fill plus traceback at one and two ranks
+/// and half the seams' memory of 32. The best `G` grows as the square root of the band's
+/// width (about 50 for 800 words, 160 for 8,000), so bands of a few hundred words (50,000
+/// columns on four ranks or more) would gain from a smaller one and very wide bands from a
+/// larger one.
 pub const SEGMENT_WORDS: usize = 64;
 
 /// Column ownership and row batching of an `m x n` bands run on `ranks` ranks.
