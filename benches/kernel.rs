@@ -1,13 +1,15 @@
 //! Micro-benchmark of the kernels alone: the dense store's diagonal segment (values, then
 //! traceback bits, for `u16` and `u32` values), each figure the median of 15 timed batches
 //! after a warm-up, as ns per cell; then one band of the bands engine (20,000 x 200,000, no
-//! MPI): its fill row by row and four rows fused, with checkpoints and with every bit, and its
-//! traceback, each the best of three, as ns per 64-cell word; and the bit-parallel row steps
-//! alone, LCS and edit distance, one row at a time and four fused, plain and traced, over one
-//! run of 4,096 words (the run, its masks and the traced rows all in L2), each the median of 15
-//! batches, as ns per row-word.
+//! MPI): its fill row by row and four rows fused, with checkpoints (segments of several widths
+//! `G`, and none: the traceback recomputing from the band's first word) and with every bit, and
+//! its traceback, each the best of five rounds, as ns per 64-cell word and as a share of the
+//! fill; and the bit-parallel row steps alone, LCS and edit distance, one row at a time and
+//! four fused, plain and traced, over one run of 4,096 words (the run, its masks and the traced
+//! rows all in L2), each the median of 15 batches, as ns per row-word.
 //!
-//! Run with `cargo bench --bench kernel`.
+//! Run with `cargo bench --bench kernel`; `cargo bench --bench kernel -- band` (or `dense`,
+//! `steps`) runs those sections alone.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -79,7 +81,10 @@ fn dense<V: Value, R: Recurrence>(name: &str) {
     }
 }
 
-/// One band holding every column: fill, walk and the traceback's recomputation.
+/// One band holding every column: fill, walk and the traceback's recomputation, row by row and
+/// four rows fused, with checkpoints (segments of `G` words for several `G`, the last as wide as
+/// the band: no carries kept inside it, the recompute from the band's first word) and with
+/// every bit. The configurations take turns, five rounds, and each figure is the best round.
 fn band(problem: Problem) {
     let (m, n) = (20_000, 200_000);
     let mut rng = Random::new(1);
@@ -89,15 +94,38 @@ fn band(problem: Problem) {
     let edge = mpi_lcs::engine::bands::kernel::left_edge(problem);
     let words = (m * plan.total_words()) as f64;
     let k = m.isqrt();
-    // Row by row (one carry chain at a time), then batch by batch (four rows fused).
-    for (mode, fused) in [
-        (Checkpoint::Every(k), false),
-        (Checkpoint::Every(k), true),
-        (Checkpoint::Full, true),
-    ] {
-        let (mut fill, mut walk, mut recompute) = (f64::MAX, f64::MAX, None::<f64>);
-        let mut length = 0i64;
-        for _ in 0..3 {
+    let g = plan.segment_words();
+    let wide = plan.total_words();
+    // (mode, four rows fused, G)
+    let configs = [
+        (Checkpoint::Every(k), false, g),
+        (Checkpoint::Every(k), true, 8),
+        (Checkpoint::Every(k), true, 16),
+        (Checkpoint::Every(k), true, 32),
+        (Checkpoint::Every(k), true, 64),
+        (Checkpoint::Every(k), true, wide),
+        (Checkpoint::Full, true, g),
+    ];
+    struct Best {
+        fill: f64,
+        walk: f64,
+        recompute: Option<f64>,
+        words: u64,
+        answer: i64,
+    }
+    let mut best: Vec<Best> = configs
+        .iter()
+        .map(|_| Best {
+            fill: f64::MAX,
+            walk: f64::MAX,
+            recompute: None,
+            words: 0,
+            answer: 0,
+        })
+        .collect();
+    for _ in 0..5 {
+        for (&(mode, fused, g), best) in configs.iter().zip(&mut best) {
+            let plan = plan.with_segment_words(g);
             let mut band = BandStore::new(&plan, 0, &x, &y, mode);
             let started = Instant::now();
             if fused {
@@ -110,29 +138,43 @@ fn band(problem: Problem) {
                     band.row(i, edge);
                 }
             }
-            fill = fill.min(started.elapsed().as_secs_f64());
+            best.fill = best.fill.min(started.elapsed().as_secs_f64());
             let started = Instant::now();
             let mut path = Path::new();
             assert_eq!(band.walk((m - 1, n - 1), &mut path), Exit::Done);
-            walk = walk.min(started.elapsed().as_secs_f64());
+            best.walk = best.walk.min(started.elapsed().as_secs_f64());
             let r = band.recompute_stats();
+            best.words = r.words;
             if r.words > 0 {
                 let per_word = r.seconds * 1e9 / r.words as f64;
-                recompute = Some(recompute.map_or(per_word, |best| best.min(per_word)));
+                best.recompute = Some(best.recompute.map_or(per_word, |b| b.min(per_word)));
             }
             let answer = match problem {
                 Problem::Lcs => path.matched(&x).len() as i64,
                 Problem::Edit => path.edits() as i64 - m as i64,
             };
             assert_eq!(answer, band.row_share());
-            length = black_box(answer);
+            best.answer = black_box(answer);
         }
+    }
+    for (&(mode, fused, g), best) in configs.iter().zip(&best) {
+        let segments = match mode {
+            Checkpoint::Every(_) if g >= wide => ", no segments".to_owned(),
+            Checkpoint::Every(_) => format!(", G = {g}"),
+            Checkpoint::Full => String::new(),
+        };
         println!(
-            "band {problem} {m} x {n} {mode:?}, {}: fill {fill:.3} s = {:.3} ns/word; walk \
-             {walk:.3} s, recompute {} ns/word; answer {length}",
+            "band {problem} {m} x {n} {mode:?}{segments}, {}: fill {:.3} s = {:.3} ns/word; \
+             walk {:.4} s ({:.1}% of the fill), recompute {:.2}% of the fill's words at {} \
+             ns/word; answer {}",
             if fused { "4 rows fused" } else { "row by row" },
-            fill * 1e9 / words,
-            recompute.map_or("-".into(), |r| format!("{r:.3}")),
+            best.fill,
+            best.fill * 1e9 / words,
+            best.walk,
+            100.0 * best.walk / best.fill,
+            100.0 * best.words as f64 / words,
+            best.recompute.map_or("-".into(), |r| format!("{r:.3}")),
+            best.answer,
         );
     }
 }
@@ -230,11 +272,23 @@ fn steps() {
 }
 
 fn main() {
-    dense::<u16, Lcs>("u16");
-    dense::<u32, Lcs>("u32");
-    dense::<u16, Edit>("u16");
-    dense::<u32, Edit>("u32");
-    band(Problem::Lcs);
-    band(Problem::Edit);
-    steps();
+    // `cargo bench --bench kernel -- band` runs the sections whose name holds "band" only.
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let run = |name: &str| only.is_empty() || only.iter().any(|o| name.contains(o.as_str()));
+    if run("dense") {
+        dense::<u16, Lcs>("u16");
+        dense::<u32, Lcs>("u32");
+        dense::<u16, Edit>("u16");
+        dense::<u32, Edit>("u32");
+    }
+    if run("band") {
+        band(Problem::Lcs);
+        band(Problem::Edit);
+    }
+    if run("steps") {
+        steps();
+    }
 }

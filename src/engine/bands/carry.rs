@@ -8,6 +8,10 @@
 //! `bitpar::edit::Delta`): bit `p` of row `t`'s payload is bit `t` of plane `p`, the planes
 //! laid one after the other, `words` words each ([`get_payload`], [`set_payload`]). O(1) per
 //! bit.
+//!
+//! [`Seams`] keeps the same payloads for every row at several places inside a band (the carry
+//! into each of its segments but the first), packed so that the fill, which writes all seams of
+//! a few rows at a time, touches one short run of words per 64 rows.
 
 use crate::engine::bitpar::WORD_BITS;
 
@@ -63,9 +67,140 @@ pub fn unpack(words: &[u64], len: usize) -> Vec<bool> {
     (0..len).map(|t| get(words, t)).collect()
 }
 
+/// The carry payload into each of `seams` places inside a band for each of `rows` rows
+/// (`planes` bits each). Word `((r / 64) * seams + s) * planes + p` holds, at bit `r % 64`, bit
+/// `p` of row `r`'s payload at seam `s`: the seams of 64 consecutive rows lie together.
+/// `planes * seams * ceil(rows / 64)` words.
+#[derive(Debug, Clone, Default)]
+pub struct Seams {
+    words: Vec<u64>,
+    seams: usize,
+    planes: usize,
+}
+
+impl Seams {
+    /// All payloads 0.
+    pub fn new(rows: usize, seams: usize, planes: usize) -> Seams {
+        Seams {
+            words: vec![0; Seams::words(rows, seams, planes)],
+            seams,
+            planes,
+        }
+    }
+
+    /// Words [`Seams::new`] allocates.
+    pub fn words(rows: usize, seams: usize, planes: usize) -> usize {
+        rows.div_ceil(WORD_BITS) * seams * planes
+    }
+
+    /// Words held (the capacity).
+    pub fn capacity(&self) -> usize {
+        self.words.capacity()
+    }
+
+    #[inline]
+    fn at(&self, s: usize, r: usize) -> usize {
+        debug_assert!(s < self.seams, "seam {s} out of range ({})", self.seams);
+        ((r / WORD_BITS) * self.seams + s) * self.planes
+    }
+
+    /// Row `r`'s payload at seam `s`.
+    #[inline]
+    pub fn get(&self, s: usize, r: usize) -> u8 {
+        let at = self.at(s, r);
+        (0..self.planes).fold(0u8, |acc, p| {
+            acc | ((((self.words[at + p] >> (r % WORD_BITS)) & 1) as u8) << p)
+        })
+    }
+
+    /// Sets row `r`'s payload at seam `s`.
+    #[inline]
+    pub fn set(&mut self, s: usize, r: usize, payload: u8) {
+        let at = self.at(s, r);
+        for p in 0..self.planes {
+            set(
+                &mut self.words[at + p..],
+                r % WORD_BITS,
+                (payload >> p) & 1 == 1,
+            );
+        }
+    }
+
+    /// Sets the payloads of rows `r..r + 4` at seam `s`: one write per plane when the four
+    /// rows share a word, as they do but for one start in sixteen.
+    #[inline]
+    pub fn set4(&mut self, s: usize, r: usize, payloads: [u8; 4]) {
+        let shift = r % WORD_BITS;
+        if shift > WORD_BITS - 4 {
+            for (d, &payload) in payloads.iter().enumerate() {
+                self.set(s, r + d, payload);
+            }
+            return;
+        }
+        let at = self.at(s, r);
+        // Bit p of payload d sits at bit 8d + p; the product gathers bits 0, 8, 16 and 24 of
+        // the masked word into bits 24..28 (no two partial products meet, so nothing carries).
+        let packed = u64::from(u32::from_le_bytes(payloads));
+        for (p, word) in self.words[at..at + self.planes].iter_mut().enumerate() {
+            let nibble = ((((packed >> p) & 0x0101_0101) * 0x0102_0408) >> 24) & 0xf;
+            *word = (*word & !(0xf << shift)) | (nibble << shift);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seams_keep_each_payload_apart() {
+        for planes in [1, 2] {
+            let (rows, seams) = (200, 3);
+            let payload = |s: usize, r: usize| ((r * 7 + s * 5 + r / 3) % (1 << planes)) as u8;
+            let mut one = Seams::new(rows, seams, planes);
+            let mut four = Seams::new(rows, seams, planes);
+            assert_eq!(one.capacity(), 4 * seams * planes);
+            // Over stale bits: both ways of writing must clear as well as set.
+            four.words.fill(u64::MAX);
+            for s in 0..seams {
+                for r in 0..rows {
+                    one.set(s, r, payload(s, r));
+                }
+                // Starts at every offset within a word, across the word edges too.
+                let mut r = 0;
+                for step in [1, 4, 4, 3, 4, 4].into_iter().cycle() {
+                    if r + 4 > rows {
+                        break;
+                    }
+                    if step == 4 {
+                        four.set4(s, r, [0, 1, 2, 3].map(|d| payload(s, r + d)));
+                    } else {
+                        for d in 0..step {
+                            four.set(s, r + d, payload(s, r + d));
+                        }
+                    }
+                    r += step;
+                }
+                for r in r..rows {
+                    four.set(s, r, payload(s, r));
+                }
+            }
+            for s in 0..seams {
+                for r in 0..rows {
+                    assert_eq!(
+                        one.get(s, r),
+                        payload(s, r),
+                        "planes {planes} seam {s} row {r}"
+                    );
+                    assert_eq!(
+                        four.get(s, r),
+                        payload(s, r),
+                        "planes {planes} seam {s} row {r}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn payloads_spread_over_planes() {

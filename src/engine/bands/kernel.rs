@@ -15,11 +15,17 @@
 //! which must see the state after its own row. A batch's carries out ([`super::carry`]) are
 //! the message to the band on the right.
 //!
+//! With checkpoints a row (or four fused rows) is stepped segment by segment, `G` words at a
+//! time ([`super::plan::SEGMENT_WORDS`]), the carry out of one segment going into the next and
+//! kept at the seam ([`step_segments`], [`step4_segments`]): the same words stepped in the same
+//! order, with one more stored payload per `G` words.
+//!
 //! Cost per row: one step over the band's words (a few instructions per word for the LCS,
 //! about three times as many for the edit distance, see [`bitpar`]), plus one stored word per
-//! band word and plane with every bit kept, or `planes` bits with checkpoints.
+//! band word and plane with every bit kept, or `planes` bits per row and `G` words with
+//! checkpoints.
 
-use super::carry;
+use super::carry::{self, Seams};
 use super::store::{BandStore, Planes, Trace};
 use crate::engine::bitpar::{self, edit::Delta};
 use crate::engine::problem::Problem;
@@ -35,9 +41,9 @@ pub fn left_edge(problem: Problem) -> u8 {
     }
 }
 
-/// Sets `state` to the row before row 0: `V` all ones (no +1 step yet), or every horizontal
-/// delta +1 (`D(-1, j) = j + 1`): `Pv` all ones, `Mv` zero.
-pub fn initial(problem: Problem, state: &mut Planes) {
+/// Sets `state` (any run of words) to the row before row 0: `V` all ones (no +1 step yet), or
+/// every horizontal delta +1 (`D(-1, j) = j + 1`): `Pv` all ones, `Mv` zero.
+pub fn initial(problem: Problem, state: [&mut [u64]; 2]) {
     state[0].fill(u64::MAX);
     if problem == Problem::Edit {
         state[1].fill(0);
@@ -108,6 +114,71 @@ pub fn step4(
     }
 }
 
+/// [`step`] (untraced) over the whole band in segments of `g` words from its first, the carry
+/// out of each segment going into the next; the carry into segment `s + 1` (word `(s + 1) * g`)
+/// is written at seam `s` of `seams` for row `row`. Returns the carry out of the band.
+#[inline]
+pub fn step_segments(
+    problem: Problem,
+    state: &mut Planes,
+    eq: &[u64],
+    carry: u8,
+    g: usize,
+    seams: &mut Seams,
+    row: usize,
+) -> u8 {
+    let [a, b] = state;
+    let width = a.len();
+    let mut carry = carry;
+    let (mut start, mut seam) = (0, 0);
+    while start < width {
+        let end = (start + g).min(width);
+        if start > 0 {
+            seams.set(seam, row, carry);
+            seam += 1;
+        }
+        let words = [
+            &mut a[start..end],
+            b.get_mut(start..end).unwrap_or_default(),
+        ];
+        carry = step(problem, words, &eq[start..end], carry, None);
+        start = end;
+    }
+    carry
+}
+
+/// [`step4`] (untraced) in segments of `g` words, as [`step_segments`]: four rows per pass over
+/// each segment, the seams of rows `row..row + 4` written together.
+#[inline]
+pub fn step4_segments(
+    problem: Problem,
+    state: &mut Planes,
+    eq: [&[u64]; 4],
+    carry: [u8; 4],
+    g: usize,
+    seams: &mut Seams,
+    row: usize,
+) -> [u8; 4] {
+    let [a, b] = state;
+    let width = a.len();
+    let mut carry = carry;
+    let (mut start, mut seam) = (0, 0);
+    while start < width {
+        let end = (start + g).min(width);
+        if start > 0 {
+            seams.set4(seam, row, carry);
+            seam += 1;
+        }
+        let words = [
+            &mut a[start..end],
+            b.get_mut(start..end).unwrap_or_default(),
+        ];
+        carry = step4(problem, words, eq.map(|e| &e[start..end]), carry, None);
+        start = end;
+    }
+    carry
+}
+
 /// The two planes of `planes` as slices: row `r` of `width` words of each.
 fn row_of(planes: &mut Planes, r: usize, width: usize) -> [&mut [u64]; 2] {
     let [a, b] = planes;
@@ -139,21 +210,23 @@ impl BandStore<'_> {
         let problem = self.plan.problem();
         let eq = self.masks.of(self.x[i]);
         let (m, width) = (self.plan.rows(), self.width);
-        let [s0, s1] = &mut self.state;
         let carry_out = match &mut self.trace {
             Trace::Full { bits } => {
                 let out = row_of(bits, i, width);
+                let [s0, s1] = &mut self.state;
                 step(problem, [s0, s1], eq, carry_in, Some(out))
             }
             Trace::Every {
                 k,
                 checkpoints,
                 carries,
+                seams,
                 ..
             } => {
                 let words = m.div_ceil(bitpar::WORD_BITS);
                 carry::set_payload(carries, words, problem.planes(), i, carry_in);
-                let carry_out = step(problem, [s0, s1], eq, carry_in, None);
+                let g = self.plan.segment_words();
+                let carry_out = step_segments(problem, &mut self.state, eq, carry_in, g, seams, i);
                 keep_checkpoint(*k, m, i, &self.state, checkpoints);
                 carry_out
             }
@@ -179,9 +252,9 @@ impl BandStore<'_> {
         let problem = self.plan.problem();
         let (masks, x, width, m) = (&self.masks, self.x, self.width, self.plan.rows());
         let eq = [0, 1, 2, 3].map(|d| masks.of(x[i + d]));
-        let [s0, s1] = &mut self.state;
         let carry_out = match &mut self.trace {
             Trace::Full { bits } => {
+                let [s0, s1] = &mut self.state;
                 let [b0, b1] = bits;
                 let mut p0 = b0[i * width..(i + 4) * width].chunks_exact_mut(width);
                 let mut p1 = b1
@@ -196,13 +269,15 @@ impl BandStore<'_> {
                 k,
                 checkpoints,
                 carries,
+                seams,
                 ..
             } => {
                 let words = m.div_ceil(bitpar::WORD_BITS);
                 for (d, &c) in carry_in.iter().enumerate() {
                     carry::set_payload(carries, words, problem.planes(), i + d, c);
                 }
-                let carry_out = step4(problem, [s0, s1], eq, carry_in, None);
+                let g = self.plan.segment_words();
+                let carry_out = step4_segments(problem, &mut self.state, eq, carry_in, g, seams, i);
                 keep_checkpoint(*k, m, i + 3, &self.state, checkpoints);
                 carry_out
             }

@@ -42,6 +42,13 @@ pub fn run_in_process(
     mode: Checkpoint,
 ) -> InProcess {
     let plan = BandPlan::new(x.len(), y.len(), ranks, batch).with_problem(problem);
+    run_plan(&plan, x, y, mode)
+}
+
+/// [`run_in_process`] on `plan` (its problem, ranks, batches and segments).
+pub fn run_plan(plan: &BandPlan, x: &[u8], y: &[u8], mode: Checkpoint) -> InProcess {
+    let plan = *plan;
+    let problem = plan.problem();
     let p = plan.active_ranks();
     let mut bands: Vec<BandStore<'_>> = (0..p)
         .map(|k| BandStore::new(&plan, k, x, y, mode))
@@ -85,10 +92,7 @@ pub fn run_in_process(
         out.path = crate::engine::border_path(plan.cols());
     }
     for band in &bands {
-        let r = band.recompute_stats();
-        out.recompute.blocks += r.blocks;
-        out.recompute.words += r.words;
-        out.recompute.seconds += r.seconds;
+        out.recompute.add(band.recompute_stats());
     }
     out
 }
@@ -103,6 +107,9 @@ mod tests {
 
     const RANKS: [usize; 5] = [1, 2, 3, 5, 8];
     const BATCHES: [usize; 4] = [1, 63, 64, 200];
+    /// Segment widths: every word a seam, an odd width, and the default (wider than every band
+    /// in these tests).
+    const SEGMENTS: [usize; 3] = [1, 3, crate::engine::bands::plan::SEGMENT_WORDS];
 
     fn modes(m: usize) -> [Checkpoint; 5] {
         [
@@ -129,33 +136,43 @@ mod tests {
             Problem::Lcs => want.matched(x).len(),
             Problem::Edit => want.edits(),
         };
-        for ranks in RANKS {
-            for batch in BATCHES {
-                for mode in modes(x.len()) {
-                    let plan = BandPlan::new(x.len(), y.len(), ranks, batch).with_problem(problem);
-                    let got = run_in_process(problem, x, y, ranks, batch, mode);
-                    let what = format!(
-                        "{problem} m={} n={} P={ranks} B={batch} {mode:?}\nx={:?}\ny={:?}",
-                        x.len(),
-                        y.len(),
-                        String::from_utf8_lossy(x),
-                        String::from_utf8_lossy(y)
-                    );
-                    assert_eq!(got.path, want, "{what}");
-                    assert_eq!(got.answer_from_state, answer, "{what}");
-                    // One message per batch on every edge between active ranks.
-                    assert_eq!(got.messages.len(), plan.active_ranks().saturating_sub(1));
-                    for &count in &got.messages {
-                        assert_eq!(count, plan.batches() as u64, "{what}");
-                    }
-                    let total: u64 = got.messages.iter().sum();
-                    assert_eq!(total, plan.predicted_messages(), "{what}");
-                    assert_eq!(got.message_bytes, plan.predicted_bytes(), "{what}");
-                    assert!(got.hops < ranks as u64, "{what}: {} hops", got.hops);
-                    if mode == Checkpoint::Full {
-                        assert_eq!(got.recompute.blocks, 0);
-                    }
-                }
+        let plans = RANKS.into_iter().flat_map(|ranks| {
+            BATCHES.into_iter().flat_map(move |batch| {
+                modes(x.len()).into_iter().flat_map(move |mode| {
+                    // The segment width matters to checkpointed bands only.
+                    let segments = match mode {
+                        Checkpoint::Full => &SEGMENTS[..1],
+                        Checkpoint::Every(_) => &SEGMENTS[..],
+                    };
+                    segments.iter().map(move |&g| (ranks, batch, mode, g))
+                })
+            })
+        });
+        for (ranks, batch, mode, g) in plans {
+            let plan = BandPlan::new(x.len(), y.len(), ranks, batch)
+                .with_problem(problem)
+                .with_segment_words(g);
+            let got = run_plan(&plan, x, y, mode);
+            let what = format!(
+                "{problem} m={} n={} P={ranks} B={batch} {mode:?} G={g}\nx={:?}\ny={:?}",
+                x.len(),
+                y.len(),
+                String::from_utf8_lossy(x),
+                String::from_utf8_lossy(y)
+            );
+            assert_eq!(got.path, want, "{what}");
+            assert_eq!(got.answer_from_state, answer, "{what}");
+            // One message per batch on every edge between active ranks.
+            assert_eq!(got.messages.len(), plan.active_ranks().saturating_sub(1));
+            for &count in &got.messages {
+                assert_eq!(count, plan.batches() as u64, "{what}");
+            }
+            let total: u64 = got.messages.iter().sum();
+            assert_eq!(total, plan.predicted_messages(), "{what}");
+            assert_eq!(got.message_bytes, plan.predicted_bytes(), "{what}");
+            assert!(got.hops < ranks as u64, "{what}: {} hops", got.hops);
+            if mode == Checkpoint::Full {
+                assert_eq!(got.recompute.blocks, 0);
             }
         }
     }
@@ -239,6 +256,59 @@ mod tests {
             );
             // All matches: the walk never asks a bit, so nothing is recomputed.
             assert_eq!(run.recompute.blocks, 0);
+        }
+    }
+
+    #[test]
+    fn walks_drift_across_many_windows_within_a_block() {
+        // Rows much shorter than the columns: the walk drifts left by about n/m columns a row,
+        // so within a block it crosses many segments, each recomputed for the rows it still
+        // needs. Segments of one word up to wider than the band, blocks of one row up to more
+        // than all of them.
+        let mut rng = Random::new(77);
+        let shapes: [(usize, usize, &[u8]); 4] = [
+            (120, 64 * 30 + 17, b"ACGT"),
+            (40, 64 * 25, b"ab"),
+            (200, 64 * 12, b"ACGT"),
+            (1, 64 * 9, b"ab"),
+        ];
+        for (m, n, alphabet) in shapes {
+            let x = rng.bytes(m, alphabet);
+            let y = rng.bytes(n, alphabet);
+            for problem in [Problem::Lcs, Problem::Edit] {
+                let want = crate::reference::align(problem, &x, &y);
+                for ranks in [1, 2, 4] {
+                    for g in [1, 2, 5, 7, 64] {
+                        for k in [1, 4, 13, m, m + 5] {
+                            let plan = BandPlan::new(m, n, ranks, 32)
+                                .with_problem(problem)
+                                .with_segment_words(g);
+                            let got = run_plan(&plan, &x, &y, Checkpoint::Every(k));
+                            let what = format!("{problem} m={m} n={n} P={ranks} G={g} K={k}");
+                            assert_eq!(got.path, want, "{what}");
+                            let r = got.recompute;
+                            assert!(r.windows >= r.blocks, "{what}: {r:?}");
+                            // No row-word twice: never more than one more fill.
+                            assert!(r.words <= (m * plan.total_words()) as u64, "{what}: {r:?}");
+                        }
+                    }
+                }
+            }
+        }
+        // x[i] matches every 40th column of y: the walk goes 40 columns left per row, so in
+        // one block of all 40 rows it crosses all 25 one-word segments, one window each.
+        let x = [b'a'; 40];
+        let y: Vec<u8> = (0..40 * 40)
+            .map(|t| if t % 40 == 39 { b'a' } else { b'b' })
+            .collect();
+        for problem in [Problem::Lcs, Problem::Edit] {
+            let plan = BandPlan::new(40, 1600, 1, 32)
+                .with_problem(problem)
+                .with_segment_words(1);
+            let got = run_plan(&plan, &x, &y, Checkpoint::Every(45));
+            assert_eq!(got.path, crate::reference::align(problem, &x, &y));
+            assert_eq!(got.recompute.blocks, 1, "{problem}");
+            assert_eq!(got.recompute.windows, 25, "{problem}: {:?}", got.recompute);
         }
     }
 

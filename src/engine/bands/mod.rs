@@ -30,17 +30,23 @@
 //! the LCS string is byte for byte the same. It starts at `(m-1, n-1)` in the last band and
 //! only moves up and left, so it leaves a band only to its left: at most `p - 1` hops, each
 //! carrying the subsequence found so far. A band keeps either every cell's bit (`Full`) or `V`
-//! every `K` rows plus each row's carry-in (`Every(K)`), recomputing one block of `K` rows at a
-//! time, locally, when the walk first reaches it, only as wide as the walk's column.
+//! every `K` rows plus each row's carry-in, at the band's first word and at every `G`-th word
+//! inside it (`Every(K)`), recomputing a block of `K` rows, locally, over the segment of `G`
+//! words the walk is in, up to the walk's column, and over the next segment to the left when
+//! the walk drifts into it.
 //!
 //! # Costs, per rank with `w` band words
 //!
 //! * fill: `m * w` word steps of a few instructions each, no branch, four rows per pass;
 //! * messages: `ceil(m / B)` sent and received, `ceil(B / 64) * 8` bytes each;
 //! * memory: masks `distinct(x) * w * 8` bytes, `V` `w * 8`, plus `Full`: `m * w * 8`, or
-//!   `Every(K)`: `(floor((m-1)/K) + min(K, m) + 1) * w * 8 + ceil(m/64) * 8`, smallest near
-//!   `K = sqrt(m)`: for 10^6 x 10^6 on 2 ranks, about 2 * 1000 * 7813 * 8 bytes = 125 MB;
-//! * traceback: `O(m + n)` steps plus, with checkpoints, at most one more fill of the band.
+//!   `Every(K)`: `(floor((m-1)/K) + min(K, m) + 1) * w * 8 + (s + 1) * ceil(m/64) * 8` with
+//!   `s = floor((w-1)/G)` seams, smallest near `K = sqrt(m)`: for 10^6 x 10^6 on 2 ranks,
+//!   about 2 * 1000 * 7813 * 8 bytes = 125 MB, plus 15 MB of seams (`G = 64`); twice all that
+//!   for the edit distance;
+//! * traceback: `O(m + n)` steps plus, with checkpoints, about `G / 2` word steps per row the
+//!   walk crosses (more where it drifts far left within a block), never more than one more fill
+//!   of the band.
 //!
 //! [`crate::engine::bitpar::lcs_length`] gives the length alone in `O(n / 64)` memory, to check
 //! a run.

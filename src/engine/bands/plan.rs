@@ -16,6 +16,13 @@
 //! plane of `+1` bits, then a plane of `-1` bits). Boundary messages: `(p - 1) * ceil(m / B)`
 //! exactly, for either problem.
 //!
+//! Inside a band, words go in segments of `G` words from the band's first
+//! ([`BandPlan::segment_words`], [`SEGMENT_WORDS`] unless a test asks otherwise): with
+//! checkpoints a band keeps the carry into every segment but its first for every row, so that
+//! the traceback can recompute a block over a few segments near the walk instead of from the
+//! band's first word (see [`super::store`]). A band of `w` words has `floor((w - 1) / G)` such
+//! seams.
+//!
 //! Pure arithmetic: O(1) per query, no allocation.
 
 use std::ops::Range;
@@ -25,6 +32,25 @@ use crate::engine::problem::Problem;
 use crate::engine::split::Split;
 use crate::engine::traffic::Predicted;
 
+/// Words per segment of a band (`G`, see the module doc): the spacing of the carries a
+/// checkpointed band keeps inside itself. Each seam costs `planes` bits per row, so a band of
+/// `w` words keeps `planes * m * floor((w - 1) / G)` bits. The fill steps a row one segment
+/// at a time, which costs a little at every seam; the traceback recomputes a block over the
+/// segment the walk is in, from its start to the walk's word: `G / 2` words wide on average.
+/// The seams cost some 25 cycles per segment and pass of the kernel (its loop over the words
+/// ends and starts again; a pass steps four rows for the LCS, two for the edit distance), so
+/// the fill's extra time falls as `1 / G`. Measured in
+/// thread CPU time against the same fill without seams (bands of 782 to 7,813 words):
+/// `G = 16` fills 10–16% slower, 32 7–12%, 64 3–7% for the LCS and 2–4% for the edit
+/// distance (less than a run's noise under `mpirun` on a busy host), 128 2–4%, 256 1–3%;
+/// while the recompute is 1.3%, 2.3%, 4.3% and 8.5% of the fill's words (`G` = 16 to 128,
+/// 50,000 x 50,000 at one rank). 64 gives the least fill plus traceback at one and two ranks
+/// and half the seams' memory of 32. The best `G` grows as the square root of the band's
+/// width (about 50 for 800 words, 160 for 8,000), so bands of a few hundred words (50,000
+/// columns on four ranks or more) would gain from a smaller one and very wide bands from a
+/// larger one.
+pub const SEGMENT_WORDS: usize = 64;
+
 /// Column ownership and row batching of an `m x n` bands run on `ranks` ranks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BandPlan {
@@ -33,6 +59,7 @@ pub struct BandPlan {
     ranks: usize,
     batch: usize,
     problem: Problem,
+    segment: usize,
 }
 
 impl BandPlan {
@@ -48,7 +75,26 @@ impl BandPlan {
             ranks,
             batch,
             problem: Problem::Lcs,
+            segment: SEGMENT_WORDS,
         }
+    }
+
+    /// The plan with segments of `g >= 1` words inside each band (see the module doc):
+    /// [`SEGMENT_WORDS`] unless a test or a measurement asks for another.
+    pub fn with_segment_words(self, g: usize) -> BandPlan {
+        assert!(g >= 1, "a segment holds at least one word");
+        BandPlan { segment: g, ..self }
+    }
+
+    /// Words per segment inside a band (`G`).
+    pub fn segment_words(&self) -> usize {
+        self.segment
+    }
+
+    /// Seams of rank `k`'s band, the segment starts but its first word:
+    /// `floor((w - 1) / G)` for `w` words (0 for a rank that owns nothing).
+    pub fn seams(&self, k: usize) -> usize {
+        self.words(k).len().saturating_sub(1) / self.segment
     }
 
     /// The plan for `problem`: the same bands and batches, with `problem`'s carries (one bit

@@ -15,18 +15,32 @@
 //! * `Full`: every owned cell's bits, row-major with `width` words per row and plane:
 //!   `planes * m * width * 8` bytes. The walk reads them directly.
 //! * `Every(K)`: the band's state after rows `K-1, 2K-1, …` (only those that start a later
-//!   block: `floor((m-1) / K)` of them; the state before row 0 is implicit) and the carry into
-//!   the band of every row (`planes` bits). Block `b` is rows `[bK, (b+1)K)`. When the walk
-//!   first needs a cell `(i, j)` of a block, rows `bK..=i` are recomputed from the checkpoint
-//!   before them with their stored carry-ins, into one reused block buffer: locally, no
-//!   message. Only words from the band's first up to the one holding `j` are recomputed, since
-//!   carries run left to right and the walk only moves up and left, so it never needs a column
-//!   to the right of `j` again; nor a row below `i`. One block of bits is kept at a time.
-//!   Memory: `planes * ((floor((m-1)/K) + min(K, m) + 1) * width * 8 + ceil(m/64) * 8)` bytes
-//!   besides the state and the masks; smallest near `K = sqrt(m)` ([`Checkpoint::auto`]).
-//!   Recompute work is at most one more fill of the band (each row is recomputed at most
-//!   once, never wider than the band), less the further left the walk drifts; it is timed in
-//!   [`RecomputeStats`].
+//!   block: `floor((m-1) / K)` of them; the state before row 0 is implicit), the carry into
+//!   the band of every row (`planes` bits), and the carry into every segment of the band but
+//!   its first (segments of `G` words, [`super::plan::SEGMENT_WORDS`]; `planes` bits per row
+//!   and seam, written by the fill as it steps each row a segment at a time). Block `b` is rows
+//!   `[bK, (b+1)K)`. When the walk needs a cell `(i, j)` of a block that is not loaded, rows
+//!   `bK..=i` are recomputed over a *window*: the words from the start of the segment holding
+//!   `j` up to the word holding `j`, from the checkpoint before the block and the carries kept
+//!   into the window's first word, into one reused block buffer: locally, no message. Carries
+//!   run left to right and the walk only moves up and left, so it never needs a column to the
+//!   right of `j` again, nor a row below `i`; when it drifts into the segment on the left, that
+//!   segment is the next window, recomputed for rows `bK..=i'` (`i'` the walk's row then). One
+//!   window of bits is kept at a time.
+//!
+//!   Memory: `planes * ((floor((m-1)/K) + min(K, m) + 1) * width * 8 + (s + 1) * ceil(m/64) * 8)`
+//!   bytes besides the state and the masks, with `s = floor((width - 1) / G)` seams: the seams
+//!   cost `planes * m * s` bits, about `planes * m * width / (8 G)` bytes (for 10^6 x 10^6 on
+//!   2 ranks, 15 MB for the LCS, 30 MB for the edit distance, beside 125 MB of checkpoints and
+//!   block buffer per plane). Smallest near `K = sqrt(m)` ([`Checkpoint::auto`]); the block
+//!   buffer is as wide as the band, but only `min(K, m) * G` words of it are ever written.
+//!
+//!   Recompute work: a row-word is recomputed at most once in the walk's order (the windows of
+//!   a block are disjoint segments, the blocks disjoint rows), so never more than one more
+//!   fill; in practice about `K * (G / 2 + d)` word steps per block for a walk that drifts `d`
+//!   words left in it, whatever the band's width: for 50,000 x 50,000, 4% of the fill's words
+//!   at one rank where recomputing from the band's first word took half a fill. Timed and
+//!   counted in [`RecomputeStats`].
 //!
 //! # Walk
 //!
@@ -38,7 +52,7 @@
 use std::ops::Range;
 use std::time::Instant;
 
-use super::carry;
+use super::carry::{self, Seams};
 use super::kernel;
 use super::plan::BandPlan;
 use crate::engine::bitpar::{Masks, WORD_BITS, WORD_BYTES};
@@ -49,8 +63,8 @@ use crate::engine::problem::Move;
 pub enum Checkpoint {
     /// The walk's bits of every owned cell.
     Full,
-    /// The state every `K` rows plus each row's carry-in; blocks of `K` rows recomputed on
-    /// demand.
+    /// The state every `K` rows plus each row's carries in, at the band's first word and at
+    /// every segment's; blocks of `K` rows recomputed on demand, a segment at a time.
     Every(usize),
 }
 
@@ -208,22 +222,41 @@ pub enum Exit {
 /// Work the checkpointed traceback spent recomputing blocks.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct RecomputeStats {
-    /// Blocks recomputed.
+    /// Blocks the walk entered (each recomputed over one window or more).
     pub blocks: u64,
+    /// Windows recomputed: a block's rows over a run of words near the walk.
+    pub windows: u64,
     /// Row-words stepped (one kernel word step each).
     pub words: u64,
     /// Wall time spent recomputing.
     pub seconds: f64,
 }
 
-/// The rows of one block recomputed for the walk.
+impl RecomputeStats {
+    /// Adds `other`'s work to this.
+    pub fn add(&mut self, other: RecomputeStats) {
+        self.blocks += other.blocks;
+        self.windows += other.windows;
+        self.words += other.words;
+        self.seconds += other.seconds;
+    }
+}
+
+/// The window of one block recomputed for the walk.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Loaded {
-    /// Rows `first..=last` are in the buffer, `stride` words each per plane (the band's first
-    /// `stride` words).
+    /// Rows `first..=last` over the band's words `lo..hi` are in the buffer, `hi - lo` words
+    /// per row and plane.
     first: usize,
     last: usize,
-    stride: usize,
+    lo: usize,
+    hi: usize,
+}
+
+impl Loaded {
+    fn holds(&self, i: usize, w: usize) -> bool {
+        self.first <= i && i <= self.last && self.lo <= w && w < self.hi
+    }
 }
 
 /// Up to two planes of words laid out alike (the second empty when the problem needs one).
@@ -243,6 +276,8 @@ fn planes_of(planes: usize, len: usize) -> Planes {
 }
 
 /// The traceback state of each mode.
+// One per band, so the larger variant's few words of bookkeeping do not matter.
+#[allow(clippy::large_enum_variant)]
 pub(super) enum Trace {
     Full {
         /// Per plane `m * width` words, row `i` at `[i * width, (i + 1) * width)`.
@@ -256,6 +291,9 @@ pub(super) enum Trace {
         /// The carry into the band of every row, packed: `planes` planes of `ceil(m/64)`
         /// words ([`carry::get_payload`]).
         carries: Vec<u64>,
+        /// The carry into every segment of the band but the first, for every row: `planes`
+        /// bits per row and seam ([`BandPlan::seams`]).
+        seams: Seams,
         /// Per plane `min(k, m) * width` words of recomputed bits.
         block: Planes,
         /// Per state plane `width` words: the state the recompute advances.
@@ -304,10 +342,19 @@ pub fn estimate_bytes(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) 
         Checkpoint::Every(k) => {
             assert!(k >= 1, "checkpoint interval must be at least 1 row");
             let rows = checkpoint_count(plan.rows(), k) + k.min(plan.rows()) + 1;
-            rows as u64 * width * WORD_BYTES + m.div_ceil(WORD_BITS as u64) * WORD_BYTES
+            let per_plane = plan.seams(rank) as u64 + 1;
+            rows as u64 * width * WORD_BYTES + per_plane * m.div_ceil(WORD_BITS as u64) * WORD_BYTES
         }
     };
     masks + state + planes * trace
+}
+
+/// The first word of the window the walk's recompute covers when it needs word `w`: the
+/// start of `w`'s segment (`g` words each, where the fill kept the carries). The window is
+/// `[start, w]`, 1 to `g` words; a walk that drifts further left enters the segment to the
+/// left, the next window, recomputed for the rows it still needs.
+pub(super) fn window_start(g: usize, w: usize) -> usize {
+    w / g * g
 }
 
 impl<'a> BandStore<'a> {
@@ -340,6 +387,7 @@ impl<'a> BandStore<'a> {
                     k,
                     checkpoints: rows(checkpoint_count(m, k)),
                     carries: vec![0; planes * m.div_ceil(WORD_BITS)],
+                    seams: Seams::new(m, plan.seams(rank), planes),
                     block: rows(k.min(m)),
                     scratch: rows(1),
                     loaded: None,
@@ -347,7 +395,8 @@ impl<'a> BandStore<'a> {
             }
         };
         let mut state = rows(1);
-        kernel::initial(plan.problem(), &mut state);
+        let [s0, s1] = &mut state;
+        kernel::initial(plan.problem(), [s0, s1]);
         BandStore {
             plan: *plan,
             rank,
@@ -383,9 +432,9 @@ impl<'a> BandStore<'a> {
     }
 
     /// At mismatch cell `(i, j)` of this band (after the fill): the walk's move. With
-    /// checkpoints, recomputes the block of `i` when the loaded rows or words do not cover
-    /// the cell, so any order of queries is correct; the walk's order (up and left)
-    /// recomputes each block at most once.
+    /// checkpoints, recomputes a window of the block of `i` when the loaded rows or words do
+    /// not cover the cell, so any order of queries is correct; in the walk's order (up and
+    /// left) no row-word is recomputed twice.
     pub fn step(&mut self, i: usize, j: usize) -> Move {
         debug_assert_eq!(self.next_row, self.plan.rows(), "traceback before the fill");
         debug_assert!(i < self.plan.rows(), "row {i} out of range");
@@ -400,10 +449,10 @@ impl<'a> BandStore<'a> {
             Trace::Full { .. } => i * self.width + w,
             Trace::Every { loaded, .. } => {
                 let l = match *loaded {
-                    Some(l) if l.first <= i && i <= l.last && w < l.stride => l,
-                    _ => self.load_block(i, w + 1),
+                    Some(l) if l.holds(i, w) => l,
+                    _ => self.load_window(i, w),
                 };
-                (i - l.first) * l.stride + w
+                (i - l.first) * (l.hi - l.lo) + (w - l.lo)
             }
         };
         let (Trace::Full { bits } | Trace::Every { block: bits, .. }) = &self.trace;
@@ -415,16 +464,18 @@ impl<'a> BandStore<'a> {
         self.plan.problem().step([bit(&bits[0]), bit(&bits[1])])
     }
 
-    /// Recomputes the walk's bits of rows `first..=i` of `i`'s block over the band's first
-    /// `stride` words, from the checkpoint before the block and the stored carry-ins.
-    fn load_block(&mut self, i: usize, stride: usize) -> Loaded {
+    /// Recomputes the walk's bits of rows `first..=i` of `i`'s block over a window of words
+    /// ending at word `w` ([`window_start`]), from the checkpoint before the block and the
+    /// carries kept into the window's first word.
+    fn load_window(&mut self, i: usize, w: usize) -> Loaded {
         let started = Instant::now();
         let problem = self.plan.problem();
-        let (m, width) = (self.plan.rows(), self.width);
+        let (m, width, g) = (self.plan.rows(), self.width, self.plan.segment_words());
         let Trace::Every {
             k,
             checkpoints,
             carries,
+            seams,
             block,
             scratch,
             loaded,
@@ -432,25 +483,32 @@ impl<'a> BandStore<'a> {
         else {
             unreachable!("only checkpointed bands recompute")
         };
-        debug_assert!(stride <= width);
+        debug_assert!(w < width);
         let first = i / *k * *k;
+        let lo = window_start(g, w);
+        let (hi, stride) = (w + 1, w + 1 - lo);
+        let [s0, s1] = scratch;
+        let (s0, s1) = (&mut s0[..stride], s1.get_mut(..stride).unwrap_or_default());
         if first == 0 {
-            kernel::initial(problem, scratch);
+            kernel::initial(problem, [s0, s1]);
         } else {
-            let c = first / *k - 1;
-            for (to, from) in scratch.iter_mut().zip(checkpoints.iter()) {
+            let c = (first / *k - 1) * width;
+            for (to, from) in [&mut *s0, &mut *s1].into_iter().zip(checkpoints.iter()) {
                 if !to.is_empty() {
-                    to[..stride].copy_from_slice(&from[c * width..c * width + stride]);
+                    to.copy_from_slice(&from[c + lo..c + hi]);
                 }
             }
         }
         let carry_words = m.div_ceil(WORD_BITS);
         let planes = problem.planes();
-        let cin = |r: usize| carry::get_payload(carries, carry_words, planes, r);
+        // Into the band's first word, the carry from the band on the left; into any other
+        // segment, the one the fill kept at its seam.
+        let cin = |r: usize| match lo / g {
+            0 => carry::get_payload(carries, carry_words, planes, r),
+            s => seams.get(s - 1, r),
+        };
         // The buffer holds min(k, m) rows of the full width per plane, so at least
         // i - first + 1 rows of `stride` words.
-        let [s0, s1] = scratch;
-        let (s0, s1) = (&mut s0[..stride], s1.get_mut(..stride).unwrap_or_default());
         let [b0, b1] = block;
         let mut rows = (b0.chunks_exact_mut(stride), b1.chunks_exact_mut(stride));
         let mut next = || -> [&mut [u64]; 2] {
@@ -460,7 +518,7 @@ impl<'a> BandStore<'a> {
         let mut r = first;
         while r <= i {
             if r + kernel::FUSED_ROWS <= i + 1 {
-                let eq = [0, 1, 2, 3].map(|d| &self.masks.of(self.x[r + d])[..stride]);
+                let eq = [0, 1, 2, 3].map(|d| &self.masks.of(self.x[r + d])[lo..hi]);
                 let out = [next(), next(), next(), next()];
                 kernel::step4(
                     problem,
@@ -471,18 +529,22 @@ impl<'a> BandStore<'a> {
                 );
                 r += kernel::FUSED_ROWS;
             } else {
-                let eq = &self.masks.of(self.x[r])[..stride];
+                let eq = &self.masks.of(self.x[r])[lo..hi];
                 kernel::step(problem, [s0, s1], eq, cin(r), Some(next()));
                 r += 1;
             }
         }
+        if loaded.is_none_or(|l| l.first != first) {
+            self.recompute.blocks += 1;
+        }
         let l = Loaded {
             first,
             last: i,
-            stride,
+            lo,
+            hi,
         };
         *loaded = Some(l);
-        self.recompute.blocks += 1;
+        self.recompute.windows += 1;
         self.recompute.words += ((i + 1 - first) * stride) as u64;
         self.recompute.seconds += started.elapsed().as_secs_f64();
         l
@@ -497,10 +559,17 @@ impl<'a> BandStore<'a> {
             Trace::Every {
                 checkpoints,
                 carries,
+                seams,
                 block,
                 scratch,
                 ..
-            } => count(checkpoints) + carries.capacity() + count(block) + count(scratch),
+            } => {
+                count(checkpoints)
+                    + carries.capacity()
+                    + seams.capacity()
+                    + count(block)
+                    + count(scratch)
+            }
         };
         (words + count(&self.state)) as u64 * WORD_BYTES + self.masks.bytes()
     }
@@ -526,8 +595,13 @@ mod tests {
         {
             let x = seq(m, b"acgtn", 1);
             let y = seq(n, b"acgtn", 2);
-            for ranks in [1, 2, 3, 8] {
-                let plan = BandPlan::new(m, n, ranks, 64).with_problem(problem);
+            for (ranks, g) in [1, 2, 3, 8]
+                .into_iter()
+                .flat_map(|p| [(p, 1), (p, 3), (p, 64)])
+            {
+                let plan = BandPlan::new(m, n, ranks, 64)
+                    .with_problem(problem)
+                    .with_segment_words(g);
                 for rank in 0..ranks {
                     for mode in [
                         Checkpoint::Full,
@@ -539,7 +613,7 @@ mod tests {
                         assert_eq!(
                             estimate_bytes(&plan, rank, &x, mode),
                             store.allocated_bytes(),
-                            "m={m} n={n} P={ranks} rank {rank} {mode:?}"
+                            "m={m} n={n} P={ranks} G={g} rank {rank} {mode:?}"
                         );
                     }
                 }
@@ -568,6 +642,45 @@ mod tests {
         assert_eq!(
             estimate_bytes(&edit, 0, &x, Checkpoint::Every(32)),
             masks + 2 * (2 * 8 + (31 + 32 + 1) * 2 * 8 + 16 * 8)
+        );
+        // Two words are one segment of the default width; in segments of one word, the second
+        // is a seam: 16 more words of carries per plane. None with every bit kept.
+        assert_eq!(plan.seams(0), 0);
+        let narrow = plan.with_segment_words(1);
+        assert_eq!(narrow.seams(0), 1);
+        assert_eq!(
+            estimate_bytes(&narrow, 0, &x, Checkpoint::Every(32)),
+            fixed + (31 + 32 + 1) * 2 * 8 + 2 * 16 * 8
+        );
+        assert_eq!(
+            estimate_bytes(
+                &narrow.with_problem(Problem::Edit),
+                0,
+                &x,
+                Checkpoint::Every(32)
+            ),
+            masks + 2 * (2 * 8 + (31 + 32 + 1) * 2 * 8 + 2 * 16 * 8)
+        );
+        assert_eq!(
+            estimate_bytes(&narrow, 0, &x, Checkpoint::Full),
+            estimate_bytes(&plan, 0, &x, Checkpoint::Full)
+        );
+        // 10^6 x 10^6 on 2 ranks: 7,813 words, 122 seams of 64 words, 10^6 bits each.
+        let big = BandPlan::new(1_000_000, 1_000_000, 2, 256);
+        assert_eq!(big.seams(0), 122);
+        let seams = |plan: &BandPlan| {
+            estimate_bytes(plan, 0, b"ACGT", Checkpoint::Every(1000))
+                - estimate_bytes(
+                    &plan.with_segment_words(1 << 20),
+                    0,
+                    b"ACGT",
+                    Checkpoint::Every(1000),
+                )
+        };
+        assert_eq!(seams(&big), 122 * 15_625 * 8);
+        assert_eq!(
+            seams(&big.with_problem(Problem::Edit)),
+            2 * 122 * 15_625 * 8
         );
     }
 
@@ -615,28 +728,49 @@ mod tests {
     }
 
     #[test]
-    fn recompute_is_bounded_by_one_fill_and_reuses_the_block() {
-        let x = seq(500, b"acgt", 5);
-        let y = seq(700, b"acgt", 6);
-        let plan = BandPlan::new(500, 700, 1, 64);
-        let mut store = BandStore::new(&plan, 0, &x, &y, Checkpoint::Every(23));
-        for i in 0..500 {
-            store.row(i, 0);
+    fn recompute_is_a_fraction_of_the_fill_and_reuses_the_block() {
+        let x = seq(1000, b"acgt", 5);
+        let y = seq(64 * 64, b"acgt", 6);
+        for problem in [Problem::Lcs, Problem::Edit] {
+            // Segments wider than the band: the window always starts at the band's first word,
+            // which bounds the work by one fill (each row recomputed once at most).
+            let plan = BandPlan::new(1000, 64 * 64, 1, 64).with_problem(problem);
+            let fill = 1000 * 64;
+            let (whole, path) = walk_recomputing(&plan.with_segment_words(64), &x, &y, 23);
+            assert_eq!(path, crate::reference::align(problem, &x, &y));
+            assert!(whole.blocks >= 1 && whole.blocks <= 1000usize.div_ceil(23) as u64);
+            assert_eq!(whole.windows, whole.blocks, "{whole:?}");
+            assert!(whole.words <= fill, "{whole:?}");
+            assert!(whole.words * 4 > fill, "{whole:?}: about half a fill");
+            // Segments of 4 words: about 2 words a row, plus the walk's drift within a block.
+            let (windowed, path) = walk_recomputing(&plan.with_segment_words(4), &x, &y, 23);
+            assert_eq!(path, crate::reference::align(problem, &x, &y));
+            assert_eq!(windowed.blocks, whole.blocks);
+            assert!(windowed.windows >= windowed.blocks);
+            assert!(windowed.words * 10 < fill, "{windowed:?}");
+        }
+    }
+
+    /// Fills a one-band store of `plan` with checkpoints every `k` rows and walks it from the
+    /// last cell; checks that the block buffer is reused.
+    fn walk_recomputing(plan: &BandPlan, x: &[u8], y: &[u8], k: usize) -> (RecomputeStats, Path) {
+        let mut store = BandStore::new(plan, 0, x, y, Checkpoint::Every(k));
+        let edge = super::super::kernel::left_edge(plan.problem());
+        for i in 0..plan.rows() {
+            store.row(i, edge);
         }
         let block_ptr = match &store.trace {
             Trace::Every { block, .. } => block[0].as_ptr(),
             Trace::Full { .. } => unreachable!(),
         };
         let mut path = Path::new();
-        assert_eq!(store.walk((499, 699), &mut path), Exit::Done);
-        let stats = store.recompute_stats();
-        assert!(stats.blocks >= 1 && stats.blocks <= 500usize.div_ceil(23) as u64);
-        assert!(stats.words <= 500 * 11, "{stats:?}");
+        let end = (plan.rows() - 1, plan.cols() - 1);
+        assert_eq!(store.walk(end, &mut path), Exit::Done);
         match &store.trace {
             Trace::Every { block, .. } => assert_eq!(block[0].as_ptr(), block_ptr),
             Trace::Full { .. } => unreachable!(),
         }
-        assert_eq!(path, crate::reference::align(Problem::Lcs, &x, &y));
+        (store.recompute_stats(), path)
     }
 
     #[test]
@@ -652,7 +786,8 @@ mod tests {
             let planes = problem.planes();
             for ranks in [1, 3] {
                 let plan = BandPlan::new(150, 300, ranks, 10).with_problem(problem);
-                for rank in 0..plan.active_ranks() {
+                for (rank, g) in (0..plan.active_ranks()).flat_map(|r| [(r, 1), (r, 2), (r, 64)]) {
+                    let plan = plan.with_segment_words(g);
                     for k in [1, 2, 3, 4, 5, 8, 13, 150] {
                         let mut full = BandStore::new(&plan, rank, &x, &y, Checkpoint::Full);
                         let mut every = BandStore::new(&plan, rank, &x, &y, Checkpoint::Every(k));
@@ -681,7 +816,8 @@ mod tests {
                             let mut msg = vec![0; plan.message_words(b)];
                             let incoming = (rank > 0).then(|| pack(&cin));
                             every.run_batch(b, incoming.as_deref(), &mut msg);
-                            assert_eq!(msg, pack(&cout), "{problem} rank {rank} K={k} batch {b}");
+                            let what = format!("{problem} rank {rank} G={g} K={k} batch {b}");
+                            assert_eq!(msg, pack(&cout), "{what}");
                         }
                         assert_eq!(every.state, full.state);
                         let cols = plan.cols_of(rank);
