@@ -41,6 +41,62 @@ pub const WORD_BYTES: u64 = (u64::BITS / 8) as u64;
 /// Rows the fused steps ([`step4`], [`edit::step4`]) advance in one call.
 pub const FUSED_ROWS: usize = 4;
 
+/// Which implementation of the fused steps runs: the portable one, compiled everywhere, or one
+/// that needs a CPU feature and is chosen at run time where the CPU has it (the memchr model).
+/// Every kernel gives the same bits; [`Kernel::detected`] is what [`edit::step4`] and
+/// [`edit::step4_traced`] use, and the `_with` functions take one explicitly so that the tests
+/// and the micro-benchmark can run each on the same inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    /// Plain 64-bit words, two rows per pass ([`edit`]'s scalar code).
+    Portable,
+    /// The four rows as the four lanes of an AVX2 vector, in a wavefront ([`edit`]'s `avx2`).
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU runs. The feature test is a load and a bit test after the
+    /// first call (the standard library caches what `cpuid` said).
+    #[inline]
+    pub fn detected() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        if Kernel::Avx2.is_available() {
+            return Kernel::Avx2;
+        }
+        Kernel::Portable
+    }
+
+    /// Whether this CPU can run the kernel.
+    #[inline]
+    pub fn is_available(self) -> bool {
+        match self {
+            Kernel::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+        }
+    }
+
+    /// Every kernel this CPU can run, the portable one first.
+    pub fn available() -> Vec<Kernel> {
+        let all = [
+            Kernel::Portable,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2,
+        ];
+        all.into_iter().filter(|k| k.is_available()).collect()
+    }
+
+    /// A short lower-case name, for the benchmark's lines.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => "avx2",
+        }
+    }
+}
+
 /// Marks a byte of the 256-entry slot table that does not occur in `x`.
 const ABSENT: u32 = u32::MAX;
 
