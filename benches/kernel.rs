@@ -7,14 +7,18 @@
 //! run of 4,096 words (the run, its masks and the traced rows all in L2), each the median of 15
 //! batches, as ns per row-word.
 //!
-//! Run with `cargo bench --bench kernel`.
+//! The fused edit steps are timed on every kernel this CPU runs ([`Kernel::available`]), side
+//! by side.
+//!
+//! Run with `cargo bench --bench kernel`, or `cargo bench --bench kernel -- steps` (or `dense`,
+//! `band`) for some sections only.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use mpi_lcs::engine::bands::plan::BandPlan;
 use mpi_lcs::engine::bands::store::{BandStore, Checkpoint, Exit};
-use mpi_lcs::engine::bitpar::{self, edit, Masks, FUSED_ROWS, WORD_BITS};
+use mpi_lcs::engine::bitpar::{self, edit, Kernel, Masks, FUSED_ROWS, WORD_BITS};
 use mpi_lcs::engine::diagonal::recurrence::{Edit, Lcs, Recurrence, Value};
 use mpi_lcs::engine::diagonal::store::dense::{segment_bits, segment_values};
 use mpi_lcs::engine::problem::{Path, Problem};
@@ -205,36 +209,72 @@ fn steps() {
             }
             black_box((&up, &sub));
         }),
-        ns_per_cell(units, || {
-            for r in eq.chunks_exact(FUSED_ROWS) {
-                edit::step4(&mut pv, &mut mv, fused(r), hin);
-            }
-            black_box((&pv, &mv));
-        }),
-        ns_per_cell(units, || {
-            for r in eq.chunks_exact(FUSED_ROWS) {
-                let ([a, b, c, d], [e, f, g, h]) = (&mut up[..], &mut sub[..]) else {
-                    unreachable!()
-                };
-                edit::step4_traced(&mut pv, &mut mv, fused(r), hin, [a, b, c, d], [e, f, g, h]);
-            }
-            black_box((&up, &sub));
-        }),
     ];
-    for (name, [one, one_traced, four, four_traced]) in [("lcs ", lcs), ("edit", edit)] {
+    // The fused edit steps on every kernel this CPU runs.
+    let edit4: Vec<(Kernel, [f64; 2])> = Kernel::available()
+        .into_iter()
+        .map(|kernel| {
+            let plain = ns_per_cell(units, || {
+                for r in eq.chunks_exact(FUSED_ROWS) {
+                    edit::step4_with(kernel, &mut pv, &mut mv, fused(r), hin);
+                }
+                black_box((&pv, &mv));
+            });
+            let traced = ns_per_cell(units, || {
+                for r in eq.chunks_exact(FUSED_ROWS) {
+                    let ([a, b, c, d], [e, f, g, h]) = (&mut up[..], &mut sub[..]) else {
+                        unreachable!()
+                    };
+                    edit::step4_traced_with(
+                        kernel,
+                        &mut pv,
+                        &mut mv,
+                        fused(r),
+                        hin,
+                        [a, b, c, d],
+                        [e, f, g, h],
+                    );
+                }
+                black_box((&up, &sub));
+            });
+            (kernel, [plain, traced])
+        })
+        .collect();
+    let [one, one_traced, four, four_traced] = lcs;
+    println!(
+        "lcs  row step over {WORDS} words: one row {one:.3} ns/word (traced {one_traced:.3}), \
+         four fused {four:.3} ns/word (traced {four_traced:.3})"
+    );
+    let [one, one_traced] = edit;
+    println!("edit row step over {WORDS} words: one row {one:.3} ns/word (traced {one_traced:.3})");
+    for (kernel, [four, four_traced]) in edit4 {
         println!(
-            "{name} row step over {WORDS} words: one row {one:.3} ns/word (traced \
-             {one_traced:.3}), four fused {four:.3} ns/word (traced {four_traced:.3})"
+            "edit row step over {WORDS} words: four fused, {:<8} {four:.3} ns/word (traced \
+             {four_traced:.3})",
+            kernel.name()
         );
     }
 }
 
+/// Runs the sections named on the command line (`dense`, `band`, `steps`), or all of them.
 fn main() {
-    dense::<u16, Lcs>("u16");
-    dense::<u32, Lcs>("u32");
-    dense::<u16, Edit>("u16");
-    dense::<u32, Edit>("u32");
-    band(Problem::Lcs);
-    band(Problem::Edit);
-    steps();
+    // Cargo passes `--bench`; any other argument names a section.
+    let named: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let run = |section: &str| named.is_empty() || named.iter().any(|n| n == section);
+    if run("dense") {
+        dense::<u16, Lcs>("u16");
+        dense::<u32, Lcs>("u32");
+        dense::<u16, Edit>("u16");
+        dense::<u32, Edit>("u32");
+    }
+    if run("band") {
+        band(Problem::Lcs);
+        band(Problem::Edit);
+    }
+    if run("steps") {
+        steps();
+    }
 }
