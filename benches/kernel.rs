@@ -4,8 +4,8 @@
 //! MPI): its fill row by row and four rows fused, with checkpoints and with every bit, and its
 //! traceback, each the best of three, as ns per 64-cell word; and the bit-parallel row steps
 //! alone, LCS and edit distance, one row at a time and four fused, plain and traced, over one
-//! run of 4,096 words (the run, its masks and the traced rows all in L2), each the median of 15
-//! batches, as ns per row-word.
+//! run of 782 words (a band of large_3 at one rank) and of 4,096 (the run, its masks and the
+//! traced rows all in L2 either way), each the median of 15 batches, as ns per row-word.
 //!
 //! The fused edit steps are timed on every kernel this CPU runs ([`Kernel::available`]), side
 //! by side.
@@ -147,22 +147,21 @@ fn fused<'a>(rows: &[&'a [u64]]) -> [&'a [u64]; FUSED_ROWS] {
 }
 
 /// The row steps alone: LCS ([`bitpar::step`] and its siblings) and edit distance
-/// ([`edit::step`] and its siblings) over one run of `WORDS` words, `ROWS` rows per call. The
+/// ([`edit::step`] and its siblings) over one run of `words` words, `ROWS` rows per call. The
 /// traced variants write their bits into the same four rows again and again, so these figures
 /// leave out the memory traffic a band's fill adds when it keeps every bit.
-fn steps() {
-    const WORDS: usize = 4096;
+fn steps(words: usize) {
     const ROWS: usize = 64;
     let mut rng = Random::new(2);
     let x = rng.bytes(ROWS, b"ACGT");
-    let y = rng.bytes(WORDS * WORD_BITS, b"ACGT");
+    let y = rng.bytes(words * WORD_BITS, b"ACGT");
     let masks = Masks::new(&x, &y);
     let eq: Vec<&[u64]> = x.iter().map(|&b| masks.of(b)).collect();
-    let units = ROWS * WORDS;
-    let mut up = vec![vec![0u64; WORDS]; FUSED_ROWS];
-    let mut sub = vec![vec![0u64; WORDS]; FUSED_ROWS];
+    let units = ROWS * words;
+    let mut up = vec![vec![0u64; words]; FUSED_ROWS];
+    let mut sub = vec![vec![0u64; words]; FUSED_ROWS];
 
-    let mut v = vec![u64::MAX; WORDS];
+    let mut v = vec![u64::MAX; words];
     let lcs = [
         ns_per_cell(units, || {
             for e in &eq {
@@ -193,7 +192,7 @@ fn steps() {
         }),
     ];
 
-    let (mut pv, mut mv) = (vec![u64::MAX; WORDS], vec![0u64; WORDS]);
+    let (mut pv, mut mv) = (vec![u64::MAX; words], vec![0u64; words]);
     let hin = [edit::Delta::EDGE; FUSED_ROWS];
     let edit = [
         ns_per_cell(units, || {
@@ -242,14 +241,14 @@ fn steps() {
         .collect();
     let [one, one_traced, four, four_traced] = lcs;
     println!(
-        "lcs  row step over {WORDS} words: one row {one:.3} ns/word (traced {one_traced:.3}), \
+        "lcs  row step over {words} words: one row {one:.3} ns/word (traced {one_traced:.3}), \
          four fused {four:.3} ns/word (traced {four_traced:.3})"
     );
     let [one, one_traced] = edit;
-    println!("edit row step over {WORDS} words: one row {one:.3} ns/word (traced {one_traced:.3})");
+    println!("edit row step over {words} words: one row {one:.3} ns/word (traced {one_traced:.3})");
     for (kernel, [four, four_traced]) in edit4 {
         println!(
-            "edit row step over {WORDS} words: four fused, {:<8} {four:.3} ns/word (traced \
+            "edit row step over {words} words: four fused, {:<8} {four:.3} ns/word (traced \
              {four_traced:.3})",
             kernel.name()
         );
@@ -275,6 +274,9 @@ fn main() {
         band(Problem::Edit);
     }
     if run("steps") {
-        steps();
+        // A band of large_3 at one rank, and a run that is no longer short beside the fused
+        // kernels' prologue and epilogue.
+        steps(782);
+        steps(4096);
     }
 }

@@ -181,56 +181,52 @@ struct Run<'a, 'b> {
 }
 
 impl Run<'_, '_> {
-    /// The word row `i + r` works on at step `s`, if it is one of the run's.
-    #[inline]
-    fn word(&self, s: usize, r: usize) -> Option<usize> {
-        s.checked_sub(LAG * r).filter(|&t| t < self.pv.len())
-    }
-
     /// Step `s` with every lane checked: the prologue and epilogue (and any step, slowly).
+    #[inline]
     #[target_feature(enable = "avx2")]
-    fn edge_step<const TRACED: bool>(&mut self, s: usize, mut lanes: Lanes) -> Lanes {
-        let words = [0, 1, 2, 3].map(|r| self.word(s, r));
-        let eq = from_rows([0, 1, 2, 3].map(|r| words[r].map_or(0, |t| self.eq[r][t])));
-        let [p, m] = lanes.back[0];
-        let (p, m) = match words[0] {
-            Some(t) => {
-                let (p0, m0) = (self.pv[t] as i64, self.mv[t] as i64);
-                let (p0, m0) = (_mm256_set1_epi64x(p0), _mm256_set1_epi64x(m0));
-                (with_lane3(p, p0), with_lane3(m, m0))
-            }
-            None => (p, m),
-        };
+    fn edge_step<const TRACED: bool>(&mut self, s: usize, lanes: &mut Lanes) {
+        // Row i + r's word, or past the run's end (before its start, wrapped) when idle.
+        let words = [0, 1, 2, 3].map(|r| s.wrapping_sub(LAG * r));
+        let busy = words.map(|t| t < self.pv.len());
+        let eq = from_rows([0, 1, 2, 3].map(|r| self.eq[r].get(words[r]).map_or(0, |&e| e)));
+        let [mut p, mut m] = lanes.back[0];
+        if busy[0] {
+            let (p0, m0) = (self.pv[s] as i64, self.mv[s] as i64);
+            p = with_lane3(p, _mm256_set1_epi64x(p0));
+            m = with_lane3(m, _mm256_set1_epi64x(m0));
+        }
         let before = lanes.carry;
         let out = word4::<TRACED>(p, m, eq, &mut lanes.carry);
         // An idle lane keeps its carry: hin before its first word, hout after its last.
-        let busy = from_rows(words.map(|t| if t.is_some() { u64::MAX } else { 0 }));
+        let busy_lanes = from_rows(busy.map(|b| if b { u64::MAX } else { 0 }));
         lanes.carry = Carry {
-            minus: _mm256_blendv_epi8(before.minus, lanes.carry.minus, busy),
-            nplus: _mm256_blendv_epi8(before.nplus, lanes.carry.nplus, busy),
+            minus: _mm256_blendv_epi8(before.minus, lanes.carry.minus, busy_lanes),
+            nplus: _mm256_blendv_epi8(before.nplus, lanes.carry.nplus, busy_lanes),
         };
-        if let Some(t) = words[3] {
+        if busy[3] {
+            let t = words[3];
             (self.pv[t], self.mv[t]) = (rows_of(out.pv)[3], rows_of(out.mv)[3]);
         }
         if TRACED {
             let (up, sub) = (rows_of(out.up), rows_of(out.sub));
-            for (r, t) in words.into_iter().enumerate() {
-                if let Some(t) = t {
+            for r in 0..4 {
+                if busy[r] {
+                    let t = words[r];
                     (self.up[r][t], self.sub[r][t]) = (up[r], sub[r]);
                 }
             }
         }
         lanes.back = pushed(lanes.back, [down(out.pv), down(out.mv)]);
-        lanes
     }
 
     /// Steps `from..to`, two at a time, with every lane busy in each: `to - from` even and,
     /// unless there is no step, `SPAN <= from` and `to <= width`.
+    #[inline]
     #[target_feature(enable = "avx2")]
-    fn steady<const TRACED: bool>(&mut self, from: usize, to: usize, lanes: Lanes) -> Lanes {
+    fn steady<const TRACED: bool>(&mut self, from: usize, to: usize, lanes: &mut Lanes) {
         assert!((to - from).is_multiple_of(2));
         if from == to {
-            return lanes;
+            return;
         }
         assert!(SPAN <= from && to <= self.pv.len());
         // Every access below, for a step t in from..to (pairs s, s + 1), is to words
@@ -239,7 +235,7 @@ impl Run<'_, '_> {
         let Lanes {
             mut carry,
             mut back,
-        } = lanes;
+        } = *lanes;
         let (pv, mv) = (self.pv.as_mut_ptr(), self.mv.as_mut_ptr());
         let eq = self.eq.map(<[u64]>::as_ptr);
         let up = self.up.each_mut().map(|u| u.as_mut_ptr());
@@ -290,7 +286,7 @@ impl Run<'_, '_> {
                 }
             }
         }
-        Lanes { carry, back }
+        *lanes = Lanes { carry, back };
     }
 }
 
@@ -327,14 +323,18 @@ pub(super) fn step4<const TRACED: bool>(
         up,
         sub,
     };
-    // The prologue, the steady steps in pairs, then what is left (an odd step, the epilogue).
+    // The prologue, the steady steps in pairs, then what is left (an odd step, the epilogue);
+    // one call site each, so that both are inlined and the lanes stay in registers.
     let steady = width.saturating_sub(SPAN) / 2 * 2;
-    for s in 0..SPAN {
-        lanes = run.edge_step::<TRACED>(s, lanes);
-    }
-    lanes = run.steady::<TRACED>(SPAN, SPAN + steady, lanes);
-    for s in SPAN + steady..width + SPAN {
-        lanes = run.edge_step::<TRACED>(s, lanes);
+    let mut s = 0;
+    while s < width + SPAN {
+        if s == SPAN && steady > 0 {
+            run.steady::<TRACED>(s, s + steady, &mut lanes);
+            s += steady;
+        } else {
+            run.edge_step::<TRACED>(s, &mut lanes);
+            s += 1;
+        }
     }
     let (minus, nplus) = (rows_of(lanes.carry.minus), rows_of(lanes.carry.nplus));
     [0, 1, 2, 3].map(|r| Delta::join(1 - nplus[r], minus[r] == 1))
