@@ -41,28 +41,35 @@ pub const WORD_BYTES: u64 = (u64::BITS / 8) as u64;
 /// Rows the fused steps ([`step4`], [`edit::step4`]) advance in one call.
 pub const FUSED_ROWS: usize = 4;
 
-/// Which implementation of the fused steps runs: the portable one, compiled everywhere, or one
-/// that needs a CPU feature and is chosen at run time where the CPU has it (the memchr model).
-/// Every kernel gives the same bits; [`Kernel::detected`] is what [`edit::step4`] and
-/// [`edit::step4_traced`] use, and the `_with` functions take one explicitly so that the tests
-/// and the micro-benchmark can run each on the same inputs.
+/// Which implementation of the fused edit-distance steps runs: the portable one, compiled
+/// everywhere, or one that needs CPU features and is chosen at run time where the CPU has them
+/// (the memchr model). Every kernel gives the same bits; [`Kernel::detected`] is what
+/// [`edit::step4`] and [`edit::step4_traced`] use, and the `_with` functions take one
+/// explicitly so that the tests and the micro-benchmark run each on the same inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kernel {
     /// Plain 64-bit words, two rows per pass ([`edit`]'s scalar code).
     Portable,
-    /// The four rows as the four lanes of an AVX2 vector, in a wavefront ([`edit`]'s `avx2`).
+    /// The four rows as the four 64-bit lanes of a 256-bit vector, in a wavefront (`wave`),
+    /// each word step in AVX2.
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    /// The same wavefront with AVX-512's three-input logic, funnel shift and lane alignment on
+    /// 256-bit vectors (AVX-512F, VL and VBMI2): fewer instructions per step.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
 }
 
 impl Kernel {
-    /// The fastest kernel this CPU runs. The feature test is a load and a bit test after the
-    /// first call (the standard library caches what `cpuid` said).
+    /// The fastest kernel this CPU runs. The feature tests are a load and a bit test each after
+    /// the first call (the standard library caches what `cpuid` said).
     #[inline]
     pub fn detected() -> Kernel {
         #[cfg(target_arch = "x86_64")]
-        if Kernel::Avx2.is_available() {
-            return Kernel::Avx2;
+        for kernel in [Kernel::Avx512, Kernel::Avx2] {
+            if kernel.is_available() {
+                return kernel;
+            }
         }
         Kernel::Portable
     }
@@ -74,6 +81,12 @@ impl Kernel {
             Kernel::Portable => true,
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => {
+                std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512vl")
+                    && std::arch::is_x86_feature_detected!("avx512vbmi2")
+            }
         }
     }
 
@@ -83,6 +96,8 @@ impl Kernel {
             Kernel::Portable,
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512,
         ];
         all.into_iter().filter(|k| k.is_available()).collect()
     }
@@ -93,6 +108,8 @@ impl Kernel {
             Kernel::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => "avx2",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => "avx512",
         }
     }
 }
