@@ -7,8 +7,8 @@
 //! run of 782 words (a band of large_3 at one rank) and of 4,096 (the run, its masks and the
 //! traced rows all in L2 either way), each the median of 15 batches, as ns per row-word.
 //!
-//! The fused edit steps are timed on every kernel this CPU runs ([`Kernel::available`]), side
-//! by side.
+//! The fused steps are timed on every kernel this CPU runs ([`Kernel::available`]), side by
+//! side.
 //!
 //! Run with `cargo bench --bench kernel`, or `cargo bench --bench kernel -- steps` (or `dense`,
 //! `band`) for some sections only.
@@ -175,22 +175,30 @@ fn steps(words: usize) {
             }
             black_box(&up);
         }),
-        ns_per_cell(units, || {
-            for r in eq.chunks_exact(FUSED_ROWS) {
-                bitpar::step4(&mut v, fused(r), [false; FUSED_ROWS]);
-            }
-            black_box(&v);
-        }),
-        ns_per_cell(units, || {
-            for r in eq.chunks_exact(FUSED_ROWS) {
-                let [a, b, c, d] = &mut up[..] else {
-                    unreachable!()
-                };
-                bitpar::step4_traced(&mut v, fused(r), [false; FUSED_ROWS], [a, b, c, d]);
-            }
-            black_box(&up);
-        }),
     ];
+    // The fused LCS steps on every kernel this CPU runs.
+    let lcs4: Vec<(Kernel, [f64; 2])> = Kernel::available()
+        .into_iter()
+        .map(|kernel| {
+            let plain = ns_per_cell(units, || {
+                for r in eq.chunks_exact(FUSED_ROWS) {
+                    bitpar::step4_with(kernel, &mut v, fused(r), [false; FUSED_ROWS]);
+                }
+                black_box(&v);
+            });
+            let traced = ns_per_cell(units, || {
+                for r in eq.chunks_exact(FUSED_ROWS) {
+                    let [a, b, c, d] = &mut up[..] else {
+                        unreachable!()
+                    };
+                    let carry = [false; FUSED_ROWS];
+                    bitpar::step4_traced_with(kernel, &mut v, fused(r), carry, [a, b, c, d]);
+                }
+                black_box(&up);
+            });
+            (kernel, [plain, traced])
+        })
+        .collect();
 
     let (mut pv, mut mv) = (vec![u64::MAX; words], vec![0u64; words]);
     let hin = [edit::Delta::EDGE; FUSED_ROWS];
@@ -239,11 +247,15 @@ fn steps(words: usize) {
             (kernel, [plain, traced])
         })
         .collect();
-    let [one, one_traced, four, four_traced] = lcs;
-    println!(
-        "lcs  row step over {words} words: one row {one:.3} ns/word (traced {one_traced:.3}), \
-         four fused {four:.3} ns/word (traced {four_traced:.3})"
-    );
+    let [one, one_traced] = lcs;
+    println!("lcs  row step over {words} words: one row {one:.3} ns/word (traced {one_traced:.3})");
+    for (kernel, [four, four_traced]) in lcs4 {
+        println!(
+            "lcs  row step over {words} words: four fused, {:<8} {four:.3} ns/word (traced \
+             {four_traced:.3})",
+            kernel.name()
+        );
+    }
     let [one, one_traced] = edit;
     println!("edit row step over {words} words: one row {one:.3} ns/word (traced {one_traced:.3})");
     for (kernel, [four, four_traced]) in edit4 {

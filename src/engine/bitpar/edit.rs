@@ -117,8 +117,6 @@ use super::{Kernel, Masks, FUSED_ROWS, WORD_BITS};
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
-#[cfg(target_arch = "x86_64")]
-mod wave;
 
 /// A vertical delta `D(i, j) - D(i-1, j)` in {-1, 0, +1}: the `hin` a run reads from the
 /// column to its left and the `hout` it gives to the column to its right, one per row. A
@@ -169,6 +167,20 @@ impl Delta {
     #[inline(always)]
     fn split(self) -> (u64, bool) {
         (u64::from(self == Delta::Plus), self == Delta::Minus)
+    }
+
+    /// The delta as the vector kernels keep it (`super::wave`): the words `!Ph` and `Mh` of
+    /// the word to the left, of which only bit 63 is read, `[hin != +1]` and `[hin = -1]`.
+    #[cfg(target_arch = "x86_64")]
+    fn wave_words(self) -> [u64; 2] {
+        let (plus, minus) = self.split();
+        [(1 - plus) << 63, u64::from(minus) << 63]
+    }
+
+    /// The delta from bit 63 of the vector kernels' words (see [`Delta::wave_words`]).
+    #[cfg(target_arch = "x86_64")]
+    fn of_wave_words([nph, mh]: [u64; 2]) -> Delta {
+        Delta::join(1 - (nph >> 63), mh >> 63 == 1)
     }
 
     /// The delta from the kernel's two bits (never both set).

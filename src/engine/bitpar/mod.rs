@@ -22,15 +22,19 @@
 //! traceback asks (`step_traced`), and four consecutive rows per call (`step4`,
 //! `step4_traced`; [`FUSED_ROWS`]), stepped together over the words so that their carry chains
 //! overlap; and both give the length or distance alone in `O(n / 64)` memory ([`lcs_length`],
-//! [`edit::distance`]).
+//! [`edit::distance`]). The four-row steps have several kernels ([`Kernel`]): portable code,
+//! and on x86-64, chosen at run time, the four rows as the lanes of one AVX2 or AVX-512 vector
+//! in a wavefront (`wave`), two to four times faster.
 //!
 //! Padding bits (columns `>= n` in the last word) have match bit 0: they behave as columns of a
 //! `y` extended with bytes that match nothing, and never affect a real column.
 
 pub mod edit;
 pub mod lcs;
+#[cfg(target_arch = "x86_64")]
+mod wave;
 
-pub use lcs::{lcs_length, step, step4, step4_traced, step_traced};
+pub use lcs::{lcs_length, step, step4, step4_traced, step4_traced_with, step4_with, step_traced};
 
 /// Columns per word.
 pub const WORD_BITS: usize = u64::BITS as usize;
@@ -41,14 +45,15 @@ pub const WORD_BYTES: u64 = (u64::BITS / 8) as u64;
 /// Rows the fused steps ([`step4`], [`edit::step4`]) advance in one call.
 pub const FUSED_ROWS: usize = 4;
 
-/// Which implementation of the fused edit-distance steps runs: the portable one, compiled
+/// Which implementation of the fused steps (four rows per call) runs: the portable one, compiled
 /// everywhere, or one that needs CPU features and is chosen at run time where the CPU has them
 /// (the memchr model). Every kernel gives the same bits; [`Kernel::detected`] is what
-/// [`edit::step4`] and [`edit::step4_traced`] use, and the `_with` functions take one
-/// explicitly so that the tests and the micro-benchmark run each on the same inputs.
+/// [`step4`], [`edit::step4`] and their traced siblings use, and the `_with` functions take
+/// one explicitly so that the tests and the micro-benchmark run each on the same inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kernel {
-    /// Plain 64-bit words, two rows per pass ([`edit`]'s scalar code).
+    /// Plain 64-bit words: for the LCS four rows per pass, for the edit distance two passes of
+    /// two rows.
     Portable,
     /// The four rows as the four 64-bit lanes of a 256-bit vector, in a wavefront (`wave`),
     /// each word step in AVX2.

@@ -1,5 +1,5 @@
 //! The edit-distance word step in AVX-512 on 256-bit vectors (AVX-512VL), four rows at once,
-//! for the wavefront of [`super::wave`].
+//! for the wavefront of [`crate::engine::bitpar::wave`].
 //!
 //! The AVX2 step ([`super::avx2`]) with three instructions that fold several of its operations
 //! into one: `vpternlogq`, any function of three inputs (`Xh`, `!Ph`, `Pv'`, and two or three
@@ -13,8 +13,8 @@
 
 use std::arch::x86_64::*;
 
-use super::wave::{self, Carry, Isa, Out};
 use super::Delta;
+use crate::engine::bitpar::wave::{self, Out, Step};
 
 /// The AVX-512 kernel.
 pub(super) struct Avx512;
@@ -25,26 +25,35 @@ const A: i32 = 0xf0;
 const B: i32 = 0xcc;
 const C: i32 = 0xaa;
 
-impl Isa for Avx512 {
+impl Step<2> for Avx512 {
+    type Carry = Delta;
+
+    fn carry_words(hin: Delta) -> [u64; 2] {
+        hin.wave_words()
+    }
+
+    fn carry_of(words: [u64; 2]) -> Delta {
+        Delta::of_wave_words(words)
+    }
+
     #[inline]
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512vbmi2")]
     unsafe fn word4<const TRACED: bool>(
-        pv: __m256i,
-        mv: __m256i,
+        [pv, mv]: [__m256i; 2],
         eq: __m256i,
-        c: &mut Carry,
-    ) -> Out {
+        [c_nph, c_mh]: &mut [__m256i; 2],
+    ) -> Out<2> {
         // Xh = (((Eq & Pv) + Pv + [hin = -1]) ^ Pv) | Eq; the carry out of the sum is Mh[63].
         let sum = _mm256_add_epi64(_mm256_and_si256(eq, pv), pv);
-        let sum = _mm256_add_epi64(sum, _mm256_srli_epi64::<63>(c.mh));
+        let sum = _mm256_add_epi64(sum, _mm256_srli_epi64::<63>(*c_mh));
         let xh = _mm256_ternarylogic_epi64::<{ (A ^ B) | C }>(sum, pv, eq);
         // !Ph = !Mv & (Xh | Pv); Mh = Pv & Xh.
         let nph = _mm256_ternarylogic_epi64::<{ !A & (B | C) & 0xff }>(mv, xh, pv);
         let mh = _mm256_and_si256(pv, xh);
         // !Ph_s = (!Ph << 1) | [hin != +1]; Mh_s = (Mh << 1) | [hin = -1].
-        let nph_s = _mm256_shldi_epi64::<1>(nph, c.nph);
-        let mh_s = _mm256_shldi_epi64::<1>(mh, c.mh);
-        (c.nph, c.mh) = (nph, mh);
+        let nph_s = _mm256_shldi_epi64::<1>(nph, *c_nph);
+        let mh_s = _mm256_shldi_epi64::<1>(mh, *c_mh);
+        (*c_nph, *c_mh) = (nph, mh);
         // Mv' = Ph_s & Xv; Pv' = Mh_s | (!Xv & !Ph_s).
         let xv = _mm256_or_si256(eq, mv);
         let mv_new = _mm256_andnot_si256(nph_s, xv);
@@ -61,18 +70,15 @@ impl Isa for Avx512 {
             (pv_new, mv_new)
         };
         Out {
-            pv: pv_new,
-            mv: mv_new,
-            up,
-            sub,
+            state: [pv_new, mv_new],
+            bits: [up, sub],
         }
     }
 
     #[inline]
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512vbmi2")]
     unsafe fn down(o: __m256i, w: u64) -> __m256i {
-        // The 512 bits w:o shifted down one lane: [o1, o2, o3, w].
-        _mm256_alignr_epi64::<1>(_mm256_set1_epi64x(w as i64), o)
+        wave::down_avx512(o, w)
     }
 }
 
@@ -91,5 +97,5 @@ pub(super) unsafe fn step4<const TRACED: bool>(
     sub: [&mut [u64]; 4],
 ) -> [Delta; 4] {
     // SAFETY: the caller promised the features.
-    unsafe { wave::step4::<Avx512, TRACED>(pv, mv, eq, hin, up, sub) }
+    unsafe { wave::step4::<Avx512, 2, TRACED>([pv, mv], eq, hin, [up, sub]) }
 }
