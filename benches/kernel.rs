@@ -5,18 +5,22 @@
 //! `G`, and none: the traceback recomputing from the band's first word) and with every bit, and
 //! its traceback, each the best of five rounds, as ns per 64-cell word and as a share of the
 //! fill; and the bit-parallel row steps alone, LCS and edit distance, one row at a time and
-//! four fused, plain and traced, over one run of 4,096 words (the run, its masks and the traced
-//! rows all in L2), each the median of 15 batches, as ns per row-word.
+//! four fused, plain and traced, over one run of 782 words (a band of large_3 at one rank) and
+//! of 4,096 (the run, its masks and the traced rows all in L2 either way), each the median of
+//! 15 batches, as ns per row-word.
 //!
-//! Run with `cargo bench --bench kernel`; `cargo bench --bench kernel -- band` (or `dense`,
-//! `steps`) runs those sections alone.
+//! The fused steps are timed on every kernel this CPU runs ([`Kernel::available`]), side by
+//! side.
+//!
+//! Run with `cargo bench --bench kernel`, or `cargo bench --bench kernel -- steps` (or `dense`,
+//! `band`) for some sections only.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use mpi_lcs::engine::bands::plan::BandPlan;
 use mpi_lcs::engine::bands::store::{BandStore, Checkpoint, Exit};
-use mpi_lcs::engine::bitpar::{self, edit, Masks, FUSED_ROWS, WORD_BITS};
+use mpi_lcs::engine::bitpar::{self, edit, Kernel, Masks, FUSED_ROWS, WORD_BITS};
 use mpi_lcs::engine::diagonal::recurrence::{Edit, Lcs, Recurrence, Value};
 use mpi_lcs::engine::diagonal::store::dense::{segment_bits, segment_values};
 use mpi_lcs::engine::problem::{Path, Problem};
@@ -185,22 +189,21 @@ fn fused<'a>(rows: &[&'a [u64]]) -> [&'a [u64]; FUSED_ROWS] {
 }
 
 /// The row steps alone: LCS ([`bitpar::step`] and its siblings) and edit distance
-/// ([`edit::step`] and its siblings) over one run of `WORDS` words, `ROWS` rows per call. The
+/// ([`edit::step`] and its siblings) over one run of `words` words, `ROWS` rows per call. The
 /// traced variants write their bits into the same four rows again and again, so these figures
 /// leave out the memory traffic a band's fill adds when it keeps every bit.
-fn steps() {
-    const WORDS: usize = 4096;
+fn steps(words: usize) {
     const ROWS: usize = 64;
     let mut rng = Random::new(2);
     let x = rng.bytes(ROWS, b"ACGT");
-    let y = rng.bytes(WORDS * WORD_BITS, b"ACGT");
+    let y = rng.bytes(words * WORD_BITS, b"ACGT");
     let masks = Masks::new(&x, &y);
     let eq: Vec<&[u64]> = x.iter().map(|&b| masks.of(b)).collect();
-    let units = ROWS * WORDS;
-    let mut up = vec![vec![0u64; WORDS]; FUSED_ROWS];
-    let mut sub = vec![vec![0u64; WORDS]; FUSED_ROWS];
+    let units = ROWS * words;
+    let mut up = vec![vec![0u64; words]; FUSED_ROWS];
+    let mut sub = vec![vec![0u64; words]; FUSED_ROWS];
 
-    let mut v = vec![u64::MAX; WORDS];
+    let mut v = vec![u64::MAX; words];
     let lcs = [
         ns_per_cell(units, || {
             for e in &eq {
@@ -214,24 +217,32 @@ fn steps() {
             }
             black_box(&up);
         }),
-        ns_per_cell(units, || {
-            for r in eq.chunks_exact(FUSED_ROWS) {
-                bitpar::step4(&mut v, fused(r), [false; FUSED_ROWS]);
-            }
-            black_box(&v);
-        }),
-        ns_per_cell(units, || {
-            for r in eq.chunks_exact(FUSED_ROWS) {
-                let [a, b, c, d] = &mut up[..] else {
-                    unreachable!()
-                };
-                bitpar::step4_traced(&mut v, fused(r), [false; FUSED_ROWS], [a, b, c, d]);
-            }
-            black_box(&up);
-        }),
     ];
+    // The fused LCS steps on every kernel this CPU runs.
+    let lcs4: Vec<(Kernel, [f64; 2])> = Kernel::available()
+        .into_iter()
+        .map(|kernel| {
+            let plain = ns_per_cell(units, || {
+                for r in eq.chunks_exact(FUSED_ROWS) {
+                    bitpar::step4_with(kernel, &mut v, fused(r), [false; FUSED_ROWS]);
+                }
+                black_box(&v);
+            });
+            let traced = ns_per_cell(units, || {
+                for r in eq.chunks_exact(FUSED_ROWS) {
+                    let [a, b, c, d] = &mut up[..] else {
+                        unreachable!()
+                    };
+                    let carry = [false; FUSED_ROWS];
+                    bitpar::step4_traced_with(kernel, &mut v, fused(r), carry, [a, b, c, d]);
+                }
+                black_box(&up);
+            });
+            (kernel, [plain, traced])
+        })
+        .collect();
 
-    let (mut pv, mut mv) = (vec![u64::MAX; WORDS], vec![0u64; WORDS]);
+    let (mut pv, mut mv) = (vec![u64::MAX; words], vec![0u64; words]);
     let hin = [edit::Delta::EDGE; FUSED_ROWS];
     let edit = [
         ns_per_cell(units, || {
@@ -247,37 +258,65 @@ fn steps() {
             }
             black_box((&up, &sub));
         }),
-        ns_per_cell(units, || {
-            for r in eq.chunks_exact(FUSED_ROWS) {
-                edit::step4(&mut pv, &mut mv, fused(r), hin);
-            }
-            black_box((&pv, &mv));
-        }),
-        ns_per_cell(units, || {
-            for r in eq.chunks_exact(FUSED_ROWS) {
-                let ([a, b, c, d], [e, f, g, h]) = (&mut up[..], &mut sub[..]) else {
-                    unreachable!()
-                };
-                edit::step4_traced(&mut pv, &mut mv, fused(r), hin, [a, b, c, d], [e, f, g, h]);
-            }
-            black_box((&up, &sub));
-        }),
     ];
-    for (name, [one, one_traced, four, four_traced]) in [("lcs ", lcs), ("edit", edit)] {
+    // The fused edit steps on every kernel this CPU runs.
+    let edit4: Vec<(Kernel, [f64; 2])> = Kernel::available()
+        .into_iter()
+        .map(|kernel| {
+            let plain = ns_per_cell(units, || {
+                for r in eq.chunks_exact(FUSED_ROWS) {
+                    edit::step4_with(kernel, &mut pv, &mut mv, fused(r), hin);
+                }
+                black_box((&pv, &mv));
+            });
+            let traced = ns_per_cell(units, || {
+                for r in eq.chunks_exact(FUSED_ROWS) {
+                    let ([a, b, c, d], [e, f, g, h]) = (&mut up[..], &mut sub[..]) else {
+                        unreachable!()
+                    };
+                    edit::step4_traced_with(
+                        kernel,
+                        &mut pv,
+                        &mut mv,
+                        fused(r),
+                        hin,
+                        [a, b, c, d],
+                        [e, f, g, h],
+                    );
+                }
+                black_box((&up, &sub));
+            });
+            (kernel, [plain, traced])
+        })
+        .collect();
+    let [one, one_traced] = lcs;
+    println!("lcs  row step over {words} words: one row {one:.3} ns/word (traced {one_traced:.3})");
+    for (kernel, [four, four_traced]) in lcs4 {
         println!(
-            "{name} row step over {WORDS} words: one row {one:.3} ns/word (traced \
-             {one_traced:.3}), four fused {four:.3} ns/word (traced {four_traced:.3})"
+            "lcs  row step over {words} words: four fused, {:<8} {four:.3} ns/word (traced \
+             {four_traced:.3})",
+            kernel.name()
+        );
+    }
+    let [one, one_traced] = edit;
+    println!("edit row step over {words} words: one row {one:.3} ns/word (traced {one_traced:.3})");
+    for (kernel, [four, four_traced]) in edit4 {
+        println!(
+            "edit row step over {words} words: four fused, {:<8} {four:.3} ns/word (traced \
+             {four_traced:.3})",
+            kernel.name()
         );
     }
 }
 
+/// Runs the sections named on the command line (`dense`, `band`, `steps`), or all of them.
 fn main() {
-    // `cargo bench --bench kernel -- band` runs the sections whose name holds "band" only.
-    let only: Vec<String> = std::env::args()
+    // Cargo passes `--bench`; any other argument names a section.
+    let named: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    let run = |name: &str| only.is_empty() || only.iter().any(|o| name.contains(o.as_str()));
+    let run = |section: &str| named.is_empty() || named.iter().any(|n| n == section);
     if run("dense") {
         dense::<u16, Lcs>("u16");
         dense::<u32, Lcs>("u32");
@@ -289,6 +328,9 @@ fn main() {
         band(Problem::Edit);
     }
     if run("steps") {
-        steps();
+        // A band of large_3 at one rank, and a run that is no longer short beside the fused
+        // kernels' prologue and epilogue.
+        steps(782);
+        steps(4096);
     }
 }

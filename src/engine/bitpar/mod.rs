@@ -22,15 +22,19 @@
 //! traceback asks (`step_traced`), and four consecutive rows per call (`step4`,
 //! `step4_traced`; [`FUSED_ROWS`]), stepped together over the words so that their carry chains
 //! overlap; and both give the length or distance alone in `O(n / 64)` memory ([`lcs_length`],
-//! [`edit::distance`]).
+//! [`edit::distance`]). The four-row steps have several kernels ([`Kernel`]): portable code,
+//! and on x86-64, chosen at run time, the four rows as the lanes of one AVX2 or AVX-512 vector
+//! in a wavefront (`wave`), two to four times faster.
 //!
 //! Padding bits (columns `>= n` in the last word) have match bit 0: they behave as columns of a
 //! `y` extended with bytes that match nothing, and never affect a real column.
 
 pub mod edit;
 pub mod lcs;
+#[cfg(target_arch = "x86_64")]
+mod wave;
 
-pub use lcs::{lcs_length, step, step4, step4_traced, step_traced};
+pub use lcs::{lcs_length, step, step4, step4_traced, step4_traced_with, step4_with, step_traced};
 
 /// Columns per word.
 pub const WORD_BITS: usize = u64::BITS as usize;
@@ -40,6 +44,80 @@ pub const WORD_BYTES: u64 = (u64::BITS / 8) as u64;
 
 /// Rows the fused steps ([`step4`], [`edit::step4`]) advance in one call.
 pub const FUSED_ROWS: usize = 4;
+
+/// Which implementation of the fused steps (four rows per call) runs: the portable one, compiled
+/// everywhere, or one that needs CPU features and is chosen at run time where the CPU has them
+/// (the memchr model). Every kernel gives the same bits; [`Kernel::detected`] is what
+/// [`step4`], [`edit::step4`] and their traced siblings use, and the `_with` functions take
+/// one explicitly so that the tests and the micro-benchmark run each on the same inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    /// Plain 64-bit words: for the LCS four rows per pass, for the edit distance two passes of
+    /// two rows.
+    Portable,
+    /// The four rows as the four 64-bit lanes of a 256-bit vector, in a wavefront (`wave`),
+    /// each word step in AVX2.
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    /// The same wavefront with AVX-512's three-input logic, funnel shift and lane alignment on
+    /// 256-bit vectors (AVX-512F, VL and VBMI2): fewer instructions per step.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU runs. The feature tests are a load and a bit test each after
+    /// the first call (the standard library caches what `cpuid` said).
+    #[inline]
+    pub fn detected() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        for kernel in [Kernel::Avx512, Kernel::Avx2] {
+            if kernel.is_available() {
+                return kernel;
+            }
+        }
+        Kernel::Portable
+    }
+
+    /// Whether this CPU can run the kernel.
+    #[inline]
+    pub fn is_available(self) -> bool {
+        match self {
+            Kernel::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => {
+                std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512vl")
+                    && std::arch::is_x86_feature_detected!("avx512vbmi2")
+            }
+        }
+    }
+
+    /// Every kernel this CPU can run, the portable one first.
+    pub fn available() -> Vec<Kernel> {
+        let all = [
+            Kernel::Portable,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512,
+        ];
+        all.into_iter().filter(|k| k.is_available()).collect()
+    }
+
+    /// A short lower-case name, for the benchmark's lines.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => "avx2",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => "avx512",
+        }
+    }
+}
 
 /// Marks a byte of the 256-entry slot table that does not occur in `x`.
 const ABSENT: u32 = u32::MAX;

@@ -1,0 +1,329 @@
+//! Four consecutive rows of a bit-parallel row step ([`super::lcs::step4`],
+//! [`super::edit::step4`]) as the four 64-bit lanes of one 256-bit vector, staggered in a
+//! wavefront: the driver, shared by both problems and by the AVX2 and AVX-512 kernels, which
+//! differ only in how they spell one word step ([`Step`]).
+//!
+//! # The wavefront
+//!
+//! Word `t` of row `i + 1` needs word `t` of row `i` (its state: `V` for the LCS, `pv` and `mv`
+//! for the edit distance) and word `t - 1` of its own row (the carry out of bit 63). So the rows
+//! cannot all work on the same word: row `i + r` works on word `s - LAG * r` at step `s`. The
+//! vector holds the rows from the last to the first, so that what goes in and out of memory
+//! sits at its ends:
+//!
+//! ```text
+//! lane 3: row i,     word s            state loaded from the run
+//! lane 2: row i + 1, word s - LAG      state = lane 3's output LAG steps ago
+//! lane 1: row i + 2, word s - 2 LAG    state = lane 2's output LAG steps ago
+//! lane 0: row i + 3, word s - 3 LAG    its output stored to the run
+//! ```
+//!
+//! and each lane's carry is its own from the step before, kept as the word whose bit 63 it is
+//! ([`Step::word4`]). A step's output goes to memory whole: lane 0 is the finished word
+//! `s - 3 LAG`, the other three land on words that the next three steps store again (and that
+//! lane 3 read long ago). Passing the state down is one cross-lane move per vector
+//! ([`Step::down`]: `[o1, o2, o3, w]`, with `w` the run's word `s` for row `i`). The stagger
+//! costs `3 LAG` extra steps: a prologue where the later rows have not started and an epilogue
+//! where the earlier ones have finished, done with every lane checked and an idle lane's carry
+//! kept; in between, nothing is checked.
+//!
+//! `LAG` is 3 because of latency. With `LAG = 1` each step would wait for the one before (the
+//! edit distance's `pv` goes through some ten dependent operations and the cross-lane move:
+//! 15 cycles or so for four row-words); with `LAG = 3` three steps are in flight, and what
+//! remains from one step to the next is a lane's own carry (shift, add, a few logic
+//! operations), close to what the core needs to issue a step anyway. For the edit distance
+//! `LAG = 2` measured 10–15% slower, 4 no faster.
+//!
+//! # Memory
+//!
+//! The four rows' masks are read at four different words: two steps' worth come from two
+//! 256-bit loads of two 128-bit halves each (`Eq_3[s-9..s-7]` with `Eq_1[s-3..s-1]`,
+//! `Eq_2[s-6..s-4]` with `Eq_0[s..s+2]`) and an unpack of 64-bit lanes; the traced bits go out
+//! the same way backwards. So the steady loop takes two steps per iteration.
+//!
+//! # Cost
+//!
+//! Per step (four row-words): the word step; per plane of state one load, one cross-lane move
+//! (and a blend in AVX2) and one store; for the masks one load and half a load, insert and
+//! unpack each; with the traceback bits, per plane one unpack and two 128-bit stores. The
+//! prologue and epilogue are `6 LAG` steps of about twice the cost per call (a 782-word run:
+//! some 3%).
+
+#![deny(unsafe_op_in_unsafe_fn)]
+
+use std::arch::x86_64::*;
+
+/// Steps between one row and the next: row `i + r` works on word `s - LAG * r` at step `s`.
+const LAG: usize = 3;
+
+/// Steps from the first row's first word to the last row's: the length of the prologue and
+/// of the epilogue.
+const SPAN: usize = 3 * LAG;
+
+/// One step's output for the four lanes: the new state and the traceback bits (where asked),
+/// `P` planes of each.
+pub(super) struct Out<const P: usize> {
+    pub state: [__m256i; P],
+    pub bits: [__m256i; P],
+}
+
+/// A row step in an instruction set, with `P` planes of state, of carry and of traceback bits.
+///
+/// # Safety
+///
+/// `word4` and `down` may be called only where the CPU has the kernel's features (and inline
+/// only into functions that enable them).
+pub(super) trait Step<const P: usize> {
+    /// The carry between runs, as the scalar step takes and gives it.
+    type Carry: Copy;
+
+    /// `carry` as the words whose bit 63 it is (the rest is ignored), one per plane.
+    fn carry_words(carry: Self::Carry) -> [u64; P];
+
+    /// The carry out of bit 63 of each plane's word.
+    fn carry_of(words: [u64; P]) -> Self::Carry;
+
+    /// The word step in the four lanes: the new state from `state` and the masks `eq`, `carry`
+    /// (as [`Step::carry_words`]) updated to this word's; the traceback bits computed only if
+    /// `TRACED`.
+    unsafe fn word4<const TRACED: bool>(
+        state: [__m256i; P],
+        eq: __m256i,
+        carry: &mut [__m256i; P],
+    ) -> Out<P>;
+
+    /// `[o1, o2, o3, w]`: each lane's output moved to the lane of the next row, and `w` (the
+    /// first row's next word) into lane 3.
+    unsafe fn down(o: __m256i, w: u64) -> __m256i;
+}
+
+/// [`Step::down`] in AVX2: a permute and a blend.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn down_avx2(o: __m256i, w: u64) -> __m256i {
+    let moved = _mm256_permute4x64_epi64::<0b11_11_10_01>(o);
+    _mm256_blend_epi32::<0b1100_0000>(moved, _mm256_set1_epi64x(w as i64))
+}
+
+/// [`Step::down`] in AVX-512: the 512 bits `w:o` shifted down one lane (`valignq`).
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+pub(super) fn down_avx512(o: __m256i, w: u64) -> __m256i {
+    _mm256_alignr_epi64::<1>(_mm256_set1_epi64x(w as i64), o)
+}
+
+/// The rows' state between steps.
+#[derive(Clone, Copy)]
+struct Lanes<const P: usize> {
+    carry: [__m256i; P],
+    /// The outputs of the last `LAG` steps, oldest first: `back[0]` feeds the next step.
+    back: [[__m256i; P]; LAG],
+}
+
+/// `back` without its first entry and with `newest` last: a value, not a move in memory, so
+/// that the loop keeps it in registers.
+#[inline(always)]
+fn pushed<const P: usize>(back: [[__m256i; P]; LAG], newest: [__m256i; P]) -> [[__m256i; P]; LAG] {
+    std::array::from_fn(|k| if k + 1 < LAG { back[k + 1] } else { newest })
+}
+
+/// The rows of `v`, row `i + r` at `r`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn rows_of(v: __m256i) -> [u64; 4] {
+    [
+        _mm256_extract_epi64::<3>(v) as u64,
+        _mm256_extract_epi64::<2>(v) as u64,
+        _mm256_extract_epi64::<1>(v) as u64,
+        _mm256_extract_epi64::<0>(v) as u64,
+    ]
+}
+
+/// The vector with row `i + r`'s word `w[r]` in its lane.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn from_rows(w: [u64; 4]) -> __m256i {
+    // `_mm256_set_epi64x` takes lane 3 first: row i.
+    _mm256_set_epi64x(w[0] as i64, w[1] as i64, w[2] as i64, w[3] as i64)
+}
+
+/// The run the four rows step over.
+struct Run<'a, 'b, const P: usize> {
+    state: [&'a mut [u64]; P],
+    eq: [&'a [u64]; 4],
+    /// Per plane, per row.
+    bits: [[&'b mut [u64]; 4]; P],
+}
+
+impl<const P: usize> Run<'_, '_, P> {
+    /// Step `s` with every lane checked: the prologue and epilogue (and any step, slowly).
+    ///
+    /// # Safety
+    ///
+    /// The CPU has `K`'s features.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn edge_step<K: Step<P>, const TRACED: bool>(&mut self, s: usize, lanes: &mut Lanes<P>) {
+        let width = self.eq[0].len();
+        // Row i + r's word, or past the run's end (before its start, wrapped) when idle.
+        let words = [0, 1, 2, 3].map(|r| s.wrapping_sub(LAG * r));
+        let busy = words.map(|t| t < width);
+        let eq = from_rows([0, 1, 2, 3].map(|r| self.eq[r].get(words[r]).map_or(0, |&e| e)));
+        let before = lanes.carry;
+        let mut input = lanes.back[0];
+        for (plane, v) in self.state.iter().zip(&mut input) {
+            let w = if busy[0] { plane[s] } else { 0 };
+            // SAFETY: the caller promised K's features.
+            *v = unsafe { K::down(*v, w) };
+        }
+        // SAFETY: the caller promised K's features.
+        let out = unsafe { K::word4::<TRACED>(input, eq, &mut lanes.carry) };
+        // An idle lane keeps its carry: the one in before its first word, out after its last.
+        let busy_lanes = from_rows(busy.map(|b| if b { u64::MAX } else { 0 }));
+        for (c, old) in lanes.carry.iter_mut().zip(before) {
+            *c = _mm256_blendv_epi8(old, *c, busy_lanes);
+        }
+        if busy[3] {
+            for (plane, v) in self.state.iter_mut().zip(out.state) {
+                plane[words[3]] = rows_of(v)[3];
+            }
+        }
+        if TRACED {
+            for (plane, v) in self.bits.iter_mut().zip(out.bits) {
+                for (r, (row, w)) in plane.iter_mut().zip(rows_of(v)).enumerate() {
+                    if busy[r] {
+                        row[words[r]] = w;
+                    }
+                }
+            }
+        }
+        lanes.back = pushed(lanes.back, out.state);
+    }
+
+    /// Steps `from..to`, two at a time, with every lane busy in each: `to - from` even and,
+    /// unless there is no step, `SPAN <= from` and `to <= width`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has `K`'s features.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn steady<K: Step<P>, const TRACED: bool>(
+        &mut self,
+        from: usize,
+        to: usize,
+        lanes: &mut Lanes<P>,
+    ) {
+        assert!((to - from).is_multiple_of(2));
+        if from == to {
+            return;
+        }
+        assert!(SPAN <= from && to <= self.eq[0].len());
+        // Every access below, for a step t in from..to (pairs s, s + 1), is to words
+        // t - SPAN ..= t of a slice `width` words long: in bounds since SPAN <= t < width.
+        // The state in locals, whose address is never taken: registers.
+        let Lanes {
+            mut carry,
+            mut back,
+        } = *lanes;
+        let state = self.state.each_mut().map(|p| p.as_mut_ptr());
+        let eq = self.eq.map(<[u64]>::as_ptr);
+        let bits = self
+            .bits
+            .each_mut()
+            .map(|p| p.each_mut().map(|r| r.as_mut_ptr()));
+        for s in (from..to).step_by(2) {
+            // SAFETY: 16 bytes each at words s - 3 LAG, s - LAG (eq[3], eq[1]) and s - 2 LAG,
+            // s (eq[2], eq[0]), all within s - SPAN ..= s + 1 (see above); no alignment needed.
+            let (x, y) = unsafe {
+                let at = |r: usize| eq[r].add(s - LAG * r).cast();
+                (
+                    _mm256_loadu2_m128i(at(1), at(3)),
+                    _mm256_loadu2_m128i(at(0), at(2)),
+                )
+            };
+            let eq = [_mm256_unpacklo_epi64(x, y), _mm256_unpackhi_epi64(x, y)];
+            let mut traced = [[_mm256_setzero_si256(); P]; 2];
+            for k in 0..2 {
+                let t = s + k;
+                let mut input = back[0];
+                for (v, plane) in input.iter_mut().zip(state) {
+                    // SAFETY: word t < width; the caller promised K's features.
+                    *v = unsafe { K::down(*v, *plane.add(t)) };
+                }
+                // SAFETY: the caller promised K's features.
+                let out = unsafe { K::word4::<TRACED>(input, eq[k], &mut carry) };
+                for (v, plane) in out.state.into_iter().zip(state) {
+                    // SAFETY: 32 bytes from word t - SPAN (up to t - SPAN + 3 < t < width);
+                    // no alignment needed.
+                    unsafe { _mm256_storeu_si256(plane.add(t - SPAN).cast(), v) };
+                }
+                back = pushed(back, out.state);
+                traced[k] = out.bits;
+            }
+            if TRACED {
+                for (p, rows) in bits.iter().enumerate() {
+                    let (a, b) = (traced[0][p], traced[1][p]);
+                    // Lanes 0 and 2 of both steps (rows 3 and 1), then lanes 1 and 3 (2, 0).
+                    let (even, odd) = (_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b));
+                    // SAFETY: 16 bytes at each row's words s - LAG r, s - LAG r + 1, within
+                    // s - SPAN ..= s + 1 (see above); no alignment needed.
+                    unsafe {
+                        let at = |r: usize| rows[r].add(s - LAG * r).cast();
+                        _mm256_storeu2_m128i(at(1), at(3), even);
+                        _mm256_storeu2_m128i(at(0), at(2), odd);
+                    }
+                }
+            }
+        }
+        *lanes = Lanes { carry, back };
+    }
+}
+
+/// Four rows of `K`'s step over the run `state` (`P` planes) with the masks `eq` and the
+/// carries `carry_in` into the rows; writes the traceback bits (per plane, per row) if `TRACED`
+/// (otherwise `bits` is not read and may be empty slices); returns the carries out.
+///
+/// # Safety
+///
+/// The CPU has `K`'s features; for the word steps to be inlined, the caller enables them.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn step4<K: Step<P>, const P: usize, const TRACED: bool>(
+    state: [&mut [u64]; P],
+    eq: [&[u64]; 4],
+    carry_in: [K::Carry; 4],
+    bits: [[&mut [u64]; 4]; P],
+) -> [K::Carry; 4] {
+    let width = eq[0].len();
+    // The steady steps rely on these (as well as on the slices' own bounds).
+    assert!(state.iter().all(|w| w.len() == width) && eq.iter().all(|w| w.len() == width));
+    assert!(!TRACED || bits.iter().flatten().all(|b| b.len() == width));
+    if width == 0 {
+        return carry_in;
+    }
+    let words = carry_in.map(K::carry_words);
+    let mut lanes = Lanes {
+        carry: std::array::from_fn(|p| from_rows(words.map(|w| w[p]))),
+        back: [[_mm256_setzero_si256(); P]; LAG],
+    };
+    let mut run = Run { state, eq, bits };
+    // The prologue, the steady steps in pairs, then what is left (an odd step, the epilogue);
+    // one call site each, so that both are inlined and the lanes stay in registers.
+    let steady = width.saturating_sub(SPAN) / 2 * 2;
+    let mut s = 0;
+    while s < width + SPAN {
+        // SAFETY: the caller promised K's features.
+        unsafe {
+            if s == SPAN && steady > 0 {
+                run.steady::<K, TRACED>(s, s + steady, &mut lanes);
+                s += steady;
+            } else {
+                run.edge_step::<K, TRACED>(s, &mut lanes);
+                s += 1;
+            }
+        }
+    }
+    let words = lanes.carry.map(|v| rows_of(v));
+    [0, 1, 2, 3].map(|r| K::carry_of(words.map(|w| w[r])))
+}
