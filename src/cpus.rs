@@ -15,6 +15,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use crate::cgroup::{self, Level};
+
 /// A set of CPUs, as `sched_getaffinity` gives it: bit `c` of word `c / 64` is CPU `c`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CpuSet(pub [u64; CpuSet::WORDS]);
@@ -68,7 +70,7 @@ pub fn process_cores() -> usize {
 pub fn quota_cores() -> Option<usize> {
     let read = |p: &Path| std::fs::read_to_string(p).ok();
     read(Path::new("/proc/self/cgroup"))
-        .and_then(|text| cgroup_quota(&text, Path::new("/sys/fs/cgroup"), read))
+        .and_then(|text| cgroup_quota(&text, Path::new(cgroup::ROOT), read))
 }
 
 /// The smallest CPU quota, in whole cores rounded up, of the cgroup that `proc_self_cgroup`
@@ -81,44 +83,23 @@ fn cgroup_quota(
 ) -> Option<usize> {
     let number = |p: PathBuf| read(&p).and_then(|t| t.trim().parse::<i64>().ok());
     let mut cores: Option<usize> = None;
-    for line in proc_self_cgroup.lines() {
-        let mut parts = line.splitn(3, ':');
-        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next())
-        else {
-            continue;
-        };
-        let v2 = controllers.is_empty();
-        let dirs = if v2 {
-            vec![root.to_path_buf()]
-        } else if controllers.split(',').any(|c| c == "cpu") {
-            // Mounted as `cpu,cpuacct` or `cpu` (often both, one a link to the other).
-            vec![root.join("cpu,cpuacct"), root.join("cpu")]
+    for Level { dir, v2 } in cgroup::levels(proc_self_cgroup, root, "cpu", &["cpu,cpuacct", "cpu"])
+    {
+        let quota = if v2 {
+            // `max 100000` (no quota) or `QUOTA PERIOD`, in microseconds.
+            read(&dir.join("cpu.max")).and_then(|text| {
+                let mut fields = text.split_whitespace();
+                let quota = fields.next()?.parse::<i64>().ok()?;
+                let period = fields.next()?.parse::<i64>().ok()?;
+                Some((quota, period))
+            })
         } else {
-            continue;
+            // -1 for no quota.
+            number(dir.join("cpu.cfs_quota_us")).zip(number(dir.join("cpu.cfs_period_us")))
         };
-        for dir in dirs {
-            // The cgroup itself and every ancestor up to the root of the hierarchy.
-            let mut level = Some(Path::new(path.trim_start_matches('/')));
-            while let Some(rel) = level {
-                let at = dir.join(rel);
-                let quota = if v2 {
-                    // `max 100000` (no quota) or `QUOTA PERIOD`, in microseconds.
-                    read(&at.join("cpu.max")).and_then(|text| {
-                        let mut fields = text.split_whitespace();
-                        let quota = fields.next()?.parse::<i64>().ok()?;
-                        let period = fields.next()?.parse::<i64>().ok()?;
-                        Some((quota, period))
-                    })
-                } else {
-                    // -1 for no quota.
-                    number(at.join("cpu.cfs_quota_us")).zip(number(at.join("cpu.cfs_period_us")))
-                };
-                if let Some((quota, period)) = quota.filter(|&(q, p)| q > 0 && p > 0) {
-                    let whole = (quota as u64).div_ceil(period as u64) as usize;
-                    cores = Some(cores.map_or(whole, |c| c.min(whole)));
-                }
-                level = rel.parent().filter(|_| !rel.as_os_str().is_empty());
-            }
+        if let Some((quota, period)) = quota.filter(|&(q, p)| q > 0 && p > 0) {
+            let whole = (quota as u64).div_ceil(period as u64) as usize;
+            cores = Some(cores.map_or(whole, |c| c.min(whole)));
         }
     }
     cores
@@ -142,15 +123,7 @@ pub fn host_cores() -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
-
-    fn fake(files: &[(&str, &str)]) -> impl Fn(&Path) -> Option<String> {
-        let files: HashMap<PathBuf, String> = files
-            .iter()
-            .map(|(p, t)| (PathBuf::from(p), t.to_string()))
-            .collect();
-        move |p: &Path| files.get(p).cloned()
-    }
+    use crate::cgroup::fake;
 
     #[test]
     fn cgroup_v2_quotas_are_read_at_every_level_and_rounded_up() {

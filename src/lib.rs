@@ -14,9 +14,10 @@
 //!    [`runs`] and [`table`] (result sets), [`generate`] (random inputs);
 //! 3. the computation: [`engine`] (the MPI layer: the diagonal and bands engines and what
 //!    they share), [`reference`](mod@reference) (the sequential oracle), [`trace`] (the recording of a run);
-//! 4. the ground: [`input`], [`error`], [`mem`], [`cpus`], [`provenance`], [`progress`].
+//! 4. the ground: [`input`], [`error`], [`mem`], [`cgroup`], [`cpus`], [`provenance`], [`progress`].
 
 pub mod alignment;
+pub mod cgroup;
 pub mod cli;
 pub mod commands;
 pub mod cpus;
@@ -49,7 +50,15 @@ mod structure {
     /// The engine's parts are modules of their own (`engine::bands`, ...), so the check
     /// also sees their imports of one another.
     const LAYERS: [&[&str]; 4] = [
-        &["input", "error", "mem", "cpus", "provenance", "progress"],
+        &[
+            "input",
+            "error",
+            "mem",
+            "cgroup",
+            "cpus",
+            "provenance",
+            "progress",
+        ],
         &["engine", "reference", "trace"],
         &[
             "report",

@@ -12,6 +12,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::cgroup::{self, Level};
+
 /// Peak resident set size of this process in bytes (`getrusage`'s `ru_maxrss`).
 pub fn peak_rss_bytes() -> u64 {
     // SAFETY: getrusage writes the struct it is given and nothing else.
@@ -31,7 +33,7 @@ pub fn available_bytes() -> Option<u64> {
         .and_then(|m| kb_field(&m, "MemAvailable:"))
         .map(|kb| kb * 1024);
     let cgroup = read(Path::new("/proc/self/cgroup"))
-        .and_then(|text| cgroup_room(&text, Path::new("/sys/fs/cgroup"), read));
+        .and_then(|text| cgroup_room(&text, Path::new(cgroup::ROOT), read));
     match (meminfo, cgroup) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
@@ -55,31 +57,17 @@ fn cgroup_room(
 ) -> Option<u64> {
     let number = |p: PathBuf| read(&p).and_then(|t| t.trim().parse::<u64>().ok());
     let mut room: Option<u64> = None;
-    for line in proc_self_cgroup.lines() {
-        let mut parts = line.splitn(3, ':');
-        let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
-        let (dir, limit, usage) = if controllers.is_empty() {
-            (root.to_path_buf(), "memory.max", "memory.current")
-        } else if controllers.split(',').any(|c| c == "memory") {
-            (
-                root.join("memory"),
-                "memory.limit_in_bytes",
-                "memory.usage_in_bytes",
-            )
+    for Level { dir, v2 } in cgroup::levels(proc_self_cgroup, root, "memory", &["memory"]) {
+        let (limit, usage) = if v2 {
+            ("memory.max", "memory.current")
         } else {
-            continue;
+            ("memory.limit_in_bytes", "memory.usage_in_bytes")
         };
-        // The cgroup itself and every ancestor up to the root of the hierarchy.
-        let mut level = Some(Path::new(path.trim_start_matches('/')));
-        while let Some(rel) = level {
-            let at = dir.join(rel);
-            // v2 writes "max" for no limit; v1 a number near 2^63.
-            if let Some(max) = number(at.join(limit)).filter(|&m| m < 1 << 60) {
-                let used = number(at.join(usage)).unwrap_or(0);
-                let left = max.saturating_sub(used);
-                room = Some(room.map_or(left, |r| r.min(left)));
-            }
-            level = rel.parent().filter(|_| !rel.as_os_str().is_empty());
+        // v2 writes "max" for no limit; v1 a number near 2^63.
+        if let Some(max) = number(dir.join(limit)).filter(|&m| m < 1 << 60) {
+            let used = number(dir.join(usage)).unwrap_or(0);
+            let left = max.saturating_sub(used);
+            room = Some(room.map_or(left, |r| r.min(left)));
         }
     }
     room
@@ -170,7 +158,7 @@ pub fn human(bytes: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
+    use crate::cgroup::fake;
 
     fn size(text: &str) -> Result<u64, String> {
         parse_size(text, 1, MAX_SIZE)
@@ -226,14 +214,6 @@ mod tests {
         let block = vec![1u8; 64 << 20];
         assert!(block.iter().step_by(4096).all(|&b| b == 1));
         assert!(peak_rss_bytes() >= before.max(64 << 20), "{before}");
-    }
-
-    fn fake(files: &[(&str, &str)]) -> impl Fn(&Path) -> Option<String> {
-        let files: HashMap<PathBuf, String> = files
-            .iter()
-            .map(|(p, t)| (PathBuf::from(p), t.to_string()))
-            .collect();
-        move |p: &Path| files.get(p).cloned()
     }
 
     #[test]
