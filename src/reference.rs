@@ -752,19 +752,8 @@ mod tests {
     #[test]
     fn edit_paths_of_every_small_pair() {
         // Every pair over {a, b} up to length 6.
-        let words: Vec<Vec<u8>> = (0..=6usize)
-            .flat_map(|len| {
-                (0..1u32 << len).map(move |bits| {
-                    (0..len)
-                        .map(|k| if bits >> k & 1 == 1 { b'b' } else { b'a' })
-                        .collect()
-                })
-            })
-            .collect();
-        for x in &words {
-            for y in words.iter().filter(|y| y.len() >= x.len()) {
-                check_edit(x, y);
-            }
+        for (x, y) in crate::generate::short_pairs(6) {
+            check_edit(&x, &y);
         }
     }
 

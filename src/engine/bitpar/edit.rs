@@ -875,15 +875,7 @@ mod tests {
 
     #[test]
     fn distance_of_every_short_pair_over_two_letters() {
-        let words: Vec<Vec<u8>> = (0..=6usize)
-            .flat_map(|len| {
-                (0..1u32 << len).map(move |bits| {
-                    (0..len)
-                        .map(|t| if bits >> t & 1 == 1 { b'b' } else { b'a' })
-                        .collect()
-                })
-            })
-            .collect();
+        let words = crate::generate::short_words(6);
         assert_eq!(words.len(), 127);
         for x in &words {
             for y in &words {

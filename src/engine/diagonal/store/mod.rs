@@ -216,26 +216,6 @@ pub(crate) mod tests {
         }
     }
 
-    /// Every pair over {a, b} up to `longest` bytes (the shorter as the rows).
-    pub(crate) fn small_pairs(longest: usize) -> Vec<(Vec<u8>, Vec<u8>)> {
-        let words: Vec<Vec<u8>> = (0..=longest)
-            .flat_map(|len| {
-                (0..1u32 << len).map(move |bits| {
-                    (0..len)
-                        .map(|k| if bits >> k & 1 == 1 { b'b' } else { b'a' })
-                        .collect()
-                })
-            })
-            .collect();
-        let mut pairs = Vec::new();
-        for x in &words {
-            for y in words.iter().filter(|y| y.len() >= x.len()) {
-                pairs.push((x.clone(), y.clone()));
-            }
-        }
-        pairs
-    }
-
     #[test]
     fn every_small_pair_walks_the_references_path() {
         use crate::engine::diagonal::recurrence::{Edit, Lcs, Recurrence};
@@ -270,7 +250,10 @@ pub(crate) mod tests {
                 assert_eq!(walk(&s, &seqs, &hash), expected, "hash {what}");
             }
         }
-        for (x, y) in small_pairs(6).into_iter().filter(|(x, _)| !x.is_empty()) {
+        for (x, y) in crate::generate::short_pairs(6)
+            .into_iter()
+            .filter(|(x, _)| !x.is_empty())
+        {
             check::<Lcs>(&x, &y);
             check::<Edit>(&x, &y);
         }
