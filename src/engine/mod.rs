@@ -235,11 +235,3 @@ impl Ran {
         }
     }
 }
-
-/// The path of a matrix with no rows (`x` empty) and `n` columns: `n` moves left along the
-/// border.
-pub(crate) fn border_path(n: usize) -> Path {
-    let mut path = Path::new();
-    path.leave((None, n.checked_sub(1)));
-    path
-}

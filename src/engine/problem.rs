@@ -149,6 +149,14 @@ impl Path {
         Path::default()
     }
 
+    /// The path of a matrix with no rows (`x` empty) and `cols` columns: all of it along the
+    /// border, one move left per column.
+    pub fn of_no_rows(cols: usize) -> Path {
+        let mut path = Path::new();
+        path.leave((None, cols.checked_sub(1)));
+        path
+    }
+
     /// Moves so far.
     pub fn len(&self) -> usize {
         self.len

@@ -31,7 +31,7 @@ use crate::engine::fault::{Fault, Phase};
 use crate::engine::problem::Path;
 use crate::engine::protocol::{decode_hop, encode_hop, tag, Kind};
 use crate::engine::traffic::Traffic;
-use crate::engine::waiting::Waiting;
+use crate::engine::Switches;
 
 /// Where a rank's part of the walk ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,22 +80,28 @@ pub struct Outcome {
     pub hops: u64,
 }
 
-/// Runs this rank's part of the distributed traceback (see the module doc for the protocol).
-/// `start` is the rank owning `(m-1, n-1)` and that cell, or `None` for an empty matrix
-/// (whose path, all along the border, `empty` gives); `fault` is the fault planted for this
-/// rank's traceback, if any.
+/// Where the walk starts: the rank owning `(m-1, n-1)` and that cell, or, for a matrix with no
+/// rows, the number of columns (the whole path then runs along the border, on rank 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    At { rank: usize, cell: (usize, usize) },
+    NoRows { cols: usize },
+}
+
+/// Runs this rank's part of the distributed traceback from `start` (see the module doc for
+/// the protocol), with the fault `switches` plant in this rank's traceback, if any, and
+/// waiting as they say.
 pub fn run<W: Walker>(
     world: &SimpleCommunicator,
-    start: Option<(usize, (usize, usize))>,
-    empty: impl FnOnce() -> Path,
+    start: Start,
     walker: &mut W,
     traffic: &mut Traffic,
-    fault: Option<Fault>,
-    waiting: Waiting,
+    switches: Switches,
 ) -> Outcome {
     let rank = world.rank() as usize;
     let ranks = world.size() as usize;
-    debug_assert!(fault.is_none_or(|f| f.phase == Phase::Traceback && f.rank == rank));
+    let fault = Fault::for_rank(switches.fault, Phase::Traceback, rank);
+    let waiting = switches.waiting();
     let send = |to: usize, msg: &[u8], tag: mpi::Tag| {
         mpi::request::scope(|scope| {
             let dest = world.process_at_rank(to as i32);
@@ -122,8 +128,8 @@ pub fn run<W: Walker>(
     };
 
     let mut finished = match start {
-        Some((owner, cell)) if owner == rank => advance(cell, Path::new(), traffic),
-        None if rank == 0 => Some(empty()),
+        Start::At { rank: owner, cell } if owner == rank => advance(cell, Path::new(), traffic),
+        Start::NoRows { cols } if rank == 0 => Some(Path::of_no_rows(cols)),
         _ => None,
     };
 

@@ -64,8 +64,8 @@ use std::time::Instant;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::engine::fault::{Fault, Phase};
 use crate::engine::traffic::Traffic;
+use crate::engine::walk::Start;
 use crate::engine::{Ran, RunConfig};
 use crate::input::Pair;
 use crate::progress::Progress;
@@ -107,20 +107,20 @@ pub(super) fn run(
 
     let started = Instant::now();
     let (m, n) = (plan.rows(), plan.cols());
-    let start = (m > 0).then(|| (plan.active_ranks() - 1, (m - 1, n - 1)));
-    let fault = Fault::for_rank(config.switches.fault, Phase::Traceback, rank);
-    let waiting = config.switches.waiting();
-    let empty = || crate::engine::border_path(n);
+    let start = match m {
+        0 => Start::NoRows { cols: n },
+        m => Start::At {
+            rank: plan.active_ranks() - 1,
+            cell: (m - 1, n - 1),
+        },
+    };
+    let switches = config.switches;
     let outcome = match store.as_mut() {
         Some(store) => {
-            let mut walker = BandWalker { store };
-            let walker = &mut walker;
-            crate::engine::walk::run(world, start, empty, walker, &mut traffic, fault, waiting)
+            let walker = &mut BandWalker { store };
+            crate::engine::walk::run(world, start, walker, &mut traffic, switches)
         }
-        None => {
-            let idle = &mut Idle;
-            crate::engine::walk::run(world, start, empty, idle, &mut traffic, fault, waiting)
-        }
+        None => crate::engine::walk::run(world, start, &mut Idle, &mut traffic, switches),
     };
     let seconds_traceback = started.elapsed().as_secs_f64();
     Ran {

@@ -21,10 +21,10 @@ use std::time::Instant;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::engine::fault::{Fault, Phase};
 use crate::engine::problem::Problem;
 use crate::engine::traffic::Traffic;
-use crate::engine::{border_path, Ran, RunConfig};
+use crate::engine::walk::Start;
+use crate::engine::{Ran, RunConfig};
 use crate::input::Pair;
 use crate::progress::Progress;
 use recurrence::{Edit, Lcs, Recurrence};
@@ -111,17 +111,17 @@ fn run_with<S: Store>(
         store: &store,
         rank,
     };
-    let start = (schedule.cells() > 0).then(|| (0, (schedule.rows() - 1, schedule.cols() - 1)));
-    let fault = Fault::for_rank(config.switches.fault, Phase::Traceback, rank);
-    let outcome = crate::engine::walk::run(
-        world,
-        start,
-        || border_path(schedule.cols()),
-        &mut walker,
-        &mut traffic,
-        fault,
-        config.switches.waiting(),
-    );
+    let start = match schedule.rows() {
+        0 => Start::NoRows {
+            cols: schedule.cols(),
+        },
+        m => Start::At {
+            rank: 0,
+            cell: (m - 1, schedule.cols() - 1),
+        },
+    };
+    let outcome =
+        crate::engine::walk::run(world, start, &mut walker, &mut traffic, config.switches);
     let seconds_traceback = started.elapsed().as_secs_f64();
     log::debug!("traceback done in {seconds_traceback:.3} s");
     Ran {
