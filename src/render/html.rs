@@ -459,8 +459,13 @@ fn legend(p: &Picture, solved: bool) -> String {
             ],
             "",
         )]),
-        "grey cell: not computed yet at this step; a coloured cell is computed by its owner, \
-         <code>cell_proc(i, j)</code>",
+        if p.bands.is_some() {
+            "grey cell: not computed yet at this step; a coloured cell is computed by the rank \
+             whose band holds its column"
+        } else {
+            "grey cell: not computed yet at this step; a coloured cell is computed by its owner, \
+             <code>cell_proc(i, j)</code>"
+        },
     );
     key(
         sample(&[(
