@@ -112,11 +112,13 @@ pub struct SolveArgs {
     #[arg(long, value_name = "PATH")]
     pub trace: Option<PathBuf>,
     /// Draw the run as SVG: ownership, cell values, one arrow per boundary message, the
-    /// traceback walk and its hops (matrices up to 64 x 64).
+    /// traceback walk and its hops; for the bands engine its timeline too (matrices up to
+    /// 64 x 64; bands: 64 rows and 512 columns).
     #[arg(long, value_name = "PATH")]
     pub svg: Option<PathBuf>,
     /// Write the classroom page: one self-contained HTML file that plays the fill diagonal by
-    /// diagonal and then the traceback, from what this run recorded (matrices up to 64 x 64).
+    /// diagonal (bands: stage by stage, with the ranks' timeline) and then the traceback, from
+    /// what this run recorded (matrices up to 64 x 64; bands: 64 rows and 512 columns).
     #[arg(long, value_name = "PATH")]
     pub html: Option<PathBuf>,
     /// Per-rank memory limit for the pre-check (default: what the host offers, shared among
@@ -199,13 +201,17 @@ pub struct ScheduleArgs {
     pub ranks: usize,
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// Bands engine, for teaching: columns per word in the picture and the page (1 to 64;
+    /// default 64, the engine's), so that a small matrix still shows every rank's band.
+    #[arg(long, value_name = "COLUMNS")]
+    pub word: Option<usize>,
     /// Also draw the grid, coloured by rank, with an arrow for every predicted boundary
-    /// message (up to 64 x 64).
+    /// message (up to 64 x 64; bands: 64 rows and 512 columns, or 4096 messages).
     #[arg(long, value_name = "PATH")]
     pub svg: Option<PathBuf>,
     /// Also write the classroom page: one self-contained HTML file that plays the schedule
-    /// diagonal by diagonal with its predicted messages (up to 64 x 64; the text is printed
-    /// even when the page is refused).
+    /// diagonal by diagonal (bands: stage by stage) with its predicted messages (up to 64 x 64;
+    /// bands: 64 rows and 512 columns; the text is printed even when the page is refused).
     #[arg(long, value_name = "PATH")]
     pub html: Option<PathBuf>,
 }

@@ -209,15 +209,6 @@ pub struct SolveOptions {
 impl SolveOptions {
     pub fn new(args: SolveArgs, env: &Env, mpi_library: &str) -> Result<SolveOptions, Error> {
         let method = method(args.engine)?;
-        if (args.svg.is_some() || args.html.is_some())
-            && EngineKind::of(&method) == EngineKind::Bands
-        {
-            return Err(Error::Usage(
-                "--svg and --html draw the diagonal engine's cells and messages; list the \
-                 bands with `schedule --engine bands`"
-                    .into(),
-            ));
-        }
         Ok(SolveOptions {
             input: InputOptions::new(args.input),
             method,
@@ -291,6 +282,9 @@ pub struct ScheduleOptions {
     pub swapped: bool,
     pub ranks: usize,
     pub method: Method,
+    /// Columns per word of the bands' picture and page (`--word`; the engine's 64 unless a
+    /// teacher asks for a smaller one).
+    pub word: usize,
     pub svg: Option<PathBuf>,
     pub html: Option<PathBuf>,
 }
@@ -317,12 +311,29 @@ impl ScheduleOptions {
                 "--rows and --cols must be at most {MAX_SCHEDULE_SIDE}"
             )));
         }
+        let method = method(args.engine)?;
+        let word = match (args.word, &method) {
+            (None, _) => crate::render::pipeline::ENGINE_WORD,
+            (Some(w), Method::Bands { .. }) if (1..=64).contains(&w) => w,
+            (Some(_), Method::Bands { .. }) => {
+                return Err(Error::Usage(
+                    "--word must be between 1 and 64 columns".into(),
+                ))
+            }
+            (Some(_), _) => {
+                return Err(Error::Usage(
+                    "--word belongs to --engine bands (the columns of a word in its picture)"
+                        .into(),
+                ))
+            }
+        };
         Ok(ScheduleOptions {
             rows: args.rows.min(args.cols),
             cols: args.rows.max(args.cols),
             swapped: args.rows > args.cols,
             ranks: args.ranks,
-            method: method(args.engine)?,
+            method,
+            word,
             svg: args.svg,
             html: args.html,
         })

@@ -1,5 +1,8 @@
 //! The recording of a run, for teaching and for checking counts by hand: every message sent,
-//! and, for pictures, every computed value and every cell of the traceback walk.
+//! and, for pictures, every computed value and every cell of the traceback walk; the bands
+//! engine also records each cell's step along its row (it keeps bits, not values: see
+//! [`Recording::deltas`]) and, for the classroom page's timeline, when each rank computed,
+//! sent and waited on each batch ([`Span`]).
 //!
 //! Recording is off unless `solve --trace` or a picture asks for it, and refused above
 //! [`MAX_TRACE_CELLS`] cells, since a trace holds one event per boundary cell. Each rank records
@@ -62,12 +65,46 @@ pub struct CellValue {
     pub value: u64,
 }
 
+/// What a rank was doing during a [`Span`] of the bands engine's fill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpanKind {
+    /// Computing the batch's rows of its band.
+    Compute,
+    /// Posting the batch's message of carries (and the next batch's receive).
+    Send,
+    /// Waiting for the carries it needs, and for its own send to complete.
+    Wait,
+}
+
+impl SpanKind {
+    pub const ALL: [SpanKind; 3] = [SpanKind::Compute, SpanKind::Send, SpanKind::Wait];
+}
+
+/// A stretch of one rank's fill in the bands engine: what it did for which batch, from `start`
+/// to `end`, in seconds of the wall clock (since the Unix epoch, so that ranks on one host
+/// share a clock; the page shows them from the earliest).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Span {
+    pub rank: usize,
+    pub batch: usize,
+    pub kind: SpanKind,
+    pub start: f64,
+    pub end: f64,
+}
+
 /// What one rank recorded.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Recording {
     pub events: Vec<Event>,
     /// The values this rank computed (only when a picture needs them).
     pub values: Vec<CellValue>,
+    /// The bands engine's cells as it computes them: `value` is `M[i][j] − M[i][j−1] + 1`
+    /// (`D` for the edit distance), the step along the row that its bits hold; the values are
+    /// their sums along each row ([`Recording::value_table`]).
+    pub deltas: Vec<CellValue>,
+    /// The bands engine's fill, batch by batch (the classroom page's timeline).
+    pub spans: Vec<Span>,
     /// The cells of the walk this rank visited.
     pub walk: Vec<(u64, u64)>,
 }
@@ -85,14 +122,32 @@ impl Recording {
         });
         self.walk.sort_by_key(|&(i, j)| std::cmp::Reverse(i + j));
         self.values.sort_by_key(|v| (v.i, v.j));
+        self.deltas.sort_by_key(|v| (v.i, v.j));
+        self.spans.sort_by(|a, b| {
+            (a.rank, a.batch)
+                .cmp(&(b.rank, b.batch))
+                .then(a.start.total_cmp(&b.start))
+        });
     }
 
     /// The recorded values as a full table `M[i][j]` of `rows x cols` (cells nobody recorded
-    /// are 0).
-    pub fn value_table(&self, rows: usize, cols: usize) -> Vec<Vec<u32>> {
+    /// are 0). A bands run's values are its steps summed along each row from the matrix's left
+    /// edge, `M[i][−1] = 0`, or `D[i][−1] = i + 1` for the edit distance (`edit`).
+    pub fn value_table(&self, rows: usize, cols: usize, edit: bool) -> Vec<Vec<u32>> {
         let mut table = vec![vec![0u32; cols]; rows];
         for v in &self.values {
             table[v.i as usize][v.j as usize] = v.value as u32;
+        }
+        let mut steps = vec![vec![0i64; cols]; if self.deltas.is_empty() { 0 } else { rows }];
+        for v in &self.deltas {
+            steps[v.i as usize][v.j as usize] = v.value as i64 - 1;
+        }
+        for (i, row) in steps.iter().enumerate() {
+            let mut at = if edit { i as i64 + 1 } else { 0 };
+            for (j, step) in row.iter().enumerate() {
+                at += step;
+                table[i][j] = at.max(0) as u32;
+            }
         }
         table
     }
@@ -174,12 +229,45 @@ mod tests {
         }
         let mut rec = Recording {
             events: vec![done, hop_late, fill, hop_early],
-            values: vec![],
             walk: vec![(0, 0), (2, 3), (1, 1)],
+            ..Recording::default()
         };
         rec.order();
         assert_eq!(rec.events, vec![fill, hop_early, hop_late, done]);
         assert_eq!(rec.walk, vec![(2, 3), (1, 1), (0, 0)]);
+    }
+
+    #[test]
+    fn a_bands_runs_steps_sum_to_its_values() {
+        let (x, y) = (b"GACA".as_slice(), b"AGCATGA".as_slice());
+        for edit in [false, true] {
+            let problem = if edit {
+                crate::engine::problem::Problem::Edit
+            } else {
+                crate::engine::problem::Problem::Lcs
+            };
+            let table = crate::reference::full_table_of(problem, x, y);
+            let mut rec = Recording::default();
+            for (i, row) in table.iter().enumerate() {
+                let mut before = if edit { i as i64 + 1 } else { 0 };
+                for (j, &v) in row.iter().enumerate() {
+                    let value = (v as i64 - before + 1) as u64;
+                    rec.deltas.push(CellValue {
+                        i: i as u64,
+                        j: j as u64,
+                        value,
+                    });
+                    before = v as i64;
+                }
+            }
+            rec.deltas.reverse();
+            rec.order();
+            assert_eq!(
+                rec.value_table(x.len(), y.len(), edit),
+                table,
+                "edit {edit}"
+            );
+        }
     }
 
     #[test]

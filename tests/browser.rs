@@ -306,6 +306,7 @@ impl Tab<'_> {
             " " => ("Space", 32),
             "Home" => ("Home", 36),
             "End" => ("End", 35),
+            "t" => ("KeyT", 84),
             other => panic!("no key code for {other:?}"),
         };
         for kind in ["rawKeyDown", "keyUp"] {

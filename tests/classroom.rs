@@ -404,6 +404,55 @@ fn page_plays_the_recorded_run_in_chromium() {
         ] {
             assert!(tip.contains(&wanted), "{what}: no '{wanted}' in {tip}");
         }
+        // The cell inspector: the recurrence with this cell's numbers, max( at a mismatch.
+        let (a, b) = (0..m)
+            .flat_map(|i| (1..n).map(move |j| (i, j)))
+            .find(|&(i, j)| i > 0 && x.as_bytes()[i] != y.as_bytes()[j])
+            .unwrap();
+        let shown = tab.eval(&format!("lcsPage.select({a}, {b})"));
+        let wanted = format!(
+            "M[{a}][{b}] = max(M[{}][{b}], M[{a}][{}]) = max({}, {}) = {}",
+            a - 1,
+            b - 1,
+            values[a - 1][b],
+            values[a][b - 1],
+            values[a][b]
+        );
+        assert!(shown.as_str().unwrap().contains(&wanted), "{what}: {shown}");
+        if p == 3 {
+            // The docs' example: no text over a value at any step; keys whatever has focus;
+            // the traceback's key; a pause before the walk.
+            assert_eq!(
+                tab.eval("lcsPage.overlapsAll()"),
+                serde_json::json!([]),
+                "{what}"
+            );
+            go(&mut tab, 1);
+            tab.eval("document.getElementById('speed').focus()");
+            tab.press("ArrowRight");
+            assert_eq!(
+                tab.eval("lcsPage.state().step"),
+                2,
+                "{what}: → with the menu focused"
+            );
+            tab.press("t");
+            let state = tab.eval("lcsPage.state()");
+            assert_eq!(state["step"].as_u64(), Some(fill as u64), "{what}: t");
+            assert_eq!(state["address"], format!("#step={}", fill + 1));
+            let pause = tab.eval(&format!(
+                "lcsPage.delayAfter({}) / lcsPage.delayAfter(0)",
+                fill - 1
+            ));
+            assert!(pause.as_f64().unwrap() >= 3.0, "{what}: {pause}");
+            let q = tab.eval("lcsPage.go(4); lcsPage.quiz(true)");
+            let right = tab.eval(&format!("lcsPage.answer({{owner: {}}}).right", q["owner"]));
+            assert_eq!(right, true, "{what}: {q}");
+            let wrong = tab.eval(&format!(
+                "lcsPage.answer({{messages: {}}}).right",
+                q["messages"].as_u64().unwrap() + 1
+            ));
+            assert_eq!(wrong, false, "{what}: {q}");
+        }
         check_quiet(&mut tab, &what);
         drop(tab);
 
@@ -583,6 +632,26 @@ fn an_edit_runs_picture_and_page_speak_of_the_edit_distance() {
         tip.contains(&format!("D[{i}][{j}] = {}", values[i][j])),
         "{tip}"
     );
+    // The inspector states the recurrence with min( and the numbers at a mismatch.
+    let (x, y) = (b"GCATTACAGTAT", b"GATTACATTAGCAT");
+    let (a, b) = (1..x.len())
+        .flat_map(|i| (1..y.len()).map(move |j| (i, j)))
+        .find(|&(i, j)| x[i] != y[j])
+        .unwrap();
+    let shown = tab.eval(&format!("lcsPage.select({a}, {b})"));
+    let wanted = format!(
+        "D[{a}][{b}] = 1 + min(D[{}][{}], D[{}][{b}], D[{a}][{}]) = 1 + min({}, {}, {}) = {}",
+        a - 1,
+        b - 1,
+        a - 1,
+        b - 1,
+        values[a - 1][b - 1],
+        values[a - 1][b],
+        values[a][b - 1],
+        values[a][b]
+    );
+    assert!(shown.as_str().unwrap().contains(&wanted), "{shown}");
+    assert_eq!(tab.eval("lcsPage.overlapsAll()"), serde_json::json!([]));
     check_quiet(&mut tab, "edit page");
 }
 
@@ -655,10 +724,19 @@ fn schedule_page_shows_each_diagonals_predicted_messages() {
         }
         check_quiet(&mut tab, &what);
     }
-    // The page honours a step in its address, as a bookmark or a screenshot needs.
+    // The page honours a step in its address, as the label counts it (a bookmark, a link sent
+    // to a class, a screenshot), and the address follows the step.
     let html = dir.path("s3.html");
     let mut tab = browser.open(&html, "#step=6");
-    assert_eq!(tab.eval("lcsPage.state().step"), 6);
+    let state = tab.eval("lcsPage.state()");
+    assert_eq!(state["step"], 5);
+    assert!(
+        state["label"].as_str().unwrap().starts_with("step 6 of "),
+        "{state}"
+    );
+    let state = go(&mut tab, 2);
+    assert_eq!(state["address"], "#step=3");
+    assert_eq!(tab.eval("lcsPage.overlapsAll()"), serde_json::json!([]));
     check_quiet(&mut tab, "#step=6");
 }
 
@@ -699,4 +777,129 @@ fn largest_page_loads_and_plays_every_step() {
     assert!(state["final"].as_bool().unwrap(), "the final answer shown");
     assert_eq!(state["lcs"], util::json(&json)["lcs"]);
     check_quiet(&mut tab, "64 x 64");
+}
+
+/// The bands pages: a schedule with a teaching word (every rank a band of a small matrix) and a
+/// recorded `solve --engine bands` run on 3 ranks. Each stage's arrows are the messages of its
+/// batches, the counters follow the stages, the timeline has each rank's batches, and the run's
+/// page ends with the report's LCS and counts; no text covers a value at any step.
+#[test]
+fn bands_pages_play_the_pipeline_with_its_timeline() {
+    let dir = Dir::new();
+    let mut browser = Browser::start();
+    // The schedule, 11 x 13 on 3 ranks, batches of 4 rows, words of 4 columns.
+    let page = dir.path("bs.html");
+    util::plain(&args(&[
+        &"schedule",
+        &"--engine",
+        &"bands",
+        &"--rows",
+        &"11",
+        &"--cols",
+        &"13",
+        &"--ranks",
+        &"3",
+        &"--batch",
+        &"4",
+        &"--word",
+        &"4",
+        &"--html",
+        &page,
+    ]))
+    .ok();
+    let mut tab = browser.open(&page, "#step=2");
+    let info = tab.eval("lcsPage.info()");
+    assert_eq!(
+        (info["engine"].as_str(), info["fill"].as_u64()),
+        (Some("bands"), Some(5))
+    );
+    let state = tab.eval("lcsPage.state()");
+    assert_eq!(state["step"], 1);
+    // Stage 1: band 0 on batch 1, band 1 on batch 0; p0 sends batch 1, p1 sends batch 0.
+    let mut sent: Vec<(u64, u64)> = state["arrows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["from"].as_u64().unwrap(), a["i"].as_u64().unwrap() / 4))
+        .collect();
+    sent.sort();
+    assert_eq!(sent, [(0, 1), (1, 0)], "{state}");
+    let cells: Vec<u64> = state["counters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["cells"].as_u64().unwrap())
+        .collect();
+    assert_eq!(cells, [2 * 4 * 8, 4 * 4, 0], "{state}");
+    assert!(state["panel"].as_str().unwrap().contains("teaching word"));
+    let computing = state["spans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "compute")
+        .count();
+    assert_eq!(computing, 2, "{state}");
+    assert_eq!(tab.eval("lcsPage.overlapsAll()"), serde_json::json!([]));
+    check_quiet(&mut tab, "bands schedule");
+    drop(tab);
+
+    // A run: 24 x 192 on 3 ranks (three words, one band each), batches of 8.
+    let input = dir.generated("b.txt", 24, 7);
+    std::fs::write(&input, {
+        let text = std::fs::read_to_string(&input).unwrap();
+        let mut lines = text.lines();
+        let x = lines.next().unwrap().to_owned();
+        let y: String = x.chars().cycle().skip(5).take(192).collect();
+        format!("{x}\n{y}\n")
+    })
+    .unwrap();
+    let (html, json, csv) = (dir.path("b.html"), dir.path("b.json"), dir.path("b.csv"));
+    let extra = args(&[
+        &"--engine",
+        &"bands",
+        &"--batch",
+        &"8",
+        &"--html",
+        &html,
+        &"--trace",
+        &csv,
+    ]);
+    let extra: Vec<&std::ffi::OsStr> = extra.iter().map(|a| a.as_os_str()).collect();
+    util::solve(3, &input, &json, &extra, &[]).ok();
+    let report = util::json(&json);
+    let lines = trace(&csv);
+    let boundary = lines.iter().filter(|l| l.0 == "boundary").count();
+    assert_eq!(
+        boundary as u64,
+        report["messages"]["boundary"].as_u64().unwrap()
+    );
+    assert_eq!(boundary, 2 * 3);
+    let mut tab = browser.open(&html, "");
+    let info = tab.eval("lcsPage.info()");
+    let (fill, steps) = (
+        info["fill"].as_u64().unwrap(),
+        info["steps"].as_u64().unwrap(),
+    );
+    assert_eq!(fill, 3 + 3 - 1);
+    let mut arrows = 0;
+    for s in 0..fill {
+        let state = go(&mut tab, s as usize);
+        arrows += state["arrows"].as_array().unwrap().len();
+        let spans = state["spans"].as_array().unwrap();
+        assert!(
+            spans.iter().any(|x| x["kind"] == "compute"),
+            "step {s}: {state}"
+        );
+    }
+    assert_eq!(arrows, boundary, "every message once");
+    let state = go(&mut tab, steps as usize - 1);
+    assert_eq!(state["lcs"], report["lcs"]);
+    for (k, c) in state["counters"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(c["cells"], report["per_rank"][k]["cells"], "p{k}");
+    }
+    let shown = tab.eval("lcsPage.select(9, 64)");
+    assert!(shown.as_str().unwrap().contains("M[9][64] = "), "{shown}");
+    assert!(shown.as_str().unwrap().contains("by message"), "{shown}");
+    assert_eq!(tab.eval("lcsPage.overlapsAll()"), serde_json::json!([]));
+    check_quiet(&mut tab, "bands run");
 }

@@ -322,20 +322,57 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
     export::check_outputs(&outputs, &[])?;
     let (m, n) = (opts.rows, opts.cols);
     if let Method::Bands { batch, .. } = opts.method {
-        if opts.html.is_some() {
-            return Err(Error::Usage(
-                "--html plays the diagonal schedule; draw the bands with --svg".into(),
-            ));
-        }
         let plan = crate::engine::bands::BandPlan::new(m, n, opts.ranks, batch);
-        let refusal = opts
-            .svg
-            .as_ref()
-            .and_then(|_| crate::render::bands::too_large(&plan));
-        if let (Some(path), None) = (&opts.svg, &refusal) {
+        let pipe = crate::render::pipeline::Pipeline::with_word(&plan, opts.word);
+        // Cell by cell when the matrix is small enough, else the bands to scale (`--svg`).
+        let cells = crate::render::bands_grid::too_large(m, n);
+        let refusal = match (&opts.svg, &opts.html) {
+            (_, Some(_)) if cells.is_some() => cells.clone().map(|p| format!("--html {p}")),
+            (Some(_), _) if cells.is_some() => crate::render::bands::too_large(&plan),
+            _ => None,
+        };
+        if let (Some(path), Some(_), None) = (&opts.svg, &cells, &refusal) {
             crate::render::bands::write_svg(path, &plan)?;
         }
-        print(&crate::render::text::bands_text(&plan))?;
+        if refusal.is_none() && cells.is_none() {
+            let schedule = Schedule::new(m, n, opts.ranks);
+            let messages = pipe.messages();
+            let mut picture = Picture::of_schedule(
+                &schedule,
+                &messages,
+                format!(
+                    "bands: {m} x {n} on {} rank{}, batches of {} rows{}",
+                    opts.ranks,
+                    if opts.ranks == 1 { "" } else { "s" },
+                    batch,
+                    if pipe.teaching() {
+                        format!(", teaching words of {} columns", pipe.word())
+                    } else {
+                        String::new()
+                    }
+                ),
+                vec![],
+            );
+            picture.bands = Some(&pipe);
+            picture.swapped = opts.swapped;
+            if let Some(path) = &opts.svg {
+                svg::write_svg(path, &picture)?;
+            }
+            if let Some(path) = &opts.html {
+                html::write_html(path, &picture, None, crate::options::DEFAULT_BATCH)?;
+            }
+        }
+        let mut text = crate::render::text::bands_text(&plan);
+        if pipe.teaching() && (opts.svg.is_some() || opts.html.is_some()) {
+            text += &format!(
+                "(the picture and the page use words of {} columns, for teaching: {} bands, {} \
+                 boundary messages)\n",
+                pipe.word(),
+                pipe.active_ranks(),
+                pipe.predicted_messages()
+            );
+        }
+        print(&text)?;
         return refusal.map_or(Ok(()), |problem| Err(Error::Usage(problem)));
     }
     let schedule = Schedule::new(m, n, opts.ranks);
@@ -361,7 +398,7 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
             svg::write_svg(path, &picture)?;
         }
         if let Some(path) = &opts.html {
-            html::write_html(path, &picture, None)?;
+            html::write_html(path, &picture, None, crate::options::DEFAULT_BATCH)?;
         }
     }
     let mut text = String::new();

@@ -22,6 +22,7 @@ use crate::provenance::{HostInfo, Provenance};
 use crate::render::html;
 use crate::render::picture::Picture;
 use crate::render::svg;
+use crate::render::{bands_grid, pipeline::Pipeline};
 use crate::report::Report;
 use crate::trace;
 
@@ -31,7 +32,7 @@ pub fn run(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<Rep
     let input = &opts.input;
     let read = crate::input::file_read(&input.path);
     let before_reading = || export::check_outputs(&opts.outputs.named(), &[read]);
-    let refuse_size = |m, n| refuse_size(&opts.outputs, m, n);
+    let refuse_size = |m, n| refuse_size(&opts.outputs, opts.method, m, n);
     let ranks = world.size() as usize;
     let before_fill = |m, n| {
         if let Some(note) = engine_note(opts.method, m, n, ranks).filter(|_| !opts.quiet) {
@@ -129,14 +130,17 @@ fn duration(seconds: f64) -> String {
 
 /// A trace holds one record per boundary cell and a picture or page one box per cell: the
 /// problem with an `m x n` matrix for the outputs asked for, if any.
-fn refuse_size(outputs: &Outputs, m: usize, n: usize) -> Option<String> {
+fn refuse_size(outputs: &Outputs, method: Method, m: usize, n: usize) -> Option<String> {
     let cells = m as u64 * n as u64;
     let side = svg::MAX_PICTURE_CELLS_SIDE;
+    let drawn = outputs.svg.is_some() || outputs.html.is_some();
     if outputs.trace.is_some() && cells > trace::MAX_TRACE_CELLS {
         Some(format!(
             "--trace is limited to {} cells; this matrix is {m} x {n} = {cells} cells",
             trace::MAX_TRACE_CELLS,
         ))
+    } else if let (true, Method::Bands { .. }) = (drawn, method) {
+        bands_grid::too_large(m, n).map(|p| format!("--svg and --html {p}"))
     } else if outputs.svg.is_some() && n > side {
         Some(format!(
             "--svg pictures are limited to {side} x {side} cells; this matrix is {m} x {n}"
@@ -146,8 +150,8 @@ fn refuse_size(outputs: &Outputs, m: usize, n: usize) -> Option<String> {
     }
 }
 
-/// Rank 0 writes the files the run was asked for. Pictures need the diagonal schedule (the
-/// options refuse them for the bands engine).
+/// Rank 0 writes the files the run was asked for. A picture of the diagonal engine is drawn on
+/// its schedule, one of the bands engine on its pipeline with the recorded timeline.
 fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<(), Error> {
     if let Some(path) = &outputs.json {
         export::write_json(path, report)?;
@@ -162,21 +166,32 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
             export::write_atomic(path, &csv)?;
         }
         let drawn = outputs.svg.is_some() || outputs.html.is_some();
-        if let (true, Layout::Diagonal(schedule, _)) = (drawn, &solved.layout) {
-            let values = recording.value_table(schedule.rows(), schedule.cols());
+        if drawn {
+            let (m, n) = (solved.pair.x.len(), solved.pair.y.len());
+            let edit = solved.problem == crate::engine::problem::Problem::Edit;
+            let values = recording.value_table(m, n, edit);
             let walk: Vec<(usize, usize)> = recording
                 .walk
                 .iter()
                 .map(|&(i, j)| (i as usize, j as usize))
                 .collect();
-            let picture = Picture::of_run(
-                schedule,
+            let (schedule, pipe) = match &solved.layout {
+                Layout::Diagonal(schedule, _) => (*schedule, None),
+                Layout::Bands(plan, _) => (
+                    crate::engine::diagonal::schedule::Schedule::new(m, n, plan.ranks()),
+                    Some(Pipeline::of_plan(plan)),
+                ),
+            };
+            let mut picture = Picture::of_run(
+                &schedule,
                 &solved.pair,
                 &values,
                 &recording.events,
                 &walk,
                 report,
             );
+            picture.bands = pipe.as_ref();
+            picture.spans = &recording.spans;
             write_picture(
                 outputs.svg.as_deref(),
                 outputs.html.as_deref(),
@@ -205,7 +220,7 @@ fn write_picture(
         svg::write_svg(path, picture)?;
     }
     if let Some(path) = html_path {
-        html::write_html(path, picture, Some(report))?;
+        html::write_html(path, picture, Some(report), DEFAULT_BATCH)?;
     }
     Ok(())
 }

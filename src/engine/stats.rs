@@ -1,6 +1,6 @@
 //! Gathering to rank 0 what every rank measured and recorded: its counts and times as one
 //! fixed-size [`RankStats`] record, its boundary messages per target, and, for a recorded run,
-//! its events, values and walk. These are MPI collectives, whose internal traffic depends on
+//! its events, values (or a bands run's steps and timeline) and walk. These are MPI collectives, whose internal traffic depends on
 //! the MPI library; they are not counted as messages.
 //!
 //! Records travel as plain 64-bit words ([`Words`]), so no MPI datatype is created: a derived
@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::engine::traffic::{PerKind, Traffic};
 use crate::engine::waiting::Waiting;
-use crate::trace::{CellValue, Event, EventWire, Recording};
+use crate::trace::{CellValue, Event, EventWire, Recording, Span, SpanKind};
 
 /// Bytes of a host name in [`RankStats`] (Linux allows 64).
 const HOST_BYTES: usize = 64;
@@ -241,6 +241,32 @@ impl Words for EventWire {
     }
 }
 
+impl Words for Span {
+    const WORDS: usize = 5;
+
+    fn put(&self, out: &mut Vec<u64>) {
+        let kind = SpanKind::ALL.iter().position(|&k| k == self.kind);
+        out.extend([
+            self.rank as u64,
+            self.batch as u64,
+            kind.unwrap_or(0) as u64,
+            self.start.to_bits(),
+            self.end.to_bits(),
+        ]);
+    }
+
+    fn take(words: &[u64]) -> Span {
+        let mut r = Reader(words.iter());
+        Span {
+            rank: r.u() as usize,
+            batch: r.u() as usize,
+            kind: SpanKind::ALL[(r.u() as usize).min(SpanKind::ALL.len() - 1)],
+            start: r.f(),
+            end: r.f(),
+        }
+    }
+}
+
 /// Everything gathered on rank 0.
 pub struct Gathered {
     pub stats: Vec<RankStats>,
@@ -280,10 +306,14 @@ pub fn gather(
             .collect();
         let events = gather_varcount(world, &events, waiting);
         let values = gather_varcount(world, &r.values, waiting);
+        let deltas = gather_varcount(world, &r.deltas, waiting);
+        let spans = gather_varcount(world, &r.spans, waiting);
         let walk = gather_varcount(world, &walk, waiting);
         Some(Recording {
             events: events?.iter().map(Event::from).collect(),
             values: values?,
+            deltas: deltas?,
+            spans: spans?,
             walk: walk?.iter().map(|c| (c.i, c.j)).collect(),
         })
     });
@@ -382,6 +412,13 @@ mod tests {
             i: 3,
             j: u64::MAX,
             value: 9,
+        });
+        round_trip(&Span {
+            rank: 2,
+            batch: 7,
+            kind: SpanKind::Wait,
+            start: 1.7e9 + 0.125,
+            end: 1.7e9 + 0.5,
         });
         round_trip(&EventWire {
             kind: 2,

@@ -65,7 +65,7 @@ pub fn render(plan: &BandPlan) -> String {
     let col_px = MATRIX_WIDTH / n.max(1) as f64;
     let row_px = (MATRIX_HEIGHT / m.max(1) as f64).min(col_px.max(2.0) * 4.0);
     let (grid_w, grid_h) = (col_px * n as f64, row_px * m as f64);
-    let (gx, gy) = (MARGIN + 60.0, MARGIN + 70.0);
+    let (gx, gy) = (MARGIN + 60.0, MARGIN + 90.0);
     let legend_y = gy + grid_h + 40.0;
     let legend_lines = p + 4;
     let width = (gx + grid_w + MARGIN).max(720.0);
@@ -251,7 +251,22 @@ pub fn render(plan: &BandPlan) -> String {
     }
     out.close("g");
 
-    // One arrow per message: batch b's carries, from band k's last column into band k + 1.
+    // One arrow per message: batch b's carries, from band k's last column into band k + 1, in
+    // the sender's colour over a black edge; when the batches are thinner than an arrow, the
+    // arrows thin down and the edge says how many there are instead of a solid comb.
+    let dense = row_px * plan.batch() as f64 <= 6.0;
+    let width = if dense { 1.0 } else { 3.0 };
+    for k in plan.senders() {
+        text(
+            &mut out,
+            x_of(plan.cols_of(k).end),
+            gy - 46.0,
+            TEXT_PX,
+            "middle",
+            &text_colour,
+            &format!("p{k} → p{}: {} messages", k + 1, plan.batches()),
+        );
+    }
     out.group("messages");
     for b in 0..plan.batches() {
         let rows = plan.batch_rows(b);
@@ -272,9 +287,13 @@ pub fn render(plan: &BandPlan) -> String {
                     ("y1", num(y)),
                     ("x2", num(edge + reach)),
                     ("y2", num(y)),
-                    ("stroke", hex(MESSAGE_COLOUR)),
-                    ("stroke-width", "1.6".into()),
-                    ("marker-end", "url(#carry-head)".into()),
+                    ("stroke", hex(rank_colour(k))),
+                    ("stroke-width", num(width)),
+                    ("stroke-opacity", if dense { "0.6" } else { "1" }.into()),
+                    (
+                        "marker-end",
+                        if dense { "none" } else { "url(#carry-head)" }.into(),
+                    ),
                 ],
             );
         }

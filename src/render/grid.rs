@@ -9,10 +9,11 @@
 
 use std::fmt::Write as _;
 
-use super::layout::{Layout, LEGEND_PX};
+use super::layout::{Layout, AXIS_PX};
 use super::picture::{byte_label, is_match, Arrow, Picture};
 use super::style::{
-    hex, rank_colour, rank_hatch, DIAGONAL_COLOUR, FAINT_TEXT_COLOUR, MESSAGE_COLOUR, TEXT_COLOUR,
+    hex, rank_colour, rank_hatch, DIAGONAL_COLOUR, FAINT_TEXT_COLOUR, MESSAGE_COLOUR, RANK_COLOURS,
+    TEXT_COLOUR,
 };
 use super::xml::{num, SvgWriter};
 
@@ -33,7 +34,7 @@ pub(super) fn axes(out: &mut SvgWriter, p: &Picture, l: &Layout) {
             ("class", "axis-title".into()),
             ("x", num(l.grid_x)),
             ("y", num(l.axis_title_y)),
-            ("font-size", num(LEGEND_PX)),
+            ("font-size", num(AXIS_PX)),
             ("fill", hex(TEXT_COLOUR)),
         ],
         col_title,
@@ -44,7 +45,7 @@ pub(super) fn axes(out: &mut SvgWriter, p: &Picture, l: &Layout) {
             ("class", "axis-title".into()),
             ("x", num(l.axis_title_x)),
             ("y", num(mid_y)),
-            ("font-size", num(LEGEND_PX)),
+            ("font-size", num(AXIS_PX)),
             ("fill", hex(TEXT_COLOUR)),
             ("text-anchor", "middle".into()),
             ("dominant-baseline", "central".into()),
@@ -155,7 +156,7 @@ pub(super) fn diagonal_labels(out: &mut SvgWriter, p: &Picture, l: &Layout) {
                 ("font-style", "italic".into()),
                 ("fill", hex(DIAGONAL_COLOUR)),
             ],
-            &d.to_string(),
+            &format!("d={d}"),
         );
     }
     out.close("g");
@@ -189,6 +190,34 @@ pub(super) fn cells(out: &mut SvgWriter, p: &Picture, l: &Layout) {
             );
             if let Some(id) = rank_hatch(owner).id() {
                 hatched.push((i, j, x, y, id));
+            }
+        }
+    }
+    // Thick lines where the owner changes: ownership told without colour.
+    let fence = |out: &mut SvgWriter, a: (f64, f64), b: (f64, f64)| {
+        out.leaf(
+            "line",
+            &[
+                ("class", "fence".into()),
+                ("x1", num(a.0)),
+                ("y1", num(a.1)),
+                ("x2", num(b.0)),
+                ("y2", num(b.1)),
+                ("stroke", hex(TEXT_COLOUR)),
+                ("stroke-width", num((l.cell * 0.06).clamp(1.5, 3.0))),
+                ("stroke-linecap", "square".into()),
+            ],
+        );
+    };
+    for i in 0..s.rows() {
+        for j in 0..s.cols() {
+            let (x, y) = l.corner(i, j);
+            let k = s.cell_proc(i, j);
+            if j + 1 < s.cols() && s.cell_proc(i, j + 1) != k {
+                fence(out, (x + l.cell - 0.5, y), (x + l.cell - 0.5, y + l.cell));
+            }
+            if i + 1 < s.rows() && s.cell_proc(i + 1, j) != k {
+                fence(out, (x, y + l.cell - 0.5), (x + l.cell, y + l.cell - 0.5));
             }
         }
     }
@@ -260,12 +289,35 @@ pub(super) fn diagonal_outlines(out: &mut SvgWriter, p: &Picture, l: &Layout) {
 }
 
 /// Each cell's text: its value (white on a match's disc) or, without values, its owner; the
-/// text is haloed in the cell's colour so the walk line passes behind it.
+/// text is haloed in the cell's colour so the walk line passes behind it. A cell with a value
+/// and room for more also names its owner in its top-left corner, small.
 pub(super) fn cell_texts(out: &mut SvgWriter, p: &Picture, l: &Layout) {
     if !l.cell_text {
         return;
     }
     let s = p.schedule;
+    if p.values.is_some() && l.cell >= 40.0 {
+        out.group("owner-tags");
+        let px = (l.cell * 0.2).clamp(9.0, 12.0);
+        for i in 0..s.rows() {
+            for j in 0..s.cols() {
+                let (x, y) = l.corner(i, j);
+                out.text(
+                    &[
+                        ("class", "owner-tag".into()),
+                        ("data-i", i.to_string()),
+                        ("data-j", j.to_string()),
+                        ("x", num(x + 3.0)),
+                        ("y", num(y + 2.0 + px)),
+                        ("font-size", num(px)),
+                        ("fill", hex(FAINT_TEXT_COLOUR)),
+                    ],
+                    &format!("p{}", s.cell_proc(i, j)),
+                );
+            }
+        }
+        out.close("g");
+    }
     out.group("cell-texts");
     let on_walk: std::collections::HashSet<(usize, usize)> = p.path.iter().copied().collect();
     for i in 0..s.rows() {
@@ -315,10 +367,15 @@ pub(super) fn messages(out: &mut SvgWriter, l: &Layout, arrows: &[Arrow]) {
             (l.at(i, j, 0.2, 0.32), l.at(i, j, 0.8, 0.32))
         };
         let e = &a.event;
-        out.leaf(
-            "line",
+        let ends = [
+            ("x1", num(from.0)),
+            ("y1", num(from.1)),
+            ("x2", num(to.0)),
+            ("y2", num(to.1)),
+        ];
+        arrow(
+            out,
             &[
-                ("class", "message".into()),
                 ("data-kind", e.kind.name().into()),
                 ("data-d", (i + j).to_string()),
                 ("data-from", e.from.to_string()),
@@ -326,15 +383,46 @@ pub(super) fn messages(out: &mut SvgWriter, l: &Layout, arrows: &[Arrow]) {
                 ("data-i", i.to_string()),
                 ("data-j", j.to_string()),
                 ("data-bytes", e.bytes.to_string()),
-                ("x1", num(from.0)),
-                ("y1", num(from.1)),
-                ("x2", num(to.0)),
-                ("y2", num(to.1)),
-                ("stroke", hex(MESSAGE_COLOUR)),
-                ("stroke-width", num(l.message_width())),
-                ("marker-end", "url(#message-head)".into()),
             ],
+            &ends,
+            e.from,
+            l.message_width(),
         );
     }
     out.close("g");
+}
+
+/// One message arrow: a black edge under a shaft in the sender's colour (`class="message"`,
+/// carrying `data`), its head in the same colours; the edge is `message-halo`.
+pub(super) fn arrow(
+    out: &mut SvgWriter,
+    data: &[(&'static str, String)],
+    ends: &[(&'static str, String)],
+    sender: usize,
+    width: f64,
+) {
+    let mut halo = vec![("class", "message-halo".to_owned())];
+    halo.extend(data.iter().cloned());
+    halo.extend(ends.iter().cloned());
+    halo.extend([
+        ("stroke", hex(MESSAGE_COLOUR)),
+        ("stroke-width", num(width + 2.5)),
+        ("stroke-linecap", "round".into()),
+    ]);
+    out.leaf("line", &halo);
+    let mut shaft = vec![("class", "message".to_owned())];
+    shaft.extend(data.iter().cloned());
+    shaft.extend(ends.iter().cloned());
+    let head = if sender < RANK_COLOURS {
+        format!("url(#message-head-{sender})")
+    } else {
+        "url(#message-head)".into()
+    };
+    shaft.extend([
+        ("stroke", hex(rank_colour(sender))),
+        ("stroke-width", num(width)),
+        ("stroke-linecap", "round".into()),
+        ("marker-end", head),
+    ]);
+    out.leaf("line", &shaft);
 }

@@ -38,6 +38,7 @@ use super::style::{self, hex, rank_colour, rank_hatch, Hatch, RANK_COLOURS};
 use super::svg::{self, MAX_CELL_TEXT_SIDE};
 use super::words;
 use super::xml::{escape, SvgWriter};
+use super::{bands_grid, lesson};
 use crate::engine::problem::{Move, Problem};
 use crate::error::Error;
 use crate::report::{RankReport, Report};
@@ -51,7 +52,17 @@ pub const MAX_PAGE_CELLS_SIDE: usize = svg::MAX_PICTURE_CELLS_SIDE;
 pub const MAX_STEPS_PER_PHASE: usize = 100;
 
 const CSS: &str = include_str!("page/page.css");
-const SCRIPT: &str = include_str!("page/page.js");
+/// The page's script, in parts that share one scope (each part reads what the parts before it
+/// defined): the data and the engines' formulas, the walk's rule, the steps, the side panel's
+/// texts, the cell inspector, the timeline and the prediction mode, and the player's controls.
+const SCRIPT: [&str; 6] = [
+    include_str!("page/model.js"),
+    include_str!("page/walk.js"),
+    include_str!("page/panel.js"),
+    include_str!("page/inspect.js"),
+    include_str!("page/quiz.js"),
+    include_str!("page/player.js"),
+];
 
 /// The refusal for a matrix too large for a page, or `None`.
 pub fn too_large(rows: usize, cols: usize) -> Option<String> {
@@ -89,6 +100,23 @@ struct Data<'a> {
     palette: Vec<String>,
     rank_colours: usize,
     max_cell_text_side: usize,
+    /// `diagonal` or `bands`.
+    engine: &'static str,
+    bands: Option<BandsData>,
+    compare: Vec<lesson::EngineLine>,
+}
+
+/// A bands page's pipeline: its word, batches and each active rank's columns.
+#[derive(Debug, Serialize)]
+struct BandsData {
+    word: usize,
+    teaching: bool,
+    batch: usize,
+    batches: usize,
+    stages: usize,
+    cols: Vec<[usize; 2]>,
+    /// The timeline is the run's own (else a model).
+    recorded: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -112,18 +140,35 @@ struct Steps {
 
 /// Writes the page of `picture` (a schedule, or a run with its `report`) to `path`
 /// atomically.
-pub fn write_html(path: &Path, picture: &Picture, report: Option<&Report>) -> Result<(), Error> {
-    let page = render(picture, report)?;
+/// `bands_batch` is the batch the comparison predicts the bands engine with when it did not run.
+pub fn write_html(
+    path: &Path,
+    picture: &Picture,
+    report: Option<&Report>,
+    bands_batch: usize,
+) -> Result<(), Error> {
+    let page = render(picture, report, bands_batch)?;
     crate::export::write_atomic(path, page.as_bytes())
 }
 
 /// The page as one HTML document.
-pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Error> {
+pub fn render(
+    picture: &Picture,
+    report: Option<&Report>,
+    bands_batch: usize,
+) -> Result<String, Error> {
     let s = picture.schedule;
-    if let Some(problem) = too_large(s.rows(), s.cols()) {
+    let refusal = match picture.bands {
+        Some(_) => bands_grid::too_large(s.rows(), s.cols()),
+        None => too_large(s.rows(), s.cols()),
+    };
+    if let Some(problem) = refusal {
         return Err(Error::Usage(problem));
     }
-    let grid = svg::render_grid(picture)?;
+    let grid = match picture.bands {
+        Some(_) => bands_grid::render_grid(picture)?,
+        None => svg::render_grid(picture)?,
+    };
     let hops = picture::hops(picture)?
         .into_iter()
         .map(|h| HopData {
@@ -168,13 +213,40 @@ pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Erro
         per_rank: report.map(|r| r.per_rank.as_slice()),
         control: report.map(Report::control_explanation),
         steps: Steps {
-            unit: "diagonal",
-            group: per_phase(s.diagonals()),
+            unit: if picture.bands.is_some() {
+                "stage"
+            } else {
+                "diagonal"
+            },
+            group: per_phase(picture.bands.map_or(s.diagonals(), |b| b.stages())),
             walk_group: per_phase(picture.path.len()),
         },
         palette: (0..RANK_COLOURS).map(|k| hex(rank_colour(k))).collect(),
         rank_colours: RANK_COLOURS,
         max_cell_text_side: MAX_CELL_TEXT_SIDE,
+        engine: if picture.bands.is_some() {
+            "bands"
+        } else {
+            "diagonal"
+        },
+        bands: picture.bands.map(|b| BandsData {
+            word: b.word(),
+            teaching: b.teaching(),
+            batch: b.batch(),
+            batches: b.batches(),
+            stages: b.stages(),
+            cols: (0..b.active_ranks())
+                .map(|k| [b.cols_of(k).start, b.cols_of(k).end])
+                .collect(),
+            recorded: !picture.spans.is_empty(),
+        }),
+        compare: lesson::compare(
+            (s.rows(), s.cols(), s.ranks()),
+            picture.problem,
+            picture.bands,
+            bands_batch,
+            report,
+        ),
     };
     let json = serde_json::to_string(&data).map_err(anyhow::Error::from)?;
     // Inside a script element only `</script` could end the block early; JSON may spell `<`
@@ -197,6 +269,20 @@ pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Erro
     } else {
         String::new()
     };
+    let intro: String = lesson::intro(picture.problem, picture.bands.is_some())
+        .iter()
+        .map(|p| format!("<p>{}</p>", words::html(p)))
+        .collect();
+    let compare = compare_table(&data.compare);
+    let script = format!(
+        "'use strict';\n(function () {{\n{}}})();\n",
+        SCRIPT.concat()
+    );
+    let traceback = if report.is_some() {
+        "<button id=\"traceback\" type=\"button\" title=\"go to the traceback (t)\">&#x2934; walk</button>\n"
+    } else {
+        ""
+    };
     Ok(format!(
         r#"<!DOCTYPE html>
 <html lang="en">
@@ -218,19 +304,26 @@ pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Erro
 <button id="play" type="button" title="play or pause (space)">&#x25B6; play</button>
 <button id="forward" type="button" title="step forward (&#x2192;)">&#x25B6;</button>
 <button id="last" type="button" title="last step (End)">&#x25B6;|</button>
-<input id="slider" type="range" min="0" max="0" value="0" aria-label="step">
+{traceback}<input id="slider" type="range" min="0" max="0" value="0" aria-label="step">
 <span id="step-label"></span>
-<label>speed <select id="speed"><option value="1500">slow</option><option value="700" selected>normal</option><option value="250">fast</option><option value="60">very fast</option></select></label>
+<label title="speed"><select id="speed" aria-label="speed"><option value="1500">slow</option><option value="700" selected>normal</option><option value="250">fast</option><option value="60">very fast</option></select></label>
+<button id="intro-button" type="button" title="what is this? (?)" aria-expanded="false">?</button>
+<button id="quiz-button" type="button" title="predict before each step (q)" aria-pressed="false">predict</button>
+<button id="contrast" type="button" title="high contrast (c)" aria-pressed="false">contrast</button>
 </div>
 {swap}</header>
 <main>
 <div id="figure">
 {grid}</div>
 <aside>
+<section id="intro" hidden><h2>What this page shows</h2>{intro}<p class="note">Keys: &#x2190; &#x2192; step, space plays, Home and End jump, t the traceback, q predict, c contrast, ? this text.</p></section>
+<section id="quiz" hidden><h2>Predict</h2><div id="quiz-text"></div></section>
 <section id="now"><h2 id="phase"></h2><p id="what"></p><p id="found" hidden>{found} <span id="found-so-far"></span></p></section>
+<section id="cell"><h2>The cell</h2><div id="cell-text"></div></section>
 <section id="counters"><h2>Per rank, so far</h2><table id="counter-table"><thead><tr><th>rank</th><th>cells</th><th>sent</th><th>received</th></tr></thead><tbody></tbody></table><p class="note" id="counter-note"></p></section>
 <section id="formulas"><h2>Formulas</h2><div id="formula-text"></div></section>
 <section id="final" hidden><h2>The run, per rank</h2><div id="final-text"></div></section>
+<section id="compare"><h2>Diagonal or bands: the messages</h2>{compare}</section>
 <section id="legend"><h2>Legend</h2>
 {legend}</section>
 </aside>
@@ -238,11 +331,44 @@ pub fn render(picture: &Picture, report: Option<&Report>) -> Result<String, Erro
 <div id="tooltip" hidden></div>
 <script type="application/json" id="run-data">{json}</script>
 <script>
-{SCRIPT}</script>
+{script}</script>
 </body>
 </html>
 "#
     ))
+}
+
+/// The two engines' messages side by side (see [`lesson`]).
+fn compare_table(lines: &[lesson::EngineLine]) -> String {
+    let mut out = String::from(
+        "<table class=\"compare\"><thead><tr><th>engine</th><th>messages</th><th>bytes</th>\
+         <th>waits</th><th>fill</th></tr></thead><tbody>",
+    );
+    for l in lines {
+        let seconds = l
+            .seconds
+            .map_or("—".to_owned(), |s| format!("{:.2} ms", s * 1e3));
+        let _ = write!(
+            out,
+            "<tr data-engine=\"{}\"><td>{} <span class=\"note\">({}; {})</span></td><td>{}</td>\
+             <td>{}</td><td>{}</td><td>{}</td></tr>",
+            l.engine,
+            l.engine,
+            l.source,
+            escape(&l.setting),
+            l.messages,
+            l.bytes,
+            l.steps,
+            seconds
+        );
+    }
+    out.push_str("</tbody></table>");
+    let _ = write!(
+        out,
+        "<p class=\"note\">{}</p>",
+        escape(&lesson::compare_note(lines))
+    );
+    out
 }
 
 /// One element of a legend sample: its tag, its attributes and its text (empty: none).
@@ -290,7 +416,18 @@ fn legend(p: &Picture, solved: bool) -> String {
         );
     }
     out.push_str("</ul>\n<ul class=\"keys\">\n");
-    if s.ranks() > s.working_ranks() {
+    if let Some(pipe) = p.bands {
+        if pipe.active_ranks() < pipe.ranks() {
+            let _ = writeln!(out, "<li>{}</li>", escape(&lesson::idle_bands(pipe)));
+        }
+        if pipe.teaching() {
+            let _ = writeln!(
+                out,
+                "<li><b>{}</b></li>",
+                escape(&lesson::teaching_word(pipe))
+            );
+        }
+    } else if s.ranks() > s.working_ranks() {
         let first = s.working_ranks();
         let _ = writeln!(
             out,
@@ -322,8 +459,13 @@ fn legend(p: &Picture, solved: bool) -> String {
             ],
             "",
         )]),
-        "grey cell: not computed yet at this step; a coloured cell is computed by its owner, \
-         <code>cell_proc(i, j)</code>",
+        if p.bands.is_some() {
+            "grey cell: not computed yet at this step; a coloured cell is computed by the rank \
+             whose band holds its column"
+        } else {
+            "grey cell: not computed yet at this step; a coloured cell is computed by its owner, \
+             <code>cell_proc(i, j)</code>"
+        },
     );
     key(
         sample(&[(
@@ -339,8 +481,14 @@ fn legend(p: &Picture, solved: bool) -> String {
             ],
             "",
         )]),
-        "outlined: the diagonal(s) of this step, <code>d = i + j</code>; the purple numbers \
-         along the top and right edges name each diagonal where it leaves the grid",
+        if p.bands.is_some() {
+            "outlined: the batches the bands compute at this stage: band k works on batch \
+             s − k at stage s; thick black lines fence the bands, dashed lines the batches"
+        } else {
+            "outlined: the diagonal(s) of this step, <code>d = i + j</code>; the purple \
+             <code>d=</code> numbers along the top and right edges name each diagonal where it \
+             leaves the grid"
+        },
     );
     key(
         sample(&[
@@ -358,8 +506,15 @@ fn legend(p: &Picture, solved: bool) -> String {
             ),
             ("path", &[("d", "M24,4 L32,9 L24,14 z"), ("fill", &msg)], ""),
         ]),
-        "boundary message of this step's diagonal: one value (4 bytes) from the sending cell \
-         into the cell below, or else to the right, that its receiver owns",
+        if p.bands.is_some() {
+            "message of carries, in the sender's colour: after a batch, a band sends the next \
+             band the carry out of its last word for each of the batch's rows, packed into 64-bit \
+             words, in one message"
+        } else {
+            "boundary message of this step's diagonal, in the sender's colour: one value (4 \
+             bytes) from the sending cell into the cell below, or else to the right, that its \
+             receiver owns; the receiving cell is ringed"
+        },
     );
     if s.rows() <= MAX_CELL_TEXT_SIDE && s.cols() <= MAX_CELL_TEXT_SIDE {
         key(
@@ -469,7 +624,7 @@ mod tests {
         let s = Schedule::new(5, 8, 3);
         let messages = picture::predicted_messages(&s);
         let picture = Picture::of_schedule(&s, &messages, "5 x 8 <3>".into(), vec![]);
-        let page = render(&picture, None).unwrap();
+        let page = render(&picture, None, 256).unwrap();
         assert!(page.starts_with("<!DOCTYPE html>"));
         assert!(page.contains("<title>5 x 8 &lt;3&gt;</title>"));
         // Nothing to fetch: no external source, link or URL but the SVG namespace.
@@ -500,7 +655,7 @@ mod tests {
     fn script_end_tags_in_data_cannot_close_the_block() {
         let s = Schedule::new(1, 9, 1);
         let picture = Picture::of_schedule(&s, &[], "</script><b>".into(), vec![]);
-        let page = render(&picture, None).unwrap();
+        let page = render(&picture, None, 256).unwrap();
         assert_eq!(data_block(&page)["title"], "</script><b>");
         assert_eq!(page.matches("</script>").count(), 2);
     }
@@ -512,11 +667,17 @@ mod tests {
         let page = render(
             &Picture::of_schedule(&s, &messages, "t".into(), vec![]),
             None,
+            256,
         )
         .unwrap();
         assert_eq!(data_block(&page)["steps"]["group"], 2);
         let s = Schedule::new(3, 65, 2);
-        let err = render(&Picture::of_schedule(&s, &[], "t".into(), vec![]), None).unwrap_err();
+        let err = render(
+            &Picture::of_schedule(&s, &[], "t".into(), vec![]),
+            None,
+            256,
+        )
+        .unwrap_err();
         assert_eq!(
             err.to_string(),
             "--html pages are limited to 64 x 64 cells; this matrix is 3 x 65"

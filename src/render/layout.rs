@@ -51,9 +51,47 @@ pub(super) fn wrap(text: &str, px: f64, width: f64) -> Vec<String> {
 pub(super) const MARGIN: f64 = 20.0;
 pub(super) const TITLE_PX: f64 = 18.0;
 pub(super) const LEGEND_PX: f64 = 13.0;
+/// The axes' titles: large enough to read from the back of a room once the page has scaled
+/// the grid down.
+pub(super) const AXIS_PX: f64 = 18.0;
 pub(super) const LEGEND_LINE: f64 = 18.0;
 const LEGEND_WIDTH: f64 = 400.0;
 pub(super) const SWATCH: f64 = 15.0;
+
+/// Where the walk's marks go in a grid of cells, square (the diagonal schedule's [`Layout`]) or
+/// not (the bands' grid).
+pub(super) trait Geometry {
+    /// The centre of cell `(i, j)`.
+    fn centre(&self, i: usize, j: usize) -> (f64, f64);
+    /// The smaller side of a cell.
+    fn side(&self) -> f64;
+    fn walk_width(&self) -> f64;
+    /// Radius of a match's disc.
+    fn disc(&self) -> f64;
+    fn hop_width(&self) -> f64;
+}
+
+impl Geometry for Layout {
+    fn centre(&self, i: usize, j: usize) -> (f64, f64) {
+        self.at(i, j, 0.0, 0.0)
+    }
+
+    fn side(&self) -> f64 {
+        self.cell
+    }
+
+    fn walk_width(&self) -> f64 {
+        Layout::walk_width(self)
+    }
+
+    fn disc(&self) -> f64 {
+        Layout::disc(self)
+    }
+
+    fn hop_width(&self) -> f64 {
+        Layout::hop_width(self)
+    }
+}
 
 /// Pixel positions and sizes of every part of the picture.
 pub(super) struct Layout {
@@ -122,21 +160,21 @@ impl Layout {
         let diagonal_px = (cell * 0.36).clamp(9.0, 14.0);
         let every = |needed: f64| ((needed / cell).ceil() as usize).max(1);
         let index_every = every(text_width(&side.to_string(), index_px) + 4.0);
-        let widest_d = s.diagonals().saturating_sub(1).to_string();
+        let widest_d = format!("d={}", s.diagonals().saturating_sub(1));
         let diagonal_every = every(text_width(&widest_d, diagonal_px) + 6.0)
             .max(every(diagonal_px + 3.0))
             .max(index_every);
 
         // Vertical: title lines, axis title, indices, bytes, diagonal band, grid.
         let title_lines = if full { 1 + usize::from(p.swapped) } else { 0 };
-        let axis_title_y = MARGIN + title_lines as f64 * 26.0 + 14.0;
+        let axis_title_y = MARGIN + title_lines as f64 * 26.0 + AXIS_PX;
         let top_index_y = axis_title_y + 8.0 + index_px;
         let top_bytes_y = top_index_y + if p.y.is_some() { label_px + 6.0 } else { 0.0 };
         let grid_y = top_bytes_y + 8.0 + diagonal_px + 8.0;
 
         // Horizontal: axis title (rotated), indices, bytes, grid, diagonal band.
         let axis_title_x = MARGIN + 8.0;
-        let left_index_x = axis_title_x + 12.0 + text_width(&m.to_string(), index_px);
+        let left_index_x = axis_title_x + AXIS_PX + text_width(&m.to_string(), index_px);
         let left_bytes_x = left_index_x + if p.x.is_some() { 8.0 + label_px } else { 0.0 };
         let grid_x = left_bytes_x + 8.0;
         let grid_right = grid_x + n as f64 * cell;
@@ -221,12 +259,10 @@ impl Layout {
         (self.cell * 0.16).clamp(4.0, 8.0)
     }
 
+    /// A message's shaft: thick enough to read from the back of a room, in its sender's colour
+    /// over a black edge.
     pub(super) fn message_width(&self) -> f64 {
-        if self.cell >= 34.0 {
-            2.0
-        } else {
-            1.2
-        }
+        (self.cell * 0.09).clamp(2.0, 5.0)
     }
 }
 
@@ -254,7 +290,7 @@ fn legend_lines(p: &Picture, cell_text: bool, hops: &[Hop]) -> Vec<LegendLine> {
     }
     keys.push((
         Key::Diagonal,
-        "d = i + j: each diagonal is numbered where it leaves the grid, along the top and right edges"
+        "d=N: diagonal d = i + j, numbered where it leaves the grid, along the top and right edges"
             .into(),
     ));
     keys.push((

@@ -5,20 +5,27 @@
 //! A picture is made in steps, each in a module of its own: what it shows ([`picture`]: the
 //! model, its hops and arrows), where everything goes (`layout`: sizes, positions, the
 //! legend's lines), and the drawings of the matrix (`grid`), the traceback walk (`walk`) and
-//! the legend (`legend`); [`svg`] puts them together. What the legends say about the run's
+//! the legend (`legend`); [`svg`] puts them together. A bands run or schedule is drawn from its
+//! [`pipeline`] (the bands at the engine's word or a teaching word) by [`bands_grid`], with the
+//! per-rank `timeline` beneath; what the page teaches besides the run (its introduction, the two
+//! engines compared) is written in [`lesson`]. What the legends say about the run's
 //! problem (the LCS or the edit distance) is written once, in `words`. Every hand-written SVG
 //! in the crate, the plots' included, is written by [`xml::SvgWriter`], and every text put
 //! into SVG or HTML is escaped by [`xml::escape`].
 
 pub mod bands;
+pub mod bands_grid;
 mod grid;
 pub mod html;
 mod layout;
 mod legend;
+pub mod lesson;
 pub mod picture;
+pub mod pipeline;
 pub mod style;
 pub mod svg;
 pub mod text;
+mod timeline;
 mod walk;
 mod words;
 pub mod xml;

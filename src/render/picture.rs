@@ -17,7 +17,9 @@ use crate::engine::protocol::{Kind, HOP_HEADER_BYTES};
 use crate::error::Error;
 use crate::input::Pair;
 use crate::report::{Answer, Report};
-use crate::trace::Event;
+use crate::trace::{Event, Span};
+
+use super::pipeline::Pipeline;
 
 /// Everything one picture shows. `x`, `y`, `values` and `path` are optional extras of a solved
 /// run; `schedule --svg` draws the schedule alone with its predicted messages.
@@ -46,6 +48,10 @@ pub struct Picture<'a> {
     pub title: String,
     /// Lines of text added under the legend's keys, such as counts.
     pub legend: Vec<String>,
+    /// A bands run or schedule: its pipeline owns the cells (the schedule gives the sizes).
+    pub bands: Option<&'a Pipeline>,
+    /// A bands run's recorded timeline (empty: a schedule, whose timeline is modelled).
+    pub spans: &'a [Span],
 }
 
 impl<'a> Picture<'a> {
@@ -91,6 +97,16 @@ impl<'a> Picture<'a> {
                     report.messages.control
                 ),
             ],
+            bands: None,
+            spans: &[],
+        }
+    }
+
+    /// The rank that computes cell `(i, j)`: its band's, or `cell_proc(i, j)`.
+    pub fn owner(&self, i: usize, j: usize) -> usize {
+        match self.bands {
+            Some(pipe) => pipe.owner_of_col(j),
+            None => self.schedule.cell_proc(i, j),
         }
     }
 
@@ -114,6 +130,8 @@ impl<'a> Picture<'a> {
             answer: None,
             title,
             legend,
+            bands: None,
+            spans: &[],
         }
     }
 }
@@ -166,7 +184,6 @@ impl Hop {
 /// The walk's hops, from the traceback messages in `p.messages`: each is placed on the step of
 /// the walk that enters its cell, and must cross between the owners the message names.
 pub fn hops(p: &Picture) -> Result<Vec<Hop>, Error> {
-    let s = p.schedule;
     let bad = |what: String| Err(Error::Internal(anyhow::anyhow!("picture: {what}")));
     let mut hops = Vec::new();
     for e in p.messages.iter().filter(|e| e.kind == Kind::Traceback) {
@@ -177,7 +194,7 @@ pub fn hops(p: &Picture) -> Result<Vec<Hop>, Error> {
             return bad(format!("hop to {next:?} is not on the walk"));
         };
         let here = p.path[t];
-        if s.cell_proc(here.0, here.1) != e.from || s.cell_proc(next.0, next.1) != e.to {
+        if p.owner(here.0, here.1) != e.from || p.owner(next.0, next.1) != e.to {
             return bad(format!(
                 "hop {e:?} does not cross between the cells' owners"
             ));
@@ -374,6 +391,8 @@ pub(crate) mod tests {
             answer: None,
             title: String::new(),
             legend: vec![],
+            bands: None,
+            spans: &[],
         };
         assert!(matches!(hops(&picture), Err(Error::Internal(_))));
     }
@@ -421,6 +440,8 @@ pub(crate) mod tests {
                 answer: None,
                 title: String::new(),
                 legend: vec![],
+                bands: None,
+                spans: &[],
             };
             let hops = hops(&picture).unwrap();
             assert_eq!(hops.len(), events.len());
@@ -449,6 +470,8 @@ pub(crate) mod tests {
             answer: None,
             title: String::new(),
             legend: vec![],
+            bands: None,
+            spans: &[],
         };
         let two = walked(&picture, 2).unwrap();
         assert_eq!(Alignment::of_path(&two, false).cigar(), "1=1D");
@@ -469,6 +492,8 @@ pub(crate) mod tests {
             answer: None,
             title: String::new(),
             legend: vec![],
+            bands: None,
+            spans: &[],
         };
         assert!(check(&base).is_ok());
         let short_y = Picture {
@@ -488,6 +513,8 @@ pub(crate) mod tests {
             answer: None,
             title: String::new(),
             legend: vec![],
+            bands: None,
+            spans: &[],
         };
         assert!(matches!(check(&outside), Err(Error::Internal(_))));
     }

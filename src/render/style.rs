@@ -1,11 +1,16 @@
 //! The look every picture and plot shares: colours, the font and a text-width estimate.
 //!
 //! Ranks get twelve light colours chosen for a projector: light enough for black text on a cell
-//! (contrast at least 8:1), none so pale that it passes for an empty cell, each pair at least
-//! 0.12 apart in the perceptual OKLab space (ranks up to two apart, which share boundaries or
-//! sit side by side, at least 0.18), so that p0/p2 or p1/p3 read as different
-//! colours on a washed-out screen too. Beyond twelve ranks the colours repeat and a hatching
-//! tells the rounds apart ([`rank_hatch`]): stripes for p12..p23, a cross-hatch for p24..p35.
+//! (contrast at least 8:1), none so pale that it passes for an empty cell (the page's grey of
+//! a cell not computed yet), each pair at least 0.12 apart in the perceptual OKLab space (ranks
+//! up to two apart, which share boundaries or sit side by side, at least 0.18), so that p0/p2
+//! or p1/p3 read as different colours on a washed-out screen too; and every pair at least 8
+//! apart (CIE76 ΔE in CIELAB) as a deuteranope or a protanope sees them, simulated with the
+//! matrices of Machado, Oliveira and Fernandes (2009) at full severity. They were found by a
+//! search under those constraints; the tests check each one. Beyond twelve ranks the colours
+//! repeat and a hatching tells the rounds apart ([`rank_hatch`]): stripes for p12..p23, a
+//! cross-hatch for p24..p35. The page reads them as CSS custom properties `--rank-0` …
+//! `--rank-11` ([`css_variables`]), so the palette is defined here only.
 //! The series of a plot get Okabe and Ito's colour-blind-safe palette at full strength, yellow
 //! darkened to show on white. Text is drawn in one sans-serif family whose glyphs are sized in
 //! pixels (the plots' backend, like plotters' own, divides a font's size by 1.24, so sizes are
@@ -38,8 +43,12 @@ pub const PENDING_COLOUR: RGBColor = RGBColor(0xE4, 0xE4, 0xE4);
 /// The lines of the hatchings beyond twelve ranks.
 pub const HATCH_COLOUR: RGBColor = RGBColor(0x30, 0x30, 0x30);
 
-/// The shared colours as CSS custom properties, for the classroom page's style sheet.
+/// The shared colours as CSS custom properties, for the classroom page's style sheet: the
+/// marks' colours, and the rank colours as `--rank-0` … `--rank-11`.
 pub fn css_variables() -> String {
+    let ranks: String = (0..RANK_COLOURS)
+        .map(|k| format!(" --rank-{k}: {};", hex(rank_colour(k))))
+        .collect();
     [
         ("text", TEXT_COLOUR),
         ("faint", FAINT_TEXT_COLOUR),
@@ -53,7 +62,8 @@ pub fn css_variables() -> String {
     .fold(String::from(":root {"), |mut s, (name, c)| {
         s += &format!(" --{name}: {};", hex(*c));
         s
-    }) + &format!(" --font: {FONT_FAMILY}; }}\n")
+    }) + &ranks
+        + &format!(" --font: {FONT_FAMILY}; }}\n")
 }
 
 /// How many ranks get a colour of their own.
@@ -61,18 +71,18 @@ pub const RANK_COLOURS: usize = 12;
 
 /// The twelve rank colours, in rank order (see the module doc for how they were chosen).
 const RANK_PALETTE: [RGBColor; RANK_COLOURS] = [
-    RGBColor(0x7A, 0xB1, 0x46), // green
-    RGBColor(0xF8, 0x7E, 0x79), // salmon
-    RGBColor(0xA1, 0xCA, 0xE8), // light blue
-    RGBColor(0xFE, 0xD2, 0x52), // yellow
-    RGBColor(0xDC, 0x82, 0xD4), // orchid
-    RGBColor(0x0C, 0xB3, 0xC0), // teal
-    RGBColor(0x8E, 0xE7, 0x8D), // light green
-    RGBColor(0xFE, 0xBF, 0xF8), // pink
-    RGBColor(0xDB, 0x9A, 0x0D), // ochre
-    RGBColor(0x14, 0xF5, 0xFB), // cyan
-    RGBColor(0x90, 0x9F, 0xFF), // periwinkle
-    RGBColor(0xE9, 0xB8, 0x9F), // sand
+    RGBColor(0xAF, 0x9F, 0xD1), // lavender
+    RGBColor(0xFA, 0xBF, 0x64), // apricot
+    RGBColor(0x1A, 0xC2, 0x94), // jade
+    RGBColor(0xEF, 0xC3, 0xFD), // lilac
+    RGBColor(0xFF, 0x6B, 0xB4), // pink
+    RGBColor(0x98, 0xB0, 0x11), // olive
+    RGBColor(0x29, 0xE1, 0xF8), // cyan
+    RGBColor(0xFF, 0x7A, 0x08), // orange
+    RGBColor(0xCB, 0xE5, 0x2F), // lime
+    RGBColor(0x23, 0xAB, 0xEE), // azure
+    RGBColor(0xBC, 0x9C, 0x75), // tan
+    RGBColor(0x45, 0xF8, 0xB5), // mint
 ];
 
 /// How a rank's cells are marked besides their colour.
@@ -201,8 +211,91 @@ mod tests {
         assert_eq!(rank_hatch(12), Hatch::Stripes);
         assert_eq!(rank_hatch(35), Hatch::Cross);
         assert_eq!(rank_hatch(36), Hatch::None);
-        assert_eq!(hex(rank_colour(0)), "#7ab146");
+        assert_eq!(hex(rank_colour(0)), "#af9fd1");
+        for k in 0..RANK_COLOURS {
+            let apart = distance(rank_colour(k), PENDING_COLOUR);
+            assert!(
+                apart >= 0.1,
+                "p{k} only {apart:.3} from the grey of a pending cell"
+            );
+        }
+        let css = css_variables();
+        assert!(
+            css.contains(" --rank-0: #af9fd1;") && css.contains(" --rank-11: "),
+            "{css}"
+        );
         assert_eq!(text_width("abcd", 10.0), 24);
+    }
+
+    /// Machado, Oliveira and Fernandes (2009), severity 1: linear RGB as a protanope and a
+    /// deuteranope see it.
+    const PROTANOPIA: [[f64; 3]; 3] = [
+        [0.152286, 1.052583, -0.204868],
+        [0.114503, 0.786281, 0.099216],
+        [-0.003882, -0.048116, 1.051998],
+    ];
+    const DEUTERANOPIA: [[f64; 3]; 3] = [
+        [0.367322, 0.860646, -0.227968],
+        [0.280085, 0.672501, 0.047413],
+        [-0.011820, 0.042940, 0.968881],
+    ];
+
+    /// CIELAB (D65) of linear RGB `l`, each channel clipped to [0, 1] first.
+    fn cielab(l: [f64; 3]) -> [f64; 3] {
+        let [r, g, b] = l.map(|c| c.clamp(0.0, 1.0));
+        let x = 0.4124564 * r + 0.3575761 * g + 0.1804375 * b;
+        let y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b;
+        let z = 0.0193339 * r + 0.1191920 * g + 0.9503041 * b;
+        let f = |t: f64| {
+            if t > 216.0 / 24389.0 {
+                t.cbrt()
+            } else {
+                (24389.0 / 27.0 * t + 16.0) / 116.0
+            }
+        };
+        let (fx, fy, fz) = (f(x / 0.95047), f(y), f(z / 1.08883));
+        [116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)]
+    }
+
+    /// The colour as seen through `matrix`, in CIELAB.
+    fn seen(c: RGBColor, matrix: &[[f64; 3]; 3]) -> [f64; 3] {
+        let l = [linear(c.0), linear(c.1), linear(c.2)];
+        cielab(matrix.map(|row| row[0] * l[0] + row[1] * l[1] + row[2] * l[2]))
+    }
+
+    fn delta_e76(a: [f64; 3], b: [f64; 3]) -> f64 {
+        (0..3).map(|k| (a[k] - b[k]).powi(2)).sum::<f64>().sqrt()
+    }
+
+    #[test]
+    fn rank_colours_stay_apart_for_deuteranopes_and_protanopes() {
+        // The formula itself: white stays white, and sRGB red is L* 53.2.
+        let identity = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let white = seen(RGBColor(255, 255, 255), &identity);
+        assert!(
+            (white[0] - 100.0).abs() < 0.01 && white[1].abs() < 0.01,
+            "{white:?}"
+        );
+        let red = seen(RGBColor(255, 0, 0), &identity);
+        assert!(
+            (red[0] - 53.24).abs() < 0.05 && (red[1] - 80.09).abs() < 0.1,
+            "{red:?}"
+        );
+        // The old palette's p4 and p5 (orchid and teal) nearly merged for a deuteranope.
+        let (orchid, teal) = (RGBColor(0xDC, 0x82, 0xD4), RGBColor(0x0C, 0xB3, 0xC0));
+        assert!(delta_e76(seen(orchid, &DEUTERANOPIA), seen(teal, &DEUTERANOPIA)) < 8.0);
+        for (name, matrix) in [("deuteranopia", DEUTERANOPIA), ("protanopia", PROTANOPIA)] {
+            for a in 0..RANK_COLOURS {
+                for b in 0..a {
+                    let apart =
+                        delta_e76(seen(rank_colour(a), &matrix), seen(rank_colour(b), &matrix));
+                    assert!(
+                        apart >= 8.0,
+                        "{name}: p{b} and p{a} only ΔE {apart:.1} apart"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -65,9 +65,13 @@ pub fn write_svg(path: &Path, picture: &Picture) -> Result<(), Error> {
     crate::export::write_atomic(path, svg.as_bytes())
 }
 
-/// The picture as an SVG document, with its title and legend.
+/// The picture as an SVG document, with its title and legend (a bands picture is drawn by
+/// [`super::bands_grid`]).
 pub fn render(picture: &Picture) -> Result<String, Error> {
-    draw(picture, true)
+    match picture.bands {
+        Some(_) => super::bands_grid::render(picture),
+        None => draw(picture, true),
+    }
 }
 
 /// The grid alone (axes, cells, messages, walk and, for animation, one outline per diagonal),
@@ -111,7 +115,7 @@ fn draw(p: &Picture, full: bool) -> Result<String, Error> {
             ("data-ranks", p.schedule.ranks().to_string()),
         ],
     );
-    defs(&mut out, &layout);
+    defs(&mut out, layout.cell, p.schedule.working_ranks());
     out.leaf(
         "rect",
         &[
@@ -141,8 +145,9 @@ fn draw(p: &Picture, full: bool) -> Result<String, Error> {
     Ok(out.finish())
 }
 
-/// Arrowheads and hatchings.
-fn defs(out: &mut SvgWriter, l: &Layout) {
+/// Arrowheads (a message's in its sender's colour, one per rank up to `ranks`) and hatchings,
+/// sized for cells of `c` pixels.
+pub(super) fn defs(out: &mut SvgWriter, c: f64, ranks: usize) {
     out.open("defs", &[]);
     // Heads centred on their point (marker-mid, halfway along a step) or ending at it.
     let head = |out: &mut SvgWriter, id: &str, size: f64, colour: RGBColor, centred: bool| {
@@ -165,7 +170,6 @@ fn defs(out: &mut SvgWriter, l: &Layout) {
         );
         out.close("marker");
     };
-    let c = l.cell;
     head(
         out,
         "message-head",
@@ -173,6 +177,31 @@ fn defs(out: &mut SvgWriter, l: &Layout) {
         MESSAGE_COLOUR,
         false,
     );
+    // A message's head: its sender's colour edged in black, as its shaft.
+    for k in 0..ranks.min(style::RANK_COLOURS) {
+        out.open(
+            "marker",
+            &[
+                ("id", format!("message-head-{k}")),
+                ("viewBox", "-2 -2 14 14".into()),
+                ("refX", "8".into()),
+                ("refY", "5".into()),
+                ("markerWidth", "4".into()),
+                ("markerHeight", "4".into()),
+                ("orient", "auto".into()),
+            ],
+        );
+        out.leaf(
+            "path",
+            &[
+                ("d", "M0,0 L10,5 L0,10 z".into()),
+                ("fill", hex(style::rank_colour(k))),
+                ("stroke", hex(MESSAGE_COLOUR)),
+                ("stroke-width", "1.5".into()),
+            ],
+        );
+        out.close("marker");
+    }
     head(
         out,
         "walk-head",
@@ -453,6 +482,8 @@ mod tests {
             answer: None,
             title: "solve".into(),
             legend: vec!["traceback hops: 2".into()],
+            bands: None,
+            spans: &[],
         })
         .unwrap();
         let parsed = Parsed::new(&svg);
@@ -568,6 +599,8 @@ mod tests {
             answer: Some(&answer),
             title: "Edit distance".into(),
             legend: vec![],
+            bands: None,
+            spans: &[],
         })
         .unwrap();
         let parsed = Parsed::new(&svg);

@@ -8,19 +8,19 @@
 //! that path spells: the LCS so far or the CIGAR so far; see [`super::svg`]); the classroom
 //! page reveals them step by step.
 
-use super::layout::Layout;
+use super::layout::Geometry;
 use super::picture::{is_match, Hop, Picture};
 use super::style::{hex, HOP_COLOUR, WALK_COLOUR};
 use super::xml::{num, SvgWriter};
 
 /// The walk: one step per pair of consecutive cells, centre to centre with its arrowhead
 /// halfway; the match discs under the cell texts.
-pub(super) fn steps(out: &mut SvgWriter, p: &Picture, l: &Layout) {
+pub(super) fn steps(out: &mut SvgWriter, p: &Picture, l: &impl Geometry) {
     out.group("walk");
     for (t, w) in p.path.windows(2).enumerate() {
         let (a, b) = (w[0], w[1]);
-        let from = l.at(a.0, a.1, 0.0, 0.0);
-        let to = l.at(b.0, b.1, 0.0, 0.0);
+        let from = l.centre(a.0, a.1);
+        let to = l.centre(b.0, b.1);
         let mid = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
         out.leaf(
             "path",
@@ -52,7 +52,7 @@ pub(super) fn steps(out: &mut SvgWriter, p: &Picture, l: &Layout) {
         if !is_match(p, i, j) {
             continue;
         }
-        let (cx, cy) = l.at(i, j, 0.0, 0.0);
+        let (cx, cy) = l.centre(i, j);
         let mut attrs = vec![
             ("class", "match".into()),
             ("data-t", t.to_string()),
@@ -74,19 +74,19 @@ pub(super) fn steps(out: &mut SvgWriter, p: &Picture, l: &Layout) {
 }
 
 /// Each hop as a thick arrow over its step of the walk, from disc edge to disc edge.
-pub(super) fn hop_arrows(out: &mut SvgWriter, p: &Picture, l: &Layout, hops: &[Hop]) {
+pub(super) fn hop_arrows(out: &mut SvgWriter, p: &Picture, l: &impl Geometry, hops: &[Hop]) {
     out.group("hops");
     for h in hops {
         let (a, b) = (p.path[h.t], h.next);
-        let (ax, ay) = l.at(a.0, a.1, 0.0, 0.0);
-        let (bx, by) = l.at(b.0, b.1, 0.0, 0.0);
+        let (ax, ay) = l.centre(a.0, a.1);
+        let (bx, by) = l.centre(b.0, b.1);
         let len = ((bx - ax).powi(2) + (by - ay).powi(2)).sqrt().max(1.0);
         let (ux, uy) = ((bx - ax) / len, (by - ay) / len);
         let trim = |cell: (usize, usize)| {
             if is_match(p, cell.0, cell.1) {
                 l.disc()
             } else {
-                l.cell * 0.12
+                l.side() * 0.12
             }
         };
         let (ta, tb) = (trim(a), trim(b));

@@ -21,6 +21,15 @@
 //! Messages use one fixed tag ([`tag::CARRIES`]) and MPI's non-overtaking order. Boundary
 //! messages: `(p - 1) * ceil(m / B)`, as [`BandPlan::predicted_messages`] says.
 //!
+//! # Recording
+//!
+//! A recorded run (a trace, a picture or a page was asked for) also keeps what the classroom
+//! page replays: every cell's step along its row, `M[i][j] − M[i][j−1]` (or `D`'s), read from
+//! the band's bits after each row, so that such a run computes its rows one at a time
+//! ([`BandStore::row`], the same step as the fused one); and when it computed, sent and waited
+//! on each batch ([`Span`], on the wall clock). Pages are small, so neither costs a
+//! measurable time; an unrecorded run does neither.
+//!
 //! # Traceback
 //!
 //! The walk starts at `(m-1, n-1)` on the last band and leaves a band only to its left, so it
@@ -30,18 +39,20 @@
 //! "up or left?" from the band's bits, recomputing checkpointed blocks as the walk reaches
 //! them.
 
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::engine::bands::{BandPlan, BandStore};
+use crate::engine::bands::kernel::left_edge;
+use crate::engine::bands::{carry, BandPlan, BandStore};
 use crate::engine::fault::{Fault, Phase};
 use crate::engine::protocol::{post_send, tag, Kind};
 use crate::engine::stats::FillTimes;
 use crate::engine::traffic::Traffic;
 use crate::engine::Switches;
 use crate::progress::Progress;
+use crate::trace::{CellValue, Recording, Span, SpanKind};
 
 /// Runs this rank's share of the fill; returns where its time went. Ranks that own no words
 /// only take part in the traceback.
@@ -69,6 +80,7 @@ pub fn run(
     let mut outgoing = vec![0u64; words];
     let bytes = |b: usize| plan.message_bytes(b) as usize;
 
+    let clock = Clock::start();
     if left && plan.batches() > 0 {
         let started = Instant::now();
         let source = world.process_at_rank(rank as i32 - 1);
@@ -81,6 +93,7 @@ pub fn run(
         });
         traffic.received(Kind::Boundary, bytes(0));
         times.wait_receive += started.elapsed().as_secs_f64();
+        clock.span(traffic, 0, SpanKind::Wait, started);
     }
     for b in 0..plan.batches() {
         let rows = plan.batch_rows(b);
@@ -107,8 +120,13 @@ pub fn run(
             times.send += started.elapsed().as_secs_f64();
 
             let started = Instant::now();
-            store.run_batch(b, left.then_some(&current[..n]), &mut outgoing[..n]);
+            let incoming = left.then_some(&current[..n]);
+            match traffic.recording.as_mut() {
+                Some(recording) => record_batch(store, b, incoming, &mut outgoing[..n], recording),
+                None => store.run_batch(b, incoming, &mut outgoing[..n]),
+            }
             times.compute += started.elapsed().as_secs_f64();
+            clock.span(traffic, b, SpanKind::Compute, started);
 
             let started = Instant::now();
             let send = right.then(|| {
@@ -129,6 +147,9 @@ pub fn run(
                 )
             });
             times.send += started.elapsed().as_secs_f64();
+            if receive_next || right {
+                clock.span(traffic, b, SpanKind::Send, started);
+            }
 
             let started = Instant::now();
             if let Some(send) = send {
@@ -138,10 +159,87 @@ pub fn run(
                 waiting.wait(receive);
             }
             times.wait_receive += started.elapsed().as_secs_f64();
+            if receive_next || right {
+                clock.span(traffic, b, SpanKind::Wait, started);
+            }
         });
         if receive_next {
             traffic.received(Kind::Boundary, bytes(b + 1));
         }
     }
     times
+}
+
+/// The wall clock of a recorded fill: `Instant`s read as seconds since the Unix epoch.
+struct Clock {
+    epoch: f64,
+    at: Instant,
+}
+
+impl Clock {
+    fn start() -> Clock {
+        let epoch = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_secs_f64());
+        Clock {
+            epoch,
+            at: Instant::now(),
+        }
+    }
+
+    fn seconds(&self, t: Instant) -> f64 {
+        self.epoch + t.duration_since(self.at).as_secs_f64()
+    }
+
+    /// Records, in a recorded run, that batch `b` was `kind` from `from` until now.
+    fn span(&self, traffic: &mut Traffic, b: usize, kind: SpanKind, from: Instant) {
+        let to = Instant::now();
+        let rank = traffic.rank;
+        if let Some(recording) = traffic.recording.as_mut() {
+            recording.spans.push(Span {
+                rank,
+                batch: b,
+                kind,
+                start: self.seconds(from),
+                end: self.seconds(to),
+            });
+        }
+    }
+}
+
+/// [`BandStore::run_batch`] one row at a time, recording after each row its step at each of
+/// the band's columns: for the LCS `1 − V[j]`, for the edit distance `Pv[j] − Mv[j]` (stored
+/// plus one, see [`Recording::deltas`]).
+fn record_batch(
+    store: &mut BandStore<'_>,
+    b: usize,
+    incoming: Option<&[u64]>,
+    outgoing: &mut [u64],
+    recording: &mut Recording,
+) {
+    let plan = store.plan;
+    let rows = plan.batch_rows(b);
+    let (words, planes) = (plan.carry_words(b), plan.carry_planes());
+    let edge = left_edge(plan.problem());
+    outgoing.fill(0);
+    let cols = store.cols();
+    for i in rows.clone() {
+        let t = i - rows.start;
+        let carry_in = incoming.map_or(edge, |w| carry::get_payload(w, words, planes, t));
+        let out = store.row(i, carry_in);
+        carry::set_payload(outgoing, words, planes, t, out);
+        let bit = |plane: usize, k: usize| (store.state[plane][k / 64] >> (k % 64)) & 1;
+        for (k, j) in cols.clone().enumerate() {
+            let step = if planes == 1 {
+                1 - bit(0, k) as i64
+            } else {
+                bit(0, k) as i64 - bit(1, k) as i64
+            };
+            recording.deltas.push(CellValue {
+                i: i as u64,
+                j: j as u64,
+                value: (step + 1) as u64,
+            });
+        }
+    }
 }

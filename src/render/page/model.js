@@ -1,0 +1,137 @@
+// The classroom page's script, part 1 of 6 (html.rs joins the parts in one function scope):
+// the run's data, the engines' formulas and the grid's marks. The diagonal engine's owners come
+// from the report's `diag_start_end` and `cell_proc`; the bands engine's from its bands of
+// columns, and its fill is played stage by stage (band k computes batch s - k at stage s).
+// Everything is checked against the grid's marks; problems are listed by lcsPage.problems().
+const data = JSON.parse(document.getElementById('run-data').textContent);
+const m = data.rows;
+const n = data.cols;
+const P = data.ranks;
+const bands = data.engine === 'bands' ? data.bands : null;
+const solved = data.command === 'solve';
+const edit = data.problem === 'edit';
+const V = edit ? 'D' : 'M';
+const svg = document.querySelector('#figure svg');
+svg.setAttribute('preserveAspectRatio', 'xMidYMin meet');
+const $ = (id) => document.getElementById(id);
+const problems = [];
+document.body.classList.add('live');
+if (bands) document.body.classList.add('bands');
+
+// ---- The diagonal schedule's formulas, as the report names them.
+const diagLen = (d) => Math.min(d + 1, m, m + n - 1 - d);
+const firstRow = (d) => Math.max(0, d - n + 1);
+const pos = (i, j) => Math.min(i, n - 1 - j);
+function split(d) {
+  const L = diagLen(d);
+  const p = Math.min(P, L);
+  const f = Math.floor(L / p);
+  const r = L % p;
+  return { L, p, c: r === 0 ? f : f + 1, f, r };
+}
+function diagStartEnd(d, k) {
+  const { L, p, c, f, r } = split(d);
+  if (k >= p) return [L, L];
+  if (k < r) return [k * c, k * c + c];
+  const s = r * c + (k - r) * f;
+  return [s, s + f];
+}
+function cellProc(i, j) {
+  const q = pos(i, j);
+  const { c, f, r } = split(i + j);
+  return q < c * r ? Math.floor(q / c) : Math.floor((q - r) / f);
+}
+
+// ---- The bands: owners by column, batches of rows, stages.
+const active = bands ? bands.cols.length : 0;
+const bandOf = (j) => bands.cols.findIndex(([a, b]) => j >= a && j < b);
+const batchRows = (b) => [b * bands.batch, Math.min(m, (b + 1) * bands.batch)];
+const owner = (i, j) => (bands ? bandOf(j) : cellProc(i, j));
+// The fill unit a cell is computed in: its diagonal, or its stage.
+const unitOfCell = (i, j) => (bands ? bandOf(j) + Math.floor(i / bands.batch) : i + j);
+// The unit of a boundary message: its cell's diagonal, or the sender's stage for the batch.
+const unitOfEvent = (e) => (bands ? e.from + Math.floor(e.i / bands.batch) : e.diagonal);
+const D = m === 0 ? 0 : bands ? bands.stages : m + n - 1;
+const unitName = bands ? 'stage' : 'diagonal';
+
+// ---- Labels.
+const byteLabel = (b) => (b > 32 && b < 127 ? String.fromCharCode(b) : b.toString(16).padStart(2, '0'));
+const quoted = (b) => (b > 32 && b < 127 ? "'" + String.fromCharCode(b) + "'" : '0x' + byteLabel(b));
+const showBytes = (bytes) => bytes.map((b) => (b >= 32 && b < 127 ? String.fromCharCode(b) : '\\x' + byteLabel(b))).join('');
+const rowsOf = (d, s, e) => {
+  if (s >= e) return 'no cell';
+  const a = firstRow(d) + s;
+  const b = firstRow(d) + e - 1;
+  return a === b ? 'row ' + a : 'rows ' + a + '\u2013' + b;
+};
+const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const plural = (k, one, many) => k + ' ' + (k === 1 ? one : many);
+const rankName = (k) => '<span class="rank-tag" style="background:var(--rank-' + (k % data.rank_colours) + ')">p' + k + '</span>';
+
+// ---- The grid's marks, indexed by what they mean.
+const num = (e, key) => Number(e.dataset[key]);
+const unitKey = bands ? 'unit' : 'd';
+const perUnit = () => Array.from({ length: D }, () => []);
+const cellMarks = perUnit();
+const cellRect = new Map();
+const cellText = new Map();
+svg.querySelectorAll('.cell, .cell-text, .hatch').forEach((e) => {
+  const i = num(e, 'i');
+  const j = num(e, 'j');
+  cellMarks[unitOfCell(i, j)].push(e);
+  if (e.classList.contains('cell-text')) cellText.set(i * n + j, e);
+  if (e.classList.contains('cell')) {
+    cellRect.set(i * n + j, e);
+    if (num(e, 'owner') !== owner(i, j)) problems.push('cell (' + i + ', ' + j + ') owner ' + e.dataset.owner + ', the formulas say ' + owner(i, j));
+  }
+});
+const byUnitMarks = (sel) => {
+  const out = perUnit();
+  svg.querySelectorAll(sel).forEach((e) => { const u = num(e, unitKey); if (u < D) out[u].push(e); });
+  return out;
+};
+const arrows = byUnitMarks('.message, .message-halo');
+const outlines = byUnitMarks(bands ? '.stage' : '.diagonal');
+const dLabels = bands ? perUnit() : byUnitMarks('.diagonal-label');
+const spanMarks = bands ? byUnitMarks('.span, .carry') : perUnit();
+const nowLine = svg.querySelector('.timeline .now');
+const walk = data.walk;
+const walkSteps = [];
+svg.querySelectorAll('.walk-step').forEach((e) => { walkSteps[num(e, 't')] = e; });
+const discs = new Map();
+svg.querySelectorAll('.match').forEach((e) => discs.set(num(e, 't'), e));
+const discTexts = new Map();
+svg.querySelectorAll('.cell-text[data-disc]').forEach((e) => discTexts.set(num(e, 'i') * n + num(e, 'j'), e));
+const hopMarks = new Map();
+svg.querySelectorAll('.hop').forEach((e) => hopMarks.set(num(e, 't'), e));
+const hopHalos = new Map();
+svg.querySelectorAll('.hop-halo').forEach((e) => hopHalos.set(num(e, 't'), e));
+
+const events = data.events;
+const boundary = events.filter((e) => e.kind === 'boundary');
+const control = events.filter((e) => e.kind === 'control');
+const tracebackCount = events.filter((e) => e.kind === 'traceback').length;
+if (svg.querySelectorAll('.message').length !== boundary.length) problems.push('arrows and boundary messages differ');
+if (tracebackCount !== data.hops.length || hopMarks.size !== data.hops.length) problems.push('hops and traceback messages differ');
+if (walk.length > 0 && walkSteps.length !== walk.length - 1) problems.push('walk steps and walk cells differ');
+const byUnit = perUnit();
+boundary.forEach((e) => byUnit[unitOfEvent(e)].push(e));
+// The message that brought cell (a, b)'s value to rank k, if one did (a bands message carries a
+// batch's carries, not a value: none).
+const delivered = new Map();
+if (!bands) boundary.forEach((e) => delivered.set(e.i * n + e.j, e));
+// Cells computed per rank and unit.
+function unitCells(u, k) {
+  if (!bands) {
+    if (k >= Math.min(P, diagLen(u))) return 0;
+    const [a, b] = diagStartEnd(u, k);
+    return b - a;
+  }
+  const b = u - k;
+  if (k >= active || b < 0 || b >= bands.batches) return 0;
+  const [r0, r1] = batchRows(b);
+  return (r1 - r0) * (bands.cols[k][1] - bands.cols[k][0]);
+}
+// The bottom of the grid (the hop label goes below it).
+let gridBottom = 0;
+cellRect.forEach((r) => { gridBottom = Math.max(gridBottom, Number(r.getAttribute('y')) + Number(r.getAttribute('height'))); });

@@ -1,0 +1,286 @@
+//! The per-rank timeline of a bands run (a Gantt chart): one row per rank that owns a band,
+//! and on it, batch by batch, when the rank computed (its colour), posted its messages (black)
+//! and waited (hatched grey), from the run's own recording; a line from the end of each
+//! batch's computation on one band to its start on the next shows the message of carries that
+//! passed between them. A schedule has no run: its timeline is a model (one unit of time per
+//! row and word, messages arriving at once), and its title says so.
+//!
+//! Marks: `rect.span` (`data-rank`, `data-batch`, `data-kind`, `data-unit` the pipeline stage,
+//! `data-start` and `data-end` in milliseconds from the first span, or in model units) and
+//! `line.carry` (`data-unit`, `data-from`, `data-batch`); the page lights the current stage's
+//! and moves its cursor, `line.now`, to the end of it.
+
+use super::layout::MARGIN;
+use super::pipeline::Pipeline;
+use super::style::{
+    hex, rank_colour, FAINT_TEXT_COLOUR, HATCH_COLOUR, MESSAGE_COLOUR, TEXT_COLOUR,
+};
+use super::xml::{num, SvgWriter};
+use crate::trace::{Span, SpanKind};
+
+const ROW: f64 = 30.0;
+const LEFT: f64 = MARGIN + 110.0;
+const WIDTH: f64 = 740.0;
+
+/// A timeline placed from `top` down.
+pub(super) struct Timeline {
+    pipe: Pipeline,
+    spans: Vec<Span>,
+    recorded: bool,
+    top: f64,
+    t0: f64,
+    t1: f64,
+}
+
+impl Timeline {
+    pub(super) fn new(pipe: &Pipeline, spans: &[Span], recorded: bool, top: f64) -> Timeline {
+        let t0 = spans.iter().map(|s| s.start).fold(f64::INFINITY, f64::min);
+        let t1 = spans
+            .iter()
+            .map(|s| s.end)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let (t0, t1) = if t0.is_finite() && t1 > t0 {
+            (t0, t1)
+        } else {
+            (0.0, 1.0)
+        };
+        Timeline {
+            pipe: *pipe,
+            spans: spans.to_vec(),
+            recorded,
+            top,
+            t0,
+            t1,
+        }
+    }
+
+    pub(super) fn width(&self) -> f64 {
+        LEFT + WIDTH + MARGIN
+    }
+
+    pub(super) fn bottom(&self) -> f64 {
+        self.top + 34.0 + self.pipe.active_ranks() as f64 * ROW + 46.0
+    }
+
+    /// A time as the page shows it: milliseconds from the first span (recorded), else units.
+    fn shown(&self, t: f64) -> f64 {
+        if self.recorded {
+            (t - self.t0) * 1e3
+        } else {
+            t - self.t0
+        }
+    }
+
+    fn x(&self, t: f64) -> f64 {
+        LEFT + (t - self.t0) / (self.t1 - self.t0) * WIDTH
+    }
+
+    fn row_y(&self, k: usize) -> f64 {
+        self.top + 34.0 + k as f64 * ROW
+    }
+
+    pub(super) fn draw(&self, out: &mut SvgWriter) {
+        out.open("g", &[("class", "timeline".into())]);
+        out.open("defs", &[]);
+        out.open(
+            "pattern",
+            &[
+                ("id", "wait-hatch".into()),
+                ("width", "6".into()),
+                ("height", "6".into()),
+                ("patternUnits", "userSpaceOnUse".into()),
+            ],
+        );
+        out.leaf(
+            "rect",
+            &[
+                ("width", "6".into()),
+                ("height", "6".into()),
+                ("fill", "#d4d4d4".into()),
+            ],
+        );
+        out.leaf(
+            "path",
+            &[
+                ("d", "M0,6 L6,0".into()),
+                ("stroke", hex(HATCH_COLOUR)),
+                ("stroke-width", "1.2".into()),
+            ],
+        );
+        out.close("pattern");
+        out.close("defs");
+        let title = if self.recorded {
+            "Timeline of this run (its own clocks): compute in the rank's colour, sends black, waits \
+             hatched, a line per message"
+        } else {
+            "Timeline: a model, not a run (a unit per row and word, messages at once); waits \
+             hatched, a line per message"
+        };
+        let text = |out: &mut SvgWriter,
+                    class: &str,
+                    x: f64,
+                    y: f64,
+                    px: f64,
+                    anchor: &str,
+                    fill: String,
+                    t: &str| {
+            out.text(
+                &[
+                    ("class", class.into()),
+                    ("x", num(x)),
+                    ("y", num(y)),
+                    ("font-size", num(px)),
+                    ("text-anchor", anchor.into()),
+                    ("fill", fill),
+                ],
+                t,
+            );
+        };
+        text(
+            out,
+            "timeline-title",
+            MARGIN,
+            self.top + 14.0,
+            14.0,
+            "start",
+            hex(TEXT_COLOUR),
+            title,
+        );
+        let p = self.pipe.active_ranks();
+        for k in 0..p {
+            let y = self.row_y(k);
+            text(
+                out,
+                "timeline-rank",
+                LEFT - 10.0,
+                y + ROW * 0.62,
+                15.0,
+                "end",
+                hex(TEXT_COLOUR),
+                &format!("p{k}"),
+            );
+        }
+        for s in &self.spans {
+            if s.rank >= p {
+                continue;
+            }
+            let (x0, x1) = (self.x(s.start), self.x(s.end));
+            let y = self.row_y(s.rank);
+            let (fill, inset) = match s.kind {
+                SpanKind::Compute => (hex(rank_colour(s.rank)), 3.0),
+                SpanKind::Send => (hex(MESSAGE_COLOUR), 9.0),
+                SpanKind::Wait => ("url(#wait-hatch)".into(), 6.0),
+            };
+            let kind = match s.kind {
+                SpanKind::Compute => "compute",
+                SpanKind::Send => "send",
+                SpanKind::Wait => "wait",
+            };
+            out.leaf(
+                "rect",
+                &[
+                    ("class", "span".into()),
+                    ("data-rank", s.rank.to_string()),
+                    ("data-batch", s.batch.to_string()),
+                    ("data-kind", kind.into()),
+                    ("data-unit", (s.rank + s.batch).to_string()),
+                    ("data-start", format!("{:.4}", self.shown(s.start))),
+                    ("data-end", format!("{:.4}", self.shown(s.end))),
+                    ("x", num(x0)),
+                    ("y", num(y + inset)),
+                    ("width", num((x1 - x0).max(1.5))),
+                    ("height", num(ROW - 2.0 * inset)),
+                    ("fill", fill),
+                    (
+                        "stroke",
+                        if s.kind == SpanKind::Compute {
+                            hex(MESSAGE_COLOUR)
+                        } else {
+                            "none".into()
+                        },
+                    ),
+                    ("stroke-width", "0.8".into()),
+                ],
+            );
+        }
+        // A line per message: from the end of batch b on band k to its start on band k + 1.
+        let compute = |k: usize, b: usize| {
+            self.spans
+                .iter()
+                .find(|s| s.rank == k && s.batch == b && s.kind == SpanKind::Compute)
+        };
+        for b in 0..self.pipe.batches() {
+            for k in self.pipe.senders() {
+                let (Some(from), Some(to)) = (compute(k, b), compute(k + 1, b)) else {
+                    continue;
+                };
+                out.leaf(
+                    "line",
+                    &[
+                        ("class", "carry".into()),
+                        ("data-unit", (k + b).to_string()),
+                        ("data-from", k.to_string()),
+                        ("data-batch", b.to_string()),
+                        ("x1", num(self.x(from.end))),
+                        ("y1", num(self.row_y(k) + ROW - 3.0)),
+                        ("x2", num(self.x(to.start))),
+                        ("y2", num(self.row_y(k + 1) + 3.0)),
+                        ("stroke", hex(MESSAGE_COLOUR)),
+                        ("stroke-width", "1.5".into()),
+                    ],
+                );
+            }
+        }
+        // The time axis: five ticks.
+        let axis_y = self.row_y(p) + 6.0;
+        out.leaf(
+            "line",
+            &[
+                ("class", "timeline-axis".into()),
+                ("x1", num(LEFT)),
+                ("y1", num(axis_y)),
+                ("x2", num(LEFT + WIDTH)),
+                ("y2", num(axis_y)),
+                ("stroke", hex(FAINT_TEXT_COLOUR)),
+            ],
+        );
+        for k in 0..=4 {
+            let t = self.t0 + (self.t1 - self.t0) * k as f64 / 4.0;
+            let label = if self.recorded {
+                format!("{:.2} ms", self.shown(t))
+            } else {
+                format!("{:.0}", self.shown(t))
+            };
+            let anchor = match k {
+                0 => "start",
+                4 => "end",
+                _ => "middle",
+            };
+            text(
+                out,
+                "timeline-tick",
+                self.x(t),
+                axis_y + 18.0,
+                13.0,
+                anchor,
+                hex(FAINT_TEXT_COLOUR),
+                &label,
+            );
+        }
+        out.leaf(
+            "line",
+            &[
+                ("class", "now".into()),
+                ("x1", num(LEFT)),
+                ("y1", num(self.row_y(0) - 4.0)),
+                ("x2", num(LEFT)),
+                ("y2", num(axis_y)),
+                ("stroke", hex(TEXT_COLOUR)),
+                ("stroke-width", "2".into()),
+                ("stroke-dasharray", "4 3".into()),
+                ("visibility", "hidden".into()),
+            ],
+        );
+        out.close("g");
+    }
+}
