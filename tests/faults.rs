@@ -178,20 +178,28 @@ fn bad_output_paths_are_refused_before_any_work() {
     let c_path = std::ffi::CString::new(unread.as_os_str().as_bytes()).unwrap();
     // SAFETY: mkfifo reads the NUL-terminated path and nothing else.
     assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0, "mkfifo");
-    for (extra, flag, problem) in &cases {
-        let mut a = args(&[&"solve", &input]);
-        a.extend(extra.iter().cloned());
-        let run = util::mpirun(2, &a);
-        assert_clean_failure(&run, 5, flag, problem, &[&same]);
-        if *problem == "is the input file" {
-            continue;
-        }
-        // The same refusal comes before the input is read (let alone solved).
-        let mut a = args(&[&"solve", &unread]);
-        a.extend(extra.iter().cloned());
-        let run = util::plain(&a);
-        assert_clean_failure(&run, 5, flag, problem, &[&same]);
-    }
+    // Each case is a launch or two, mostly waiting: three at a time.
+    let jobs: Vec<util::Task<'_, ()>> = cases
+        .iter()
+        .map(|(extra, flag, problem)| {
+            let (input, unread, same) = (&input, &unread, &same);
+            Box::new(move || {
+                let mut a = args(&[&"solve", input]);
+                a.extend(extra.iter().cloned());
+                let run = util::mpirun(2, &a);
+                assert_clean_failure(&run, 5, flag, problem, &[same]);
+                if *problem == "is the input file" {
+                    return;
+                }
+                // The same refusal comes before the input is read (let alone solved).
+                let mut a = args(&[&"solve", unread]);
+                a.extend(extra.iter().cloned());
+                let run = util::plain(&a);
+                assert_clean_failure(&run, 5, flag, problem, &[same]);
+            }) as util::Task<'_, ()>
+        })
+        .collect();
+    util::parallel(3, jobs);
     assert_eq!(std::fs::read(&input).unwrap(), before);
     assert_eq!(std::fs::read(&other).unwrap(), b"a,b,c\n1,2,3\n");
     assert!(std::fs::metadata("/dev/full")
@@ -239,15 +247,16 @@ fn memory_precheck_names_estimate_limit_and_what_fits() {
         "{}",
         messages[0]
     );
-    // Where more ranks would help, it says how many.
-    let large_2 = util::repo_input("large_2.txt");
-    let one = util::memory_need(1, &large_2, "hash");
-    let two = util::memory_need(2, &large_2, "hash");
+    // Where more ranks would help, it says how many (3,000 x 3,000: the hash store's 9 million
+    // cells take far more than the rest of a rank).
+    let square = dir.generated("square.txt", 3000, 7);
+    let one = util::memory_need(1, &square, "hash");
+    let two = util::memory_need(2, &square, "hash");
     let run = util::mpirun(
         1,
         &args(&[
             &"solve",
-            &large_2,
+            &square,
             &"--store",
             &"hash",
             &"--memory-limit",
