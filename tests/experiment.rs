@@ -245,7 +245,7 @@ fn experiment_kills_a_run_that_outlives_its_timeout_and_goes_on() {
             "--no-warmup",
         ])
         // Far above what the quick runs need even on a loaded machine: only the hung one meets it.
-        .args(["--timeout", "10", "--out"])
+        .args(["--timeout", "5", "--out"])
         .arg(&csv)
         .current_dir(dir.dir.path())
         .env("MPI_LCS_BIN", util::bin())
@@ -260,7 +260,7 @@ fn experiment_kills_a_run_that_outlives_its_timeout_and_goes_on() {
     let run = job.wait(util::TIMEOUT);
     assert_eq!(run.status.code(), Some(1), "{run:?}");
     let label = format!(
-        "{} diagonal dense 2 ranks rep 1/2: killed after 10 s",
+        "{} diagonal dense 2 ranks rep 1/2: killed after 5 s",
         stall.display()
     );
     assert!(
