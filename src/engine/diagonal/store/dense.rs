@@ -273,20 +273,23 @@ impl<V: Value, R: Recurrence> Store for DenseStore<V, R> {
         });
         let Range { start: lo, end: hi } = rows;
         let (cur, prev, prev2) = self.buffers(d);
-        let (border1, border2) = (
-            V::from_u32(R::border(d as isize - 1)),
-            V::from_u32(R::border(d as isize - 2)),
-        );
+        // The border values are those of cells of the matrix's first row or column, so they
+        // fit the store's width; they are made only where a segment touches one (on the last
+        // diagonals of a long matrix, `d + 1` would not fit in 16 bits).
+        let borders = || {
+            (
+                V::from_u32(R::border(d as isize - 1)),
+                V::from_u32(R::border(d as isize - 2)),
+            )
+        };
         if lo == 0 {
             // Row 0: its up and diagonal predecessors lie in the virtual row -1.
-            prev[0] = border1;
-            prev2[0] = border2;
+            (prev[0], prev2[0]) = borders();
         }
         if hi == d + 1 {
             // Row d of diagonal d is column 0: its left and diagonal predecessors lie in the
             // virtual column -1.
-            prev[d + 1] = border1;
-            prev2[d] = border2;
+            (prev[d + 1], prev2[d]) = borders();
         }
         segment_values::<V, R>(
             &mut cur[lo + 1..hi + 1],
@@ -337,7 +340,7 @@ impl<V: Value, R: Recurrence> Store for DenseStore<V, R> {
 mod tests {
     use super::*;
     use crate::engine::diagonal::recurrence::{Edit, Lcs};
-    use crate::engine::diagonal::store::tests::check_against_reference;
+    use crate::engine::diagonal::store::tests::{check_against_reference, fill_in_process, walk};
 
     #[test]
     fn dense_store_matches_reference_with_u16_values() {
@@ -382,6 +385,23 @@ mod tests {
                     assert_eq!((plane[t / 64] >> (t % 64)) & 1 == 1, bits[p]);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn sixteen_bits_serve_a_distance_whose_diagonals_outnumber_them() {
+        // 4 x 65,534: every distance fits in 16 bits, but the last diagonals' numbers do not.
+        let (m, n) = (4, u16::MAX as usize - 1);
+        assert!(narrow(Problem::Edit, &Schedule::new(m, n, 1)) && m + n > u16::MAX as usize + 1);
+        let x = b"acgt".to_vec();
+        let y: Vec<u8> = b"tgca".iter().copied().cycle().take(n).collect();
+        let expected = crate::reference::align(Problem::Edit, &x, &y);
+        for p in [1, 2] {
+            let s = Schedule::new(m, n, p);
+            let seqs = Seqs::new(&x, &y);
+            let stores = fill_in_process(&s, &seqs, |k| DenseStore::<u16, Edit>::new(&s, k));
+            let got = walk(&s, &seqs, &stores);
+            assert_eq!(got, expected, "P={p}");
         }
     }
 

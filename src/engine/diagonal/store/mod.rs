@@ -166,6 +166,26 @@ pub(crate) mod tests {
 
     /// The paths of `problem` from stores `make` builds, over every rank count, equal the
     /// reference's, on random pairs and near-identical ones.
+    /// The path the walkers of `stores`, filled in process, walk from the last cell.
+    pub(crate) fn walk<S: Store>(
+        s: &Schedule,
+        seqs: &Seqs<'_>,
+        stores: &[S],
+    ) -> crate::engine::problem::Path {
+        let mut walkers: Vec<_> = stores
+            .iter()
+            .enumerate()
+            .map(|(rank, store)| DiagonalWalker {
+                schedule: s,
+                seqs,
+                store,
+                rank,
+            })
+            .collect();
+        let start = (0, (s.rows() - 1, s.cols() - 1));
+        walk_all(&mut walkers, Some(start)).0
+    }
+
     pub(crate) fn check_against_reference<S: Store>(
         problem: Problem,
         make: impl Fn(&Schedule, usize) -> S,
@@ -221,22 +241,6 @@ pub(crate) mod tests {
         use crate::engine::diagonal::recurrence::{Edit, Lcs, Recurrence};
         use crate::engine::diagonal::store::dense::DenseStore;
         use crate::engine::diagonal::store::hash::HashStore;
-        use crate::engine::problem::Path;
-
-        fn walk<S: Store>(s: &Schedule, seqs: &Seqs<'_>, stores: &[S]) -> Path {
-            let mut walkers: Vec<_> = stores
-                .iter()
-                .enumerate()
-                .map(|(rank, store)| DiagonalWalker {
-                    schedule: s,
-                    seqs,
-                    store,
-                    rank,
-                })
-                .collect();
-            let start = (0, (s.rows() - 1, s.cols() - 1));
-            walk_all(&mut walkers, Some(start)).0
-        }
 
         fn check<R: Recurrence>(x: &[u8], y: &[u8]) {
             let expected = crate::reference::align(R::PROBLEM, x, y);
