@@ -272,9 +272,10 @@ fn steps() {
 }
 
 /// The search kernels alone: ns per text byte for groups of patterns side by side (one group
-/// at a time, and two interleaved), each compilation the CPU has, and a long pattern.
+/// at a time, alone or as two halves of the text, and two groups interleaved), each
+/// compilation the CPU has, and a long pattern.
 fn search() {
-    use mpi_lcs::engine::search::lanes::{scan, Compiled, Group, Lane, Simd};
+    use mpi_lcs::engine::search::lanes::{scan, scan_halves, Compiled, Group, Lane, Simd};
     use mpi_lcs::engine::search::long::LongPattern;
     const TEXT: usize = 1 << 20;
     let mut rng = Random::new(3);
@@ -286,9 +287,11 @@ fn search() {
             .enumerate()
             .map(|(p, b)| (p, &b[..]))
             .collect();
+        // Few matches on random text: about one edit per eight bytes.
+        let k = (m / 8).min(3);
         for simd in Simd::available() {
-            let mut a = Group::<T, L>::new(&numbered[..L], 3);
-            let mut b = Group::<T, L>::new(&numbered[L..], 3);
+            let mut a = Group::<T, L>::new(&numbered[..L], k);
+            let mut b = Group::<T, L>::new(&numbered[L..], k);
             let mut hits = Vec::new();
             let one = ns_per_cell(text.len(), || {
                 scan(simd, [&mut a], text, 0, 0, &mut hits);
@@ -299,9 +302,15 @@ fn search() {
                 scan(simd, [&mut a, &mut b], text, 0, 0, &mut hits);
                 hits.clear();
             });
+            let halves = ns_per_cell(text.len(), || {
+                scan_halves(simd, &mut a, text, 0, 0, &mut hits);
+                scan_halves(simd, &mut b, text, 0, 0, &mut hits);
+                hits.clear();
+            });
             println!(
-                "search {} lanes of {} bits, {} patterns of {m}, k 3, {}: one group at a time \
-                 {one:.3} ns/byte, two interleaved {two:.3} ns/byte",
+                "search {} lanes of {} bits, {} patterns of {m}, k {k}, {}: one group at a \
+                 time {one:.3} ns/byte (each as two halves {halves:.3}), two interleaved \
+                 {two:.3} ns/byte",
                 L,
                 T::BITS,
                 2 * L,

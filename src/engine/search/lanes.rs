@@ -236,6 +236,8 @@ pub struct Group<T: Lane, const L: usize> {
     limit: [T; L],
     /// The caller's number of each lane's pattern (`usize::MAX`: no pattern).
     patterns: [usize; L],
+    /// The warm-up its patterns need: the largest `m + min(k, m) - 1`.
+    warm: usize,
 }
 
 impl<T: Lane, const L: usize> Group<T, L> {
@@ -276,12 +278,14 @@ impl<T: Lane, const L: usize> Group<T, L> {
             limit[lane] = T::of(k.min(m));
             numbers[lane] = number;
         }
+        let lengths = patterns.iter().map(|(_, p)| p.len());
         Group {
             table,
             start,
             state: start,
             limit,
             patterns: numbers,
+            warm: super::chunks::overlap(lengths, k) as usize,
         }
     }
 
@@ -322,8 +326,10 @@ pub trait Vector<T: Lane, const L: usize>: Copy {
     fn sign(self) -> Self;
     /// Lane-wise unsigned minimum (of values below 2^16 in 64-bit lanes).
     fn min(self, other: Self) -> Self;
-    /// Whether some lane of `self` is at most the same lane of `other`.
-    fn any_at_most(self, other: Self) -> bool;
+    /// The lanes of `self` at most the same lane of `other`, as a mask of their bytes: lane
+    /// `l` sets bits `l * size..(l + 1) * size` (`size` the lane's bytes), as a byte movemask
+    /// does.
+    fn at_most(self, other: Self) -> u32;
     /// `(a ^ b) | c`.
     fn xor_or(a: Self, b: Self, c: Self) -> Self;
     /// `a | !(b | c)`.
@@ -366,8 +372,12 @@ impl<T: Lane, const L: usize> Vector<T, L> for [T; L] {
         std::array::from_fn(|l| self[l].min(o[l]))
     }
     #[inline(always)]
-    fn any_at_most(self, o: [T; L]) -> bool {
-        self.iter().zip(&o).any(|(a, b)| a <= b)
+    fn at_most(self, o: [T; L]) -> u32 {
+        let size = std::mem::size_of::<T>();
+        let lane = (1u64 << size) as u32 - 1;
+        (0..L)
+            .filter(|&l| self[l] <= o[l])
+            .fold(0, |mask, l| mask | lane << (l * size))
     }
     #[inline(always)]
     fn xor_or(a: [T; L], b: [T; L], c: [T; L]) -> [T; L] {
@@ -449,10 +459,10 @@ mod x86 {
                     $v(unsafe { $min(self.0, o.0) }, PhantomData)
                 }
                 #[inline(always)]
-                fn any_at_most(self, o: Self) -> bool {
+                fn at_most(self, o: Self) -> u32 {
                     unsafe {
                         let low = $min(self.0, o.0);
-                        _mm256_movemask_epi8($eq(low, self.0)) != 0
+                        _mm256_movemask_epi8($eq(low, self.0)) as u32
                     }
                 }
                 #[inline(always)]
@@ -562,72 +572,92 @@ fn step<T: Lane, const L: usize, V: Vector<T, L>>(pv: &mut V, mv: &mut V, score:
     *mv = ph_s.and(xv);
 }
 
-/// Steps `group` from `state` over `text` one byte at a time, reporting every lane whose score
-/// is within its limit after a byte at or past `from`; `base` is added to the ends.
-fn report<T: Lane, const L: usize>(
+/// Steps `group` from `(pv, mv, score)` over `text` one byte at a time, reporting every lane
+/// whose score is within its limit after a byte at or past `from`; `base` is added to the
+/// ends.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn report<T: Lane, const L: usize, V: Vector<T, L>>(
     group: &Group<T, L>,
-    state: State<T, L>,
+    (mut pv, mut mv, mut score): (V, V, V),
+    limit: V,
     text: &[u8],
     base: u64,
     from: usize,
     hits: &mut Vec<Hit>,
 ) {
-    let (mut pv, mut mv, mut score) = (state.pv, state.mv, state.score);
+    let size = std::mem::size_of::<T>();
     for (i, &c) in text.iter().enumerate() {
-        step::<T, L, [T; L]>(&mut pv, &mut mv, &mut score, group.table[usize::from(c)]);
-        if i < from {
+        step(
+            &mut pv,
+            &mut mv,
+            &mut score,
+            V::load(&group.table[usize::from(c)]),
+        );
+        let mut mask = score.at_most(limit);
+        if i < from || mask == 0 {
             continue;
         }
-        for ((&s, &limit), &pattern) in score.iter().zip(&group.limit).zip(&group.patterns) {
-            if s <= limit {
-                hits.push(Hit {
-                    pattern,
-                    end: base + i as u64 + 1,
-                    distance: s.get(),
-                });
-            }
+        let scores = score.store();
+        while mask != 0 {
+            let l = mask.trailing_zeros() as usize / size;
+            mask &= !(((1u64 << size) as u32 - 1) << (l * size));
+            hits.push(Hit {
+                pattern: group.patterns[l],
+                end: base + i as u64 + 1,
+                distance: scores[l].get(),
+            });
         }
     }
 }
 
-/// The body every compilation shares: `N` groups over `text` (see [`scan`]).
+/// What one group of a scan reads: its text, the base of its ends, and the first byte after
+/// which it reports matches (see [`scan`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Stream<'t> {
+    pub text: &'t [u8],
+    pub base: u64,
+    pub from: usize,
+}
+
+/// The body every compilation shares: `N` groups, each over its stream, the streams of one
+/// length, stepped together byte by byte (see [`scan`]).
 #[inline(always)]
 fn scan_body<T: Lane, const L: usize, const N: usize, V: Vector<T, L>>(
     groups: [&mut Group<T, L>; N],
-    text: &[u8],
-    base: u64,
-    from: usize,
+    streams: [Stream<'_>; N],
     hits: &mut Vec<Hit>,
 ) {
+    let len = streams[0].text.len();
+    assert!(
+        streams.iter().all(|s| s.text.len() == len),
+        "streams of one length"
+    );
+    let texts: [&[u8]; N] = std::array::from_fn(|g| &streams[g].text[..len]);
     let mut pv: [V; N] = std::array::from_fn(|g| V::load(&groups[g].state.pv));
     let mut mv: [V; N] = std::array::from_fn(|g| V::load(&groups[g].state.mv));
     let mut score: [V; N] = std::array::from_fn(|g| V::load(&groups[g].state.score));
     let tables: [&[[T; L]; 256]; N] = std::array::from_fn(|g| &*groups[g].table);
     let limits: [V; N] = std::array::from_fn(|g| V::load(&groups[g].limit));
     let never = V::load(&[T::of(NEVER); L]);
-    for (s, stretch) in text.chunks(STRETCH).enumerate() {
+    for at in (0..len).step_by(STRETCH) {
+        let end = (at + STRETCH).min(len);
         let saved = (pv, mv, score);
         let mut low = [never; N];
-        for &c in stretch {
+        for i in at..end {
             for g in 0..N {
-                let eq = V::load(&tables[g][usize::from(c)]);
+                let eq = V::load(&tables[g][usize::from(texts[g][i])]);
                 step(&mut pv[g], &mut mv[g], &mut score[g], eq);
                 low[g] = low[g].min(score[g]);
             }
         }
-        let at = s * STRETCH;
-        if at + stretch.len() <= from {
-            continue;
-        }
         for g in 0..N {
-            if low[g].any_at_most(limits[g]) {
-                let state = State {
-                    pv: saved.0[g].store(),
-                    mv: saved.1[g].store(),
-                    score: saved.2[g].store(),
-                };
-                let skip = from.saturating_sub(at);
-                report(groups[g], state, stretch, base + at as u64, skip, hits);
+            let s = streams[g];
+            if end > s.from && low[g].at_most(limits[g]) != 0 {
+                let state = (saved.0[g], saved.1[g], saved.2[g]);
+                let (text, base) = (&texts[g][at..end], s.base + at as u64);
+                let skip = s.from.saturating_sub(at);
+                report(groups[g], state, limits[g], text, base, skip, hits);
             }
         }
     }
@@ -642,13 +672,12 @@ fn scan_body<T: Lane, const L: usize, const N: usize, V: Vector<T, L>>(
 
 /// The compilations, one per instruction set, of [`scan_body`] for lanes of `T`.
 pub trait Compiled<T: Lane, const L: usize> {
-    /// [`scan`] with the compilation `simd`, which the CPU must have.
+    /// `N` groups over their streams (of one length) with the compilation `simd`, which the
+    /// CPU must have.
     fn scan<const N: usize>(
         simd: Simd,
         groups: [&mut Group<T, L>; N],
-        text: &[u8],
-        base: u64,
-        from: usize,
+        streams: [Stream<'_>; N],
         hits: &mut Vec<Hit>,
     );
 }
@@ -659,47 +688,41 @@ macro_rules! compiled {
             fn scan<const N: usize>(
                 simd: Simd,
                 groups: [&mut Group<$t, $l>; N],
-                text: &[u8],
-                base: u64,
-                from: usize,
+                streams: [Stream<'_>; N],
                 hits: &mut Vec<Hit>,
             ) {
                 #[cfg(target_arch = "x86_64")]
                 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
                 fn avx512<const N: usize>(
                     groups: [&mut Group<$t, $l>; N],
-                    text: &[u8],
-                    base: u64,
-                    from: usize,
+                    streams: [Stream<'_>; N],
                     hits: &mut Vec<Hit>,
                 ) {
-                    scan_body::<$t, $l, N, x86::Avx512<$t>>(groups, text, base, from, hits)
+                    scan_body::<$t, $l, N, x86::Avx512<$t>>(groups, streams, hits)
                 }
                 #[cfg(target_arch = "x86_64")]
                 #[target_feature(enable = "avx2")]
                 fn avx2<const N: usize>(
                     groups: [&mut Group<$t, $l>; N],
-                    text: &[u8],
-                    base: u64,
-                    from: usize,
+                    streams: [Stream<'_>; N],
                     hits: &mut Vec<Hit>,
                 ) {
-                    scan_body::<$t, $l, N, x86::Avx2<$t>>(groups, text, base, from, hits)
+                    scan_body::<$t, $l, N, x86::Avx2<$t>>(groups, streams, hits)
                 }
                 match simd {
                     #[cfg(target_arch = "x86_64")]
                     Simd::Avx512 => {
                         assert!(Simd::detect() == Simd::Avx512, "the CPU has no AVX-512");
                         // SAFETY: the CPU has AVX-512 F, BW and VL, and AVX2: checked above.
-                        unsafe { avx512(groups, text, base, from, hits) }
+                        unsafe { avx512(groups, streams, hits) }
                     }
                     #[cfg(target_arch = "x86_64")]
                     Simd::Avx2 => {
                         assert!(Simd::detect() <= Simd::Avx2, "the CPU has no AVX2");
                         // SAFETY: the CPU has AVX2: checked just above.
-                        unsafe { avx2(groups, text, base, from, hits) }
+                        unsafe { avx2(groups, streams, hits) }
                     }
-                    _ => scan_body::<$t, $l, N, [$t; $l]>(groups, text, base, from, hits),
+                    _ => scan_body::<$t, $l, N, [$t; $l]>(groups, streams, hits),
                 }
             }
         }
@@ -723,7 +746,61 @@ pub fn scan<T: Lane + Compiled<T, L>, const L: usize, const N: usize>(
     from: usize,
     hits: &mut Vec<Hit>,
 ) {
-    T::scan(simd, groups, text, base, from, hits)
+    let stream = Stream { text, base, from };
+    T::scan(simd, groups, [stream; N], hits)
+}
+
+/// Texts shorter than this are not split by [`scan_halves`].
+pub const HALVES_FROM: usize = 4096;
+
+/// [`scan`] of one group, as two streams stepped together: the text's first half, continuing
+/// from the group's state, and its second half from a column with no text before it, started
+/// the group's warm-up earlier (see [`chunks`](super::chunks): a scan so started reports the
+/// same matches, and its state goes on as the whole text's would for every later match). A
+/// lone group waits on its step's chain; two streams of it overlap their chains, as two groups
+/// do. Leaves the group in the second stream's state.
+pub fn scan_halves<T: Lane + Compiled<T, L>, const L: usize>(
+    simd: Simd,
+    group: &mut Group<T, L>,
+    text: &[u8],
+    base: u64,
+    from: usize,
+    hits: &mut Vec<Hit>,
+) {
+    let (len, warm) = (text.len(), group.warm);
+    if len < HALVES_FROM.max(4 * warm) {
+        return scan(simd, [group], text, base, from, hits);
+    }
+    // The first stream ends at `half`, the second starts `warm` bytes before it; the second is
+    // as long as the first, or one byte shorter.
+    let half = (len + warm).div_ceil(2);
+    let second = half - warm;
+    let common = len - second;
+    let mut twin = group.clone();
+    twin.reset();
+    let streams = [
+        Stream {
+            text: &text[..common],
+            base,
+            from,
+        },
+        Stream {
+            text: &text[second..],
+            base: base + second as u64,
+            from: warm.max(from.saturating_sub(second)),
+        },
+    ];
+    T::scan(simd, [&mut *group, &mut twin], streams, hits);
+    let rest = &text[common..half];
+    scan(
+        simd,
+        [&mut *group],
+        rest,
+        base + common as u64,
+        from.saturating_sub(common),
+        hits,
+    );
+    group.state = twin.state;
 }
 
 #[cfg(test)]
@@ -806,6 +883,52 @@ mod tests {
             check::<u16, 16>(&mut rng, alphabet);
             check::<u32, 8>(&mut rng, alphabet);
             check::<u64, 4>(&mut rng, alphabet);
+        }
+    }
+
+    /// A lone group over two halves of a long text (and a text too short to halve), the
+    /// state carried into a next call: the plain DP's matches, none doubled at the halves.
+    #[test]
+    fn a_lone_group_over_two_halves_finds_what_the_plain_dp_finds() {
+        let mut rng = Random::new(29);
+        for round in 0..16 {
+            let m = 1 + rng.below(32);
+            let p = rng.bytes(m, b"ACGT");
+            let len = [100, HALVES_FROM + rng.below(3000)][round % 2];
+            let mut text = rng.bytes(len, b"ACGT");
+            // Copies around the middle, where the halves meet.
+            for _ in 0..6 {
+                let at = (len / 2 + rng.below(2 * m + 8)).saturating_sub(m + 4);
+                let end = (at + m).min(len);
+                text[at..end].copy_from_slice(&p[..end - at]);
+            }
+            let k = rng.below(m.min(4));
+            let from = [0, rng.below(len)][rng.below(2)];
+            let want: Vec<Hit> = oracle::ends(&p, &text, k)
+                .into_iter()
+                .filter(|&(e, _)| e > from)
+                .map(|(e, d)| Hit {
+                    pattern: 0,
+                    end: e as u64,
+                    distance: d,
+                })
+                .collect();
+            for simd in Simd::available() {
+                let mut group = Group::<u32, 8>::new(&[(0, &p[..])], k);
+                let cut = len - rng.below(50);
+                let mut got = Vec::new();
+                scan_halves(simd, &mut group, &text[..cut], 0, from, &mut got);
+                scan_halves(
+                    simd,
+                    &mut group,
+                    &text[cut..],
+                    cut as u64,
+                    from.saturating_sub(cut),
+                    &mut got,
+                );
+                got.sort();
+                assert_eq!(got, want, "{simd:?} m {m} k {k} len {len} from {from}");
+            }
         }
     }
 
