@@ -309,7 +309,72 @@ fn steps(words: usize) {
     }
 }
 
-/// Runs the sections named on the command line (`dense`, `band`, `steps`), or all of them.
+/// The search kernels alone: ns per text byte for groups of patterns side by side (one group
+/// at a time, alone or as two halves of the text, and two groups interleaved), each
+/// compilation the CPU has, and a long pattern.
+fn search() {
+    use mpi_lcs::engine::search::lanes::{scan, scan_halves, Compiled, Group, Lane, Simd};
+    use mpi_lcs::engine::search::long::LongPattern;
+    const TEXT: usize = 1 << 20;
+    let mut rng = Random::new(3);
+    let text = rng.bytes(TEXT, b"ACGT");
+    fn lanes<T: Lane + Compiled<T, L>, const L: usize>(rng: &mut Random, text: &[u8], m: usize) {
+        let patterns: Vec<Vec<u8>> = (0..2 * L).map(|_| rng.bytes(m, b"ACGT")).collect();
+        let numbered: Vec<(usize, &[u8])> = patterns
+            .iter()
+            .enumerate()
+            .map(|(p, b)| (p, &b[..]))
+            .collect();
+        // Few matches on random text: about one edit per eight bytes.
+        let k = (m / 8).min(3);
+        for simd in Simd::available() {
+            let mut a = Group::<T, L>::new(&numbered[..L], k);
+            let mut b = Group::<T, L>::new(&numbered[L..], k);
+            let mut hits = Vec::new();
+            let one = ns_per_cell(text.len(), || {
+                scan(simd, [&mut a], text, 0, 0, &mut hits);
+                scan(simd, [&mut b], text, 0, 0, &mut hits);
+                hits.clear();
+            });
+            let two = ns_per_cell(text.len(), || {
+                scan(simd, [&mut a, &mut b], text, 0, 0, &mut hits);
+                hits.clear();
+            });
+            let halves = ns_per_cell(text.len(), || {
+                scan_halves(simd, &mut a, text, 0, 0, &mut hits);
+                scan_halves(simd, &mut b, text, 0, 0, &mut hits);
+                hits.clear();
+            });
+            println!(
+                "search {} lanes of {} bits, {} patterns of {m}, k {k}, {}: one group at a \
+                 time {one:.3} ns/byte (each as two halves {halves:.3}), two interleaved \
+                 {two:.3} ns/byte",
+                L,
+                T::BITS,
+                2 * L,
+                simd.name()
+            );
+        }
+    }
+    lanes::<u8, 32>(&mut rng, &text, 8);
+    lanes::<u16, 16>(&mut rng, &text, 16);
+    lanes::<u32, 8>(&mut rng, &text, 32);
+    lanes::<u64, 4>(&mut rng, &text, 64);
+    for m in [100, 1000] {
+        let p = rng.bytes(m, b"ACGT");
+        for k in [3, 30] {
+            let mut long = LongPattern::new(0, &p, k);
+            let mut hits = Vec::new();
+            let ns = ns_per_cell(text.len(), || {
+                long.scan(&text, 0, 0, &mut hits);
+                hits.clear();
+            });
+            println!("search one pattern of {m}, k {k}: {ns:.3} ns/byte");
+        }
+    }
+}
+
+/// Runs the sections named on the command line (`dense`, `band`, `steps`, `search`), or all of them.
 fn main() {
     // Cargo passes `--bench`; any other argument names a section.
     let named: Vec<String> = std::env::args()
@@ -332,5 +397,8 @@ fn main() {
         // kernels' prologue and epilogue.
         steps(782);
         steps(4096);
+    }
+    if run("search") {
+        search();
     }
 }

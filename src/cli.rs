@@ -40,6 +40,11 @@ pub enum Command {
     /// MPI ranks: `mpirun -n P mpi-lcs solve FILE` (or one plain process).
     #[command(after_help = EXIT_CODES)]
     Solve(SolveArgs),
+    /// Find every place where each pattern occurs in a text with at most K edits, the text
+    /// (and, when they are many, the patterns) split among MPI ranks: `mpirun -n P mpi-lcs
+    /// search PATTERNS TEXT --max-edits K` (or one plain process). Prints a TSV of matches.
+    #[command(after_help = EXIT_CODES)]
+    Search(SearchArgs),
     /// Compute the LCS or the edit distance in one process with the sequential DP (the oracle;
     /// no MPI).
     #[command(after_help = EXIT_CODES)]
@@ -136,6 +141,56 @@ pub struct SolveArgs {
     /// would take a tenth of the time on this input's shape).
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// The patterns: one per line, or FASTA (one pattern per record), at most 8192 bytes
+    /// each; `-` reads standard input, and gzip is decompressed as it is read.
+    pub patterns: PathBuf,
+    /// The text: a plain file (one sequence: every byte but a final line ending) or FASTA
+    /// (each record searched on its own). A regular file, not compressed, that every rank
+    /// opens at this path: each rank reads its own part of it.
+    pub text: PathBuf,
+    /// The most edits (substitutions, insertions, deletions) a match may have.
+    #[arg(short = 'k', long, value_name = "K", allow_hyphen_values = true,
+          value_parser = parse_edits)]
+    pub max_edits: usize,
+    /// Accept --max-edits at least as long as a pattern, which every position of the text
+    /// then matches (each is listed).
+    #[arg(long)]
+    pub allow_all: bool,
+    /// Write the matches (TSV) to this file, atomically, and the summary to standard output;
+    /// without it, standard output carries the TSV alone.
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Write the full report as JSON to this file (atomically).
+    #[arg(long, value_name = "PATH")]
+    pub json: Option<PathBuf>,
+    /// Append one row to this CSV file of search runs (its header written when the file is
+    /// new; safe for concurrent runs). Search runs have result sets of their own, which
+    /// `table` and `plot` do not read.
+    #[arg(long, value_name = "PATH")]
+    pub append_csv: Option<PathBuf>,
+    /// Refuse a patterns file larger than this (e.g. 64M; K, M, G are powers of 1024). The
+    /// text has no such limit: no rank holds it.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_max_input)]
+    pub max_input: u64,
+    /// Per-rank memory limit for the pre-check (default: what the host offers, shared among
+    /// its ranks; also MPI_LCS_MEMORY_LIMIT).
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit)]
+    pub memory_limit: Option<u64>,
+}
+
+/// `--max-edits`: a number of edits, 0 or more.
+fn parse_edits(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<i128>() {
+        Ok(k) if k < 0 => Err(format!(
+            "{k} edits: the most edits a match may have is 0 or more"
+        )),
+        Ok(k) => usize::try_from(k).map_err(|_| format!("{k} edits is too many")),
+        Err(_) => Err(format!("'{text}' is not a number of edits")),
+    }
 }
 
 /// Which engine, and its settings; shared by `solve`, `schedule` and `self-test`.
@@ -331,6 +386,18 @@ mod tests {
             assert_eq!(err.exit_code(), 2, "{command} {flag} {size}");
             assert!(err.to_string().contains("a size must be at"), "{err}");
         }
+        for k in ["-1", "x", "-3 "] {
+            let parsed = Cli::try_parse_from(["mpi-lcs", "search", "p", "t", "--max-edits", k]);
+            let err = parsed.expect_err(k);
+            assert_eq!(err.exit_code(), 2, "{k}");
+        }
+        let err = Cli::try_parse_from(["mpi-lcs", "search", "p", "t", "-k", "-2"]).unwrap_err();
+        assert!(err.to_string().contains("0 or more"), "{err}");
+        let parsed = Cli::try_parse_from(["mpi-lcs", "search", "p", "t", "-k", "3"]).unwrap();
+        assert!(matches!(
+            parsed.command,
+            Command::Search(SearchArgs { max_edits: 3, .. })
+        ));
         let parsed = Cli::try_parse_from(["mpi-lcs", "solve", "in.txt", "--memory-limit", "1024T"]);
         let Command::Solve(args) = parsed.unwrap().command else {
             panic!("not solve");

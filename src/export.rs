@@ -26,10 +26,52 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::error::Error;
+use crate::matches::SearchRow;
 use crate::report::Row;
 
-/// Checks every output of a run (`(flag, path)`) against the rules in the module doc.
+/// The two kinds of result sets `--append-csv` writes: `solve`'s runs ([`Row`]) and
+/// `search`'s ([`SearchRow`]), each with its own header (see `matches`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultSet {
+    Solve,
+    Search,
+}
+
+impl ResultSet {
+    fn header(self) -> String {
+        match self {
+            ResultSet::Solve => Row::header(),
+            ResultSet::Search => SearchRow::header(),
+        }
+    }
+
+    fn runs(self) -> &'static str {
+        match self {
+            ResultSet::Solve => "solve and reference runs",
+            ResultSet::Search => "search runs",
+        }
+    }
+
+    fn other(self) -> ResultSet {
+        match self {
+            ResultSet::Solve => ResultSet::Search,
+            ResultSet::Search => ResultSet::Solve,
+        }
+    }
+}
+
+/// Checks every output of a run (`(flag, path)`) against the rules in the module doc; an
+/// `--append-csv` must be a result set of `solve` runs.
 pub fn check_outputs(outputs: &[(&'static str, &Path)], inputs: &[&Path]) -> Result<(), Error> {
+    check_outputs_of(outputs, inputs, ResultSet::Solve)
+}
+
+/// [`check_outputs`] for a run whose `--append-csv` takes rows of `set`.
+pub fn check_outputs_of(
+    outputs: &[(&'static str, &Path)],
+    inputs: &[&Path],
+    set: ResultSet,
+) -> Result<(), Error> {
     let input_ids: Vec<(u64, u64)> = inputs
         .iter()
         .filter_map(|p| fs::metadata(p).ok())
@@ -56,7 +98,7 @@ pub fn check_outputs(outputs: &[(&'static str, &Path)], inputs: &[&Path]) -> Res
         }
         probe_directory(&target.dir).map_err(refuse)?;
         if flag == "--append-csv" && target.exists {
-            check_result_set(&target.path).map_err(refuse)?;
+            check_result_set(&target.path, set).map_err(refuse)?;
         }
         seen.push((flag, target.identity));
     }
@@ -194,26 +236,39 @@ fn probe_directory(dir: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot create a file in '{}': {e}", dir.display()))
 }
 
-/// An existing result set must begin with this program's header and end with a newline.
-fn check_result_set(path: &Path) -> Result<(), String> {
+/// An existing result set must begin with the header of `set`'s rows and end with a newline.
+fn check_result_set(path: &Path, set: ResultSet) -> Result<(), String> {
     let mut file = File::open(path).map_err(|e| format!("cannot read: {e}"))?;
-    check_open_result_set(&mut file)
+    check_open_result_set(&mut file, set)
 }
 
-fn check_open_result_set(file: &mut File) -> Result<(), String> {
-    let len = file.metadata().map_err(|e| e.to_string())?.len();
-    if len == 0 {
-        return Ok(());
-    }
-    let header = Row::header();
-    let mut start = vec![0u8; header.len() + 1];
+/// Whether `file` begins with the line `header`.
+fn begins_with_line(file: &mut File, header: &str) -> Result<bool, String> {
+    let mut start = vec![0u8; header.len() + 2];
     file.seek(SeekFrom::Start(0)).map_err(|e| e.to_string())?;
     let got = file.read(&mut start).map_err(|e| e.to_string())?;
     let start = &start[..got];
     let first_line = start.split(|&b| b == b'\n').next().unwrap_or_default();
-    if first_line.strip_suffix(b"\r").unwrap_or(first_line) != header.as_bytes()
-        || start.len() <= header.len()
-    {
+    Ok(
+        first_line.strip_suffix(b"\r").unwrap_or(first_line) == header.as_bytes()
+            && start.len() > header.len(),
+    )
+}
+
+fn check_open_result_set(file: &mut File, set: ResultSet) -> Result<(), String> {
+    let len = file.metadata().map_err(|e| e.to_string())?.len();
+    if len == 0 {
+        return Ok(());
+    }
+    let header = set.header();
+    if !begins_with_line(file, &header)? {
+        if begins_with_line(file, &set.other().header())? {
+            return Err(format!(
+                "is a result set of {}; this run appends {}: name another file",
+                set.other().runs(),
+                set.runs()
+            ));
+        }
         return Err(format!(
             "is not a result set of this program: its first line is not the header '{}…' \
              (start a new file)",
@@ -281,6 +336,15 @@ pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), Error> {
 /// concurrent runs appending to one file never interleave or lose rows; a write or sync that
 /// fails cuts the file back to its length before, under the same lock.
 pub fn append_row(path: &Path, row: &Row) -> Result<(), Error> {
+    append(path, row, ResultSet::Solve)
+}
+
+/// [`append_row`] for a search's row.
+pub fn append_search_row(path: &Path, row: &SearchRow) -> Result<(), Error> {
+    append(path, row, ResultSet::Search)
+}
+
+fn append<R: Serialize>(path: &Path, row: &R, set: ResultSet) -> Result<(), Error> {
     let fail = |source| Error::Output {
         path: path.to_owned(),
         source,
@@ -296,7 +360,7 @@ pub fn append_row(path: &Path, row: &Row) -> Result<(), Error> {
         .map_err(fail)?;
     file.lock().map_err(fail)?;
     // Checked again under the lock: another writer may have made the file since.
-    check_open_result_set(&mut file).map_err(|problem| Error::OutputRefused {
+    check_open_result_set(&mut file, set).map_err(|problem| Error::OutputRefused {
         flag: "--append-csv",
         path: path.to_owned(),
         problem,

@@ -9,7 +9,8 @@
 //!    environment: with [`launch`], the only modules that read it), [`commands`] (what each
 //!    subcommand does, `self-test` among them);
 //! 2. what comes out: [`report`] (one model for JSON, CSV rows and the summary),
-//!    [`alignment`] (CIGAR, PAF and the three-line view), [`export`]
+//!    [`alignment`] (CIGAR, PAF and the three-line view), [`matches`] (a search's TSV, report
+//!    and rows), [`export`]
 //!    (files written atomically), [`render`] (the classroom's pictures and page), [`plot`],
 //!    [`runs`] and [`table`] (result sets), [`generate`] (random inputs);
 //! 3. the computation: [`engine`] (the MPI layer: the diagonal and bands engines and what
@@ -27,6 +28,7 @@ pub mod export;
 pub mod generate;
 pub mod input;
 pub mod launch;
+pub mod matches;
 pub mod mem;
 pub mod options;
 pub mod plot;
@@ -62,6 +64,7 @@ mod structure {
         &["engine", "reference", "trace"],
         &[
             "report",
+            "matches",
             "alignment",
             "export",
             "render",

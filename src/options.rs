@@ -8,6 +8,8 @@
 //!   the exchange cannot deadlock);
 //! - `MPI_LCS_WAIT=spin|yield` — how ranks wait for messages, instead of the choice made
 //!   from the host's ranks and cores (see `waiting`);
+//! - `MPI_LCS_SIMD=avx512|avx2|portable` — the search kernel's compilation, instead of the
+//!   best the CPU has (benchmarks and tests);
 //! - `MPI_LCS_COMMIT` — the commit recorded in reports (the scripts set it);
 //! - `MPI_LCS_LAUNCHER` and the launchers' own variables (see `launch`).
 
@@ -15,13 +17,14 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::{
-    EngineArgs, GenerateArgs, InputArgs, PlotArgs, ReferenceArgs, ScheduleArgs, SelfTestArgs,
-    SolveArgs, TableArgs,
+    EngineArgs, GenerateArgs, InputArgs, PlotArgs, ReferenceArgs, ScheduleArgs, SearchArgs,
+    SelfTestArgs, SolveArgs, TableArgs,
 };
 use crate::engine::bands::CheckpointChoice;
 use crate::engine::diagonal::store::StoreKind;
 use crate::engine::fault::{Fault, FAULT_ENV};
 use crate::engine::problem::Problem;
+use crate::engine::search::lanes::Simd;
 use crate::engine::waiting::Waiting;
 use crate::engine::{Method, Switches};
 use crate::error::Error;
@@ -39,6 +42,8 @@ pub const SYNCHRONOUS_SENDS_ENV: &str = "MPI_LCS_SYNCHRONOUS_SENDS";
 pub const WAIT_ENV: &str = "MPI_LCS_WAIT";
 /// The commit recorded in reports.
 pub const COMMIT_ENV: &str = "MPI_LCS_COMMIT";
+/// `avx512`, `avx2` or `portable`: the search kernel's compilation.
+pub const SIMD_ENV: &str = "MPI_LCS_SIMD";
 
 /// Rows per batch of the bands engine when `--batch` is not given (measured: see the README,
 /// "Performance").
@@ -86,6 +91,8 @@ pub struct Env {
     pub launch: Launch,
     /// The terminal's width (`COLUMNS`, else 100).
     pub columns: u16,
+    /// The search kernel's compilation, when chosen.
+    pub simd: Option<Simd>,
 }
 
 impl Env {
@@ -111,6 +118,17 @@ impl Env {
                 )))
             }
         };
+        let simd = match var(SIMD_ENV).as_deref() {
+            None => None,
+            Some("avx512") => Some(Simd::Avx512),
+            Some("avx2") => Some(Simd::Avx2),
+            Some("portable") => Some(Simd::Portable),
+            Some(other) => {
+                return Err(Error::Usage(format!(
+                    "{SIMD_ENV}: '{other}' is none of avx512, avx2 and portable"
+                )))
+            }
+        };
         Ok(Env {
             memory_limit,
             switches: Switches {
@@ -121,6 +139,7 @@ impl Env {
             commit: var(COMMIT_ENV).unwrap_or_else(|| "unknown".to_owned()),
             launch: Launch::from_env(mpi_library),
             columns: var("COLUMNS").and_then(|c| c.parse().ok()).unwrap_or(100),
+            simd,
         })
     }
 
@@ -239,6 +258,56 @@ impl SolveOptions {
             run: env.run_info(mpi_library),
             launch: env.launch.clone(),
         })
+    }
+}
+
+/// `search`.
+#[derive(Debug, Clone)]
+pub struct SearchOptions {
+    pub patterns: PathBuf,
+    pub text: PathBuf,
+    /// Largest patterns file read.
+    pub max_input: u64,
+    pub k: usize,
+    pub allow_all: bool,
+    /// The matches' TSV, instead of standard output.
+    pub out: Option<PathBuf>,
+    pub json: Option<PathBuf>,
+    pub append_csv: Option<PathBuf>,
+    pub memory_limit: Option<u64>,
+    pub simd: Option<Simd>,
+    pub switches: Switches,
+    pub run: RunInfo,
+}
+
+impl SearchOptions {
+    pub fn new(args: SearchArgs, env: &Env, mpi_library: &str) -> SearchOptions {
+        SearchOptions {
+            patterns: args.patterns,
+            text: args.text,
+            max_input: args.max_input,
+            k: args.max_edits,
+            allow_all: args.allow_all,
+            out: args.out,
+            json: args.json,
+            append_csv: args.append_csv,
+            memory_limit: args.memory_limit.or(env.memory_limit),
+            simd: env.simd,
+            switches: env.switches,
+            run: env.run_info(mpi_library),
+        }
+    }
+
+    /// `(flag, path)` for every output asked for.
+    pub fn outputs(&self) -> Vec<(&'static str, &std::path::Path)> {
+        [
+            ("--out", &self.out),
+            ("--json", &self.json),
+            ("--append-csv", &self.append_csv),
+        ]
+        .into_iter()
+        .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+        .collect()
     }
 }
 

@@ -1,6 +1,9 @@
 //! Result sets: the CSV files of runs that `--append-csv` and the experiment scripts write,
 //! read back into [`Row`]s with the very struct that wrote them, for tables and plots.
 //!
+//! A result set of `search` runs (see `matches`) is refused by name: its rows are not runs of
+//! the two sequences these tables and plots compare.
+//!
 //! A file that is missing, unreadable, not a result set of this program (another header) or
 //! has a malformed row is refused with a message naming the file and the line.
 //!
@@ -134,6 +137,15 @@ pub fn read_result_set(path: &Path) -> Result<Vec<Row>, Error> {
         .iter()
         .collect::<Vec<_>>()
         .join(",");
+    if header == crate::matches::SearchRow::header() {
+        return Err(bad(
+            path,
+            "holds search runs (written by search --append-csv): table and plot compare solve \
+             and reference runs, whose columns a search has not; read a search result set as \
+             the CSV it is"
+                .into(),
+        ));
+    }
     if !readable(&header) {
         return Err(bad(
             path,

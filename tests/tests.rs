@@ -11,4 +11,5 @@ mod experiment;
 mod faults;
 mod inputs;
 mod launchers;
+mod search;
 mod solve;

@@ -33,6 +33,7 @@ pub mod host;
 pub mod problem;
 pub mod protocol;
 pub mod run;
+pub mod search;
 pub mod share;
 pub mod split;
 pub mod stats;

@@ -14,7 +14,8 @@
 //!   followed by the path found so far ([`Path::encode`]: its number of moves as a `u64`, then
 //!   the moves four to a byte);
 //! - `control`: the finished path delivered to rank 0 (encoded the same way), and the
-//!   end-of-walk notice to every other rank (empty).
+//!   end-of-walk notice to every other rank (empty); in a search, each rank's matches
+//!   delivered to rank 0 (see `search::run`), its only counted messages.
 
 use serde::{Deserialize, Serialize};
 
@@ -33,6 +34,8 @@ pub mod tag {
     pub const DONE: Tag = 4;
     /// A batch of carry bits of the bands engine.
     pub const CARRIES: Tag = 5;
+    /// A search's matches, delivered to rank 0 (in pieces when large).
+    pub const MATCHES: Tag = 6;
 }
 
 /// Posts a send of a fill message: standard (`MPI_Isend`), or synchronous (`MPI_Issend`, it

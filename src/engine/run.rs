@@ -127,14 +127,14 @@ fn share_input(
 
 /// The per-rank memory limit in force: the user's, else what this host can give divided among
 /// the ranks that share it.
-fn memory_limit(world: &SimpleCommunicator, user: Option<u64>) -> Option<u64> {
+pub(crate) fn memory_limit(world: &SimpleCommunicator, user: Option<u64>) -> Option<u64> {
     let ranks_on_host = world.split_shared(0).size() as u64;
     user.or_else(|| mem::available_bytes().map(|b| b / ranks_on_host.max(1)))
 }
 
 /// Before any allocation: does every rank's `need` fit its `limit` (see `budget`)? Decided
 /// over all ranks together; rank 0 words the refusal with `advice`.
-fn check_memory(
+pub(crate) fn check_memory(
     world: &SimpleCommunicator,
     waiting: Waiting,
     need: u64,

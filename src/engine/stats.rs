@@ -20,7 +20,7 @@ use crate::engine::waiting::Waiting;
 use crate::trace::{CellValue, Event, EventWire, Recording, Span, SpanKind};
 
 /// Bytes of a host name in [`RankStats`] (Linux allows 64).
-const HOST_BYTES: usize = 64;
+pub const HOST_BYTES: usize = 64;
 
 /// Seconds one rank spent in the fill, split by what it was doing.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]

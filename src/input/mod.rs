@@ -29,6 +29,13 @@
 //! memory than the limit; a regular file that is not gzip is refused from its size alone.
 //! Text in UTF-16 or UTF-32 (told by its byte-order mark) is refused as such, except under
 //! `--format plain`, which reads every byte as data.
+//!
+//! `search` reads two other inputs, each in a module of its own: [`patterns`] (the patterns
+//! file, read whole on rank 0 as above) and [`text`] (the text, which every rank reads its own
+//! byte range of).
+
+pub mod patterns;
+pub mod text;
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -127,7 +134,8 @@ fn fasta_names(bytes: &[u8]) -> [String; 2] {
     [name(0), name(1)]
 }
 
-/// Why the contents of an input file are not two sequences.
+/// Why the contents of an input file are not what the command reads: two sequences (`solve`,
+/// `reference`), patterns or a text (`search`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FormatError {
     /// The file has no bytes at all.
@@ -166,6 +174,33 @@ pub enum FormatError {
         encoding: &'static str,
         mark: &'static str,
     },
+
+    /// A patterns file with no pattern.
+    #[error("no pattern: the file holds no line (or FASTA record) to search for")]
+    NoPatterns,
+
+    /// A patterns file with an empty pattern.
+    #[error(
+        "pattern {number} (line {line}) is empty: every pattern needs at least one byte \
+         (remove the blank line or the empty record)"
+    )]
+    EmptyPattern {
+        /// The pattern's number, 0-based in the file's order.
+        number: usize,
+        /// Its line, 1-based (the header's for a FASTA record).
+        line: usize,
+    },
+
+    /// A patterns file that is not text.
+    #[error("not text: it holds a NUL byte at offset {offset} (a patterns file is text)")]
+    NotText { offset: u64 },
+
+    /// A search's text compressed with gzip.
+    #[error(
+        "gzip: each rank reads its own byte range of the text, which compressed bytes do not \
+         allow; decompress it first (gzip -dk)"
+    )]
+    Compressed,
 }
 
 /// Byte-order marks of the encodings that are not read as text, longest first (UTF-32LE's
@@ -178,7 +213,7 @@ const WIDE_MARKS: [(&[u8], &str, &str); 4] = [
 ];
 
 /// The encoding whose byte-order mark `bytes` begin with, if it is one of [`WIDE_MARKS`].
-fn wide_text(bytes: &[u8]) -> Option<FormatError> {
+pub(crate) fn wide_text(bytes: &[u8]) -> Option<FormatError> {
     WIDE_MARKS
         .iter()
         .find(|(mark, _, _)| bytes.starts_with(mark))
@@ -237,11 +272,11 @@ pub enum InputError {
 
 /// Splits the contents of a file into lines, in file order, without their line endings
 /// (`\n`, `\r\n`, or a `\r` that ends the file).
-struct Lines<'a> {
+pub(crate) struct Lines<'a> {
     rest: Option<&'a [u8]>,
 }
 
-fn lines(bytes: &[u8]) -> Lines<'_> {
+pub(crate) fn lines(bytes: &[u8]) -> Lines<'_> {
     Lines {
         rest: (!bytes.is_empty()).then_some(bytes),
     }
@@ -262,11 +297,12 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
-const BOM: &[u8] = b"\xef\xbb\xbf";
+/// UTF-8's byte-order mark.
+pub(crate) const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// Whether `bytes` look like FASTA: the first non-blank line, after a byte-order mark,
 /// starts with `>`.
-fn looks_like_fasta(bytes: &[u8]) -> bool {
+pub(crate) fn looks_like_fasta(bytes: &[u8]) -> bool {
     let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     lines(bytes)
         .find(|l| !l.is_empty())
@@ -360,7 +396,7 @@ pub fn file_read(path: &Path) -> &Path {
 }
 
 /// Gzip's first two bytes.
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+pub(crate) const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// Reads and parses an input (a path, or `-` for standard input), refusing more than
 /// `max_bytes` (see the module doc).
@@ -394,7 +430,7 @@ pub fn read_pair(path: &Path, max_bytes: u64, choice: FormatChoice) -> Result<Pa
     Ok(pair)
 }
 
-fn unreadable(path: &Path, source: io::Error) -> InputError {
+pub(crate) fn unreadable(path: &Path, source: io::Error) -> InputError {
     if source.kind() == io::ErrorKind::NotFound {
         InputError::NotFound {
             path: path.to_path_buf(),

@@ -1,0 +1,67 @@
+//! `search`: the validated options become a search request, the engine's result becomes the
+//! report, and the report and the matches feed every output asked for: the JSON report, the
+//! result set's row, and the TSV of matches (to `--out`, with the summary then on standard
+//! output, or to standard output alone). Only rank 0 writes, after the run, each file
+//! atomically; every output path is checked before anything is read.
+
+use std::io::Write as _;
+
+use mpi::topology::SimpleCommunicator;
+
+use crate::engine::search::run::{self, Request};
+use crate::error::Error;
+use crate::export::{self, ResultSet};
+use crate::matches::{self, SearchReport};
+use crate::options::SearchOptions;
+use crate::provenance::{HostInfo, Provenance};
+
+/// Runs `search` on this rank and writes its outputs. Rank 0 gets the report; other ranks
+/// `None`.
+pub fn run(
+    world: &SimpleCommunicator,
+    opts: &SearchOptions,
+) -> Result<Option<SearchReport>, Error> {
+    let inputs = [crate::input::file_read(&opts.patterns), opts.text.as_path()];
+    let before_reading = || export::check_outputs_of(&opts.outputs(), &inputs, ResultSet::Search);
+    let request = Request {
+        patterns: opts.patterns.clone(),
+        text: opts.text.clone(),
+        max_input: opts.max_input,
+        k: opts.k,
+        allow_all: opts.allow_all,
+        memory_limit: opts.memory_limit,
+        simd: opts.simd,
+        waiting: opts.switches.waiting(),
+        before_reading: &before_reading,
+    };
+    let Some(searched) = run::search(world, &request)? else {
+        return Ok(None);
+    };
+    let hosts: Vec<HostInfo> = searched.ranks.iter().map(|r| r.host()).collect();
+    let provenance = Provenance::new(searched.started_at, &opts.run, &hosts);
+    let report = SearchReport::new(
+        provenance,
+        opts.patterns.display().to_string(),
+        opts.text.display().to_string(),
+        &searched,
+    );
+    if let Some(path) = &opts.json {
+        export::write_json(path, &report)?;
+    }
+    if let Some(path) = &opts.append_csv {
+        export::append_search_row(path, &report.row())?;
+    }
+    match &opts.out {
+        Some(path) => export::write_streamed(path, |out| matches::write_tsv(out, &searched))?,
+        None => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let written = matches::write_tsv(&mut out, &searched).and_then(|()| out.flush());
+            match written {
+                // A reader that went away (`| head`) ends the output, as for other commands.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                other => other.map_err(Error::Stdout)?,
+            }
+        }
+    }
+    Ok(Some(report))
+}

@@ -1,0 +1,366 @@
+//! How a search is shared among ranks: pure arithmetic, no MPI.
+//!
+//! # Patterns in units
+//!
+//! Patterns are sorted by length (then by number) and packed into units of work
+//! ([`units`]): a vector of lanes of the narrowest width that holds them (32 patterns of up to 8
+//! bytes, 16 of up to 16, 8 of up to 32, 4 of up to 64: [`Class`]), or one long pattern of
+//! more than 64 bytes on its own. A unit's weight estimates its cost per text byte: 1 for a
+//! vector; for a long pattern the words Ukkonen's cut-off keeps computed on random text, about
+//! `k / 64 + 2` (at most its words).
+//!
+//! # The grid
+//!
+//! `P` ranks form a grid of `T x Q = P` ([`Grid`]): the text in `T` contiguous parts, the units
+//! in `Q` contiguous runs balanced by weight, rank `r` taking text part `r / Q` and units
+//! `r % Q`. A text part of `n / T` bytes costs its bytes plus the warm-up before it (below),
+//! times its units' weight; [`Grid::choose`] takes the divisor pair of `P` with the least
+//! cost for the busiest rank (reading a byte counted as a tenth of a unit), the most text parts
+//! on a tie. Splitting the text is best until the warm-up is a large share of a part (a short
+//! text): many patterns then go to different ranks instead.
+//!
+//! # Text parts and the warm-up
+//!
+//! The text's bytes `[0, n)` (file offsets of its sequence area) are split as [`Split`] does:
+//! balanced contiguous parts. A match's alignment spans at most `m + d <= m + k` text bytes
+//! (`m` matches and substitutions plus `d` inserted text bytes at most), so a scan started
+//! `m + k - 1` bytes before a part, from a column with no text before it (as at a record's
+//! start), finds every match that ends in the part, with the same distance: an alignment that
+//! ends after the part's first byte and starts before the warm-up would span `m + k + 1` bytes
+//! or more and cost more than `k`; the values it computes are never below the true ones
+//! (it sees fewer starts), and equal wherever the true distance is within `k`. A part reports
+//! exactly the matches whose last byte lies in it: none is lost or counted twice where the
+//! text is split. The warm-up never crosses a record's start (a match never spans records),
+//! and with `k >= m` it is `2 m - 1`: no distance exceeds `m`.
+
+use std::ops::Range;
+
+use crate::engine::split::Split;
+
+/// Lanes of a vector by the longest pattern they take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Class {
+    /// 32 lanes of 8 bits.
+    U8,
+    /// 16 lanes of 16 bits.
+    U16,
+    /// 8 lanes of 32 bits.
+    U32,
+    /// 4 lanes of 64 bits.
+    U64,
+    /// One pattern of more than 64 bytes, in words.
+    Long,
+}
+
+impl Class {
+    /// The class of a pattern of `m` bytes (`m >= 1`).
+    pub fn of(m: usize) -> Class {
+        match m {
+            0..=8 => Class::U8,
+            9..=16 => Class::U16,
+            17..=32 => Class::U32,
+            33..=64 => Class::U64,
+            _ => Class::Long,
+        }
+    }
+
+    /// Patterns per unit.
+    pub fn lanes(self) -> usize {
+        match self {
+            Class::U8 => 32,
+            Class::U16 => 16,
+            Class::U32 => 8,
+            Class::U64 => 4,
+            Class::Long => 1,
+        }
+    }
+}
+
+/// A unit of work: patterns scanned together.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unit {
+    pub class: Class,
+    /// The patterns' numbers, in the order of the lanes.
+    pub patterns: Vec<usize>,
+    /// The estimated cost per text byte (a vector: 1).
+    pub weight: u64,
+}
+
+/// The units of patterns of `lengths` (pattern `p` has `lengths[p] >= 1` bytes) searched with
+/// up to `k` edits (see the module doc).
+pub fn units(lengths: &[usize], k: usize) -> Vec<Unit> {
+    let mut order: Vec<usize> = (0..lengths.len()).collect();
+    order.sort_by_key(|&p| (lengths[p], p));
+    let mut out: Vec<Unit> = Vec::new();
+    for p in order {
+        let class = Class::of(lengths[p]);
+        match out.last_mut() {
+            Some(u) if u.class == class && u.patterns.len() < class.lanes() => u.patterns.push(p),
+            _ => {
+                let weight = match class {
+                    Class::Long => {
+                        let words = lengths[p].div_ceil(64) as u64;
+                        words.min(k as u64 / 64 + 2)
+                    }
+                    _ => 1,
+                };
+                out.push(Unit {
+                    class,
+                    patterns: vec![p],
+                    weight,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Contiguous runs of `weights`, `parts` of them, cut greedily: each run takes items while it
+/// stays within an even share of what is left (at least one item, and leaving one for each
+/// later run while items last); the last run takes the rest. Runs are empty only when there
+/// are fewer items than parts.
+pub fn balance(weights: &[u64], parts: usize) -> Vec<Range<usize>> {
+    assert!(parts >= 1, "at least one part");
+    let n = weights.len();
+    let mut out = Vec::with_capacity(parts);
+    let mut at = 0;
+    for part in 0..parts {
+        let rest = parts - part;
+        let start = at;
+        if rest == 1 {
+            at = n;
+        } else {
+            let share = weights[at..].iter().sum::<u64>().div_ceil(rest as u64);
+            let limit = n - (rest - 1).min((n - at).saturating_sub(1));
+            let mut sum = 0;
+            while at < limit && (at == start || sum + weights[at] <= share) {
+                sum += weights[at];
+                at += 1;
+            }
+        }
+        out.push(start..at);
+    }
+    out
+}
+
+/// How the ranks share a search (see the module doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Grid {
+    pub text_parts: usize,
+    pub pattern_parts: usize,
+}
+
+/// Reading a byte costs this fraction of a unit's scan of it.
+const READ_COST: f64 = 0.1;
+
+impl Grid {
+    /// The grid for `ranks` ranks, a text of `len` bytes, units of `weights` and a warm-up of
+    /// `overlap` bytes.
+    pub fn choose(ranks: usize, len: u64, weights: &[u64], overlap: u64) -> Grid {
+        assert!(ranks >= 1, "at least one rank");
+        let mut best: Option<(f64, Grid)> = None;
+        for pattern_parts in (1..=ranks).filter(|&q| ranks.is_multiple_of(q)) {
+            let text_parts = ranks / pattern_parts;
+            if pattern_parts > weights.len().max(1) {
+                continue;
+            }
+            let runs = balance(weights, pattern_parts);
+            let heaviest = runs
+                .iter()
+                .map(|r| weights[r.clone()].iter().sum::<u64>())
+                .max()
+                .unwrap_or(0) as f64;
+            let bytes = len.div_ceil(text_parts as u64) as f64;
+            let warm = if text_parts > 1 { overlap as f64 } else { 0.0 };
+            let cost = heaviest * (bytes + warm) + READ_COST * (bytes + warm);
+            let grid = Grid {
+                text_parts,
+                pattern_parts,
+            };
+            // Pattern parts rise through the loop: a later grid must be strictly cheaper.
+            if best.is_none_or(|(c, _)| cost < c * (1.0 - 1e-9)) {
+                best = Some((cost, grid));
+            }
+        }
+        best.expect("one rank per text part always fits").1
+    }
+
+    /// The text part of `rank`.
+    pub fn text_part(&self, rank: usize) -> usize {
+        rank / self.pattern_parts
+    }
+
+    /// The run of units of `rank`.
+    pub fn pattern_part(&self, rank: usize) -> usize {
+        rank % self.pattern_parts
+    }
+}
+
+/// The bytes `[a, b)` of text part `part` of `parts`, of a text whose sequence area is
+/// `area` (file offsets).
+pub fn text_range(area: Range<u64>, parts: usize, part: usize) -> Range<u64> {
+    let len = usize::try_from(area.end - area.start).expect("a text's length fits a usize");
+    let r = Split::new(len, parts).range(part);
+    area.start + r.start as u64..area.start + r.end as u64
+}
+
+/// Bytes to scan before a part that starts `offset` bytes into its record, for patterns whose
+/// longest warm-up is `overlap` (see [`overlap`]).
+pub fn warm_up(offset: u64, overlap: u64) -> u64 {
+    offset.min(overlap)
+}
+
+/// The warm-up a set of patterns needs: the largest `m + min(k, m) - 1`.
+pub fn overlap(lengths: impl IntoIterator<Item = usize>, k: usize) -> u64 {
+    lengths
+        .into_iter()
+        .map(|m| (m + k.min(m)).saturating_sub(1) as u64)
+        .max()
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::search::lanes::{scan, Group, Hit, Simd};
+    use crate::engine::search::oracle;
+    use crate::generate::Random;
+
+    #[test]
+    fn units_pack_patterns_by_length_into_the_narrowest_lanes() {
+        let lengths = [3, 40, 8, 9, 100, 32, 1000, 8];
+        let got = units(&lengths, 3);
+        let classes: Vec<(Class, Vec<usize>, u64)> = got
+            .iter()
+            .map(|u| (u.class, u.patterns.clone(), u.weight))
+            .collect();
+        assert_eq!(
+            classes,
+            vec![
+                (Class::U8, vec![0, 2, 7], 1),
+                (Class::U16, vec![3], 1),
+                (Class::U32, vec![5], 1),
+                (Class::U64, vec![1], 1),
+                (Class::Long, vec![4], 2),
+                (Class::Long, vec![6], 2),
+            ]
+        );
+        let many = units(&[20; 17], 0);
+        assert_eq!(many.len(), 3);
+        assert_eq!(many[2].patterns, vec![16]);
+        assert_eq!(units(&[1000], 200)[0].weight, 5);
+        assert_eq!(units(&[65], 1000)[0].weight, 2);
+    }
+
+    #[test]
+    fn balance_cuts_contiguous_runs_that_cover_everything() {
+        let mut rng = Random::new(4);
+        for _ in 0..3000 {
+            let n = rng.below(12);
+            let weights: Vec<u64> = (0..n).map(|_| 1 + rng.below(9) as u64).collect();
+            let parts = 1 + rng.below(6);
+            let runs = balance(&weights, parts);
+            assert_eq!(runs.len(), parts);
+            let mut next = 0;
+            for r in &runs {
+                assert_eq!(r.start, next, "{weights:?} {parts}: {runs:?}");
+                next = r.end;
+            }
+            assert_eq!(next, n, "{weights:?} {parts}: {runs:?}");
+            // Every part has something while there are items enough.
+            let filled = runs.iter().filter(|r| !r.is_empty()).count();
+            assert_eq!(filled, parts.min(n), "{weights:?} {parts}: {runs:?}");
+        }
+        assert_eq!(balance(&[1; 8], 2), vec![0..4, 4..8]);
+        assert_eq!(balance(&[1; 9], 3), vec![0..3, 3..6, 6..9]);
+        assert_eq!(balance(&[5, 1, 1, 1, 1, 1], 2), vec![0..1, 1..6]);
+        assert_eq!(balance(&[], 3), vec![0..0, 0..0, 0..0]);
+    }
+
+    #[test]
+    fn the_grid_splits_the_text_unless_the_warm_up_outweighs_it() {
+        let g =
+            |ranks, len, units: usize, overlap| Grid::choose(ranks, len, &vec![1; units], overlap);
+        assert_eq!(
+            g(2, 20_000_000, 2, 34),
+            Grid {
+                text_parts: 2,
+                pattern_parts: 1
+            }
+        );
+        assert_eq!(g(4, 10_000_000, 100, 2000).text_parts, 4);
+        // A short text and many patterns: the patterns are split.
+        assert_eq!(
+            g(4, 1000, 100, 2000),
+            Grid {
+                text_parts: 1,
+                pattern_parts: 4
+            }
+        );
+        // One unit cannot be split.
+        assert_eq!(g(3, 10, 1, 100).pattern_parts, 1);
+        for ranks in 1..=12 {
+            let grid = g(ranks, 5000, 7, 300);
+            assert_eq!(grid.text_parts * grid.pattern_parts, ranks);
+            let cells: std::collections::BTreeSet<(usize, usize)> = (0..ranks)
+                .map(|r| (grid.text_part(r), grid.pattern_part(r)))
+                .collect();
+            assert_eq!(cells.len(), ranks, "every rank its own cell");
+        }
+    }
+
+    /// Every text length up to 60, every number of parts up to 7 and warm-ups around the
+    /// patterns': the parts' reports together are the whole text's, none lost or doubled.
+    #[test]
+    fn parts_with_their_warm_ups_report_every_match_once() {
+        let mut rng = Random::new(21);
+        let simd = Simd::detect();
+        for len in 0..=60usize {
+            let text = rng.bytes(len, b"AC");
+            for _ in 0..3 {
+                let m = 1 + rng.below(6);
+                let p = rng.bytes(m, b"AC");
+                let k = rng.below(m + 2).min(m - 1 + usize::from(rng.coin()));
+                let ov = overlap([m], k);
+                let want: Vec<Hit> = oracle::ends(&p, &text, k)
+                    .into_iter()
+                    .map(|(e, d)| Hit {
+                        pattern: 0,
+                        end: e as u64,
+                        distance: d,
+                    })
+                    .collect();
+                for parts in 1..=7 {
+                    let mut got = Vec::new();
+                    for part in 0..parts {
+                        let r = text_range(0..len as u64, parts, part);
+                        let (a, b) = (r.start as usize, r.end as usize);
+                        let warm = warm_up(a as u64, ov) as usize;
+                        let mut group = Group::<u8, 32>::new(&[(0, &p[..])], k);
+                        scan(
+                            simd,
+                            [&mut group],
+                            &text[a - warm..b],
+                            (a - warm) as u64,
+                            warm,
+                            &mut got,
+                        );
+                    }
+                    assert_eq!(got, want, "{text:?} / {p:?} k {k}, {parts} parts");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ranges_and_overlaps() {
+        assert_eq!(text_range(10..20, 3, 0), 10..14);
+        assert_eq!(text_range(10..20, 3, 2), 17..20);
+        assert_eq!(text_range(5..5, 2, 1), 5..5);
+        assert_eq!(overlap([32, 10], 3), 34);
+        assert_eq!(overlap([5], 9), 9);
+        assert_eq!(overlap(std::iter::empty(), 3), 0);
+        assert_eq!(warm_up(7, 34), 7);
+        assert_eq!(warm_up(700, 34), 34);
+    }
+}

@@ -1,0 +1,375 @@
+//! One rank's share of a search, with no MPI: its units of patterns ([`Searcher`]) run over its
+//! range of the text ([`search_range`]), the warm-up first, each record from a fresh column,
+//! and every match located ([`super::starts`]).
+//!
+//! The text comes in runs of at most a block ([`text::stream`]); the kernels carry their
+//! columns from one run to the next, so a record is one scan however it is read. For the
+//! starts, the last `m + k` bytes of the record before each run are kept (the *history*): a
+//! match found in a run has its window in the history and the run. Memory: the block and its
+//! copy with the history, the units' tables, the matches found.
+
+use std::fs::File;
+use std::io;
+use std::ops::Range;
+use std::time::Instant;
+
+use crate::engine::search::chunks::{self, Class, Unit};
+use crate::engine::search::lanes::{self, Compiled, Group, Hit, Lane, Simd};
+use crate::engine::search::long::LongPattern;
+use crate::engine::search::starts;
+use crate::input::text::{self, Run, Start, TextFile};
+
+/// A match: pattern (its number), record (counted from 0), start and end (exclusive) in the
+/// record, distance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Match {
+    pub pattern: usize,
+    pub record: u64,
+    pub start: u64,
+    pub end: u64,
+    pub distance: usize,
+}
+
+/// A rank's units, ready to scan.
+pub struct Searcher {
+    simd: Simd,
+    u8s: Vec<Group<u8, 32>>,
+    u16s: Vec<Group<u16, 16>>,
+    u32s: Vec<Group<u32, 8>>,
+    u64s: Vec<Group<u64, 4>>,
+    longs: Vec<LongPattern>,
+}
+
+impl Searcher {
+    /// The searcher of `units` of `patterns` (numbered as `units` say), within `k` edits,
+    /// with the `simd` compilation.
+    pub fn new(units: &[Unit], patterns: &[Vec<u8>], k: usize, simd: Simd) -> Searcher {
+        let mut s = Searcher {
+            simd,
+            u8s: Vec::new(),
+            u16s: Vec::new(),
+            u32s: Vec::new(),
+            u64s: Vec::new(),
+            longs: Vec::new(),
+        };
+        for unit in units {
+            let numbered: Vec<(usize, &[u8])> = unit
+                .patterns
+                .iter()
+                .map(|&p| (p, &patterns[p][..]))
+                .collect();
+            match unit.class {
+                Class::U8 => s.u8s.push(Group::new(&numbered, k)),
+                Class::U16 => s.u16s.push(Group::new(&numbered, k)),
+                Class::U32 => s.u32s.push(Group::new(&numbered, k)),
+                Class::U64 => s.u64s.push(Group::new(&numbered, k)),
+                Class::Long => s
+                    .longs
+                    .push(LongPattern::new(numbered[0].0, numbered[0].1, k)),
+            }
+        }
+        s
+    }
+
+    /// Back to a column with no text before it.
+    pub fn reset(&mut self) {
+        self.u8s.iter_mut().for_each(Group::reset);
+        self.u16s.iter_mut().for_each(Group::reset);
+        self.u32s.iter_mut().for_each(Group::reset);
+        self.u64s.iter_mut().for_each(Group::reset);
+        self.longs.iter_mut().for_each(LongPattern::reset);
+    }
+
+    /// Bytes the units hold.
+    pub fn bytes(&self) -> u64 {
+        let groups = self.u8s.len() + self.u16s.len() + self.u32s.len() + self.u64s.len();
+        groups as u64 * (lanes::VECTOR_BYTES * 263) as u64
+            + self.longs.iter().map(LongPattern::bytes).sum::<u64>()
+    }
+
+    /// Scans `text` with every unit, as [`lanes::scan`] does.
+    pub fn scan(&mut self, text: &[u8], base: u64, from: usize, hits: &mut Vec<Hit>) {
+        let simd = self.simd;
+        scan_groups(simd, &mut self.u8s, text, base, from, hits);
+        scan_groups(simd, &mut self.u16s, text, base, from, hits);
+        scan_groups(simd, &mut self.u32s, text, base, from, hits);
+        scan_groups(simd, &mut self.u64s, text, base, from, hits);
+        for long in &mut self.longs {
+            long.scan(text, base, from, hits);
+        }
+    }
+}
+
+/// Groups of one width over `text`, [`lanes::INTERLEAVE`] at a time. A group left alone goes
+/// as two halves of the text stepped together ([`lanes::scan_halves`]) on AVX2 and plain
+/// arrays, where that hides the step's latency (up to 13% on a 1 MB text, `cargo bench --bench
+/// kernel -- search`); AVX-512 steps it whole, 10% faster than in halves.
+fn scan_groups<T: Lane + Compiled<T, L>, const L: usize>(
+    simd: Simd,
+    groups: &mut [Group<T, L>],
+    text: &[u8],
+    base: u64,
+    from: usize,
+    hits: &mut Vec<Hit>,
+) {
+    const _: () = assert!(lanes::INTERLEAVE == 2);
+    for pair in groups.chunks_mut(2) {
+        match pair {
+            [a, b] => lanes::scan(simd, [a, b], text, base, from, hits),
+            [a] if simd == Simd::Avx512 => lanes::scan(simd, [a], text, base, from, hits),
+            [a] => lanes::scan_halves(simd, a, text, base, from, hits),
+            _ => unreachable!("chunks of one or two"),
+        }
+    }
+}
+
+/// What one rank's scan found and did.
+#[derive(Debug, Default)]
+pub struct Found {
+    /// Matches in the order found (by record, then by end within a run, by pattern).
+    pub matches: Vec<Match>,
+    /// The records whose headers lie in the range, with their names, and the record the range
+    /// starts in with its name (from its [`Start`]).
+    pub names: Vec<(u64, Vec<u8>)>,
+    /// Text bytes scanned: the warm-up and the range's own.
+    pub scanned: u64,
+    pub warm_up: u64,
+    /// Seconds locating starts (part of the scan's).
+    pub seconds_starts: f64,
+}
+
+/// What a rank searches for.
+pub struct Task<'a> {
+    pub patterns: &'a [Vec<u8>],
+    /// This rank's units.
+    pub units: &'a [Unit],
+    pub k: usize,
+    pub simd: Simd,
+}
+
+/// The record's last bytes before the current run, for the starts' windows.
+struct History {
+    bytes: Vec<u8>,
+    /// Record offset of `bytes[0]`.
+    offset: u64,
+    /// Bytes kept: the longest window.
+    keep: usize,
+}
+
+impl History {
+    fn reset(&mut self, offset: u64) {
+        self.bytes.clear();
+        self.offset = offset;
+    }
+
+    /// Appends `run` (which follows the history) and drops what no window needs.
+    fn push(&mut self, run: &[u8]) {
+        self.bytes.extend_from_slice(run);
+        let drop = self.bytes.len().saturating_sub(self.keep);
+        self.bytes.drain(..drop);
+        self.offset += drop as u64;
+    }
+}
+
+/// Searches `range` of `text` (open as `file`) from `start`, its state at the range's first
+/// byte (see [`text::starts`]): the warm-up before the range first, then the range's own bytes,
+/// reporting the matches whose last byte lies in the range.
+pub fn search_range(
+    file: &File,
+    text: &TextFile,
+    range: Range<u64>,
+    start: &Start,
+    task: &Task<'_>,
+) -> io::Result<Found> {
+    let lengths = task
+        .units
+        .iter()
+        .flat_map(|u| u.patterns.iter().map(|&p| task.patterns[p].len()));
+    let overlap = chunks::overlap(lengths.clone(), task.k);
+    let keep = lengths.map(|m| m + task.k.min(m)).max().unwrap_or(0);
+    let mut searcher = Searcher::new(task.units, task.patterns, task.k, task.simd);
+    let mut found = Found::default();
+    let mut history = History {
+        bytes: Vec::new(),
+        offset: 0,
+        keep,
+    };
+    let plain = text.format == crate::input::Format::Plain;
+    let record = if plain { Some(0) } else { start.record };
+    if let (Some(record), false) = (record, plain) {
+        found.names.push((record, start.name.clone()));
+    }
+    if let (Some(_), false) = (record, start.in_header) {
+        let offset = if plain {
+            range.start - text.area.start
+        } else {
+            start.offset
+        };
+        let warm = chunks::warm_up(offset, overlap);
+        let before = text::read_before(file, text, range.start, warm)?;
+        debug_assert_eq!(before.len() as u64, warm);
+        let mut none = Vec::new();
+        searcher.scan(&before, offset - warm, before.len(), &mut none);
+        debug_assert!(none.is_empty(), "the warm-up reports nothing");
+        history.reset(offset - warm);
+        history.push(&before);
+        found.warm_up = warm;
+        found.scanned = warm;
+    }
+    let mut hits = Vec::new();
+    let mut window = Vec::new();
+    let mut each = |run: Run<'_>| {
+        if run.first {
+            searcher.reset();
+            history.reset(0);
+        }
+        found.scanned += run.bytes.len() as u64;
+        hits.clear();
+        searcher.scan(run.bytes, run.offset, 0, &mut hits);
+        if !hits.is_empty() {
+            let started = Instant::now();
+            window.clear();
+            window.extend_from_slice(&history.bytes);
+            window.extend_from_slice(run.bytes);
+            locate(
+                task,
+                &mut hits,
+                run.record,
+                &window,
+                history.offset,
+                &mut found.matches,
+            );
+            found.seconds_starts += started.elapsed().as_secs_f64();
+        }
+        history.push(run.bytes);
+    };
+    let names = text::stream(file, text, range, start, &mut each)?;
+    found.names.extend(names);
+    Ok(found)
+}
+
+/// The matches of `hits` (found in a run of `record`), with their starts from `window`, the
+/// record's bytes from `offset` on.
+fn locate(
+    task: &Task<'_>,
+    hits: &mut [Hit],
+    record: u64,
+    window: &[u8],
+    offset: u64,
+    out: &mut Vec<Match>,
+) {
+    hits.sort_unstable();
+    for run in hits.chunk_by(|a, b| a.pattern == b.pattern) {
+        let pattern = &task.patterns[run[0].pattern];
+        let starts = starts::locate(pattern, task.k, window, offset, run);
+        out.extend(run.iter().zip(starts).map(|(h, start)| Match {
+            pattern: h.pattern,
+            record,
+            start,
+            end: h.end,
+            distance: h.distance,
+        }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::search::chunks::{balance, text_range, units};
+    use crate::engine::search::oracle;
+    use crate::generate::Random;
+
+    /// Patterns of every class in one searcher, over a FASTA text cut into parts, the patterns
+    /// split too: every part's matches together are the plain DP's on each record, with their
+    /// starts, none lost or doubled.
+    #[test]
+    fn parts_of_the_text_and_of_the_patterns_find_what_the_plain_dp_finds() {
+        let mut rng = Random::new(17);
+        for round in 0..12 {
+            let alphabet = b"ACGT";
+            let patterns: Vec<Vec<u8>> = (0..1 + rng.below(12))
+                .map(|_| {
+                    let m = [1 + rng.below(8), 1 + rng.below(40), 60 + rng.below(80)][rng.below(3)];
+                    rng.bytes(m, alphabet)
+                })
+                .collect();
+            let k = rng.below(5);
+            let mut records: Vec<Vec<u8>> = Vec::new();
+            for _ in 0..1 + rng.below(3) {
+                let len = rng.below(3000);
+                let mut r = rng.bytes(len, alphabet);
+                for p in &patterns {
+                    if rng.coin() && !r.is_empty() {
+                        let mut copy = p.clone();
+                        let at = rng.below(copy.len());
+                        copy[at] = b'A';
+                        let at = rng.below(r.len());
+                        r.splice(at..at, copy);
+                    }
+                }
+                records.push(r);
+            }
+            let mut file = Vec::new();
+            for (n, r) in records.iter().enumerate() {
+                file.extend(format!(">r{n}\n").bytes());
+                for line in r.chunks(61) {
+                    file.extend_from_slice(line);
+                    file.push(b'\n');
+                }
+            }
+            let mut want = Vec::new();
+            for (number, p) in patterns.iter().enumerate() {
+                for (record, r) in records.iter().enumerate() {
+                    for (start, end, distance) in oracle::matches(p, r, k) {
+                        want.push(Match {
+                            pattern: number,
+                            record: record as u64,
+                            start: start as u64,
+                            end: end as u64,
+                            distance,
+                        });
+                    }
+                }
+            }
+            want.sort();
+            let mut named = tempfile::NamedTempFile::new().unwrap();
+            std::io::Write::write_all(&mut named, &file).unwrap();
+            let text = text::open_text(named.path()).unwrap();
+            let handle = File::open(named.path()).unwrap();
+            let lengths: Vec<usize> = patterns.iter().map(Vec::len).collect();
+            let all = units(&lengths, k);
+            let weights: Vec<u64> = all.iter().map(|u| u.weight).collect();
+            let (text_parts, pattern_parts) = (1 + round % 4, 1 + rng.below(2));
+            let ranges: Vec<Range<u64>> = (0..text_parts)
+                .map(|t| text_range(text.area.clone(), text_parts, t))
+                .collect();
+            let summaries: Vec<text::Summary> = ranges
+                .iter()
+                .map(|r| text::summarize(&handle, &text, r.clone()).unwrap())
+                .collect();
+            let begins = text::starts(&summaries);
+            let mut got = Vec::new();
+            for simd in [Simd::detect(), Simd::Portable] {
+                got.clear();
+                for run in balance(&weights, pattern_parts) {
+                    for (range, start) in ranges.iter().zip(&begins) {
+                        let task = Task {
+                            patterns: &patterns,
+                            units: &all[run.clone()],
+                            k,
+                            simd,
+                        };
+                        let found =
+                            search_range(&handle, &text, range.clone(), start, &task).unwrap();
+                        for (record, name) in &found.names {
+                            assert_eq!(name, format!("r{record}").as_bytes());
+                        }
+                        got.extend(found.matches);
+                    }
+                }
+                got.sort();
+                assert_eq!(got, want, "round {round}, {simd:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,719 @@
+//! A search's text, read by byte ranges: each rank reads its own part of the file, in blocks,
+//! so no rank holds the text (a 10 GB text needs a few MB per rank) and no rank sends it.
+//!
+//! The text must therefore be a regular file that every rank can open at the same path (on one
+//! host, or on a file system the hosts share): not standard input, a FIFO or a device, and not
+//! gzip, whose bytes cannot be read from the middle. [`open_text`] checks it on rank 0 and
+//! tells its format, as `--format auto` tells an input's:
+//!
+//! * **plain** when the first non-blank line does not start with `>`: the whole file is one
+//!   sequence, every byte data (newlines inside it too), except one line ending at its very end
+//!   (`\n`, `\r\n` or `\r`). Its sequence area is `[0, size - ending)`, and a byte's offset in
+//!   the sequence is its offset in the file.
+//! * **FASTA**: records, each a `>` header line (its name: the header's first word) and
+//!   sequence lines whose bytes, without their line endings (`\n`, or `\r\n`; a `\r` at the
+//!   file's end), make the record's sequence. Each record is searched on its own. A UTF-8
+//!   byte-order mark is skipped; the area is the rest of the file.
+//!
+//! # FASTA from the middle
+//!
+//! A rank that starts reading at byte `a` does not know, alone, which record it is in, how far
+//! into it, or whether `a` lies inside a header. It learns it in two steps:
+//!
+//! 1. [`summarize`]: it reads its range once for line starts and headers only: the sequence
+//!    bytes before its first line start (its *lead*, a piece of a line begun earlier), the
+//!    headers that start in it and the name of the last, the sequence bytes after that header
+//!    (or after its first line start), and whether its last line is a header. A header that
+//!    runs past the range is read to the end of its name.
+//! 2. [`starts`]: from every rank's summary, in order (gathered by the engine), the state at
+//!    each range's first byte ([`Start`]): inside a header or not, the record (counted from 0
+//!    over the whole file), its name, and the sequence bytes of that record before the range.
+//!
+//! Then [`stream`] walks the range again, giving the caller each record's sequence bytes in
+//! runs, and [`read_before`] reads the sequence bytes just before the range, backwards, for the
+//! search's warm-up. Line endings may straddle blocks and ranges: each block is read with the
+//! byte after it, which tells whether a final `\r` is a line ending or data.
+//!
+//! Cost: two passes over the range (the first finds line ends only, at memory speed) and a
+//! block of memory ([`BLOCK`]) for each.
+
+use std::fs::File;
+use std::io;
+use std::ops::Range;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+use super::{is_stdin, unreadable, wide_text, Format, FormatError, InputError, BOM, GZIP_MAGIC};
+
+/// Bytes read at a time.
+pub const BLOCK: usize = 1 << 20;
+
+/// A text file checked for a search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextFile {
+    pub path: PathBuf,
+    pub size: u64,
+    pub format: Format,
+    /// The sequence area: the file offsets that hold the text (see the module doc).
+    pub area: Range<u64>,
+}
+
+/// Checks the text at `path` and tells its format (see the module doc).
+pub fn open_text(path: &Path) -> Result<TextFile, InputError> {
+    let not_regular = || InputError::NotRegular {
+        path: path.to_path_buf(),
+        what: "a search's text (each rank reads its own byte range of it)",
+    };
+    if is_stdin(path) {
+        return Err(not_regular());
+    }
+    let metadata = std::fs::metadata(path).map_err(|e| unreadable(path, e))?;
+    if metadata.is_dir() {
+        return Err(InputError::IsDirectory {
+            path: path.to_path_buf(),
+        });
+    }
+    if !metadata.is_file() {
+        return Err(not_regular());
+    }
+    let file = File::open(path).map_err(|e| unreadable(path, e))?;
+    let size = metadata.len();
+    let format_error = |source| InputError::Format {
+        path: path.to_path_buf(),
+        source,
+    };
+    let head = read_at(&file, 0, 4.min(size) as usize).map_err(|e| unreadable(path, e))?;
+    if head.starts_with(&GZIP_MAGIC) {
+        return Err(format_error(FormatError::Compressed));
+    }
+    if let Some(wide) = wide_text(&head) {
+        return Err(format_error(wide));
+    }
+    let bom = if head.starts_with(BOM) {
+        BOM.len() as u64
+    } else {
+        0
+    };
+    let fasta = first_line_is_header(&file, bom, size).map_err(|e| unreadable(path, e))?;
+    let (format, area) = if fasta {
+        (Format::Fasta, bom..size)
+    } else {
+        let tail = read_at(&file, size.saturating_sub(2), 2.min(size) as usize)
+            .map_err(|e| unreadable(path, e))?;
+        let ending = match &tail[..] {
+            [b'\r', b'\n'] => 2,
+            [.., b'\n'] | [.., b'\r'] => 1,
+            _ => 0,
+        };
+        (Format::Plain, 0..size - ending)
+    };
+    Ok(TextFile {
+        path: path.to_path_buf(),
+        size,
+        format,
+        area,
+    })
+}
+
+/// Whether the first line that is not blank (empty, or a lone `\r`) from `from` starts with
+/// `>`, reading as far as the blank lines go.
+fn first_line_is_header(file: &File, from: u64, size: u64) -> io::Result<bool> {
+    let mut at = from;
+    // A `\r` seen at the end of the previous block, its line not yet known to be blank.
+    let mut cr = false;
+    while at < size {
+        let block = read_at(file, at, BLOCK.min((size - at) as usize))?;
+        for &b in &block {
+            match (cr, b) {
+                (_, b'\n') => cr = false,
+                (false, b'\r') => cr = true,
+                (false, b) => return Ok(b == b'>'),
+                (true, _) => return Ok(false),
+            }
+        }
+        at += block.len() as u64;
+    }
+    Ok(false)
+}
+
+/// `len` bytes at `offset` (fewer only at the file's end).
+fn read_at(file: &File, offset: u64, len: usize) -> io::Result<Vec<u8>> {
+    let mut buf = vec![0u8; len];
+    let mut got = 0;
+    while got < len {
+        match file.read_at(&mut buf[got..], offset + got as u64) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    buf.truncate(got);
+    Ok(buf)
+}
+
+/// The byte at `offset`, or `None` at or past the file's end.
+fn byte_at(file: &File, offset: u64) -> io::Result<Option<u8>> {
+    Ok(read_at(file, offset, 1)?.first().copied())
+}
+
+/// Where a FASTA walk stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// At the first byte of a line.
+    LineStart,
+    /// In a header line; `naming` while its first word (the record's name) goes on.
+    Header { naming: bool },
+    /// In a sequence line.
+    Sequence,
+}
+
+/// What a walk tells as it goes.
+pub trait Sink {
+    /// A line starts (after a `\n`).
+    fn line_start(&mut self) {}
+    /// A header starts: a new record.
+    fn header(&mut self) {}
+    /// More of the current header's name.
+    fn name(&mut self, _bytes: &[u8]) {}
+    /// Sequence bytes of the current line.
+    fn sequence(&mut self, _bytes: &[u8]) {}
+}
+
+/// Walks the lines of FASTA blocks, one after the other (see the module doc).
+#[derive(Debug, Clone, Copy)]
+pub struct Walker {
+    pub mode: Mode,
+}
+
+impl Walker {
+    /// Walks `block`, which the byte `next` follows in the file (`None` at the file's end).
+    pub fn walk(&mut self, block: &[u8], next: Option<u8>, sink: &mut impl Sink) {
+        let mut i = 0;
+        while i < block.len() {
+            if self.mode == Mode::LineStart {
+                if block[i] == b'>' {
+                    self.mode = Mode::Header { naming: true };
+                    sink.header();
+                    i += 1;
+                } else {
+                    self.mode = Mode::Sequence;
+                }
+                continue;
+            }
+            let newline = memchr::memchr(b'\n', &block[i..]).map(|p| i + p);
+            let line = &block[i..newline.unwrap_or(block.len())];
+            match self.mode {
+                Mode::Header { naming: true } => {
+                    let word = line.iter().position(u8::is_ascii_whitespace);
+                    sink.name(&line[..word.unwrap_or(line.len())]);
+                    if word.is_some() {
+                        self.mode = Mode::Header { naming: false };
+                    }
+                }
+                Mode::Header { naming: false } | Mode::LineStart => {}
+                Mode::Sequence => {
+                    // A `\r` just before `\n`, or before the file's end, ends the line.
+                    let ends = newline.is_some() || matches!(next, None | Some(b'\n'));
+                    let piece = match line.split_last() {
+                        Some((b'\r', rest)) if ends => rest,
+                        _ => line,
+                    };
+                    sink.sequence(piece);
+                }
+            }
+            match newline {
+                Some(at) => {
+                    self.mode = Mode::LineStart;
+                    sink.line_start();
+                    i = at + 1;
+                }
+                None => i = block.len(),
+            }
+        }
+    }
+}
+
+/// What a range of a FASTA text holds, as far as it tells alone (see the module doc).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Sequence bytes before the range's first line start (if that line is a sequence line).
+    pub lead: u64,
+    /// Whether a line starts in the range (else the whole range is lead).
+    pub line_start: bool,
+    /// Headers that start in the range, and the last one's name.
+    pub headers: u64,
+    pub last_name: Vec<u8>,
+    /// Sequence bytes after the last header (with none, after the first line start).
+    pub tail: u64,
+    /// Whether the last line that starts in the range is a header.
+    pub ends_in_header: bool,
+}
+
+impl Sink for Summary {
+    fn line_start(&mut self) {
+        self.line_start = true;
+    }
+    fn header(&mut self) {
+        self.headers += 1;
+        self.tail = 0;
+        self.last_name.clear();
+    }
+    fn name(&mut self, bytes: &[u8]) {
+        self.last_name.extend_from_slice(bytes);
+    }
+    fn sequence(&mut self, bytes: &[u8]) {
+        match self.line_start {
+            false => self.lead += bytes.len() as u64,
+            true => self.tail += bytes.len() as u64,
+        }
+    }
+}
+
+/// Whether byte `at` of a FASTA text begins a line.
+fn begins_line(file: &File, text: &TextFile, at: u64) -> io::Result<bool> {
+    Ok(at <= text.area.start || byte_at(file, at - 1)? == Some(b'\n'))
+}
+
+/// Reads `range` of a FASTA text in blocks (each with the byte after it), walking it with
+/// `walker`; `after_block` runs after each block. Returns the walk's mode at the range's end.
+fn walk_range<S: Sink>(
+    file: &File,
+    range: Range<u64>,
+    walker: &mut Walker,
+    sink: &mut S,
+    mut after_block: impl FnMut(&mut S),
+) -> io::Result<Mode> {
+    let mut at = range.start;
+    while at < range.end {
+        let len = BLOCK.min((range.end - at) as usize);
+        let mut block = read_at(file, at, len + 1)?;
+        let next = (block.len() > len).then(|| block[len]);
+        block.truncate(len);
+        walker.walk(&block, next, sink);
+        after_block(sink);
+        at += len as u64;
+    }
+    Ok(walker.mode)
+}
+
+/// The rest of a name that runs past `at` (the bytes up to the next whitespace).
+fn name_after(file: &File, mut at: u64) -> io::Result<Vec<u8>> {
+    let mut name = Vec::new();
+    loop {
+        let block = read_at(file, at, 4096)?;
+        let word = block
+            .iter()
+            .position(u8::is_ascii_whitespace)
+            .unwrap_or(block.len());
+        name.extend_from_slice(&block[..word]);
+        if word < block.len() || block.is_empty() {
+            return Ok(name);
+        }
+        at += block.len() as u64;
+    }
+}
+
+/// The summary of `range` of a FASTA text (see the module doc).
+pub fn summarize(file: &File, text: &TextFile, range: Range<u64>) -> io::Result<Summary> {
+    let mut summary = Summary::default();
+    if range.is_empty() {
+        return Ok(summary);
+    }
+    let mode = if begins_line(file, text, range.start)? {
+        summary.line_start = true;
+        Mode::LineStart
+    } else {
+        // The lead counted as sequence; if its line is a header, `starts` ignores it.
+        Mode::Sequence
+    };
+    let end = range.end;
+    let mode = walk_range(file, range, &mut Walker { mode }, &mut summary, |_| {})?;
+    if mode == (Mode::Header { naming: true }) {
+        let rest = name_after(file, end)?;
+        summary.last_name.extend_from_slice(&rest);
+    }
+    summary.ends_in_header = summary.line_start && matches!(mode, Mode::Header { .. });
+    Ok(summary)
+}
+
+/// The state of a FASTA walk at a range's first byte (see the module doc).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Start {
+    /// The range begins inside a header line (that began before it).
+    pub in_header: bool,
+    /// The record the range begins in (its header before the range), counted from 0; `None`
+    /// before the first header.
+    pub record: Option<u64>,
+    /// That record's name (its header's first word; empty if the header has none).
+    pub name: Vec<u8>,
+    /// Sequence bytes of that record before the range.
+    pub offset: u64,
+}
+
+/// The start of every range from the summaries of all ranges, in order (see the module doc).
+pub fn starts(summaries: &[Summary]) -> Vec<Start> {
+    let mut state = Start::default();
+    let mut out = Vec::with_capacity(summaries.len());
+    for s in summaries {
+        out.push(state.clone());
+        if !state.in_header && state.record.is_some() {
+            state.offset += s.lead;
+        }
+        if !s.line_start {
+            continue;
+        }
+        if s.headers > 0 {
+            state.record = Some(state.record.map_or(s.headers - 1, |r| r + s.headers));
+            state.name = s.last_name.clone();
+            state.offset = s.tail;
+        } else if state.record.is_some() {
+            state.offset += s.tail;
+        }
+        state.in_header = s.ends_in_header;
+    }
+    out
+}
+
+/// The sequence bytes of one record in a range, as [`stream`] hands them out.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Run<'a> {
+    /// The record, counted from 0 over the whole file (0 for a plain text).
+    pub record: u64,
+    /// Whether the record starts with this run (its header is in the range).
+    pub first: bool,
+    /// The offset in the record of the run's first byte.
+    pub offset: u64,
+    pub bytes: &'a [u8],
+}
+
+/// Collects one block's sequence bytes for [`stream`].
+struct Runs {
+    record: Option<u64>,
+    first: bool,
+    offset: u64,
+    bytes: Vec<u8>,
+    names: Vec<(u64, Vec<u8>)>,
+}
+
+impl Runs {
+    /// Hands the bytes gathered so far to `each`, as one run.
+    fn flush(&mut self, each: &mut dyn FnMut(Run<'_>)) {
+        if let (Some(record), false) = (self.record, self.bytes.is_empty() && !self.first) {
+            each(Run {
+                record,
+                first: self.first,
+                offset: self.offset,
+                bytes: &self.bytes,
+            });
+            self.offset += self.bytes.len() as u64;
+            self.first = false;
+        }
+        self.bytes.clear();
+    }
+}
+
+/// [`Runs`] as a [`Sink`], handing each finished record on.
+struct RunSink<'a> {
+    runs: Runs,
+    each: &'a mut dyn FnMut(Run<'_>),
+}
+
+impl Sink for RunSink<'_> {
+    fn header(&mut self) {
+        self.runs.flush(self.each);
+        let record = self.runs.record.map_or(0, |r| r + 1);
+        self.runs.record = Some(record);
+        self.runs.first = true;
+        self.runs.offset = 0;
+        self.runs.names.push((record, Vec::new()));
+    }
+    fn name(&mut self, bytes: &[u8]) {
+        if let Some((_, name)) = self.runs.names.last_mut() {
+            name.extend_from_slice(bytes);
+        }
+    }
+    fn sequence(&mut self, bytes: &[u8]) {
+        if self.runs.record.is_some() {
+            self.runs.bytes.extend_from_slice(bytes);
+        }
+    }
+}
+
+/// Walks `range` of `text` from `start`, handing each record's sequence bytes to `each` in
+/// runs of at most a block (a record that starts in the range first with `first` set, even
+/// when it is empty), and returns the records whose headers start in the range with their
+/// names. A plain text is one record, 0, named by nobody.
+pub fn stream(
+    file: &File,
+    text: &TextFile,
+    range: Range<u64>,
+    start: &Start,
+    each: &mut dyn FnMut(Run<'_>),
+) -> io::Result<Vec<(u64, Vec<u8>)>> {
+    if text.format == Format::Plain {
+        let mut at = range.start;
+        while at < range.end {
+            let block = read_at(file, at, BLOCK.min((range.end - at) as usize))?;
+            each(Run {
+                record: 0,
+                first: at == text.area.start,
+                offset: at - text.area.start,
+                bytes: &block,
+            });
+            at += block.len() as u64;
+        }
+        return Ok(Vec::new());
+    }
+    if range.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mode = match (begins_line(file, text, range.start)?, start.in_header) {
+        (true, _) => Mode::LineStart,
+        (false, true) => Mode::Header { naming: false },
+        (false, false) => Mode::Sequence,
+    };
+    let mut sink = RunSink {
+        runs: Runs {
+            record: start.record,
+            first: false,
+            offset: if start.in_header { 0 } else { start.offset },
+            bytes: Vec::with_capacity(BLOCK),
+            names: Vec::new(),
+        },
+        each,
+    };
+    let end = range.end;
+    let flush = |sink: &mut RunSink<'_>| sink.runs.flush(sink.each);
+    let mode = walk_range(file, range, &mut Walker { mode }, &mut sink, flush)?;
+    if mode == (Mode::Header { naming: true }) {
+        let rest = name_after(file, end)?;
+        if let Some((_, name)) = sink.runs.names.last_mut() {
+            name.extend_from_slice(&rest);
+        }
+    }
+    Ok(sink.runs.names)
+}
+
+/// The `want` sequence bytes just before `at`, all of one record (the caller knows from the
+/// range's [`Start`] that the record has that many there), read backwards.
+pub fn read_before(file: &File, text: &TextFile, at: u64, want: u64) -> io::Result<Vec<u8>> {
+    if text.format == Format::Plain || want == 0 {
+        let from = at.saturating_sub(want).max(text.area.start);
+        return read_at(file, from, (at - from) as usize);
+    }
+    let mut out = Vec::with_capacity(want as usize);
+    let mut after = byte_at(file, at)?;
+    let mut end = at;
+    while (out.len() as u64) < want && end > text.area.start {
+        let from = end.saturating_sub(BLOCK as u64).max(text.area.start);
+        let block = read_at(file, from, (end - from) as usize)?;
+        for &b in block.iter().rev() {
+            let ending = b == b'\n' || (b == b'\r' && after == Some(b'\n'));
+            if !ending {
+                out.push(b);
+                if out.len() as u64 == want {
+                    break;
+                }
+            }
+            after = Some(b);
+        }
+        end = from;
+    }
+    out.reverse();
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::Random;
+
+    /// The records of a whole FASTA text as a plain reading gives them: (name, sequence).
+    fn records(bytes: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
+        let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+        let mut out: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        for line in crate::input::lines(bytes) {
+            if let Some(header) = line.strip_prefix(b">") {
+                let end = header
+                    .iter()
+                    .position(u8::is_ascii_whitespace)
+                    .unwrap_or(header.len());
+                out.push((header[..end].to_vec(), Vec::new()));
+            } else if let Some((_, sequence)) = out.last_mut() {
+                sequence.extend_from_slice(line);
+            }
+        }
+        out
+    }
+
+    /// A random FASTA text: headers with and without names and descriptions, lines of any
+    /// width, CRLF or LF, blank lines, `\r` inside the data, records left empty.
+    fn fasta(rng: &mut Random) -> Vec<u8> {
+        let mut out = Vec::new();
+        if rng.below(4) == 0 {
+            out.extend_from_slice(BOM);
+        }
+        if rng.coin() {
+            out.extend_from_slice(b"\n\r\n");
+        }
+        let crlf = rng.coin();
+        let eol: &[u8] = if crlf { b"\r\n" } else { b"\n" };
+        for r in 0..1 + rng.below(5) {
+            out.push(b'>');
+            match rng.below(3) {
+                0 => {}
+                1 => out.extend(format!("rec{r}").bytes()),
+                _ => out.extend(format!("r{r} some words").bytes()),
+            }
+            out.extend_from_slice(eol);
+            let width = 1 + rng.below(12);
+            let len = rng.below(40);
+            let sequence = rng.bytes(len, b"ACGT\r");
+            for line in sequence.chunks(width) {
+                out.extend_from_slice(line);
+                out.extend_from_slice(eol);
+                if rng.below(6) == 0 {
+                    out.extend_from_slice(eol);
+                }
+            }
+        }
+        if rng.coin() {
+            // No final line ending.
+            while matches!(out.last(), Some(b'\n' | b'\r')) {
+                out.pop();
+            }
+        }
+        out
+    }
+
+    fn file_with(bytes: &[u8]) -> (tempfile::NamedTempFile, TextFile, File) {
+        let mut named = tempfile::NamedTempFile::new().unwrap();
+        std::io::Write::write_all(&mut named, bytes).unwrap();
+        let text = open_text(named.path()).unwrap();
+        let file = File::open(named.path()).unwrap();
+        (named, text, file)
+    }
+
+    /// Every cut of random FASTA texts into up to five ranges: the summaries give each range
+    /// its start, and the ranges' runs, joined, are the records a plain reading gives, with
+    /// their names; the bytes before any point are the record's.
+    #[test]
+    fn ranges_read_apart_give_the_records_read_whole() {
+        let mut rng = Random::new(5);
+        for _ in 0..400 {
+            let bytes = fasta(&mut rng);
+            let want = records(&bytes);
+            let (_named, text, file) = file_with(&bytes);
+            assert_eq!(
+                text.format,
+                Format::Fasta,
+                "{:?}",
+                String::from_utf8_lossy(&bytes)
+            );
+            let area = text.area.clone();
+            let parts = 1 + rng.below(5);
+            let mut cuts: Vec<u64> = (0..parts - 1)
+                .map(|_| area.start + rng.below((area.end - area.start) as usize + 1) as u64)
+                .collect();
+            cuts.sort();
+            let bounds: Vec<u64> = std::iter::once(area.start)
+                .chain(cuts)
+                .chain(std::iter::once(area.end))
+                .collect();
+            let ranges: Vec<Range<u64>> = bounds.windows(2).map(|w| w[0]..w[1]).collect();
+            let summaries: Vec<Summary> = ranges
+                .iter()
+                .map(|r| summarize(&file, &text, r.clone()).unwrap())
+                .collect();
+            let starts = starts(&summaries);
+            let mut got: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+            for (range, start) in ranges.iter().zip(&starts) {
+                if let Some(r) = start.record {
+                    assert_eq!(
+                        start.name, want[r as usize].0,
+                        "the name at a range's start"
+                    );
+                    if !start.in_header {
+                        // The bytes before the range are the end of its record's sequence.
+                        let before = want[r as usize].1[..start.offset as usize].to_vec();
+                        let take = rng.below(before.len() + 1) as u64;
+                        let back = read_before(&file, &text, range.start, take).unwrap();
+                        assert_eq!(back, before[before.len() - take as usize..]);
+                    }
+                }
+                let mut runs = Vec::new();
+                let names = stream(&file, &text, range.clone(), start, &mut |run| {
+                    runs.push((run.record, run.first, run.offset, run.bytes.to_vec()));
+                })
+                .unwrap();
+                for (record, name) in names {
+                    assert_eq!(record as usize, got.len(), "records in order");
+                    got.push((name, Vec::new()));
+                }
+                for (record, first, offset, bytes) in runs {
+                    let at = &mut got[record as usize].1;
+                    assert_eq!(offset as usize, at.len(), "runs in order");
+                    assert!(!first || offset == 0);
+                    at.extend(bytes);
+                }
+            }
+            assert_eq!(
+                got,
+                want,
+                "{:?} cut at {bounds:?}",
+                String::from_utf8_lossy(&bytes)
+            );
+        }
+    }
+
+    #[test]
+    fn plain_texts_are_their_bytes_without_the_last_line_ending() {
+        for (bytes, area) in [
+            (&b"ACGT\n"[..], 0..4),
+            (b"AC\nGT\r\n", 0..5),
+            (b"ACGT\r", 0..4),
+            (b"ACGT", 0..4),
+            (b"", 0..0),
+            (b"\n\nAC", 0..4),
+        ] {
+            let (_named, text, file) = file_with(bytes);
+            assert_eq!((text.format, text.area.clone()), (Format::Plain, area));
+            let mut all = Vec::new();
+            let range = text.area.clone();
+            let names = stream(&file, &text, range, &Start::default(), &mut |run| {
+                assert_eq!(run.record, 0);
+                all.extend_from_slice(run.bytes);
+            })
+            .unwrap();
+            assert!(names.is_empty());
+            assert_eq!(all, bytes[..text.area.end as usize]);
+            let end = text.area.end;
+            assert_eq!(
+                read_before(&file, &text, end, 2).unwrap(),
+                bytes[end.saturating_sub(2) as usize..end as usize]
+            );
+        }
+    }
+
+    #[test]
+    fn what_a_text_cannot_be() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = open_text(dir.path()).unwrap_err();
+        assert!(matches!(err, InputError::IsDirectory { .. }), "{err}");
+        let err = open_text(Path::new("-")).unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: mkfifo reads a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let err = open_text(&fifo).unwrap_err();
+        assert!(matches!(err, InputError::NotRegular { .. }), "{err}");
+        let gz = dir.path().join("t.gz");
+        std::fs::write(&gz, [0x1f, 0x8b, 8, 0]).unwrap();
+        let err = open_text(&gz).unwrap_err();
+        assert!(err.to_string().contains("decompress it first"), "{err}");
+        let err = open_text(&dir.path().join("none")).unwrap_err();
+        assert!(matches!(err, InputError::NotFound { .. }), "{err}");
+    }
+}

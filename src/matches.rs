@@ -1,0 +1,439 @@
+//! What a search found, as it leaves the program: the TSV of matches, and one report model
+//! ([`SearchReport`]) for the JSON report, the CSV row of a result set ([`SearchRow`]) and the
+//! summary.
+//!
+//! # The TSV
+//!
+//! A header line, `pattern\trecord\tstart\tend\tdistance`, then one line per match, sorted by
+//! pattern, record, end: the pattern's number (0-based, in the patterns file's order), the
+//! record's name (a FASTA header's first word, the record's number counted from 1 when the
+//! header has none; `-` for a plain text), the start and end (exclusive), 0-based offsets in
+//! the record's sequence, and the distance.
+//!
+//! # Result sets
+//!
+//! Search rows have a result set of their own: a `search` row has none of a `solve` row's
+//! answer or schedule (the LCS length, the distance of two sequences, predicted boundary
+//! messages, hops, fill and traceback times) and a `solve` row none of a search's (patterns,
+//! `k`, matches, throughput), while `table` and `plot` compare `solve` rows by exactly those
+//! columns. One shared row would be mostly empty columns, and every table and figure would need
+//! a case for rows it cannot compare; so `--append-csv` of `search` writes [`SearchRow`]s, with
+//! the same provenance columns as `solve`'s, into a file of their own, and `table` and `plot`
+//! refuse such a file by name.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::search::chunks::Grid;
+use crate::engine::search::lanes::Simd;
+use crate::engine::search::run::{RankSearch, Searched};
+use crate::engine::traffic::PerKind;
+use crate::input::Format;
+use crate::provenance::Provenance;
+
+/// The TSV's header line (without its newline).
+pub const TSV_HEADER: &str = "pattern\trecord\tstart\tend\tdistance";
+
+/// Writes the TSV of `searched`'s matches to `out` (see the module doc).
+pub fn write_tsv(out: &mut dyn Write, searched: &Searched) -> io::Result<()> {
+    writeln!(out, "{TSV_HEADER}")?;
+    let plain = searched.text.format == Format::Plain;
+    let mut name: Vec<u8> = Vec::new();
+    let mut named: Option<u64> = None;
+    for m in &searched.matches {
+        if !plain && named != Some(m.record) {
+            name.clear();
+            match searched.names.get(&m.record) {
+                Some(n) if !n.is_empty() => name.extend_from_slice(n),
+                _ => name.extend((m.record + 1).to_string().bytes()),
+            }
+            named = Some(m.record);
+        }
+        write!(out, "{}\t", m.pattern)?;
+        out.write_all(if plain { b"-" } else { &name })?;
+        writeln!(out, "\t{}\t{}\t{}", m.start, m.end, m.distance)?;
+    }
+    Ok(())
+}
+
+/// The lengths of the patterns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Lengths {
+    pub min: usize,
+    pub max: usize,
+    pub total: usize,
+}
+
+/// One rank's line in the report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RankLine {
+    pub rank: usize,
+    pub host: String,
+    pub kernel: Simd,
+    /// The rank's text range, file offsets `[start, end)`.
+    pub text_start: u64,
+    pub text_end: u64,
+    /// Its patterns, in units (vectors of lanes, or one long pattern).
+    pub patterns: u64,
+    pub units: u64,
+    /// Text bytes scanned: the range's sequence bytes and the warm-up before them.
+    pub bytes_scanned: u64,
+    pub warm_up_bytes: u64,
+    pub matches: u64,
+    pub sent: PerKind,
+    pub received: PerKind,
+    pub sent_bytes: PerKind,
+    pub received_bytes: PerKind,
+    pub seconds_summary: f64,
+    pub seconds_scan: f64,
+    pub seconds_starts: f64,
+    pub peak_rss_bytes: u64,
+    /// What the memory pre-check expected the rank to occupy at its peak.
+    pub memory_estimate_bytes: u64,
+}
+
+/// Wall-clock seconds: `total` on rank 0 from the start of the run (reading the patterns,
+/// checking the text, planning, scanning, gathering the matches) until it holds every match,
+/// without the launcher's start-up or the writing after; `scan` and `starts` are the slowest
+/// rank's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Seconds {
+    pub total: f64,
+    pub scan: f64,
+    pub starts: f64,
+}
+
+/// The full report of a search.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SearchReport {
+    #[serde(flatten)]
+    pub run: Provenance,
+    /// Always `search`: what tells this report from `solve`'s.
+    pub problem: &'static str,
+    pub patterns_file: String,
+    pub patterns_format: Format,
+    pub text: String,
+    pub text_format: Format,
+    /// The text's sequence bytes (what is searched: without headers and line endings).
+    pub text_bytes: u64,
+    /// The text file's size.
+    pub text_file_bytes: u64,
+    pub patterns: usize,
+    pub pattern_lengths: Lengths,
+    pub max_edits: usize,
+    pub ranks: usize,
+    pub grid: Grid,
+    pub matches: usize,
+    /// Matches of each pattern, by number.
+    pub matches_per_pattern: Vec<usize>,
+    /// Messages sent, per kind, summed over the ranks: each rank's matches delivered to rank 0
+    /// (`control`).
+    pub messages: PerKind,
+    pub bytes: PerKind,
+    pub per_rank: Vec<RankLine>,
+    pub seconds: Seconds,
+    /// Text bytes per second of `seconds.total`, in millions.
+    pub throughput_mb_s: f64,
+}
+
+impl SearchReport {
+    /// The report of `searched`, from the provenance `run` and the files as named.
+    pub fn new(
+        run: Provenance,
+        patterns_file: String,
+        text: String,
+        searched: &Searched,
+    ) -> SearchReport {
+        let lengths: Vec<usize> = searched.patterns.iter().map(Vec::len).collect();
+        let mut per_pattern = vec![0usize; lengths.len()];
+        for m in &searched.matches {
+            per_pattern[m.pattern] += 1;
+        }
+        let grid = searched.grid;
+        // The text's bytes: what the ranks of one pattern part scanned, less their warm-ups.
+        let text_bytes: u64 = searched
+            .ranks
+            .iter()
+            .enumerate()
+            .filter(|(r, _)| grid.pattern_part(*r) == 0)
+            .map(|(_, s)| s.scanned - s.warm_up)
+            .sum();
+        let control = |n: u64| PerKind {
+            control: n,
+            ..PerKind::default()
+        };
+        let per_rank: Vec<RankLine> = searched
+            .ranks
+            .iter()
+            .enumerate()
+            .map(|(rank, s): (usize, &RankSearch)| RankLine {
+                rank,
+                host: s.host().name,
+                kernel: s.simd(),
+                text_start: s.text_start,
+                text_end: s.text_end,
+                patterns: s.patterns,
+                units: s.units,
+                bytes_scanned: s.scanned,
+                warm_up_bytes: s.warm_up,
+                matches: s.matches,
+                sent: control(s.sent),
+                received: control(s.received),
+                sent_bytes: control(s.sent_bytes),
+                received_bytes: control(s.received_bytes),
+                seconds_summary: s.seconds_summary,
+                seconds_scan: s.seconds_scan,
+                seconds_starts: s.seconds_starts,
+                peak_rss_bytes: s.peak_rss_bytes,
+                memory_estimate_bytes: s.memory_estimate_bytes,
+            })
+            .collect();
+        let slowest = |f: fn(&RankSearch) -> f64| searched.ranks.iter().map(f).fold(0.0, f64::max);
+        let total = searched.seconds_total;
+        SearchReport {
+            run,
+            problem: "search",
+            patterns_file,
+            patterns_format: searched.patterns_format,
+            text,
+            text_format: searched.text.format,
+            text_bytes,
+            text_file_bytes: searched.text.size,
+            patterns: lengths.len(),
+            pattern_lengths: Lengths {
+                min: lengths.iter().copied().min().unwrap_or(0),
+                max: lengths.iter().copied().max().unwrap_or(0),
+                total: lengths.iter().sum(),
+            },
+            max_edits: searched.k,
+            ranks: searched.ranks.len(),
+            grid,
+            matches: searched.matches.len(),
+            matches_per_pattern: per_pattern,
+            messages: PerKind::sum(per_rank.iter().map(|r| &r.sent)),
+            bytes: PerKind::sum(per_rank.iter().map(|r| &r.sent_bytes)),
+            per_rank,
+            seconds: Seconds {
+                total,
+                scan: slowest(|s| s.seconds_scan),
+                starts: slowest(|s| s.seconds_starts),
+            },
+            throughput_mb_s: if total > 0.0 {
+                text_bytes as f64 / total / 1e6
+            } else {
+                0.0
+            },
+        }
+    }
+
+    /// The report as one row of a search result set.
+    pub fn row(&self) -> SearchRow {
+        let r = &self.run;
+        SearchRow {
+            timestamp: r.timestamp.clone(),
+            commit: r.commit.clone(),
+            version: r.version.clone(),
+            problem: self.problem.to_owned(),
+            patterns_file: self.patterns_file.clone(),
+            text: self.text.clone(),
+            text_bytes: self.text_bytes,
+            patterns: self.patterns,
+            pattern_min: self.pattern_lengths.min,
+            pattern_max: self.pattern_lengths.max,
+            max_edits: self.max_edits,
+            ranks: self.ranks,
+            text_parts: self.grid.text_parts,
+            pattern_parts: self.grid.pattern_parts,
+            kernel: self
+                .per_rank
+                .first()
+                .map_or("", |l| l.kernel.name())
+                .to_owned(),
+            matches: self.matches as u64,
+            messages_control: self.messages.control,
+            bytes_control: self.bytes.control,
+            seconds_total: self.seconds.total,
+            seconds_scan: self.seconds.scan,
+            seconds_starts: self.seconds.starts,
+            throughput_mb_s: self.throughput_mb_s,
+            max_peak_rss_bytes: self
+                .per_rank
+                .iter()
+                .map(|l| l.peak_rss_bytes)
+                .max()
+                .unwrap_or(0),
+            host: r.host.clone(),
+            hosts: r.hosts.join(" "),
+            cpu: r.cpu.clone(),
+            cores: r.cores,
+            ranks_per_host: r.ranks_per_host,
+            oversubscribed: r.oversubscribed,
+            launcher: r.launcher.clone(),
+            mpi_library: r.mpi_library.clone(),
+        }
+    }
+
+    /// The human summary (what `search --out` prints; without `--out` standard output carries
+    /// the TSV alone).
+    pub fn summary(&self) -> String {
+        let mut s = String::new();
+        let l = &self.pattern_lengths;
+        let lengths = match l.min == l.max {
+            true => format!("{} bytes", l.min),
+            false => format!("{} to {} bytes", l.min, l.max),
+        };
+        let plural = |n: usize, one: &str, many: &str| match n {
+            1 => format!("1 {one}"),
+            n => format!("{} {many}", thousands(n as u64)),
+        };
+        let _ = writeln!(
+            s,
+            "{} ({lengths}), at most {} in {} bytes of {} text: {}",
+            plural(self.patterns, "pattern", "patterns"),
+            plural(self.max_edits, "edit", "edits"),
+            thousands(self.text_bytes),
+            match self.text_format {
+                Format::Plain => "plain",
+                Format::Fasta => "FASTA",
+            },
+            plural(self.matches, "match", "matches"),
+        );
+        let kernel = self.per_rank.first().map_or("", |l| l.kernel.name());
+        let _ = writeln!(
+            s,
+            "{}: the text in {} parts, the patterns in {}; kernel {kernel}",
+            plural(self.ranks, "rank", "ranks"),
+            self.grid.text_parts,
+            self.grid.pattern_parts,
+        );
+        let _ = writeln!(
+            s,
+            "messages: control {} ({} bytes): each rank's matches delivered to rank 0",
+            self.messages.control, self.bytes.control
+        );
+        let peak = self.per_rank.iter().map(|r| r.peak_rss_bytes).max();
+        let _ = writeln!(
+            s,
+            "seconds: total {:.6}, scan {:.6} (starts {:.6}); {:.1} MB/s; peak RSS per rank up \
+             to {}",
+            self.seconds.total,
+            self.seconds.scan,
+            self.seconds.starts,
+            self.throughput_mb_s,
+            crate::mem::human(peak.unwrap_or(0))
+        );
+        let _ = writeln!(
+            s,
+            "per rank: text range, bytes scanned (warm-up), matches, scan s:"
+        );
+        for r in &self.per_rank {
+            let _ = writeln!(
+                s,
+                "  p{}  [{}, {})  {} ({})  {}  {:.6}",
+                r.rank,
+                r.text_start,
+                r.text_end,
+                r.bytes_scanned,
+                r.warm_up_bytes,
+                r.matches,
+                r.seconds_scan
+            );
+        }
+        s
+    }
+}
+
+/// `1234567` as `1,234,567` (as `runs::thousands`, which this module cannot call: `runs`
+/// reads result sets and knows this module's rows).
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// One search as one row of a search result set (see the module doc).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SearchRow {
+    pub timestamp: String,
+    pub commit: String,
+    pub version: String,
+    /// Always `search`.
+    pub problem: String,
+    pub patterns_file: String,
+    pub text: String,
+    pub text_bytes: u64,
+    pub patterns: usize,
+    pub pattern_min: usize,
+    pub pattern_max: usize,
+    pub max_edits: usize,
+    pub ranks: usize,
+    pub text_parts: usize,
+    pub pattern_parts: usize,
+    pub kernel: String,
+    pub matches: u64,
+    pub messages_control: u64,
+    pub bytes_control: u64,
+    pub seconds_total: f64,
+    pub seconds_scan: f64,
+    pub seconds_starts: f64,
+    pub throughput_mb_s: f64,
+    pub max_peak_rss_bytes: u64,
+    pub host: String,
+    pub hosts: String,
+    pub cpu: String,
+    pub cores: usize,
+    pub ranks_per_host: usize,
+    pub oversubscribed: bool,
+    pub launcher: String,
+    pub mpi_library: String,
+}
+
+impl SearchRow {
+    /// The CSV header line (without its newline), derived from the struct.
+    pub fn header() -> String {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(SearchRow::default()).expect("a row serializes");
+        let bytes = w.into_inner().expect("writing to memory cannot fail");
+        let text = String::from_utf8(bytes).expect("the header is UTF-8");
+        text.lines().next().unwrap_or_default().to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Row;
+
+    #[test]
+    fn search_rows_have_the_provenance_columns_of_solve_rows_and_another_header() {
+        let search = SearchRow::header();
+        let solve = Row::header();
+        assert_ne!(search, solve);
+        let columns: Vec<&str> = search.split(',').collect();
+        for provenance in [
+            "timestamp",
+            "commit",
+            "version",
+            "host",
+            "hosts",
+            "cpu",
+            "cores",
+            "ranks_per_host",
+            "oversubscribed",
+            "launcher",
+            "mpi_library",
+        ] {
+            assert!(columns.contains(&provenance), "{provenance} in {search}");
+            assert!(solve.split(',').any(|c| c == provenance));
+        }
+        assert_eq!(columns[3], "problem");
+    }
+}

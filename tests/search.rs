@@ -1,0 +1,362 @@
+//! `search`: the TSV of every P is a plain O(mn) semi-global DP's, line for line, on random
+//! texts with mutated copies of the patterns planted, some across the places where 2, 3 and
+//! 4 ranks cut the text; FASTA records searched apart; the patterns split among ranks when the
+//! text is short; and every bad input refused with one message, a documented exit status and
+//! nothing written. Small inputs, launches run side by side.
+
+use std::path::{Path, PathBuf};
+
+use crate::util::{self, args, Dir, Run};
+
+/// A small deterministic generator (xorshift64*), so the tests need nothing of the crate.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
+    }
+
+    fn bytes(&mut self, len: usize) -> Vec<u8> {
+        (0..len).map(|_| b"ACGT"[self.below(4)]).collect()
+    }
+
+    /// `p` with up to `edits` random substitutions, insertions and deletions.
+    fn mutated(&mut self, p: &[u8], edits: usize) -> Vec<u8> {
+        let mut copy = p.to_vec();
+        for _ in 0..self.below(edits + 1) {
+            let at = self.below(copy.len());
+            match self.below(3) {
+                0 => copy[at] = b"ACGT"[self.below(4)],
+                1 => copy.insert(at, b"ACGT"[self.below(4)]),
+                _ if copy.len() > 1 => {
+                    copy.remove(at);
+                }
+                _ => {}
+            }
+        }
+        copy
+    }
+}
+
+/// The plain semi-global DP: `D[0][j] = 0`, `D[i][0] = i`; every end `e` in `1..=n` with
+/// `D[m][e] <= k`, its start where the walk of DESIGN §10 reaches row 0 (a match or
+/// `D[i-1][j-1] = D - 1`: diagonally; else `D[i-1][j] = D - 1`: up; else left).
+fn plain_matches(p: &[u8], t: &[u8], k: usize) -> Vec<(usize, usize, usize)> {
+    let (m, n) = (p.len(), t.len());
+    let mut d = vec![vec![0usize; n + 1]; m + 1];
+    for i in 1..=m {
+        d[i][0] = i;
+        for j in 1..=n {
+            d[i][j] = if p[i - 1] == t[j - 1] {
+                d[i - 1][j - 1]
+            } else {
+                1 + d[i - 1][j - 1].min(d[i - 1][j]).min(d[i][j - 1])
+            };
+        }
+    }
+    (1..=n)
+        .filter(|&e| d[m][e] <= k)
+        .map(|e| {
+            let (mut i, mut j) = (m, e);
+            while i > 0 {
+                let here = d[i][j];
+                if j > 0 && (p[i - 1] == t[j - 1] || d[i - 1][j - 1] + 1 == here) {
+                    (i, j) = (i - 1, j - 1);
+                } else if d[i - 1][j] + 1 == here {
+                    i -= 1;
+                } else {
+                    j -= 1;
+                }
+            }
+            (j, e, d[m][e])
+        })
+        .collect()
+}
+
+/// The TSV the DP gives for `patterns` over `records` (name, sequence).
+fn expected_tsv(patterns: &[Vec<u8>], records: &[(&str, &[u8])], k: usize) -> String {
+    let mut out = String::from("pattern\trecord\tstart\tend\tdistance\n");
+    for (number, p) in patterns.iter().enumerate() {
+        for (name, sequence) in records {
+            for (start, end, d) in plain_matches(p, sequence, k) {
+                out += &format!("{number}\t{name}\t{start}\t{end}\t{d}\n");
+            }
+        }
+    }
+    out
+}
+
+/// Patterns of every kernel's class: 5 to 8 bytes (8-bit lanes), to 16, to 32, to 64, and
+/// longer than a word; at least 6 bytes, so that k = 5 is below every length.
+fn patterns(rng: &mut Rng) -> Vec<Vec<u8>> {
+    [6, 8, 13, 16, 27, 32, 45, 64, 90]
+        .iter()
+        .map(|&m| rng.bytes(m))
+        .collect()
+}
+
+/// A plain text of `len` bytes with copies of the patterns planted across each place where 2,
+/// 3 and 4 ranks cut it (their balanced split of the bytes), exact and mutated in turn, and
+/// mutated copies at random places.
+fn plain_text(rng: &mut Rng, patterns: &[Vec<u8>], len: usize) -> Vec<u8> {
+    let mut text = rng.bytes(len);
+    let mut cuts: Vec<usize> = (2..=4)
+        .flat_map(|p| (1..p).map(move |k| k * len / p))
+        .collect();
+    cuts.extend((0..6).map(|_| rng.below(len)));
+    for (n, at) in cuts.into_iter().enumerate() {
+        let edits = if n % 2 == 0 { 0 } else { 4 };
+        let copy = rng.mutated(&patterns[n % patterns.len()], edits);
+        let from = at
+            .saturating_sub(rng.below(copy.len()))
+            .min(len - copy.len());
+        text[from..from + copy.len()].copy_from_slice(&copy);
+    }
+    text
+}
+
+fn write_patterns(dir: &Dir, patterns: &[Vec<u8>]) -> PathBuf {
+    let lines: Vec<u8> = patterns
+        .iter()
+        .flat_map(|p| p.iter().copied().chain([b'\n']))
+        .collect();
+    dir.file("patterns.txt", &lines)
+}
+
+fn search(ranks: usize, patterns: &Path, text: &Path, k: usize, extra: &[&str]) -> Run {
+    let mut a = args(&[&"search", &patterns, &text, &"--max-edits", &k.to_string()]);
+    a.extend(extra.iter().map(Into::into));
+    util::mpirun(ranks, &a)
+}
+
+/// 1, 2, 3 and 4 ranks, k = 0, 2 and 5, on a plain text with copies across every cut, and a
+/// FASTA text of three records with short lines: every TSV is the DP's, line for line.
+#[test]
+fn every_rank_count_finds_what_the_plain_dp_finds() {
+    let mut rng = Rng(0x5eed_0003);
+    let dir = Dir::new();
+    let patterns = patterns(&mut rng);
+    let pattern_file = write_patterns(&dir, &patterns);
+    let text = plain_text(&mut rng, &patterns, 3000);
+    let plain = dir.file("text.txt", &[&text[..], b"\n"].concat());
+    let records: Vec<(String, Vec<u8>)> = (0..3)
+        .map(|r| {
+            let mut sequence = Vec::new();
+            while sequence.len() < 700 {
+                let gap = rng.below(40);
+                sequence.extend(rng.bytes(gap));
+                let which = rng.below(patterns.len());
+                let copy = rng.mutated(&patterns[which], 3);
+                sequence.extend(copy);
+            }
+            (format!("rec{r}"), sequence)
+        })
+        .collect();
+    let mut fasta = Vec::new();
+    for (name, sequence) in &records {
+        fasta.extend(format!(">{name} description\r\n").bytes());
+        let width = 1 + rng.below(50);
+        for line in sequence.chunks(width) {
+            fasta.extend_from_slice(line);
+            fasta.extend_from_slice(b"\r\n");
+        }
+    }
+    let fasta_file = dir.file("text.fa", &fasta);
+    let plain_records = [("-", &text[..])];
+    let fasta_records: Vec<(&str, &[u8])> =
+        records.iter().map(|(n, s)| (n.as_str(), &s[..])).collect();
+
+    let cases: Vec<(usize, usize, bool)> = (1..=4)
+        .flat_map(|p| [(p, 0, false), (p, 2, false), (p, 5, false), (p, 2, true)])
+        .collect();
+    let jobs: Vec<util::Task<'_, Run>> = cases
+        .iter()
+        .map(|&(p, k, is_fasta)| {
+            let (patterns, text) = (&pattern_file, if is_fasta { &fasta_file } else { &plain });
+            Box::new(move || search(p, patterns, text, k, &[])) as util::Task<'_, Run>
+        })
+        .collect();
+    for ((p, k, is_fasta), run) in cases.iter().zip(util::parallel(4, jobs)) {
+        let run = run.ok();
+        let records: &[(&str, &[u8])] = if *is_fasta {
+            &fasta_records
+        } else {
+            &plain_records
+        };
+        let want = expected_tsv(&patterns, records, *k);
+        let least = if *k == 0 { 2 } else { 10 };
+        assert!(
+            want.lines().count() > least,
+            "the planted copies match: {p} ranks, k {k}, fasta {is_fasta}:\n{want}"
+        );
+        assert_eq!(run.stdout, want, "{p} ranks, k {k}, fasta {is_fasta}");
+    }
+}
+
+/// A short text and many patterns: the ranks split the patterns (the report's grid says so),
+/// and with --allow-all every position of the text matches, as the DP says.
+#[test]
+fn many_patterns_over_a_short_text_split_the_patterns() {
+    let mut rng = Rng(77);
+    let dir = Dir::new();
+    let patterns: Vec<Vec<u8>> = (0..64).map(|_| rng.bytes(40)).collect();
+    let pattern_file = write_patterns(&dir, &patterns);
+    let text = rng.bytes(100);
+    let text_file = dir.file("short.txt", &text);
+    let json = dir.path("r.json");
+    let out = dir.path("m.tsv");
+    let run = search(
+        4,
+        &pattern_file,
+        &text_file,
+        5,
+        &[
+            "--json",
+            json.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    )
+    .ok();
+    let report = util::json(&json);
+    assert_eq!(report["grid"]["pattern_parts"], 4, "{report:#}");
+    assert_eq!(report["problem"], "search");
+    let want = expected_tsv(&patterns, &[("-", &text[..])], 5);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), want);
+    assert!(
+        run.stdout
+            .contains("4 ranks: the text in 1 parts, the patterns in 4"),
+        "{}",
+        run.stdout
+    );
+    let short: Vec<Vec<u8>> = vec![b"ACG".to_vec(), b"T".to_vec()];
+    let short_file = dir.file("short-patterns.txt", b"ACG\nT\n");
+    let all = search(3, &short_file, &text_file, 4, &["--allow-all"]).ok();
+    assert_eq!(all.stdout, expected_tsv(&short, &[("-", &text[..])], 4));
+    assert_eq!(all.stdout.lines().count(), 1 + 2 * text.len());
+}
+
+/// One message on stderr containing `problem`, exit status `code`, no panic, and none of the
+/// outputs written.
+fn assert_refused(run: &Run, code: i32, problem: &str, outputs: &[&Path]) {
+    assert_eq!(run.status.code(), Some(code), "{run:#?}");
+    // Ours, or clap's for a flag's value.
+    let messages: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("mpi-lcs") || l.starts_with("error:"))
+        .collect();
+    assert_eq!(messages.len(), 1, "expected one message:\n{}", run.stderr);
+    assert!(
+        messages[0].contains(problem),
+        "should say '{problem}': {}",
+        messages[0]
+    );
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "no partial output: {}", run.stdout);
+    for path in outputs {
+        assert!(!path.exists(), "{} was written", path.display());
+    }
+}
+
+/// Bad inputs under two ranks: each refused with one message and its exit status, every rank
+/// ended, nothing written.
+#[test]
+fn bad_inputs_are_refused_with_one_message_and_nothing_written() {
+    let dir = Dir::new();
+    let good = dir.file("p.txt", b"ACGTAC\nGGTTAA\n");
+    let text = dir.file("t.txt", b"ACGTACGGTTAACCGT\n");
+    let empty = dir.file("empty.txt", b"ACGT\n\nGGTT\n");
+    let binary = dir.file("binary.txt", b"ACGT\n\x00\x01\x02\n");
+    let fifo = dir.path("fifo");
+    let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo reads the NUL-terminated path and nothing else.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    let subdir = dir.path("sub");
+    std::fs::create_dir(&subdir).unwrap();
+    let (out, json) = (dir.path("o.tsv"), dir.path("o.json"));
+    let outputs = [
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ];
+    let cases: Vec<(PathBuf, PathBuf, &str, i32, &str)> = vec![
+        (empty, text.clone(), "2", 3, "pattern 1 (line 2) is empty"),
+        (
+            binary,
+            text.clone(),
+            "2",
+            3,
+            "not text: it holds a NUL byte",
+        ),
+        (
+            good.clone(),
+            text.clone(),
+            "6",
+            2,
+            "every position of the text would match",
+        ),
+        (good.clone(), text.clone(), "-1", 2, "0 or more"),
+        (good.clone(), subdir, "2", 3, "is a directory"),
+        (good, fifo, "2", 3, "not a regular file"),
+    ];
+    let jobs: Vec<util::Task<'_, Run>> = cases
+        .iter()
+        .map(|(p, t, k, _, _)| {
+            Box::new(move || {
+                let mut a = args(&[&"search", p, t, &"--max-edits", k]);
+                a.extend(outputs.iter().map(Into::into));
+                util::mpirun(2, &a)
+            }) as util::Task<'_, Run>
+        })
+        .collect();
+    for ((_, _, k, code, problem), run) in cases.iter().zip(util::parallel(3, jobs)) {
+        assert_refused(&run, *code, problem, &[&out, &json]);
+        let _ = k;
+    }
+}
+
+/// Search runs have result sets of their own: appended to one, they are refused by `table`
+/// (which compares solve runs), and a solve run will not append to it.
+#[test]
+fn search_result_sets_are_their_own() {
+    let dir = Dir::new();
+    let patterns = dir.file("p.txt", b"ACGTAC\n");
+    let text = dir.file("t.txt", b"TTACGTACTT\n");
+    let csv = dir.path("runs.csv");
+    for _ in 0..2 {
+        let run = util::plain(&args(&[
+            &"search",
+            &patterns,
+            &text,
+            &"-k",
+            &"1",
+            &"--append-csv",
+            &csv,
+        ]))
+        .ok();
+        assert!(run.stdout.starts_with("pattern\trecord"), "{}", run.stdout);
+    }
+    let table = util::csv(&csv);
+    assert_eq!(util::column(&table, "problem"), ["search", "search"]);
+    assert_eq!(util::column(&table, "matches"), ["3", "3"]);
+    let refused = util::plain(&args(&[&"table", &csv]));
+    assert_eq!(refused.status.code(), Some(3), "{refused:#?}");
+    assert!(
+        refused.stderr.contains("holds search runs"),
+        "{}",
+        refused.stderr
+    );
+    let input = dir.input("pair.txt", b"ACGT", b"AGT");
+    let solve = util::plain(&args(&[&"solve", &input, &"--append-csv", &csv]));
+    assert_eq!(solve.status.code(), Some(5), "{solve:#?}");
+    assert!(
+        solve.stderr.contains("is a result set of search runs"),
+        "{}",
+        solve.stderr
+    );
+}
