@@ -23,6 +23,7 @@
 //! to rank 0, which gets a [`run::Solved`] back. Nothing here writes a file or formats a
 //! report: the command does that with the result.
 
+pub mod band;
 pub mod bands;
 pub mod bitpar;
 pub mod budget;
@@ -46,6 +47,7 @@ use mpi::traits::*;
 use crate::input::Pair;
 use crate::mem;
 use crate::provenance::HostInfo;
+use band::{BandChoice, BandSearch};
 use bands::{BandPlan, Checkpoint, CheckpointChoice};
 use diagonal::schedule::Schedule;
 use diagonal::store::StoreKind;
@@ -64,6 +66,8 @@ pub enum Method {
     Bands {
         batch: usize,
         checkpoint: CheckpointChoice,
+        /// The diagonal band (`--band`).
+        band: BandChoice,
     },
 }
 
@@ -120,7 +124,9 @@ impl Layout {
         let (m, n) = (pair.x.len(), pair.y.len());
         match config.method {
             Method::Diagonal { store } => Layout::Diagonal(Schedule::new(m, n, ranks), store),
-            Method::Bands { batch, checkpoint } => {
+            Method::Bands {
+                batch, checkpoint, ..
+            } => {
                 let plan = BandPlan::new(m, n, ranks, batch).with_problem(config.problem);
                 // What the band may take: the limit less what the rank holds and the margin.
                 let budget = limit.map(|l| l.saturating_sub(budget::need(baseline, 0)));
@@ -150,11 +156,14 @@ impl Layout {
         }
     }
 
-    /// Boundary messages the layout predicts.
-    pub fn predicted(&self) -> Predicted {
-        match self {
-            Layout::Diagonal(schedule, _) => schedule.predicted_messages(),
-            Layout::Bands(plan, _) => plan.predicted(),
+    /// Boundary messages the layout predicts, for a bands run that filled the diagonal bands
+    /// of `band` (each fill a pipeline of its own; without a search, one fill of the whole
+    /// matrix).
+    pub fn predicted(&self, band: Option<&BandSearch>) -> Predicted {
+        match (self, band) {
+            (Layout::Diagonal(schedule, _), _) => schedule.predicted_messages(),
+            (Layout::Bands(plan, _), Some(search)) => plan.predicted_fills(&search.fills),
+            (Layout::Bands(plan, _), None) => plan.predicted(),
         }
     }
 
@@ -169,10 +178,13 @@ impl Layout {
 
 /// What one rank's run produced.
 pub struct RankOutcome {
-    /// The walk's path, on rank 0.
+    /// The walk's path, on rank 0 (none anywhere when a fixed diagonal band did not prove
+    /// itself).
     pub path: Option<Path>,
     pub stats: RankStats,
     pub traffic: Traffic,
+    /// The diagonal bands a bands run filled (the same on every rank).
+    pub band: Option<BandSearch>,
 }
 
 /// Runs the fill and the traceback of `pair` on this rank, with no memory limit for the
@@ -201,7 +213,13 @@ pub fn run_layout(
         Layout::Diagonal(schedule, store) => {
             diagonal::run(world, &schedule, store, pair, traffic, config)
         }
-        Layout::Bands(plan, mode) => bands::run(world, &plan, mode, pair, traffic, config),
+        Layout::Bands(plan, mode) => {
+            let choice = match config.method {
+                Method::Bands { band, .. } => band,
+                Method::Diagonal { .. } => BandChoice::Off,
+            };
+            bands::run(world, &plan, (mode, choice), pair, traffic, config)
+        }
     };
     ran.finish(layout, rank)
 }
@@ -216,6 +234,7 @@ struct Ran {
     seconds_traceback: f64,
     seconds_recompute: f64,
     hops: u64,
+    band: Option<BandSearch>,
 }
 
 impl Ran {
@@ -232,6 +251,7 @@ impl Ran {
             path: self.path,
             stats,
             traffic: self.traffic,
+            band: self.band,
         }
     }
 }

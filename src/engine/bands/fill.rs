@@ -43,7 +43,7 @@ use crate::engine::traffic::Traffic;
 use crate::engine::Switches;
 use crate::progress::Progress;
 
-/// Runs this rank's share of the fill; returns where its time went. Ranks that own no words
+/// Runs this rank's share of one fill; returns where its time went. Ranks that own no words
 /// only take part in the traceback.
 pub fn run(
     world: &SimpleCommunicator,
@@ -59,30 +59,29 @@ pub fn run(
         return times;
     };
     let rank = world.rank() as usize;
-    let p = plan.active_ranks();
     let fault = Fault::for_rank(switches.fault, Phase::Fill, rank);
-    let (left, right) = (rank > 0, rank + 1 < p);
+    // Batches with this band's work, and those whose messages cross its edges: all of them
+    // for the whole matrix, runs of them for a diagonal band (see `BandPlan::edge_batches`).
+    let work = plan.work_rows(rank);
+    let batches = match work.is_empty() {
+        true => 0..0,
+        false => plan.batch_of_row(work.start)..plan.batch_of_row(work.end - 1) + 1,
+    };
+    let from_left = match rank {
+        0 => 0..0,
+        k => plan.edge_batches(k - 1),
+    };
+    let to_right = plan.edge_batches(rank);
     // Sized by the longest message there is (the first batch's), not by the batch asked for.
     let words = plan.longest_message_words();
     // Carries in: this batch's, and the next one's arriving.
     let mut incoming = [vec![0u64; words], vec![0u64; words]];
     let mut outgoing = vec![0u64; words];
     let bytes = |b: usize| plan.message_bytes(b) as usize;
+    let source = || world.process_at_rank(rank as i32 - 1);
 
-    if left && plan.batches() > 0 {
-        let started = Instant::now();
-        let source = world.process_at_rank(rank as i32 - 1);
-        mpi::request::scope(|scope| {
-            waiting.wait(source.immediate_receive_into_with_tag(
-                scope,
-                &mut incoming[0][..],
-                tag::CARRIES,
-            ));
-        });
-        traffic.received(Kind::Boundary, bytes(0));
-        times.wait_receive += started.elapsed().as_secs_f64();
-    }
-    for b in 0..plan.batches() {
+    let first = batches.start;
+    for b in batches {
         let rows = plan.batch_rows(b);
         if let Some(f) = fault.filter(|f| rows.contains(&f.step)) {
             f.trigger(f.step);
@@ -95,23 +94,36 @@ pub fn run(
         } else {
             (next, current)
         };
-        let receive_next = left && b + 1 < plan.batches();
+        // A message from the left that no earlier batch posted the receive for: the first
+        // batch's (every later one's was posted while the batch before it ran).
+        if from_left.contains(&b) && b == first {
+            let started = Instant::now();
+            mpi::request::scope(|scope| {
+                waiting.wait(source().immediate_receive_into_with_tag(
+                    scope,
+                    &mut current[..n],
+                    tag::CARRIES,
+                ));
+            });
+            traffic.received(Kind::Boundary, bytes(b));
+            times.wait_receive += started.elapsed().as_secs_f64();
+        }
+        let receive_next = from_left.contains(&(b + 1));
         mpi::request::scope(|scope| {
             let started = Instant::now();
             let receive = receive_next.then(|| {
                 let n_next = plan.message_words(b + 1);
-                world
-                    .process_at_rank(rank as i32 - 1)
-                    .immediate_receive_into_with_tag(scope, &mut next[..n_next], tag::CARRIES)
+                source().immediate_receive_into_with_tag(scope, &mut next[..n_next], tag::CARRIES)
             });
             times.send += started.elapsed().as_secs_f64();
 
             let started = Instant::now();
-            store.run_batch(b, left.then_some(&current[..n]), &mut outgoing[..n]);
+            let message = from_left.contains(&b).then_some(&current[..n]);
+            store.run_batch(b, message, &mut outgoing[..n]);
             times.compute += started.elapsed().as_secs_f64();
 
             let started = Instant::now();
-            let send = right.then(|| {
+            let send = to_right.contains(&b).then(|| {
                 let dest = world.process_at_rank(rank as i32 + 1);
                 let message = &outgoing[..n];
                 traffic.sent(
@@ -143,5 +155,6 @@ pub fn run(
             traffic.received(Kind::Boundary, bytes(b + 1));
         }
     }
+    store.skip_to(plan.rows());
     times
 }

@@ -64,72 +64,122 @@ use std::time::Instant;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
+use mpi::collective::SystemOperation;
+
+use crate::engine::band::{self, BandChoice};
 use crate::engine::fault::{Fault, Phase};
+use crate::engine::problem::Problem;
+use crate::engine::stats::FillTimes;
 use crate::engine::traffic::Traffic;
 use crate::engine::{Ran, RunConfig};
 use crate::input::Pair;
 use crate::progress::Progress;
 use walk::{BandWalker, Idle};
 
-pub use local::{run_in_process, InProcess};
+pub use local::{run_in_process, run_search, InProcess};
 pub use plan::BandPlan;
 pub use store::{
     estimate_bytes, BandStore, Checkpoint, CheckpointChoice, Exit, NoFit, RecomputeStats,
     AUTO_CHECKPOINT_ROWS,
 };
 
-/// Runs this rank's fill and traceback of `pair` on `plan`, keeping `mode` for the
-/// traceback. Collective; ranks that own no words only serve the traceback's notices.
+/// Runs this rank's fills and traceback of `pair` on `plan`, keeping `mode` for the
+/// traceback, with the diagonal band `choice` asks: one fill per band until one proves itself
+/// ([`crate::engine::band::search`]), each a pipeline of its own; after each, every rank adds
+/// up the bands' shares of the answer (one all-reduce) and all decide alike whether to widen.
+/// A fixed band that does not prove itself ends without a walk (no path). Collective; ranks
+/// that own no words only take part in the sums and serve the traceback's notices.
 pub(super) fn run(
     world: &SimpleCommunicator,
     plan: &BandPlan,
-    mode: Checkpoint,
+    (mode, choice): (Checkpoint, BandChoice),
     pair: &Pair,
     mut traffic: Traffic,
     config: &RunConfig,
 ) -> Ran {
     let rank = world.rank() as usize;
     let started = Instant::now();
-    let mut store =
-        (rank < plan.active_ranks()).then(|| BandStore::new(plan, rank, &pair.x, &pair.y, mode));
-    let mut progress = Progress::new(config.progress.filter(|_| rank == 0), plan.rows(), "rows");
-    let fill = fill::run(
-        world,
-        plan,
-        store.as_mut(),
-        &mut traffic,
-        &mut progress,
-        config.switches,
-    );
+    let (m, n) = (plan.rows(), plan.cols());
+    let problem = plan.problem();
+    let waiting = config.switches.waiting();
+    let mut progress = Progress::new(config.progress.filter(|_| rank == 0), m, "rows");
+    let mut fill = FillTimes::default();
+    let mut seconds_recompute = 0.0;
+    let (search, store) = band::search(problem, m, n, choice, |b| {
+        let plan = plan.with_band(b);
+        let mut store = (rank < plan.active_ranks())
+            .then(|| BandStore::new(&plan, rank, &pair.x, &pair.y, mode));
+        let times = fill::run(
+            world,
+            &plan,
+            store.as_mut(),
+            &mut traffic,
+            &mut progress,
+            config.switches,
+        );
+        fill.add(&times);
+        // The answer: the bands' shares added up (D' less m for the edit distance).
+        let share = store.as_ref().map_or(0, BandStore::row_share);
+        let mut total = 0i64;
+        waiting.all_reduce(world, &share, &mut total, SystemOperation::sum());
+        let base = match problem {
+            Problem::Lcs => 0,
+            Problem::Edit => m as i64,
+        };
+        let value = usize::try_from(base + total).expect("a non-negative answer");
+        log::debug!("fill of band {:?}: {value}", b.margin());
+        (value, (plan, store))
+    });
+    let (plan, mut store) = store;
     progress.finish();
     let seconds_fill = started.elapsed().as_secs_f64();
-    log::debug!("fill done in {seconds_fill:.3} s");
+    log::debug!("fills done in {seconds_fill:.3} s: {search:?}");
 
     let started = Instant::now();
-    let (m, n) = (plan.rows(), plan.cols());
     let start = (m > 0).then(|| (plan.active_ranks() - 1, (m - 1, n - 1)));
     let fault = Fault::for_rank(config.switches.fault, Phase::Traceback, rank);
-    let waiting = config.switches.waiting();
     let empty = || crate::engine::border_path(n);
     let outcome = match store.as_mut() {
+        _ if !search.proven => None,
         Some(store) => {
             let mut walker = BandWalker { store };
             let walker = &mut walker;
-            crate::engine::walk::run(world, start, empty, walker, &mut traffic, fault, waiting)
+            Some(crate::engine::walk::run(
+                world,
+                start,
+                empty,
+                walker,
+                &mut traffic,
+                fault,
+                waiting,
+            ))
         }
         None => {
             let idle = &mut Idle;
-            crate::engine::walk::run(world, start, empty, idle, &mut traffic, fault, waiting)
+            Some(crate::engine::walk::run(
+                world,
+                start,
+                empty,
+                idle,
+                &mut traffic,
+                fault,
+                waiting,
+            ))
         }
     };
+    if let Some(s) = &store {
+        seconds_recompute += s.recompute_stats().seconds;
+    }
     let seconds_traceback = started.elapsed().as_secs_f64();
+    let (path, hops) = outcome.map_or((None, 0), |o| (o.path, o.hops));
     Ran {
-        path: outcome.path,
+        path,
         traffic,
         fill,
         seconds_fill,
         seconds_traceback,
-        seconds_recompute: store.map_or(0.0, |s| s.recompute_stats().seconds),
-        hops: outcome.hops,
+        seconds_recompute,
+        hops,
+        band: Some(search),
     }
 }
