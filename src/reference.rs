@@ -351,6 +351,7 @@ pub fn align_banded<E>(
     let (m, n) = (x.len(), y.len());
     let mut band = Band::first(m, n, choice);
     let mut search = BandSearch::default();
+    let mut previous = None;
     let started = std::time::Instant::now();
     loop {
         check(band_memory_bytes(problem, x, y, band))?;
@@ -375,7 +376,9 @@ pub fn align_banded<E>(
             return Ok((None, search, started.elapsed().as_secs_f64(), 0.0));
         }
         drop(bits);
-        band = band.next(problem, value);
+        let next = band.next(problem, value, previous);
+        previous = Some(band.needed(problem, value));
+        band = next;
     }
 }
 

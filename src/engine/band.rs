@@ -118,6 +118,10 @@ pub const AUTO_START: usize = 64;
 /// band: a band this wide saves little, and the whole matrix needs no proof.
 pub const WHOLE_SHARE: f64 = 0.5;
 
+/// How far past the current margin `auto` jumps at once to the margin its bound proves
+/// before it has seen the bound settle ([`Band::next`]).
+pub const JUMP_REACH: usize = 4;
+
 /// Rows that share a window: the rows the fused kernel steps in one pass.
 pub const WINDOW_ROWS: usize = crate::engine::bitpar::FUSED_ROWS;
 
@@ -223,20 +227,29 @@ impl Band {
         }
     }
 
-    /// The band `auto` fills after this one, whose answer `value` did not prove itself: the
-    /// margin at least doubles and reaches at once what `value` would prove; the whole matrix
-    /// once that band would hold [`WHOLE_SHARE`] of its words.
-    pub fn next(&self, problem: Problem, value: usize) -> Band {
+    /// The band `auto` fills after this one, whose answer `value` did not prove itself;
+    /// `previous` is what the fill before this one would have proved ([`Band::needed`]), if
+    /// there was one. The whole matrix once the band `value` proves would hold
+    /// [`WHOLE_SHARE`] of its words. Otherwise the margin at least doubles, and jumps at once to
+    /// what `value` proves when that is near (within [`JUMP_REACH`] times this margin) or when
+    /// the bound has settled (it shrank by less than a fifth since the fill before): a band
+    /// that cuts the optimal path off gives a loose bound, which a doubled band tightens for
+    /// less than the loose bound's band would cost.
+    pub fn next(&self, problem: Problem, value: usize, previous: Option<usize>) -> Band {
         let Some(k) = self.margin else {
             return *self;
         };
-        let wider = k.saturating_mul(2).max(self.needed(problem, value)).max(1);
-        let band = Band::new(self.m, self.n, Some(wider));
+        let needed = self.needed(problem, value);
+        let jump = Band::new(self.m, self.n, Some(needed.max(k.saturating_mul(2)).max(1)));
         let whole = Band::whole(self.m, self.n).total_words() as f64;
-        if band.total_words() as f64 >= WHOLE_SHARE * whole {
-            Band::whole(self.m, self.n)
+        if jump.total_words() as f64 >= WHOLE_SHARE * whole {
+            return Band::whole(self.m, self.n);
+        }
+        let settled = previous.is_some_and(|p| needed.saturating_mul(5) >= p.saturating_mul(4));
+        if needed <= k.saturating_mul(JUMP_REACH) || settled {
+            jump
         } else {
-            band
+            Band::new(self.m, self.n, Some(k.saturating_mul(2).max(1)))
         }
     }
 
@@ -292,6 +305,7 @@ pub fn search<T>(
 ) -> (BandSearch, T) {
     let mut band = Band::first(m, n, choice);
     let mut fills = Vec::new();
+    let mut previous = None;
     loop {
         fills.push(band.margin());
         let (value, result) = fill(band);
@@ -299,7 +313,9 @@ pub fn search<T>(
         if proven || choice != BandChoice::Auto {
             return (BandSearch { fills, proven }, result);
         }
-        band = band.next(problem, value);
+        let next = band.next(problem, value, previous);
+        previous = Some(band.needed(problem, value));
+        band = next;
     }
 }
 
@@ -376,14 +392,31 @@ mod tests {
     fn auto_at_least_doubles_and_jumps_to_what_the_bound_proves() {
         let (m, n) = (100_000, 100_000);
         let band = Band::new(m, n, Some(64));
-        assert_eq!(band.next(Problem::Lcs, m - 65).margin(), Some(128));
-        assert_eq!(band.next(Problem::Lcs, m - 1000).margin(), Some(1000));
-        assert_eq!(band.next(Problem::Edit, 3001).margin(), Some(1501));
+        assert_eq!(band.next(Problem::Lcs, m - 65, None).margin(), Some(128));
+        assert_eq!(band.next(Problem::Lcs, m - 200, None).margin(), Some(200));
+        // Far: double, unless the bound has settled.
+        assert_eq!(band.next(Problem::Lcs, m - 1000, None).margin(), Some(128));
+        assert_eq!(
+            band.next(Problem::Lcs, m - 1000, Some(1200)).margin(),
+            Some(1000)
+        );
+        assert_eq!(
+            band.next(Problem::Lcs, m - 1000, Some(1300)).margin(),
+            Some(128)
+        );
+        assert_eq!(
+            band.next(Problem::Edit, 3001, Some(1501)).margin(),
+            Some(1501)
+        );
         // A bound as far as unrelated sequences give: the whole matrix.
-        assert!(band.next(Problem::Lcs, m / 2).is_whole());
-        assert!(band.next(Problem::Edit, m * 7 / 10).is_whole());
+        assert!(band.next(Problem::Lcs, m / 2, None).is_whole());
+        assert!(band.next(Problem::Edit, m * 7 / 10, None).is_whole());
         // A distance of half the rows proves a band of a quarter: 44% of the cells.
-        assert_eq!(band.next(Problem::Edit, m / 2).margin(), Some(m / 4));
+        let settled = Some(m / 4);
+        assert_eq!(
+            band.next(Problem::Edit, m / 2, settled).margin(),
+            Some(m / 4)
+        );
         // Short matrices start whole.
         assert!(Band::first(100, 100, BandChoice::Auto).is_whole());
         assert_eq!(
@@ -410,10 +443,12 @@ mod tests {
             };
             (value, k)
         });
-        assert_eq!(search.fills, [Some(64), Some(1936)]);
+        // A bound of 1936 is far from 64: double to 128, whose bound (1872) has settled: jump.
+        assert_eq!(search.fills, [Some(64), Some(128), Some(1872)]);
         assert!(search.proven);
-        assert_eq!(search.doublings(), 1);
-        assert_eq!(last, 1936);
+        assert_eq!(search.doublings(), 2);
+        assert_eq!(last, 1872);
+        assert_eq!(seen, [64, 128, 1872]);
         // A fixed band is filled once, proven or not.
         let (search, _) = search_fixed(m, n, 10);
         assert_eq!((search.fills, search.proven), (vec![Some(10)], false));

@@ -214,7 +214,7 @@ impl BandStore<'_> {
     pub fn row(&mut self, i: usize, carry_in: u8) -> u8 {
         debug_assert_eq!(i, self.next_row, "rows must be computed in order");
         let problem = self.plan.problem();
-        let window = self.plan.window(self.rank, i);
+        let window = self.window(i);
         self.next_row += 1;
         if window.is_empty() {
             return left_edge(problem);
@@ -254,8 +254,8 @@ impl BandStore<'_> {
     /// share one window that holds words of this band, and with checkpoints none is due after
     /// the first three of them.
     fn fusable(&self, i: usize) -> bool {
-        let window = self.plan.window(self.rank, i);
-        if window.is_empty() || window != self.plan.window(self.rank, i + FUSED_ROWS - 1) {
+        let window = self.window(i);
+        if window.is_empty() || window != self.window(i + FUSED_ROWS - 1) {
             return false;
         }
         match &self.trace {
@@ -271,7 +271,7 @@ impl BandStore<'_> {
         debug_assert!(i + 4 <= self.plan.rows() && self.fusable(i));
         let problem = self.plan.problem();
         let (masks, x, width, m) = (&self.masks, self.x, self.width, self.plan.rows());
-        let window = self.plan.window(self.rank, i);
+        let window = self.window(i);
         let eq = [0, 1, 2, 3].map(|d| masks.of(x[i + d]));
         let carry_out = match &mut self.trace {
             Trace::Full { bits } => {
@@ -335,9 +335,12 @@ impl BandStore<'_> {
         // Bits past the batch are 0, so a message is a function of its rows alone.
         outgoing.fill(0);
         let edge = left_edge(self.plan.problem());
-        let (plan, rank, start) = (self.plan, self.rank, rows.start);
+        let (band, first, start) = (self.plan.band(), self.own.start, rows.start);
+        // From the left only where the row's window starts left of this band (`carried_in`).
         let carry_in = |t: usize| match incoming {
-            Some(w) if plan.carried_in(rank, start + t) => carry::get_payload(w, words, planes, t),
+            Some(w) if band.words(start + t).start < first => {
+                carry::get_payload(w, words, planes, t)
+            }
             _ => edge,
         };
         let mut i = rows.start;

@@ -312,6 +312,8 @@ pub struct BandStore<'a> {
     pub(super) cols: Range<usize>,
     /// Words owned.
     pub(super) width: usize,
+    /// The words owned, counted in the whole row.
+    pub(super) own: Range<usize>,
     pub(super) masks: Masks,
     /// The state of the latest row computed: `width` words per plane (`V`; or `Pv`, `Mv`).
     pub(super) state: Planes,
@@ -405,6 +407,7 @@ impl<'a> BandStore<'a> {
             masks: Masks::new(x, &y[cols.clone()]),
             cols,
             width,
+            own: plan.words(rank),
             state,
             next_row: 0,
             trace,
@@ -426,11 +429,26 @@ impl<'a> BandStore<'a> {
         self.next_row
     }
 
+    /// Row `i`'s window in this band ([`BandPlan::window`]), from the words kept at hand.
+    #[inline]
+    pub(super) fn window(&self, i: usize) -> Range<usize> {
+        let window = self.plan.band().words(i);
+        let (lo, hi) = (
+            window.start.max(self.own.start),
+            window.end.min(self.own.end),
+        );
+        if lo < hi {
+            lo - self.own.start..hi - self.own.start
+        } else {
+            0..0
+        }
+    }
+
     /// Rows up to `row` hold no word of this band's work: the fill goes on from `row`.
     pub fn skip_to(&mut self, row: usize) {
         debug_assert!(self.next_row <= row && row <= self.plan.rows());
         debug_assert!(
-            (self.next_row..row).all(|r| self.plan.window(self.rank, r).is_empty()),
+            (self.next_row..row).all(|r| self.window(r).is_empty()),
             "rows {}..{row} hold work of band {}",
             self.next_row,
             self.rank
@@ -458,7 +476,7 @@ impl<'a> BandStore<'a> {
         let t = j - self.cols.start;
         let w = t / WORD_BITS;
         debug_assert!(
-            self.plan.window(self.rank, i).contains(&w),
+            self.window(i).contains(&w),
             "({i}, {j}) lies outside row {i}'s window: the band did not prove itself"
         );
         let at = match &self.trace {
