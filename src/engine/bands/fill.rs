@@ -40,6 +40,7 @@ use crate::engine::fault::{Fault, Phase};
 use crate::engine::protocol::{post_send, tag, Kind};
 use crate::engine::stats::FillTimes;
 use crate::engine::traffic::Traffic;
+use crate::engine::waiting::Waiting;
 use crate::engine::Switches;
 use crate::progress::Progress;
 
@@ -81,6 +82,14 @@ pub fn run(
     let source = || world.process_at_rank(rank as i32 - 1);
 
     let first = batches.start;
+    // On a diagonal band the bands take the rows in turn: the first message may come only
+    // once the bands to the left have computed most of their rows, a wait that should leave
+    // the core to them.
+    let idle = if plan.band().is_whole() {
+        waiting
+    } else {
+        Waiting::Doze
+    };
     for b in batches {
         let rows = plan.batch_rows(b);
         if let Some(f) = fault.filter(|f| rows.contains(&f.step)) {
@@ -99,7 +108,7 @@ pub fn run(
         if from_left.contains(&b) && b == first {
             let started = Instant::now();
             mpi::request::scope(|scope| {
-                waiting.wait(source().immediate_receive_into_with_tag(
+                idle.wait(source().immediate_receive_into_with_tag(
                     scope,
                     &mut current[..n],
                     tag::CARRIES,

@@ -71,6 +71,7 @@ use crate::engine::fault::{Fault, Phase};
 use crate::engine::problem::Problem;
 use crate::engine::stats::FillTimes;
 use crate::engine::traffic::Traffic;
+use crate::engine::waiting::Waiting;
 use crate::engine::{Ran, RunConfig};
 use crate::input::Pair;
 use crate::progress::Progress;
@@ -104,6 +105,12 @@ pub(super) fn run(
     let waiting = config.switches.waiting();
     let mut progress = Progress::new(config.progress.filter(|_| rank == 0), m, "rows");
     let mut fill = FillTimes::default();
+    // How a rank waits when the others may hold the work for long: on a diagonal band the
+    // ranks take the rows, and the walk, in turn (see `fill`).
+    let idle = |b: band::Band| match b.is_whole() {
+        true => waiting,
+        false => Waiting::Doze,
+    };
     let mut seconds_recompute = 0.0;
     let (search, store) = band::search(problem, m, n, choice, |b| {
         let plan = plan.with_band(b);
@@ -118,10 +125,13 @@ pub(super) fn run(
             config.switches,
         );
         fill.add(&times);
-        // The answer: the bands' shares added up (D' less m for the edit distance).
+        // The answer: the bands' shares added up (D' less m for the edit distance). On a
+        // diagonal band a rank may wait here while the others compute most of their rows.
         let share = store.as_ref().map_or(0, BandStore::row_share);
         let mut total = 0i64;
-        waiting.all_reduce(world, &share, &mut total, SystemOperation::sum());
+        let started = Instant::now();
+        idle(b).all_reduce(world, &share, &mut total, SystemOperation::sum());
+        fill.wait_receive += started.elapsed().as_secs_f64();
         let base = match problem {
             Problem::Lcs => 0,
             Problem::Edit => m as i64,
@@ -131,6 +141,7 @@ pub(super) fn run(
         (value, (plan, store))
     });
     let (plan, mut store) = store;
+    let walk_waiting = idle(plan.band());
     progress.finish();
     let seconds_fill = started.elapsed().as_secs_f64();
     log::debug!("fills done in {seconds_fill:.3} s: {search:?}");
@@ -151,19 +162,19 @@ pub(super) fn run(
                 walker,
                 &mut traffic,
                 fault,
-                waiting,
+                walk_waiting,
             ))
         }
         None => {
-            let idle = &mut Idle;
+            let nobody = &mut Idle;
             Some(crate::engine::walk::run(
                 world,
                 start,
                 empty,
-                idle,
+                nobody,
                 &mut traffic,
                 fault,
-                waiting,
+                walk_waiting,
             ))
         }
     };
