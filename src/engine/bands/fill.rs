@@ -16,7 +16,9 @@
 //! 4. waits for both.
 //!
 //! Band `k + 1` so works on batch `b` while band `k` works on batch `b + 1`: a pipeline that
-//! fills in `p - 1` batches. Every rank posts its receive before it waits and data only flows
+//! fills in `p - 1` batches. On a diagonal band a rank runs only the batches holding its work,
+//! receives only the batches whose windows span its left edge and sends only those spanning
+//! its right edge ([`BandPlan::edge_batches`]), as both ends compute alike. Every rank posts its receive before it waits and data only flows
 //! right, so the exchange cannot deadlock even when sends are synchronous (the tests' switch).
 //! Messages use one fixed tag ([`tag::CARRIES`]) and MPI's non-overtaking order. Boundary
 //! messages: `(p - 1) * ceil(m / B)`, as [`BandPlan::predicted_messages`] says.

@@ -23,6 +23,16 @@
 //! `(p - 1) * ceil(m / B)` exactly (0 for an empty `x`). The pipeline fills in `p - 1` batches,
 //! so a smaller `B` starts the last band sooner at the price of more messages.
 //!
+//! # The diagonal band ([`crate::engine::band`])
+//!
+//! A fill may compute only a diagonal band: row `i` steps only its *window*, the words holding
+//! the band's columns, within each rank's own words ([`BandPlan::window`]); the other words keep
+//! what the last row that reached them left (or the initial state), and the carry into a window
+//! that starts inside a rank is the matrix's left-edge carry. Only the batches holding a row
+//! whose window spans an edge send a message on it ([`BandPlan::edge_batches`]); a rank skips
+//! the batches in which it has no work. [`run`] fills band after band until one proves itself,
+//! each fill a pipeline of its own, the ranks summing their shares of the answer after each.
+//!
 //! # Traceback ([`store`])
 //!
 //! At a mismatch cell the walk goes up iff the carry out of bit `j` in row `i`'s addition is 0
@@ -113,6 +123,7 @@ pub(super) fn run(
     };
     let mut seconds_recompute = 0.0;
     let (search, store) = band::search(problem, m, n, choice, |b| {
+        let began = Instant::now();
         let plan = plan.with_band(b);
         let mut store = (rank < plan.active_ranks())
             .then(|| BandStore::new(&plan, rank, &pair.x, &pair.y, mode));
@@ -137,7 +148,8 @@ pub(super) fn run(
             Problem::Edit => m as i64,
         };
         let value = usize::try_from(base + total).expect("a non-negative answer");
-        log::debug!("fill of band {:?}: {value}", b.margin());
+        let took = began.elapsed().as_secs_f64();
+        log::debug!("fill of band {:?}: {value} in {took:.4} s", b.margin());
         (value, (plan, store))
     });
     let (plan, mut store) = store;

@@ -23,7 +23,15 @@
 //! band's first word (see [`super::store`]). A band of `w` words has `floor((w - 1) / G)` such
 //! seams.
 //!
-//! Pure arithmetic: O(1) per query, no allocation.
+//! A plan may carry a diagonal band ([`BandPlan::with_band`], [`crate::engine::band`]): row
+//! `i` then computes only its window of words, and rank `k` works on the rows whose window
+//! touches its words ([`BandPlan::work_rows`]). A row's carry crosses the edge between ranks
+//! `k` and `k + 1` only when its window spans it; the batches holding such rows, a run of
+//! them since windows only move right, are the only ones whose message crosses that edge
+//! ([`BandPlan::edge_batches`]), so the boundary messages of a fill are the sum of those runs'
+//! lengths (for the whole matrix, `(p - 1) * ceil(m / B)` again).
+//!
+//! Pure arithmetic: O(1) per query (O(log m) with a band), no allocation.
 
 use std::ops::Range;
 

@@ -28,6 +28,13 @@
 //!   segment is the next window, recomputed for rows `bK..=i'` (`i'` the walk's row then). One
 //!   window of bits is kept at a time.
 //!
+//!   On a diagonal band ([`crate::engine::band`]) every row computed only its window of words,
+//!   and so does the recompute: row `r` is recomputed over the words of the segment that its
+//!   fill window held, from the carry the fill used at the window's first word (kept for every
+//!   row, whether it came from the band on the left or the left edge) or at a seam inside it.
+//!   A checkpoint keeps only its row's window; words right of it are in the initial state, and
+//!   words left of it are never read again (windows only move right).
+//!
 //!   Memory: `planes * ((floor((m-1)/K) + min(K, m) + 1) * width * 8 + (s + 1) * ceil(m/64) * 8)`
 //!   bytes besides the state and the masks, with `s = floor((width - 1) / G)` seams: the seams
 //!   cost `planes * m * s` bits, about `planes * m * width / (8 G)` bytes (for 10^6 x 10^6 on
