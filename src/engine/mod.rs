@@ -5,7 +5,9 @@
 //!   and sends each boundary value as its own message ([`diagonal::fill`]).
 //! - [`bands`] — each rank owns a band of whole 64-bit words of columns ([`bands::plan`]),
 //!   advances its rows 64 cells per word operation ([`bands::kernel`]) and sends one message of
-//!   carries per batch of rows ([`bands::fill`]).
+//!   carries per batch of rows ([`bands::fill`]); on similar sequences it fills only a
+//!   diagonal band around the corners' diagonals, widened until the answer proves itself
+//!   ([`band`], which the sequential reference shares).
 //!
 //! Both engines are laid out alike: the plan of who owns what ([`diagonal::schedule`] / [`bands::plan`]), the
 //! store of what a rank keeps, the MPI fill, and the walker that answers the traceback's
