@@ -8,16 +8,22 @@
 #   scripts/make-inputs.sh           the five committed inputs
 #   scripts/make-inputs.sh --huge    also inputs/huge.txt: two 1,000,000-character sequences
 #                                    (2 MB, not committed; the bands engine's scale test)
+#   scripts/make-inputs.sh --near    also inputs/near_0.1.txt and inputs/near_1.txt: a
+#                                    1,000,000-character sequence and a copy of it with 0.1%
+#                                    and 1% of edits (generate --mutate; not committed; the
+#                                    diagonal band's test)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 huge=0
+near=0
 case "${1:-}" in
     "") ;;
     --huge) huge=1 ;;
-    *) echo "usage: scripts/make-inputs.sh [--huge]" >&2; exit 2 ;;
+    --near) near=1 ;;
+    *) echo "usage: scripts/make-inputs.sh [--huge | --near]" >&2; exit 2 ;;
 esac
 
 # Cargo only rebuilds when sources changed, so this is cheap when the binary is current.
@@ -38,4 +44,14 @@ large.txt      1000     1000     3
 large_2.txt    10000    10000    4
 large_3.txt    50000    50000    5
 huge.txt       1000000  1000000  6
+TABLE
+
+#        file            len      rate   seed
+while read -r name len rate seed; do
+    if [ "$near" = 0 ]; then continue; fi
+    "$bin" generate --len "$len" --mutate "$rate" --alphabet ACGT --seed "$seed" -o "inputs/$name"
+    echo "inputs/$name: $len and a copy with $rate of edits, seed $seed"
+done <<'TABLE'
+near_0.1.txt    1000000  0.001  7
+near_1.txt      1000000  0.01   8
 TABLE

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::engine::band::BandChoice;
 use crate::engine::bands::CheckpointChoice;
 use crate::engine::diagonal::store::StoreKind;
 use crate::engine::problem::Problem;
@@ -212,6 +213,12 @@ pub struct EngineArgs {
     /// or K (V every K rows, blocks recomputed on the walk) (default: auto).
     #[arg(long, value_name = "K|auto|full", value_parser = parse_checkpoint)]
     pub checkpoint: Option<CheckpointChoice>,
+    /// Bands engine: the diagonal band (Ukkonen's): `auto` computes only the cells within K
+    /// diagonals of the strip joining the corners, K widened until the answer proves itself
+    /// optimal (exact: the same path as the whole matrix); `off` the whole matrix; K one band
+    /// of that margin, refused (exit 2) when it does not prove itself (default: auto).
+    #[arg(long, value_name = "K|auto|off", value_parser = parse_band)]
+    pub band: Option<BandChoice>,
 }
 
 #[derive(Debug, Args)]
@@ -241,6 +248,10 @@ pub struct ReferenceArgs {
     /// MPI_LCS_MEMORY_LIMIT).
     #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit)]
     pub memory_limit: Option<u64>,
+    /// The diagonal band, as `solve --engine bands --band` takes it (default: off, the whole
+    /// matrix: the oracle).
+    #[arg(long, value_name = "K|auto|off", value_parser = parse_band, conflicts_with = "length_only")]
+    pub band: Option<BandChoice>,
 }
 
 #[derive(Debug, Args)]
@@ -278,8 +289,13 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub len: usize,
     /// Length of the second sequence (default: the same as --len).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "mutate")]
     pub len2: Option<usize>,
+    /// Make the second sequence a mutated copy of the first instead: each byte, with this
+    /// probability (0 to 1), substituted, deleted or preceded by an inserted byte, the three
+    /// alike likely (a near-identical pair, as two versions of a file or two strains are).
+    #[arg(long, value_name = "RATE")]
+    pub mutate: Option<f64>,
     /// The bytes to draw from.
     #[arg(long, default_value = "ACGT")]
     pub alphabet: String,
@@ -350,6 +366,17 @@ fn parse_checkpoint(text: &str) -> Result<CheckpointChoice, String> {
             .parse::<usize>()
             .map(CheckpointChoice::Every)
             .map_err(|_| format!("'{text}' is not auto, full or a number of rows")),
+    }
+}
+
+fn parse_band(text: &str) -> Result<BandChoice, String> {
+    match text {
+        "auto" => Ok(BandChoice::Auto),
+        "off" => Ok(BandChoice::Off),
+        _ => text
+            .parse::<usize>()
+            .map(BandChoice::Fixed)
+            .map_err(|_| format!("'{text}' is not auto, off or a number of diagonals")),
     }
 }
 

@@ -181,6 +181,127 @@ impl Read for PairFile<'_> {
     }
 }
 
+/// The plain-format file of `generate --len LEN --mutate RATE --seed SEED`: X drawn as
+/// [`PairFile`] draws it, then Y, a copy of X in which each byte, with probability `rate`,
+/// is substituted (by another byte of the alphabet, where it has another), deleted or
+/// preceded by an inserted byte, the three alike likely. The mutations come from a second
+/// stream seeded from `seed`, and X is drawn again from its own stream to be copied, so the
+/// file is made as it is read in constant memory and names one file byte for byte. Y's
+/// length is random: between 0 and twice X's.
+pub struct MutatedFile<'a> {
+    /// X's bytes, drawn the first time.
+    x: Random,
+    /// X's bytes drawn again for the copy, and the mutations.
+    copy: Random,
+    edits: Random,
+    alphabet: &'a [u8],
+    /// `rate` in parts of 2^32.
+    threshold: u64,
+    len: u64,
+    /// Bytes of X made so far (first pass), or copied so far (second pass).
+    at: u64,
+    second: bool,
+    /// A byte made but not yet given out (the copied byte after an insertion).
+    pending: Option<u8>,
+    done: bool,
+}
+
+/// The seed of the mutation stream of `seed`.
+const EDIT_SEED: u64 = 0x6d75_7461_7465_2121;
+
+impl<'a> MutatedFile<'a> {
+    pub fn new(len: usize, rate: f64, alphabet: &'a [u8], seed: u64) -> MutatedFile<'a> {
+        assert!(
+            len == 0 || !alphabet.is_empty(),
+            "cannot draw from an empty alphabet"
+        );
+        assert!((0.0..=1.0).contains(&rate), "a rate is a probability");
+        MutatedFile {
+            x: Random::new(seed),
+            copy: Random::new(seed),
+            edits: Random::new(seed ^ EDIT_SEED),
+            alphabet,
+            threshold: (rate * 4_294_967_296.0).round() as u64,
+            len: len as u64,
+            at: 0,
+            second: false,
+            pending: None,
+            done: false,
+        }
+    }
+
+    /// The next byte of Y, or `None` at its end.
+    fn next_of_y(&mut self) -> Option<u8> {
+        if let Some(b) = self.pending.take() {
+            return Some(b);
+        }
+        loop {
+            if self.at == self.len {
+                return None;
+            }
+            self.at += 1;
+            let b = self.alphabet[self.copy.below(self.alphabet.len())];
+            if self.edits.word() >> 32 >= self.threshold {
+                return Some(b);
+            }
+            match self.edits.below(3) {
+                0 => {
+                    let other = self.alphabet.iter().any(|&a| a != b);
+                    let mut c = b;
+                    while other && c == b {
+                        c = self.alphabet[self.edits.below(self.alphabet.len())];
+                    }
+                    return Some(c);
+                }
+                1 => continue,
+                _ => {
+                    self.pending = Some(b);
+                    return Some(self.alphabet[self.edits.below(self.alphabet.len())]);
+                }
+            }
+        }
+    }
+}
+
+impl Read for MutatedFile<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut n = 0;
+        while n < buf.len() && !self.done {
+            if !self.second {
+                if self.at < self.len {
+                    buf[n] = self.alphabet[self.x.below(self.alphabet.len())];
+                    self.at += 1;
+                } else {
+                    buf[n] = b'\n';
+                    (self.second, self.at) = (true, 0);
+                }
+            } else {
+                match self.next_of_y() {
+                    Some(b) => buf[n] = b,
+                    None => {
+                        buf[n] = b'\n';
+                        self.done = true;
+                    }
+                }
+            }
+            n += 1;
+        }
+        Ok(n)
+    }
+}
+
+/// The pair `generate --len LEN --mutate RATE --seed SEED` writes, in memory (for tests).
+pub fn mutated_pair(len: usize, rate: f64, alphabet: &[u8], seed: u64) -> (Vec<u8>, Vec<u8>) {
+    let mut bytes = Vec::new();
+    MutatedFile::new(len, rate, alphabet, seed)
+        .read_to_end(&mut bytes)
+        .expect("made in memory");
+    let mut lines = bytes.split(|&b| b == b'\n');
+    let x = lines.next().unwrap_or_default().to_vec();
+    let y = lines.next().unwrap_or_default().to_vec();
+    (x, y)
+}
+
 /// Bytes of a plain file that decide whether it reads back as written (see
 /// [`reads_back`]).
 const HEAD: usize = 5;
@@ -206,7 +327,34 @@ pub fn write_generated(
     alphabet: &[u8],
     seed: u64,
 ) -> Result<(), Error> {
-    let size = check_lengths(len, len2)?;
+    let file = PairFile::new(len, len2, alphabet, seed);
+    write_file(path, (len, len2), check_lengths(len, len2)?, file)
+}
+
+/// Writes the file of `generate --len LEN --mutate RATE --alphabet ALPHABET --seed SEED`
+/// ([`MutatedFile`]) to `path`, as [`write_generated`] does; the free-space check counts Y at
+/// its longest, twice X.
+pub fn write_mutated(
+    path: &Path,
+    len: usize,
+    rate: f64,
+    alphabet: &[u8],
+    seed: u64,
+) -> Result<(), Error> {
+    let longest = len.saturating_mul(2);
+    let size = check_lengths(len, longest)?;
+    let file = MutatedFile::new(len, rate, alphabet, seed);
+    write_file(path, (len, longest), size, file)
+}
+
+/// Streams `file` (at most `size` bytes; `lengths` as the flags gave them, for messages) to
+/// `path` atomically, after the checks of [`write_generated`].
+fn write_file(
+    path: &Path,
+    (len, len2): (usize, usize),
+    size: u64,
+    mut file: impl Read,
+) -> Result<(), Error> {
     if crate::export::discards(path) {
         // The null device takes anything: nothing to check, nothing to write.
         return Ok(());
@@ -228,7 +376,6 @@ pub fn write_generated(
             )));
         }
     }
-    let mut file = PairFile::new(len, len2, alphabet, seed);
     let mut buf = vec![0u8; CHUNK];
     let mut head = 0;
     while head < HEAD {
@@ -490,5 +637,48 @@ mod tests {
             .iter()
             .all(|p| p.x.len() <= p.y.len() && p.y.len() <= 50));
         assert!(pairs.iter().any(|p| p.y.iter().any(|&b| b >= 0x80)));
+    }
+
+    #[test]
+    fn mutated_copies_differ_at_about_the_rate_asked() {
+        for (rate, seed) in [(0.0, 1), (0.001, 2), (0.01, 3), (0.1, 4)] {
+            let (x, y) = mutated_pair(20_000, rate, b"ACGT", seed);
+            assert_eq!(
+                x,
+                generate_pair(20_000, 0, b"ACGT", seed).0,
+                "X is the plain draw"
+            );
+            let (a, b) = if x.len() <= y.len() {
+                (&x, &y)
+            } else {
+                (&y, &x)
+            };
+            let d = crate::engine::bitpar::edit::distance(a, b) as f64;
+            // Each mutation costs at most one edit, a substitution by another letter exactly
+            // one; neighbouring ones sometimes cancel.
+            let expected = rate * 20_000.0;
+            assert!(d <= expected * 1.2 + 5.0, "rate {rate}: distance {d}");
+            assert!(d >= expected * 0.7 - 5.0, "rate {rate}: distance {d}");
+        }
+        // The same arguments, the same file; the streamed file is the in-memory one.
+        assert_eq!(
+            mutated_pair(5000, 0.05, b"ab", 9),
+            mutated_pair(5000, 0.05, b"ab", 9)
+        );
+        let mut streamed = Vec::new();
+        let mut file = MutatedFile::new(5000, 0.05, b"ab", 9);
+        let mut buf = [0u8; 7];
+        loop {
+            match file.read(&mut buf).unwrap() {
+                0 => break,
+                n => streamed.extend_from_slice(&buf[..n]),
+            }
+        }
+        let (x, y) = mutated_pair(5000, 0.05, b"ab", 9);
+        assert_eq!(streamed, plain_file(&x, &y));
+        // Every mutation of a one-letter alphabet is an insertion or a deletion.
+        let (x, y) = mutated_pair(3000, 0.3, b"a", 5);
+        assert!(x.iter().chain(&y).all(|&b| b == b'a') && x.len() != y.len());
+        assert_eq!(mutated_pair(0, 0.5, b"ab", 1), (vec![], vec![]));
     }
 }

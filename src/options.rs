@@ -20,6 +20,7 @@ use crate::cli::{
     EngineArgs, GenerateArgs, InputArgs, PlotArgs, ReferenceArgs, ScheduleArgs, SearchArgs,
     SelfTestArgs, SolveArgs, TableArgs,
 };
+use crate::engine::band::BandChoice;
 use crate::engine::bands::CheckpointChoice;
 use crate::engine::diagonal::store::StoreKind;
 use crate::engine::fault::{Fault, FAULT_ENV};
@@ -55,8 +56,8 @@ pub fn method(args: EngineArgs) -> Result<Method, Error> {
     let usage = |text: &str| Err(Error::Usage(text.to_owned()));
     match args.engine {
         EngineKind::Diagonal | EngineKind::Reference => {
-            if args.batch.is_some() || args.checkpoint.is_some() {
-                return usage("--batch and --checkpoint belong to --engine bands");
+            if args.batch.is_some() || args.checkpoint.is_some() || args.band.is_some() {
+                return usage("--batch, --checkpoint and --band belong to --engine bands");
             }
             Ok(Method::Diagonal {
                 store: args.store.unwrap_or(StoreKind::Dense),
@@ -77,7 +78,11 @@ pub fn method(args: EngineArgs) -> Result<Method, Error> {
             if checkpoint == CheckpointChoice::Every(0) {
                 return usage("--checkpoint must be at least 1 row (or auto, or full)");
             }
-            Ok(Method::Bands { batch, checkpoint })
+            Ok(Method::Bands {
+                batch,
+                checkpoint,
+                band: args.band.unwrap_or_default(),
+            })
         }
     }
 }
@@ -321,6 +326,8 @@ pub struct ReferenceOptions {
     pub outputs: Outputs,
     pub memory_limit: Option<u64>,
     pub run: RunInfo,
+    /// The diagonal band (`--band`; off unless asked).
+    pub band: BandChoice,
 }
 
 impl ReferenceOptions {
@@ -337,6 +344,7 @@ impl ReferenceOptions {
             },
             memory_limit: args.memory_limit.or(env.memory_limit),
             run: env.run_info(mpi_library),
+            band: args.band.unwrap_or(BandChoice::Off),
         }
     }
 }
@@ -410,10 +418,12 @@ impl ScheduleOptions {
 }
 
 /// `generate`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct GenerateOptions {
     pub len: usize,
     pub len2: usize,
+    /// Y a copy of X with this rate of edits (`--mutate`).
+    pub mutate: Option<f64>,
     pub alphabet: Vec<u8>,
     pub seed: u64,
     pub output: PathBuf,
@@ -433,9 +443,15 @@ impl GenerateOptions {
         }
         let len2 = args.len2.unwrap_or(args.len);
         crate::generate::check_lengths(args.len, len2)?;
+        if let Some(rate) = args.mutate.filter(|r| !(0.0..=1.0).contains(r)) {
+            return Err(Error::Usage(format!(
+                "--mutate takes a rate from 0 to 1, not {rate}"
+            )));
+        }
         Ok(GenerateOptions {
             len: args.len,
             len2,
+            mutate: args.mutate,
             alphabet: args.alphabet.into_bytes(),
             seed: args.seed,
             output: args.output,

@@ -58,6 +58,7 @@
 //!   of length `n`.
 //! * The traceback is `O(m + n)` for both.
 
+use crate::engine::band::{Band, BandChoice, BandSearch};
 use crate::engine::bitpar::edit::Delta;
 use crate::engine::bitpar::{self, Masks, WORD_BITS};
 use crate::engine::problem::{Move, Path, Problem};
@@ -173,7 +174,7 @@ pub fn align_timed(problem: Problem, x: &[u8], y: &[u8]) -> (Path, f64, f64) {
     let bits = fill_bit_parallel(problem, x, y);
     let fill = started.elapsed().as_secs_f64();
     let started = std::time::Instant::now();
-    let path = traceback(problem, x, y, &bits);
+    let path = traceback(problem, x, y, |i, j| bits.bits(i, j));
     (path, fill, started.elapsed().as_secs_f64())
 }
 
@@ -182,7 +183,7 @@ pub fn align_timed(problem: Problem, x: &[u8], y: &[u8]) -> (Path, f64, f64) {
 pub fn align_scalar(problem: Problem, x: &[u8], y: &[u8]) -> Path {
     check_lengths(x, y);
     let bits = fill_scalar(problem, x, y);
-    traceback(problem, x, y, &bits)
+    traceback(problem, x, y, |i, j| bits.bits(i, j))
 }
 
 /// LCS of `x` and `y`, with `x` the shorter (`x.len() <= y.len()`; panics otherwise).
@@ -241,6 +242,146 @@ fn fill_bit_parallel(problem: Problem, x: &[u8], y: &[u8]) -> TraceBits {
     bits
 }
 
+/// The walk's bits of a diagonal band's fill ([`crate::engine::band`]): row `i` holds only
+/// its window's words, rows laid one after the other.
+struct BandBits {
+    band: Band,
+    planes: [Vec<u64>; 2],
+    /// Row `i` starts at word `offsets[i]` of each plane.
+    offsets: Vec<usize>,
+}
+
+impl BandBits {
+    /// The bits of mismatch cell `(i, j)`, which must lie in row `i`'s window.
+    fn bits(&self, i: usize, j: usize) -> [bool; 2] {
+        let window = self.band.words(i);
+        let w = j / WORD_BITS;
+        assert!(
+            window.contains(&w),
+            "({i}, {j}) lies outside row {i}'s window: the band did not prove itself"
+        );
+        let at = self.offsets[i] + w - window.start;
+        let bit = |p: &Vec<u64>| p.get(at).is_some_and(|w| (w >> (j % WORD_BITS)) & 1 == 1);
+        [bit(&self.planes[0]), bit(&self.planes[1])]
+    }
+}
+
+/// Bytes [`fill_band`] allocates for `band` (its windows' bits, their offsets, the masks and
+/// the row state).
+pub fn band_memory_bytes(problem: Problem, x: &[u8], y: &[u8], band: Band) -> u64 {
+    if band.is_whole() {
+        return memory_bytes(problem, x, y);
+    }
+    let distinct = bitpar::distinct_bytes(x) as u64;
+    let row = words_per_row(y.len()) as u64 * 8;
+    let planes = problem.planes() as u64;
+    planes * band.total_words() * 8 + (x.len() as u64 + 1) * 8 + (distinct + planes) * row
+}
+
+/// Fills `band`'s windows row by row over one run of words per row, the carry into each
+/// window's first word the matrix's left-edge carry, words outside the windows left as the
+/// last row that computed them (see [`crate::engine::band`]). Returns the bits and the fill's
+/// answer, `M'(m-1, n-1)` or `D'(m-1, n-1)`.
+fn fill_band(problem: Problem, x: &[u8], y: &[u8], band: Band) -> (BandBits, usize) {
+    let (m, n) = (x.len(), y.len());
+    let w = words_per_row(n);
+    let mut offsets = Vec::with_capacity(m + 1);
+    let mut total = 0;
+    for i in 0..m {
+        offsets.push(total);
+        total += band.words(i).len();
+    }
+    offsets.push(total);
+    let plane = |p: usize| {
+        if p < problem.planes() {
+            vec![0u64; total]
+        } else {
+            Vec::new()
+        }
+    };
+    let mut planes = [plane(0), plane(1)];
+    let masks = Masks::new(x, y);
+    let (mut a, mut b) = (vec![u64::MAX; w], vec![0u64; w]);
+    for (i, &xi) in x.iter().enumerate() {
+        let window = band.words(i);
+        let eq = &masks.of(xi)[window.clone()];
+        let out = offsets[i]..offsets[i + 1];
+        let [p0, p1] = &mut planes;
+        match problem {
+            Problem::Lcs => {
+                bitpar::step_traced(&mut a[window], eq, false, &mut p0[out]);
+            }
+            Problem::Edit => {
+                let (pv, mv) = (&mut a[window.clone()], &mut b[window]);
+                let (sub, up) = (&mut p0[out.clone()], &mut p1[out]);
+                bitpar::edit::step_traced(pv, mv, eq, Delta::EDGE, up, sub);
+            }
+        }
+    }
+    let value = match problem {
+        // Padding bits stay 1: the zeros are the real columns' +1 steps.
+        Problem::Lcs => a.iter().map(|v| v.count_zeros() as usize).sum(),
+        Problem::Edit => {
+            let sum = m as i64 + bitpar::edit::delta_sum(&a, &b, n);
+            usize::try_from(sum).expect("an edit distance is never negative")
+        }
+    };
+    let bits = BandBits {
+        band,
+        planes,
+        offsets,
+    };
+    (bits, value)
+}
+
+/// The path of `problem` on `x` and `y` (`x.len() <= y.len()`) with the diagonal band
+/// `choice` asks ([`crate::engine::band`]): `off` is [`align`]; `auto` widens the band until a
+/// fill proves itself, so its path is [`align`]'s move for move; a fixed band's fill that does
+/// not prove itself gives no path (`None`) and an unproven search. `check` sees each fill's
+/// bytes ([`band_memory_bytes`]) before it allocates them, and may refuse. Also returns the
+/// seconds of the fills and of the traceback.
+pub fn align_banded<E>(
+    problem: Problem,
+    x: &[u8],
+    y: &[u8],
+    choice: BandChoice,
+    check: impl Fn(u64) -> Result<(), E>,
+) -> Result<(Option<Path>, BandSearch, f64, f64), E> {
+    check_lengths(x, y);
+    let (m, n) = (x.len(), y.len());
+    let mut band = Band::first(m, n, choice);
+    let mut search = BandSearch::default();
+    let mut previous = None;
+    let started = std::time::Instant::now();
+    loop {
+        check(band_memory_bytes(problem, x, y, band))?;
+        search.fills.push(band.margin());
+        if band.is_whole() {
+            let bits = fill_bit_parallel(problem, x, y);
+            let fill = started.elapsed().as_secs_f64();
+            let started = std::time::Instant::now();
+            let path = traceback(problem, x, y, |i, j| bits.bits(i, j));
+            search.proven = true;
+            return Ok((Some(path), search, fill, started.elapsed().as_secs_f64()));
+        }
+        let (bits, value) = fill_band(problem, x, y, band);
+        if band.proves(problem, value) {
+            let fill = started.elapsed().as_secs_f64();
+            let started = std::time::Instant::now();
+            let path = traceback(problem, x, y, |i, j| bits.bits(i, j));
+            search.proven = true;
+            return Ok((Some(path), search, fill, started.elapsed().as_secs_f64()));
+        }
+        if choice != BandChoice::Auto {
+            return Ok((None, search, started.elapsed().as_secs_f64(), 0.0));
+        }
+        drop(bits);
+        let next = band.next(problem, value, previous);
+        previous = Some(band.needed(problem, value));
+        band = next;
+    }
+}
+
 /// Fills the walk's bits cell by cell, keeping only the previous and current rows of values.
 fn fill_scalar(problem: Problem, x: &[u8], y: &[u8]) -> TraceBits {
     let (m, n) = (x.len(), y.len());
@@ -291,7 +432,12 @@ fn fill_scalar(problem: Problem, x: &[u8], y: &[u8]) -> TraceBits {
 
 /// Walks from `(m-1, n-1)` until it leaves the matrix, by `problem`'s rule, then along the
 /// border.
-fn traceback(problem: Problem, x: &[u8], y: &[u8], bits: &TraceBits) -> Path {
+fn traceback(
+    problem: Problem,
+    x: &[u8],
+    y: &[u8],
+    bits: impl Fn(usize, usize) -> [bool; 2],
+) -> Path {
     let mut path = Path::new();
     // (i, j) is one past the current cell, so "left the matrix" is i == 0 || j == 0 without
     // signed indices.
@@ -301,7 +447,7 @@ fn traceback(problem: Problem, x: &[u8], y: &[u8], bits: &TraceBits) -> Path {
         let step = if x[r] == y[c] {
             Move::Match
         } else {
-            problem.step(bits.bits(r, c))
+            problem.step(bits(r, c))
         };
         path.push(step);
         match step {
@@ -771,5 +917,57 @@ mod tests {
             memory_bytes(Problem::Edit, b"ab", &[0; 64]),
             2 * 2 * 8 + (2 + 2) * 8
         );
+    }
+
+    #[test]
+    fn banded_paths_equal_the_whole_matrix() {
+        use crate::engine::band::{BandChoice, AUTO_START};
+        let ok = |_: u64| Ok::<(), ()>(());
+        for (s, rate) in [0.001, 0.01, 0.1, 0.3].into_iter().enumerate() {
+            let (a, b) = crate::generate::mutated_pair(4000, rate, b"ACGT", 70 + s as u64);
+            let (x, y) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+            for problem in [Problem::Lcs, Problem::Edit] {
+                let want = align(problem, &x, &y);
+                let (path, search, _, _) =
+                    align_banded(problem, &x, &y, BandChoice::Auto, ok).unwrap();
+                assert_eq!(path.as_ref(), Some(&want), "{problem} rate {rate}");
+                assert!(search.proven && search.fills[0] == Some(AUTO_START));
+                if rate < 0.05 {
+                    assert!(search.last().is_some(), "{problem} rate {rate}: a band");
+                }
+                let (path, search, _, _) =
+                    align_banded(problem, &x, &y, BandChoice::Off, ok).unwrap();
+                assert_eq!((path, search.fills), (Some(want.clone()), vec![None]));
+                // A fixed band: the whole matrix's path, or none.
+                for k in [0, 3, 40, 300] {
+                    let (path, search, _, _) =
+                        align_banded(problem, &x, &y, BandChoice::Fixed(k), ok).unwrap();
+                    assert_eq!(path.is_some(), search.proven);
+                    if let Some(path) = path {
+                        assert_eq!(path, want, "{problem} rate {rate} K={k}");
+                    }
+                }
+            }
+        }
+        // Each fill's memory is asked for before it is allocated, and may be refused.
+        let (x, y) = crate::generate::mutated_pair(3000, 0.01, b"ACGT", 5);
+        let (x, y) = if x.len() <= y.len() { (x, y) } else { (y, x) };
+        let asked = std::cell::RefCell::new(Vec::new());
+        let refuse_whole = |bytes: u64| {
+            asked.borrow_mut().push(bytes);
+            if bytes >= memory_bytes(Problem::Lcs, &x, &y) {
+                Err("too much")
+            } else {
+                Ok(())
+            }
+        };
+        let done = align_banded(Problem::Lcs, &x, &y, BandChoice::Auto, refuse_whole);
+        assert!(done.is_ok(), "a band fits where the whole matrix does not");
+        assert!(asked
+            .borrow()
+            .iter()
+            .all(|&b| b < memory_bytes(Problem::Lcs, &x, &y)));
+        let off = align_banded(Problem::Lcs, &x, &y, BandChoice::Off, refuse_whole);
+        assert_eq!(off.unwrap_err(), "too much");
     }
 }

@@ -10,6 +10,7 @@ use std::fmt::{self, Write as _};
 use serde::{Deserialize, Serialize};
 
 use crate::alignment::Alignment;
+use crate::engine::band::BandSearch;
 use crate::engine::bands::Checkpoint;
 use crate::engine::diagonal::store::StoreKind;
 use crate::engine::problem::{Path, Problem};
@@ -57,6 +58,59 @@ impl fmt::Display for EngineKind {
     }
 }
 
+/// The diagonal band of a fill ([`crate::engine::band`]): its margin, or the whole matrix.
+/// Reports write a number of diagonals, or `"whole"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Margin(pub Option<usize>);
+
+impl Serialize for Margin {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Some(k) => s.serialize_u64(k as u64),
+            None => s.serialize_str("whole"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Margin {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Margin, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Margin;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("\"whole\" or a number of diagonals")
+            }
+            fn visit_u64<E: serde::de::Error>(self, k: u64) -> Result<Margin, E> {
+                Ok(Margin(Some(k as usize)))
+            }
+            fn visit_i64<E: serde::de::Error>(self, k: i64) -> Result<Margin, E> {
+                u64::try_from(k)
+                    .map_err(|_| E::custom("a negative margin"))
+                    .and_then(|k| self.visit_u64(k))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Margin, E> {
+                match s {
+                    "whole" => Ok(Margin(None)),
+                    _ => s
+                        .parse()
+                        .map(|k| Margin(Some(k)))
+                        .map_err(|_| E::custom(format!("'{s}' is not \"whole\" or a number"))),
+                }
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
+impl fmt::Display for Margin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(k) => write!(f, "{k} diagonals"),
+            None => f.write_str("the whole matrix"),
+        }
+    }
+}
+
 /// The full report of a run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
@@ -75,6 +129,13 @@ pub struct Report {
     /// What the bands engine keeps for the traceback: `"full"` (a bit per cell) or the rows
     /// between checkpoints; none for the other engines.
     pub checkpoint: Option<Checkpoint>,
+    /// The diagonal band of the fill that gave the answer (bands engine and reference):
+    /// its margin, or `"whole"`; none for the diagonal engine.
+    pub band: Option<Margin>,
+    /// Fills after the first: how many times the band was widened before it proved itself.
+    pub band_doublings: Option<usize>,
+    /// The band of every fill, in order.
+    pub band_fills: Option<Vec<Margin>>,
     pub ranks: usize,
     #[serde(flatten)]
     pub answer: Answer,
@@ -266,6 +327,11 @@ pub struct Row {
     pub store: Option<StoreKind>,
     pub batch: Option<usize>,
     pub checkpoint: Option<Checkpoint>,
+    /// Result sets written before the diagonal band have no such column.
+    #[serde(default)]
+    pub band: Option<Margin>,
+    #[serde(default)]
+    pub band_doublings: Option<usize>,
     pub ranks: usize,
     /// Empty for an edit run.
     pub lcs_length: Option<u64>,
@@ -355,6 +421,7 @@ impl Report {
             Layout::Diagonal(_, store) => (EngineKind::Diagonal, Some(store), None, None),
             Layout::Bands(plan, mode) => (EngineKind::Bands, None, Some(plan.batch()), Some(mode)),
         };
+        let band = solved.band.as_ref();
         Report {
             run,
             input,
@@ -366,12 +433,15 @@ impl Report {
             store,
             batch,
             checkpoint,
+            band: band.map(|b| Margin(b.last())),
+            band_doublings: band.map(BandSearch::doublings),
+            band_fills: band.map(|b| b.fills.iter().map(|&k| Margin(k)).collect()),
             ranks: stats.len(),
             answer: Answer::new(*problem, pair, path),
             messages: PerKind::sum(stats.iter().map(|s| &s.sent)),
             bytes: PerKind::sum(stats.iter().map(|s| &s.sent_bytes)),
             predicted: Predicted {
-                boundary: layout.predicted().total,
+                boundary: layout.predicted(solved.band.as_ref()).total,
             },
             traceback_hops: stats.iter().map(|s| s.hops).sum(),
             pairs: gathered.pairs.clone(),
@@ -390,13 +460,14 @@ impl Report {
     }
 
     /// The report of a sequential reference run: one rank, no messages, `seconds` = (total,
-    /// fill, traceback), `need` the memory pre-check's estimate.
+    /// fill, traceback), `need` the memory pre-check's estimate, `band` the diagonal bands it
+    /// filled.
     pub fn of_reference(
         run: Provenance,
         input: String,
         (problem, pair, path): (Problem, &Pair, &Path),
         (total, fill, traceback): (f64, f64, f64),
-        need: u64,
+        (need, band): (u64, &BandSearch),
     ) -> Report {
         let (rows, cols) = (pair.x.len(), pair.y.len());
         Report {
@@ -417,7 +488,12 @@ impl Report {
                 seconds_recompute: 0.0,
                 traceback_hops: 0,
                 peak_rss_bytes: crate::mem::peak_rss_bytes(),
-                store_bytes_estimate: crate::reference::memory_bytes(problem, &pair.x, &pair.y),
+                store_bytes_estimate: crate::reference::band_memory_bytes(
+                    problem,
+                    &pair.x,
+                    &pair.y,
+                    crate::engine::band::Band::new(rows, cols, band.last()),
+                ),
                 memory_estimate_bytes: need,
             }],
             run,
@@ -430,6 +506,9 @@ impl Report {
             store: None,
             batch: None,
             checkpoint: None,
+            band: Some(Margin(band.last())),
+            band_doublings: Some(band.doublings()),
+            band_fills: Some(band.fills.iter().map(|&k| Margin(k)).collect()),
             ranks: 1,
             answer: Answer::new(problem, pair, path),
             messages: PerKind::default(),
@@ -465,6 +544,8 @@ impl Report {
             store: self.store,
             batch: self.batch,
             checkpoint: self.checkpoint,
+            band: self.band,
+            band_doublings: self.band_doublings,
             ranks: self.ranks,
             problem: self.answer.problem,
             lcs_length: self.answer.lcs_length.map(|l| l as u64),
@@ -526,6 +607,16 @@ impl Report {
                 self.engine
             ),
             _ => format!("{} engine", self.engine),
+        };
+        let how = match (&self.band_fills, self.band) {
+            (Some(fills), Some(band)) if fills.len() > 1 || band.0.is_some() => {
+                let tried: Vec<String> = fills
+                    .iter()
+                    .map(|k| k.0.map_or("whole".to_owned(), |k| k.to_string()))
+                    .collect();
+                format!("{how}, diagonal band {band} (fills: {})", tried.join(", "))
+            }
+            _ => how,
         };
         let fasta = if self.format == Format::Fasta {
             ", read as FASTA"

@@ -165,18 +165,22 @@ pub fn read_result_set(path: &Path) -> Result<Vec<Row>, Error> {
     Ok(rows)
 }
 
-/// Columns result sets gained after their first version: a set without them was written
-/// before the edit distance, and its runs read as LCS runs.
-const LATER_COLUMNS: [&str; 2] = ["problem", "distance"];
+/// Columns result sets gained after their first version, in the order they came: a set
+/// without the first group was written before the edit distance (its runs read as LCS runs),
+/// one without the second before the diagonal band (its runs have no band).
+const LATER_COLUMNS: [&[&str]; 2] = [&["problem", "distance"], &["band", "band_doublings"]];
 
-/// Whether a result set with this header can be read: this version's, or the first one's.
-fn readable(header: &str) -> bool {
+/// The header of the version before the groups `LATER_COLUMNS[from..]` came.
+fn header_before(from: usize) -> String {
+    let later: Vec<&str> = LATER_COLUMNS[from..].concat();
     let current = Row::header();
-    let first: Vec<&str> = current
-        .split(',')
-        .filter(|c| !LATER_COLUMNS.contains(c))
-        .collect();
-    header == current || header == first.join(",")
+    let columns: Vec<&str> = current.split(',').filter(|c| !later.contains(c)).collect();
+    columns.join(",")
+}
+
+/// Whether a result set with this header can be read: this version's, or an earlier one's.
+fn readable(header: &str) -> bool {
+    (0..=LATER_COLUMNS.len()).any(|from| header == header_before(from))
 }
 
 /// A malformed result set: reported as an unreadable input file, with the reason.
@@ -540,16 +544,21 @@ mod tests {
         let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
         let mut lines = text.lines().map(|l| l.split(',').collect::<Vec<_>>());
         let (header, values) = (lines.next().unwrap(), lines.next().unwrap());
-        let keep: Vec<usize> = (0..header.len())
-            .filter(|&c| !LATER_COLUMNS.contains(&header[c]))
-            .collect();
-        let pick = |cells: &[&str]| keep.iter().map(|&c| cells[c]).collect::<Vec<_>>().join(",");
         let dir = tempfile::tempdir().unwrap();
         let old = dir.path().join("old.csv");
-        std::fs::write(&old, format!("{}\n{}\n", pick(&header), pick(&values))).unwrap();
-        let rows = read_result_set(&old).unwrap();
-        assert_eq!(rows, vec![row]);
-        assert_eq!(rows[0].problem, Problem::Lcs);
+        // Before the edit distance, and before the diagonal band.
+        for from in [0, 1] {
+            let later = LATER_COLUMNS[from..].concat();
+            let keep: Vec<usize> = (0..header.len())
+                .filter(|&c| !later.contains(&header[c]))
+                .collect();
+            let pick =
+                |cells: &[&str]| keep.iter().map(|&c| cells[c]).collect::<Vec<_>>().join(",");
+            std::fs::write(&old, format!("{}\n{}\n", pick(&header), pick(&values))).unwrap();
+            let rows = read_result_set(&old).unwrap();
+            assert_eq!(rows, vec![row.clone()]);
+            assert_eq!((rows[0].problem, rows[0].band), (Problem::Lcs, None));
+        }
         // Another subset of the columns is not a result set.
         std::fs::write(&old, format!("{}\n", header[1..].join(","))).unwrap();
         assert!(read_result_set(&old).is_err());

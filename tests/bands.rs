@@ -1,6 +1,7 @@
 //! The bands engine under the launcher: the reference's LCS byte for byte for every rank count,
-//! batch and checkpoint mode, boundary messages exactly `(p - 1) * ceil(m / B)`, at most
-//! `p - 1` hops, and the same clean failures as the diagonal engine.
+//! batch and checkpoint mode, boundary messages exactly `(p - 1) * ceil(m / B)` for the whole
+//! matrix and as predicted for the diagonal bands a run fills, at most `p - 1` hops, and the
+//! same clean failures as the diagonal engine.
 
 use crate::util::{self, args, Dir, Job};
 
@@ -34,6 +35,9 @@ fn bands_agree_with_the_reference_for_every_rank_count_batch_and_checkpoint() {
 
 #[test]
 fn synchronous_sends_do_not_deadlock_the_pipeline() {
+    // Near copies too: a diagonal band's pipeline sends only some batches on each edge.
+    let dir = Dir::new();
+    let near = near_copies(&dir, 4000);
     for ranks in [3, 4] {
         let a = args(&[
             &"self-test",
@@ -43,8 +47,12 @@ fn synchronous_sends_do_not_deadlock_the_pipeline() {
             &"7",
             &"--cases",
             &"20",
+            &"--problem",
+            &"lcs,edit",
             &"--file",
             &util::repo_input("large.txt"),
+            &"--file",
+            &near[1],
         ]);
         let run = util::mpirun_env(ranks, &a, &[("MPI_LCS_SYNCHRONOUS_SENDS", "1")]).ok();
         assert!(run.stdout.contains(": 0 failed"), "{}", run.stdout);
@@ -60,9 +68,12 @@ fn a_bands_run_reports_its_batches_checkpoints_and_messages() {
     let expected = util::json(&expected);
     for (ranks, batch, checkpoint) in [(3, "100", "auto"), (2, "256", "full"), (5, "1", "7")] {
         let json = dir.path("bands.json");
+        // The whole matrix: the diagonal band's fills have their own counts (below).
         let extra = [
             "--engine",
             "bands",
+            "--band",
+            "off",
             "--batch",
             batch,
             "--checkpoint",
@@ -311,4 +322,189 @@ fn faults_end_the_whole_job() {
     let run = util::mpirun(3, &args(&[&"solve", &missing, &"--engine", &"bands"]));
     assert_eq!(run.status.code(), Some(3), "{run:?}");
     assert_eq!(run.our_messages().len(), 1, "{}", run.stderr);
+}
+
+/// `generate --mutate`: near-identical pairs of `len` bytes at 0.1%, 1% and 10% of edits.
+fn near_copies(dir: &Dir, len: usize) -> Vec<std::path::PathBuf> {
+    [("0.001", 1), ("0.01", 2), ("0.1", 3)]
+        .into_iter()
+        .map(|(rate, seed)| {
+            let path = dir.path(&format!("near-{rate}.txt"));
+            let a = args(&[
+                &"generate",
+                &"--len",
+                &len.to_string(),
+                &"--mutate",
+                &rate,
+                &"--seed",
+                &seed.to_string(),
+                &"-o",
+                &path,
+            ]);
+            util::plain(&a).ok();
+            path
+        })
+        .collect()
+}
+
+/// Near-identical pairs (substitutions and indels: the path drifts off the main diagonal and
+/// m != n) under `--band auto`: on 1, 2, 3 and 5 ranks, every batch and checkpoint mode of the
+/// sweep gives the reference's whole-matrix path move for move, for both problems, with the
+/// boundary messages predicted for the bands it filled (the self-test checks each).
+#[test]
+fn diagonal_bands_give_the_whole_matrix_s_path_on_near_copies() {
+    let dir = Dir::new();
+    let files = near_copies(&dir, 5000);
+    let jobs: Vec<util::Task<'_, (usize, util::Run)>> = [1, 2, 3, 5]
+        .into_iter()
+        .map(|p| {
+            let files = &files;
+            Box::new(move || {
+                let mut a = args(&[&"self-test", &"--engine", &"bands", &"--sweep"]);
+                a.extend(args(&[&"--cases", &"0", &"--problem", &"lcs,edit"]));
+                for file in files {
+                    a.extend(args(&[&"--file", file]));
+                }
+                (p, util::mpirun(p, &a))
+            }) as Box<_>
+        })
+        .collect();
+    for (p, run) in util::parallel(2, jobs) {
+        let run = run.ok();
+        let summary = format!(
+            "self-test: 12 pairs (lcs, edit) on {p} ranks, bands engine, 16 settings: 0 failed"
+        );
+        assert!(run.stdout.contains(&summary), "{p}:\n{}", run.stdout);
+    }
+}
+
+/// The report records the bands a run filled: the last one's margin, the doublings, every
+/// fill; the messages equal the prediction for those fills; the CIGAR is the whole matrix's.
+#[test]
+fn a_banded_run_reports_its_band_and_doublings() {
+    let dir = Dir::new();
+    let files = near_copies(&dir, 20_000);
+    for problem in ["lcs", "edit"] {
+        let whole = dir.path("whole.json");
+        let a = args(&[
+            &"reference",
+            &files[1],
+            &"--problem",
+            &problem,
+            &"--json",
+            &whole,
+        ]);
+        util::plain(&a).ok();
+        let whole = util::json(&whole);
+        assert_eq!(whole["band"], "whole");
+        assert_eq!(whole["band_doublings"], 0);
+        for ranks in [1, 3] {
+            let json = dir.path("band.json");
+            let csv = dir.path("runs.csv");
+            let extra = ["--engine", "bands", "--problem", problem, "--append-csv"];
+            let mut extra: Vec<&std::ffi::OsStr> = extra.iter().map(std::ffi::OsStr::new).collect();
+            extra.push(csv.as_os_str());
+            let run = util::solve(ranks, &files[1], &json, &extra, &[]).ok();
+            let report = util::json(&json);
+            let what = format!("{problem} P={ranks}");
+            assert_eq!(report["cigar"], whole["cigar"], "{what}");
+            let fills = report["band_fills"].as_array().unwrap();
+            assert!(fills.len() >= 2, "{what}: {fills:?}");
+            assert_eq!(fills[0], 64, "{what}");
+            assert_eq!(report["band"], fills[fills.len() - 1], "{what}");
+            assert!(
+                report["band"].as_u64().unwrap() < 20_000,
+                "{what}: a band, not whole"
+            );
+            assert_eq!(report["band_doublings"], fills.len() as u64 - 1);
+            assert_eq!(
+                report["messages"]["boundary"], report["predicted"]["boundary"],
+                "{what}"
+            );
+            assert!(run.stdout.contains("diagonal band"), "{}", run.stdout);
+            let table = util::csv(&csv);
+            let band = util::column(&table, "band");
+            assert_eq!(
+                band.last().copied(),
+                report["band"].as_u64().map(|b| b.to_string()).as_deref()
+            );
+            let doublings = util::column(&table, "band_doublings");
+            assert_eq!(
+                doublings.last().copied(),
+                Some(&*(fills.len() - 1).to_string())
+            );
+            // The reference's own band search finds the same path.
+            let banded = dir.path("ref-band.json");
+            let a = args(&[
+                &"reference",
+                &files[1],
+                &"--problem",
+                &problem,
+                &"--band",
+                &"auto",
+                &"--json",
+                &banded,
+            ]);
+            util::plain(&a).ok();
+            let banded = util::json(&banded);
+            assert_eq!(banded["cigar"], whole["cigar"]);
+            assert_eq!(
+                banded["band_fills"], report["band_fills"],
+                "the same search"
+            );
+        }
+    }
+}
+
+/// A fixed band that does not prove itself is refused with exit 2, on every rank together
+/// and by the reference alike; one that does gives the whole matrix's path. `--band` belongs
+/// to the bands engine.
+#[test]
+fn a_fixed_band_proves_itself_or_is_refused() {
+    let dir = Dir::new();
+    let files = near_copies(&dir, 20_000);
+    let json = dir.path("fixed.json");
+    for ranks in [1, 2] {
+        let extra = ["--engine", "bands", "--band", "2"].map(std::ffi::OsStr::new);
+        let run = util::solve(ranks, &files[2], &json, &extra, &[]);
+        assert_eq!(run.status.code(), Some(2), "{run:?}");
+        assert!(
+            run.stderr
+                .contains("the band of 2 diagonals does not prove itself"),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(run.stderr.matches("error").count(), 1, "{}", run.stderr);
+        let extra = ["--engine", "bands", "--band", "5000"].map(std::ffi::OsStr::new);
+        util::solve(ranks, &files[1], &json, &extra, &[]).ok();
+        assert_eq!(util::json(&json)["band_fills"], serde_json::json!([5000]));
+    }
+    let run = util::plain(&args(&[&"reference", &files[2], &"--band", &"2"]));
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(
+        run.stderr.contains("does not prove itself"),
+        "{}",
+        run.stderr
+    );
+    let run = util::mpirun(1, &args(&[&"solve", &files[0], &"--band", &"auto"]));
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(
+        run.stderr.contains("belong to --engine bands"),
+        "{}",
+        run.stderr
+    );
+    let run = util::plain(&args(&[
+        &"solve",
+        &files[0],
+        &"--engine",
+        &"bands",
+        &"--band",
+        &"x",
+    ]));
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
+    assert!(
+        run.stderr.contains("not auto, off or a number"),
+        "{}",
+        run.stderr
+    );
 }

@@ -272,8 +272,20 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
             ),
         });
     }
-    let need = reference_memory(&opts, &pair)?;
-    let (path, fill, traceback) = crate::reference::align_timed(problem, &pair.x, &pair.y);
+    // Each fill's memory is checked before it is allocated: a diagonal band's bits are a
+    // fraction of the whole matrix's.
+    let need = std::cell::Cell::new(0);
+    let check =
+        |bytes: u64| reference_memory(&opts, &pair, bytes).map(|n| need.set(need.get().max(n)));
+    let (path, band, fill, traceback) =
+        crate::reference::align_banded(problem, &pair.x, &pair.y, opts.band, check)?;
+    let Some(path) = path else {
+        return Err(Error::Usage(format!(
+            "the band of {} diagonals does not prove itself optimal on this input: its answer \
+             could be beaten by a path outside it; widen it, or use --band auto",
+            band.last().unwrap_or(0)
+        )));
+    };
     let total = started.elapsed().as_secs_f64();
     let run = Provenance::new(started_at, &opts.run, &[HostInfo::here()]);
     let report = Report::of_reference(
@@ -281,7 +293,7 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
         input.path.display().to_string(),
         (problem, &pair, &path),
         (total, fill, traceback),
-        need,
+        (need.get(), &band),
     );
     if let Some(out) = &opts.outputs.json {
         export::write_json(out, &report)?;
@@ -295,15 +307,18 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
     print(&report.summary())
 }
 
-/// The reference keeps one bit per cell (two for the edit distance): refuse before
-/// allocating what cannot fit.
-fn reference_memory(opts: &ReferenceOptions, pair: &crate::input::Pair) -> Result<u64, Error> {
-    let store = crate::reference::memory_bytes(opts.problem, &pair.x, &pair.y);
+/// The reference keeps one bit per cell of its fill (two for the edit distance), `store`
+/// bytes in all: refuse before allocating what cannot fit.
+fn reference_memory(
+    opts: &ReferenceOptions,
+    pair: &crate::input::Pair,
+    store: u64,
+) -> Result<u64, Error> {
     let need = crate::engine::budget::need(crate::mem::peak_rss_bytes(), store);
     match opts.memory_limit.or_else(crate::mem::available_bytes) {
         Some(limit) if need > limit => Err(Error::Memory(format!(
             "not enough memory: the sequential reference for {} x {} keeps {} per cell \
-             and needs about {}, limit is {}",
+             of its fill and needs about {}, limit is {}",
             pair.x.len(),
             pair.y.len(),
             match opts.problem {
@@ -423,7 +438,18 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
 
 fn generate(opts: GenerateOptions) -> Result<(), Error> {
     export::check_outputs(&[("--output", &opts.output)], &[])?;
-    crate::generate::write_generated(&opts.output, opts.len, opts.len2, &opts.alphabet, opts.seed)
+    match opts.mutate {
+        Some(rate) => {
+            crate::generate::write_mutated(&opts.output, opts.len, rate, &opts.alphabet, opts.seed)
+        }
+        None => crate::generate::write_generated(
+            &opts.output,
+            opts.len,
+            opts.len2,
+            &opts.alphabet,
+            opts.seed,
+        ),
+    }
 }
 
 fn plot(opts: PlotOptions) -> Result<(), Error> {

@@ -17,6 +17,7 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
 use crate::alignment::Alignment;
+use crate::engine::band::BandSearch;
 use crate::engine::bands::CheckpointChoice;
 use crate::engine::problem::{Path, Problem};
 use crate::engine::share;
@@ -33,7 +34,7 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
     let waiting = opts.switches.waiting();
     let ranks = world.size() as usize;
     let methods: Vec<Method> = match opts.method {
-        Method::Bands { .. } if opts.sweep => {
+        Method::Bands { band, .. } if opts.sweep => {
             let batches = [1, 63, 64, crate::options::DEFAULT_BATCH];
             let keeps = [
                 CheckpointChoice::Auto,
@@ -44,7 +45,11 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
             batches
                 .iter()
                 .flat_map(|&batch| keeps.iter().map(move |&checkpoint| (batch, checkpoint)))
-                .map(|(batch, checkpoint)| Method::Bands { batch, checkpoint })
+                .map(|(batch, checkpoint)| Method::Bands {
+                    batch,
+                    checkpoint,
+                    band,
+                })
                 .collect()
         }
         method => vec![method],
@@ -75,12 +80,22 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
             let (layout, outcome) = run_pair(world, pair, &config);
             let gathered =
                 crate::engine::stats::gather(world, &outcome.stats, &outcome.traffic, waiting);
+            let band = outcome.band.as_ref();
+            if gathered.is_some() && band.is_some_and(|b| !b.proven) {
+                failures.push(format!(
+                    "case {case} ({} x {}), {problem}: band {:?} did not prove itself",
+                    pair.x.len(),
+                    pair.y.len(),
+                    band.map(|b| &b.fills)
+                ));
+            }
             if let (Some(gathered), Some(path)) = (gathered, outcome.path) {
-                if let Err(why) = check(problem, &layout, pair, &path, &gathered) {
+                if let Err(why) = check(problem, (&layout, band), pair, &path, &gathered) {
                     failures.push(format!(
-                        "case {case} ({} x {}), {problem}, {layout:?}: {why}",
+                        "case {case} ({} x {}), {problem}, {layout:?}, bands {:?}: {why}",
                         pair.x.len(),
-                        pair.y.len()
+                        pair.y.len(),
+                        band.map(|b| &b.fills)
                     ));
                 }
             }
@@ -101,8 +116,12 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
     let how = match opts.method {
         Method::Diagonal { store } => format!("diagonal engine, store {store}"),
         Method::Bands { .. } if opts.sweep => format!("bands engine, {} settings", methods.len()),
-        Method::Bands { batch, checkpoint } => {
-            format!("bands engine, batch {batch}, checkpoint {checkpoint:?}")
+        Method::Bands {
+            batch,
+            checkpoint,
+            band,
+        } => {
+            format!("bands engine, batch {batch}, checkpoint {checkpoint:?}, band {band}")
         }
     };
     println!(
@@ -125,7 +144,7 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
 /// Rank 0's checks of one pair.
 fn check(
     problem: Problem,
-    layout: &Layout,
+    (layout, band): (&Layout, Option<&BandSearch>),
     pair: &crate::input::Pair,
     path: &Path,
     gathered: &Gathered,
@@ -146,7 +165,7 @@ fn check(
     }
     let sent = PerKind::sum(gathered.stats.iter().map(|s| &s.sent));
     let received = PerKind::sum(gathered.stats.iter().map(|s| &s.received));
-    let predicted = layout.predicted();
+    let predicted = layout.predicted(band);
     if sent.boundary != predicted.total || gathered.pairs != predicted.pairs() {
         return Err(format!(
             "boundary messages {} (pairs {:?}), predicted {} (pairs {:?})",

@@ -268,6 +268,7 @@ mod tests {
         let bands = Method::Bands {
             batch: DEFAULT_BATCH,
             checkpoint: CheckpointChoice::Auto,
+            band: crate::engine::band::BandChoice::Auto,
         };
         for (m, n) in [(64, 200_000_000), (1_000_000, 1_000_000), (1, 1)] {
             assert_eq!(engine_note(bands, m, n, 2), None, "{m} x {n}");

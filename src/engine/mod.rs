@@ -5,7 +5,9 @@
 //!   and sends each boundary value as its own message ([`diagonal::fill`]).
 //! - [`bands`] — each rank owns a band of whole 64-bit words of columns ([`bands::plan`]),
 //!   advances its rows 64 cells per word operation ([`bands::kernel`]) and sends one message of
-//!   carries per batch of rows ([`bands::fill`]).
+//!   carries per batch of rows ([`bands::fill`]); on similar sequences it fills only a
+//!   diagonal band around the corners' diagonals, widened until the answer proves itself
+//!   ([`band`], which the sequential reference shares).
 //!
 //! Both engines are laid out alike: the plan of who owns what ([`diagonal::schedule`] / [`bands::plan`]), the
 //! store of what a rank keeps, the MPI fill, and the walker that answers the traceback's
@@ -23,6 +25,7 @@
 //! to rank 0, which gets a [`run::Solved`] back. Nothing here writes a file or formats a
 //! report: the command does that with the result.
 
+pub mod band;
 pub mod bands;
 pub mod bitpar;
 pub mod budget;
@@ -47,6 +50,7 @@ use mpi::traits::*;
 use crate::input::Pair;
 use crate::mem;
 use crate::provenance::HostInfo;
+use band::{BandChoice, BandSearch};
 use bands::{BandPlan, Checkpoint, CheckpointChoice};
 use diagonal::schedule::Schedule;
 use diagonal::store::StoreKind;
@@ -65,6 +69,8 @@ pub enum Method {
     Bands {
         batch: usize,
         checkpoint: CheckpointChoice,
+        /// The diagonal band (`--band`).
+        band: BandChoice,
     },
 }
 
@@ -121,7 +127,9 @@ impl Layout {
         let (m, n) = (pair.x.len(), pair.y.len());
         match config.method {
             Method::Diagonal { store } => Layout::Diagonal(Schedule::new(m, n, ranks), store),
-            Method::Bands { batch, checkpoint } => {
+            Method::Bands {
+                batch, checkpoint, ..
+            } => {
                 let plan = BandPlan::new(m, n, ranks, batch).with_problem(config.problem);
                 // What the band may take: the limit less what the rank holds and the margin.
                 let budget = limit.map(|l| l.saturating_sub(budget::need(baseline, 0)));
@@ -151,11 +159,14 @@ impl Layout {
         }
     }
 
-    /// Boundary messages the layout predicts.
-    pub fn predicted(&self) -> Predicted {
-        match self {
-            Layout::Diagonal(schedule, _) => schedule.predicted_messages(),
-            Layout::Bands(plan, _) => plan.predicted(),
+    /// Boundary messages the layout predicts, for a bands run that filled the diagonal bands
+    /// of `band` (each fill a pipeline of its own; without a search, one fill of the whole
+    /// matrix).
+    pub fn predicted(&self, band: Option<&BandSearch>) -> Predicted {
+        match (self, band) {
+            (Layout::Diagonal(schedule, _), _) => schedule.predicted_messages(),
+            (Layout::Bands(plan, _), Some(search)) => plan.predicted_fills(&search.fills),
+            (Layout::Bands(plan, _), None) => plan.predicted(),
         }
     }
 
@@ -170,10 +181,13 @@ impl Layout {
 
 /// What one rank's run produced.
 pub struct RankOutcome {
-    /// The walk's path, on rank 0.
+    /// The walk's path, on rank 0 (none anywhere when a fixed diagonal band did not prove
+    /// itself).
     pub path: Option<Path>,
     pub stats: RankStats,
     pub traffic: Traffic,
+    /// The diagonal bands a bands run filled (the same on every rank).
+    pub band: Option<BandSearch>,
 }
 
 /// Runs the fill and the traceback of `pair` on this rank, with no memory limit for the
@@ -202,7 +216,15 @@ pub fn run_layout(
         Layout::Diagonal(schedule, store) => {
             diagonal::run(world, &schedule, store, pair, traffic, config)
         }
-        Layout::Bands(plan, mode) => bands::run(world, &plan, mode, pair, traffic, config),
+        Layout::Bands(plan, mode) => {
+            // A recorded run (for a trace, a picture or a page: small inputs) keeps every
+            // cell's step, so it fills the whole matrix.
+            let choice = match config.method {
+                Method::Bands { band, .. } if !config.recording => band,
+                _ => BandChoice::Off,
+            };
+            bands::run(world, &plan, (mode, choice), pair, traffic, config)
+        }
     };
     ran.finish(layout, rank)
 }
@@ -217,6 +239,7 @@ struct Ran {
     seconds_traceback: f64,
     seconds_recompute: f64,
     hops: u64,
+    band: Option<BandSearch>,
 }
 
 impl Ran {
@@ -233,6 +256,7 @@ impl Ran {
             path: self.path,
             stats,
             traffic: self.traffic,
+            band: self.band,
         }
     }
 }

@@ -17,6 +17,7 @@ use mpi::collective::SystemOperation;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
+use crate::engine::band::BandSearch;
 use crate::engine::problem::{Path, Problem};
 use crate::engine::share;
 use crate::engine::stats::{self, Gathered};
@@ -54,6 +55,8 @@ pub struct Solved {
     pub path: Path,
     /// Every rank's record (`stats`), boundary messages per pair and recording.
     pub gathered: Gathered,
+    /// The diagonal bands a bands run filled.
+    pub band: Option<BandSearch>,
     pub started_at: SystemTime,
     /// From the start until rank 0 held the path.
     pub seconds_total: f64,
@@ -94,6 +97,17 @@ pub fn solve(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
     let mut outcome = run_layout(world, &pair, &layout, config);
     // Rank 0 holds the path now: what follows is gathering.
     let seconds_total = started.elapsed().as_secs_f64();
+    // A fixed band that did not prove itself: every rank knows it, none has a path.
+    if let Some(search) = outcome.band.as_ref().filter(|s| !s.proven) {
+        return Err(match rank {
+            0 => Error::Usage(format!(
+                "the band of {} diagonals does not prove itself optimal on this input: its \
+                 answer could be beaten by a path outside it; widen it, or use --band auto",
+                search.last().unwrap_or(0)
+            )),
+            _ => Error::Peer(crate::error::EXIT_USAGE),
+        });
+    }
     outcome.stats.store_bytes_estimate = working;
     outcome.stats.memory_estimate_bytes = need;
     let Some(gathered) = stats::gather(world, &outcome.stats, &outcome.traffic, waiting) else {
@@ -105,6 +119,7 @@ pub fn solve(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
         layout,
         path: outcome.path.expect("rank 0 holds the path"),
         gathered,
+        band: outcome.band,
         started_at,
         seconds_total,
     }))

@@ -32,6 +32,15 @@ pub struct FillTimes {
     pub send: f64,
 }
 
+impl FillTimes {
+    /// Adds another fill's times to these (a run with a diagonal band may fill several).
+    pub fn add(&mut self, other: &FillTimes) {
+        self.compute += other.compute;
+        self.wait_receive += other.wait_receive;
+        self.send += other.send;
+    }
+}
+
 /// What one rank measured, as one fixed-size record.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RankStats {

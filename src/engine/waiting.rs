@@ -39,12 +39,19 @@ pub enum Waiting {
     /// Testing, and sleeping between tests, from [`MIN_SLEEP`] doubling up to [`MAX_SLEEP`]
     /// (a wait that may be long: never chosen for a host, asked for by the wait).
     Sleep,
+    /// Testing, and sleeping between tests, from [`MIN_SLEEP`] doubling up to [`MAX_DOZE`]:
+    /// a wait known to last while another rank computes a long stretch of work (the bands
+    /// engine's waits on a diagonal band, whose ranks take the rows in turn), which should
+    /// leave the core to the ranks that work and still end within a millisecond.
+    Doze,
 }
 
 /// The first sleep of [`Waiting::Sleep`].
 pub const MIN_SLEEP: Duration = Duration::from_micros(50);
 /// The longest sleep of [`Waiting::Sleep`]: the most it adds to a wait.
 pub const MAX_SLEEP: Duration = Duration::from_millis(10);
+/// The longest sleep of [`Waiting::Doze`].
+pub const MAX_DOZE: Duration = Duration::from_millis(1);
 
 /// What a rank does between two tests of what it waits for.
 struct Pause {
@@ -62,9 +69,13 @@ impl Pause {
 
     fn pause(&mut self) {
         match self.waiting {
-            Waiting::Sleep => {
+            Waiting::Sleep | Waiting::Doze => {
                 std::thread::sleep(self.sleep);
-                self.sleep = (self.sleep * 2).min(MAX_SLEEP);
+                let most = match self.waiting {
+                    Waiting::Doze => MAX_DOZE,
+                    _ => MAX_SLEEP,
+                };
+                self.sleep = (self.sleep * 2).min(most);
             }
             Waiting::Spin | Waiting::Yield => std::thread::yield_now(),
         }
@@ -168,7 +179,7 @@ impl Waiting {
     pub fn receive_any(self, world: &SimpleCommunicator) -> (Vec<u8>, Status) {
         let (message, status) = match self {
             Waiting::Spin => world.any_process().matched_probe(),
-            Waiting::Yield | Waiting::Sleep => {
+            Waiting::Yield | Waiting::Sleep | Waiting::Doze => {
                 let mut pause = Pause::new(self);
                 loop {
                     if let Some(probed) = world.any_process().immediate_matched_probe() {

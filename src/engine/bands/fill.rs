@@ -16,8 +16,11 @@
 //! 4. waits for both.
 //!
 //! Band `k + 1` so works on batch `b` while band `k` works on batch `b + 1`: a pipeline that
-//! fills in `p - 1` batches. Every rank posts its receive before it waits and data only flows
-//! right, so the exchange cannot deadlock even when sends are synchronous (the tests' switch).
+//! fills in `p - 1` batches. On a diagonal band a rank runs only the batches holding its work,
+//! receives only the batches whose windows span its left edge and sends only those spanning
+//! its right edge ([`BandPlan::edge_batches`]), as both ends compute alike. Every rank posts
+//! its receive before it waits and data only flows right, so the exchange cannot deadlock even
+//! when sends are synchronous (the tests' switch).
 //! Messages use one fixed tag ([`tag::CARRIES`]) and MPI's non-overtaking order. Boundary
 //! messages: `(p - 1) * ceil(m / B)`, as [`BandPlan::predicted_messages`] says.
 //!
@@ -27,7 +30,8 @@
 //! page replays: every cell's step along its row, `M[i][j] − M[i][j−1]` (or `D`'s), read from
 //! the band's bits after each row, so that such a run computes its rows one at a time
 //! ([`BandStore::row`], the same step as the fused one); and when it computed, sent and waited
-//! on each batch ([`Span`], on the wall clock). Pages are small, so neither costs a
+//! on each batch ([`Span`], on the wall clock). It fills the whole matrix, whatever `--band`
+//! says (a diagonal band leaves cells uncomputed). Pages are small, so neither costs a
 //! measurable time; an unrecorded run does neither.
 //!
 //! # Traceback
@@ -50,11 +54,12 @@ use crate::engine::fault::{Fault, Phase};
 use crate::engine::protocol::{post_send, tag, Kind};
 use crate::engine::stats::FillTimes;
 use crate::engine::traffic::Traffic;
+use crate::engine::waiting::Waiting;
 use crate::engine::Switches;
 use crate::progress::Progress;
 use crate::trace::{CellValue, Recording, Span, SpanKind};
 
-/// Runs this rank's share of the fill; returns where its time went. Ranks that own no words
+/// Runs this rank's share of one fill; returns where its time went. Ranks that own no words
 /// only take part in the traceback.
 pub fn run(
     world: &SimpleCommunicator,
@@ -70,32 +75,38 @@ pub fn run(
         return times;
     };
     let rank = world.rank() as usize;
-    let p = plan.active_ranks();
     let fault = Fault::for_rank(switches.fault, Phase::Fill, rank);
-    let (left, right) = (rank > 0, rank + 1 < p);
+    // Batches with this band's work, and those whose messages cross its edges: all of them
+    // for the whole matrix, runs of them for a diagonal band (see `BandPlan::edge_batches`).
+    let work = plan.work_rows(rank);
+    let batches = match work.is_empty() {
+        true => 0..0,
+        false => plan.batch_of_row(work.start)..plan.batch_of_row(work.end - 1) + 1,
+    };
+    let from_left = match rank {
+        0 => 0..0,
+        k => plan.edge_batches(k - 1),
+    };
+    let to_right = plan.edge_batches(rank);
     // Sized by the longest message there is (the first batch's), not by the batch asked for.
     let words = plan.longest_message_words();
     // Carries in: this batch's, and the next one's arriving.
     let mut incoming = [vec![0u64; words], vec![0u64; words]];
     let mut outgoing = vec![0u64; words];
     let bytes = |b: usize| plan.message_bytes(b) as usize;
+    let source = || world.process_at_rank(rank as i32 - 1);
 
     let clock = Clock::start();
-    if left && plan.batches() > 0 {
-        let started = Instant::now();
-        let source = world.process_at_rank(rank as i32 - 1);
-        mpi::request::scope(|scope| {
-            waiting.wait(source.immediate_receive_into_with_tag(
-                scope,
-                &mut incoming[0][..],
-                tag::CARRIES,
-            ));
-        });
-        traffic.received(Kind::Boundary, bytes(0));
-        times.wait_receive += started.elapsed().as_secs_f64();
-        clock.span(traffic, 0, SpanKind::Wait, started);
-    }
-    for b in 0..plan.batches() {
+    let first = batches.start;
+    // On a diagonal band the bands take the rows in turn: the first message may come only
+    // once the bands to the left have computed most of their rows, a wait that should leave
+    // the core to them.
+    let idle = if plan.band().is_whole() {
+        waiting
+    } else {
+        Waiting::Doze
+    };
+    for b in batches {
         let rows = plan.batch_rows(b);
         if let Some(f) = fault.filter(|f| rows.contains(&f.step)) {
             f.trigger(f.step);
@@ -108,28 +119,42 @@ pub fn run(
         } else {
             (next, current)
         };
-        let receive_next = left && b + 1 < plan.batches();
+        // A message from the left that no earlier batch posted the receive for: the first
+        // batch's (every later one's was posted while the batch before it ran).
+        if from_left.contains(&b) && b == first {
+            let started = Instant::now();
+            mpi::request::scope(|scope| {
+                idle.wait(source().immediate_receive_into_with_tag(
+                    scope,
+                    &mut current[..n],
+                    tag::CARRIES,
+                ));
+            });
+            traffic.received(Kind::Boundary, bytes(b));
+            times.wait_receive += started.elapsed().as_secs_f64();
+            clock.span(traffic, b, SpanKind::Wait, started);
+        }
+        let receive_next = from_left.contains(&(b + 1));
         mpi::request::scope(|scope| {
             let started = Instant::now();
             let receive = receive_next.then(|| {
                 let n_next = plan.message_words(b + 1);
-                world
-                    .process_at_rank(rank as i32 - 1)
-                    .immediate_receive_into_with_tag(scope, &mut next[..n_next], tag::CARRIES)
+                source().immediate_receive_into_with_tag(scope, &mut next[..n_next], tag::CARRIES)
             });
             times.send += started.elapsed().as_secs_f64();
 
             let started = Instant::now();
-            let incoming = left.then_some(&current[..n]);
+            let message = from_left.contains(&b).then_some(&current[..n]);
             match traffic.recording.as_mut() {
-                Some(recording) => record_batch(store, b, incoming, &mut outgoing[..n], recording),
-                None => store.run_batch(b, incoming, &mut outgoing[..n]),
+                Some(recording) => record_batch(store, b, message, &mut outgoing[..n], recording),
+                None => store.run_batch(b, message, &mut outgoing[..n]),
             }
             times.compute += started.elapsed().as_secs_f64();
             clock.span(traffic, b, SpanKind::Compute, started);
 
             let started = Instant::now();
-            let send = right.then(|| {
+            let sends = to_right.contains(&b);
+            let send = sends.then(|| {
                 let dest = world.process_at_rank(rank as i32 + 1);
                 let message = &outgoing[..n];
                 traffic.sent(
@@ -147,7 +172,7 @@ pub fn run(
                 )
             });
             times.send += started.elapsed().as_secs_f64();
-            if receive_next || right {
+            if receive_next || sends {
                 clock.span(traffic, b, SpanKind::Send, started);
             }
 
@@ -159,7 +184,7 @@ pub fn run(
                 waiting.wait(receive);
             }
             times.wait_receive += started.elapsed().as_secs_f64();
-            if receive_next || right {
+            if receive_next || sends {
                 clock.span(traffic, b, SpanKind::Wait, started);
             }
         });
@@ -167,6 +192,7 @@ pub fn run(
             traffic.received(Kind::Boundary, bytes(b + 1));
         }
     }
+    store.skip_to(plan.rows());
     times
 }
 
@@ -218,6 +244,10 @@ fn record_batch(
     recording: &mut Recording,
 ) {
     let plan = store.plan;
+    debug_assert!(
+        plan.band().is_whole(),
+        "a recorded run fills the whole matrix"
+    );
     let rows = plan.batch_rows(b);
     let (words, planes) = (plan.carry_words(b), plan.carry_planes());
     let edge = left_edge(plan.problem());

@@ -25,6 +25,8 @@
 //! band word and plane with every bit kept, or `planes` bits per row and `G` words with
 //! checkpoints.
 
+use std::ops::Range;
+
 use super::carry::{self, Seams};
 use super::store::{BandStore, Planes, Trace};
 use crate::engine::bitpar::{self, edit::Delta};
@@ -114,9 +116,10 @@ pub fn step4(
     }
 }
 
-/// [`step`] (untraced) over the whole band in segments of `g` words from its first, the carry
-/// out of each segment going into the next; the carry into segment `s + 1` (word `(s + 1) * g`)
-/// is written at seam `s` of `seams` for row `row`. Returns the carry out of the band.
+/// [`step`] (untraced) over the band's words `window` in segments of `g` words counted from
+/// the band's first word, the carry out of each piece going into the next; the carry into
+/// every segment that starts strictly inside the window (word `(s + 1) * g`) is written at
+/// seam `s` of `seams` for row `row`. Returns the carry out of the window's last word.
 #[inline]
 pub fn step_segments(
     problem: Problem,
@@ -125,17 +128,15 @@ pub fn step_segments(
     carry: u8,
     g: usize,
     seams: &mut Seams,
-    row: usize,
+    (row, window): (usize, Range<usize>),
 ) -> u8 {
     let [a, b] = state;
-    let width = a.len();
     let mut carry = carry;
-    let (mut start, mut seam) = (0, 0);
-    while start < width {
-        let end = (start + g).min(width);
-        if start > 0 {
-            seams.set(seam, row, carry);
-            seam += 1;
+    let mut start = window.start;
+    while start < window.end {
+        let end = ((start / g + 1) * g).min(window.end);
+        if start > window.start {
+            seams.set(start / g - 1, row, carry);
         }
         let words = [
             &mut a[start..end],
@@ -147,8 +148,8 @@ pub fn step_segments(
     carry
 }
 
-/// [`step4`] (untraced) in segments of `g` words, as [`step_segments`]: four rows per pass over
-/// each segment, the seams of rows `row..row + 4` written together.
+/// [`step4`] (untraced) over `window` in segments of `g` words, as [`step_segments`]: four
+/// rows per pass over each segment, the seams of rows `row..row + 4` written together.
 #[inline]
 pub fn step4_segments(
     problem: Problem,
@@ -157,17 +158,15 @@ pub fn step4_segments(
     carry: [u8; 4],
     g: usize,
     seams: &mut Seams,
-    row: usize,
+    (row, window): (usize, Range<usize>),
 ) -> [u8; 4] {
     let [a, b] = state;
-    let width = a.len();
     let mut carry = carry;
-    let (mut start, mut seam) = (0, 0);
-    while start < width {
-        let end = (start + g).min(width);
-        if start > 0 {
-            seams.set4(seam, row, carry);
-            seam += 1;
+    let mut start = window.start;
+    while start < window.end {
+        let end = ((start / g + 1) * g).min(window.end);
+        if start > window.start {
+            seams.set4(start / g - 1, row, carry);
         }
         let words = [
             &mut a[start..end],
@@ -179,42 +178,58 @@ pub fn step4_segments(
     carry
 }
 
-/// The two planes of `planes` as slices: row `r` of `width` words of each.
-fn row_of(planes: &mut Planes, r: usize, width: usize) -> [&mut [u64]; 2] {
+/// The words `window` of row `r` of `planes` (`width` words per row), as slices.
+fn row_of(planes: &mut Planes, r: usize, width: usize, window: Range<usize>) -> [&mut [u64]; 2] {
     let [a, b] = planes;
-    let range = r * width..(r + 1) * width;
+    let range = r * width + window.start..r * width + window.end;
     [&mut a[range.clone()], b.get_mut(range).unwrap_or_default()]
 }
 
-/// With checkpoints every `k` rows: after row `i`, copies the state into its checkpoint slot
-/// if row `i` ends a block that another block follows (the last block's end needs no copy).
+/// With checkpoints every `k` rows: after row `i`, copies the state's words `window` into its
+/// checkpoint slot if row `i` ends a block that another block follows (the last block's end
+/// needs no copy). The recompute reads no other word of the slot (see `store`).
 #[inline]
-fn keep_checkpoint(k: usize, m: usize, i: usize, state: &Planes, checkpoints: &mut Planes) {
+fn keep_checkpoint(
+    (k, m): (usize, usize),
+    (i, window): (usize, Range<usize>),
+    state: &Planes,
+    checkpoints: &mut Planes,
+) {
     if (i + 1).is_multiple_of(k) && i + 1 < m {
         let c = (i + 1) / k - 1;
         for (to, from) in checkpoints.iter_mut().zip(state) {
             let w = from.len();
             if w > 0 {
-                to[c * w..(c + 1) * w].copy_from_slice(from);
+                to[c * w + window.start..c * w + window.end].copy_from_slice(&from[window.clone()]);
             }
         }
     }
 }
 
 impl BandStore<'_> {
-    /// Computes row `i` (rows go `0..m` in order) with `carry_in`, the payload of the carry
-    /// into the band's first word ([`left_edge`] on the first band); returns the payload out
-    /// of its last word.
+    /// Computes row `i` over its window (rows go `0..m` in order, skipping none: a row
+    /// outside the band's work computes nothing) with `carry_in`, the payload of the carry
+    /// into the window's first word ([`left_edge`] where the window starts in this band);
+    /// returns the payload out of its last word.
     pub fn row(&mut self, i: usize, carry_in: u8) -> u8 {
         debug_assert_eq!(i, self.next_row, "rows must be computed in order");
         let problem = self.plan.problem();
-        let eq = self.masks.of(self.x[i]);
+        let window = self.window(i);
+        self.next_row += 1;
+        if window.is_empty() {
+            return left_edge(problem);
+        }
+        let eq = &self.masks.of(self.x[i])[window.clone()];
         let (m, width) = (self.plan.rows(), self.width);
-        let carry_out = match &mut self.trace {
+        match &mut self.trace {
             Trace::Full { bits } => {
-                let out = row_of(bits, i, width);
+                let out = row_of(bits, i, width, window.clone());
                 let [s0, s1] = &mut self.state;
-                step(problem, [s0, s1], eq, carry_in, Some(out))
+                let state = [
+                    &mut s0[window.clone()],
+                    s1.get_mut(window).unwrap_or_default(),
+                ];
+                step(problem, state, eq, carry_in, Some(out))
             }
             Trace::Every {
                 k,
@@ -226,18 +241,23 @@ impl BandStore<'_> {
                 let words = m.div_ceil(bitpar::WORD_BITS);
                 carry::set_payload(carries, words, problem.planes(), i, carry_in);
                 let g = self.plan.segment_words();
-                let carry_out = step_segments(problem, &mut self.state, eq, carry_in, g, seams, i);
-                keep_checkpoint(*k, m, i, &self.state, checkpoints);
+                let eq = self.masks.of(self.x[i]);
+                let at = (i, window.clone());
+                let carry_out = step_segments(problem, &mut self.state, eq, carry_in, g, seams, at);
+                keep_checkpoint((*k, m), (i, window), &self.state, checkpoints);
                 carry_out
             }
-        };
-        self.next_row += 1;
-        carry_out
+        }
     }
 
-    /// Whether rows `i..i + 4` (all in the matrix) can go through the fused kernel: with
-    /// checkpoints, only if none is due after the first three of them.
+    /// Whether rows `i..i + 4` (all in the matrix) can go through the fused kernel: they
+    /// share one window that holds words of this band, and with checkpoints none is due after
+    /// the first three of them.
     fn fusable(&self, i: usize) -> bool {
+        let window = self.window(i);
+        if window.is_empty() || window != self.window(i + FUSED_ROWS - 1) {
+            return false;
+        }
         match &self.trace {
             Trace::Full { .. } => true,
             // The first checkpoint row at or after i is (i+1).div_ceil(k) * k - 1.
@@ -251,19 +271,29 @@ impl BandStore<'_> {
         debug_assert!(i + 4 <= self.plan.rows() && self.fusable(i));
         let problem = self.plan.problem();
         let (masks, x, width, m) = (&self.masks, self.x, self.width, self.plan.rows());
+        let window = self.window(i);
         let eq = [0, 1, 2, 3].map(|d| masks.of(x[i + d]));
         let carry_out = match &mut self.trace {
             Trace::Full { bits } => {
                 let [s0, s1] = &mut self.state;
                 let [b0, b1] = bits;
-                let mut p0 = b0[i * width..(i + 4) * width].chunks_exact_mut(width);
+                let w = window.clone();
+                let mut p0 = b0[i * width..(i + 4) * width]
+                    .chunks_exact_mut(width)
+                    .map(|r| &mut r[w.clone()]);
                 let mut p1 = b1
                     .get_mut(i * width..(i + 4) * width)
                     .unwrap_or_default()
-                    .chunks_exact_mut(width.max(1));
+                    .chunks_exact_mut(width.max(1))
+                    .map(|r| &mut r[w.clone()]);
                 let mut next = || [p0.next().unwrap(), p1.next().unwrap_or_default()];
                 let out = [next(), next(), next(), next()];
-                step4(problem, [s0, s1], eq, carry_in, Some(out))
+                let state = [
+                    &mut s0[window.clone()],
+                    s1.get_mut(window.clone()).unwrap_or_default(),
+                ];
+                let eq = eq.map(|e| &e[window.clone()]);
+                step4(problem, state, eq, carry_in, Some(out))
             }
             Trace::Every {
                 k,
@@ -277,8 +307,10 @@ impl BandStore<'_> {
                     carry::set_payload(carries, words, problem.planes(), i + d, c);
                 }
                 let g = self.plan.segment_words();
-                let carry_out = step4_segments(problem, &mut self.state, eq, carry_in, g, seams, i);
-                keep_checkpoint(*k, m, i + 3, &self.state, checkpoints);
+                let at = (i, window.clone());
+                let carry_out =
+                    step4_segments(problem, &mut self.state, eq, carry_in, g, seams, at);
+                keep_checkpoint((*k, m), (i + 3, window), &self.state, checkpoints);
                 carry_out
             }
         };
@@ -286,21 +318,30 @@ impl BandStore<'_> {
         carry_out
     }
 
-    /// Computes batch `b` with the carries from the band to the left (`None` on the first
-    /// band: the matrix's left edge), writing this band's carries out to `outgoing`
-    /// (`plan.message_words(b)` words, the message to the band on the right). Rows go four at
-    /// a time through the fused kernel where they can.
+    /// Computes batch `b` with the carries from the band to the left (`None` when no
+    /// message came: the first band, or a batch none of whose windows spans the band's left
+    /// edge), writing this band's carries out to `outgoing` (`plan.message_words(b)` words,
+    /// the message to the band on the right; 0 for rows whose window does not reach its last
+    /// word). A row whose window starts in this band takes the matrix's left-edge carry (see
+    /// `band`). Rows go four at a time through the fused kernel where they can.
     pub fn run_batch(&mut self, b: usize, incoming: Option<&[u64]>, outgoing: &mut [u64]) {
         let rows = self.plan.batch_rows(b);
+        if self.next_row < rows.start {
+            self.skip_to(rows.start);
+        }
         let (words, planes) = (self.plan.carry_words(b), self.plan.carry_planes());
         debug_assert_eq!(outgoing.len(), self.plan.message_words(b));
         debug_assert!(incoming.is_none_or(|w| w.len() == self.plan.message_words(b)));
         // Bits past the batch are 0, so a message is a function of its rows alone.
         outgoing.fill(0);
         let edge = left_edge(self.plan.problem());
+        let (band, first, start) = (self.plan.band(), self.own.start, rows.start);
+        // From the left only where the row's window starts left of this band (`carried_in`).
         let carry_in = |t: usize| match incoming {
-            Some(w) => carry::get_payload(w, words, planes, t),
-            None => edge,
+            Some(w) if band.words(start + t).start < first => {
+                carry::get_payload(w, words, planes, t)
+            }
+            _ => edge,
         };
         let mut i = rows.start;
         while i < rows.end {

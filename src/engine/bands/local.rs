@@ -11,6 +11,7 @@
 
 use super::plan::BandPlan;
 use super::store::{BandStore, Checkpoint, Exit, RecomputeStats};
+use crate::engine::band::{self, BandChoice, BandSearch};
 use crate::engine::problem::{Path, Problem};
 
 /// What an in-process run produced and counted.
@@ -45,7 +46,34 @@ pub fn run_in_process(
     run_plan(&plan, x, y, mode)
 }
 
-/// [`run_in_process`] on `plan` (its problem, ranks, batches and segments).
+/// The band search of `choice` ([`crate::engine::band::search`]) on `plan` (its problem,
+/// ranks, batches and segments; its band is ignored): one [`run_plan`] per band, the last
+/// one's path, the messages and bytes of every fill added up.
+pub fn run_search(
+    plan: &BandPlan,
+    x: &[u8],
+    y: &[u8],
+    mode: Checkpoint,
+    choice: BandChoice,
+) -> (BandSearch, InProcess) {
+    let (m, n) = (plan.rows(), plan.cols());
+    let mut messages = vec![0; plan.senders().len()];
+    let mut bytes = 0;
+    let (search, mut out) = band::search(plan.problem(), m, n, choice, |b| {
+        let run = run_plan(&plan.with_band(b), x, y, mode);
+        for (total, fill) in messages.iter_mut().zip(&run.messages) {
+            *total += fill;
+        }
+        bytes += run.message_bytes;
+        (run.answer_from_state, run)
+    });
+    out.messages = messages;
+    out.message_bytes = bytes;
+    (search, out)
+}
+
+/// [`run_in_process`] on `plan` (its problem, ranks, batches, segments and band); with a band
+/// that does not prove itself the walk is not taken (the path is empty).
 pub fn run_plan(plan: &BandPlan, x: &[u8], y: &[u8], mode: Checkpoint) -> InProcess {
     let plan = *plan;
     let problem = plan.problem();
@@ -61,16 +89,25 @@ pub fn run_plan(plan: &BandPlan, x: &[u8], y: &[u8], mode: Checkpoint) -> InProc
     for b in 0..plan.batches() {
         let mut incoming: Option<Vec<u64>> = None;
         for (k, band) in bands.iter_mut().enumerate() {
-            let mut outgoing = vec![0u64; plan.message_words(b)];
-            band.run_batch(b, incoming.as_deref(), &mut outgoing);
-            incoming = if k + 1 < p {
-                out.messages[k] += 1;
-                out.message_bytes += plan.message_bytes(b);
-                Some(outgoing)
+            let work = plan.work_rows(k);
+            let rows = plan.batch_rows(b);
+            if rows.start < work.end && work.start < rows.end {
+                let mut outgoing = vec![0u64; plan.message_words(b)];
+                band.run_batch(b, incoming.as_deref(), &mut outgoing);
+                // A message only where a row's window spans the edge, as the MPI fill sends.
+                incoming = plan.edge_batches(k).contains(&b).then(|| {
+                    out.messages[k] += 1;
+                    out.message_bytes += plan.message_bytes(b);
+                    outgoing
+                });
             } else {
-                None
-            };
+                debug_assert!(!plan.edge_batches(k).contains(&b));
+                incoming = None;
+            }
         }
+    }
+    for band in &mut bands {
+        band.skip_to(plan.rows());
     }
     let shares: i64 = bands.iter().map(BandStore::row_share).sum();
     // D(m-1, -1) = m: the distance is m plus the last row's horizontal deltas.
@@ -80,7 +117,8 @@ pub fn run_plan(plan: &BandPlan, x: &[u8], y: &[u8], mode: Checkpoint) -> InProc
     };
     out.answer_from_state = usize::try_from(base + shares).expect("a non-negative answer");
 
-    if plan.rows() > 0 {
+    let proven = plan.band().proves(problem, out.answer_from_state);
+    if plan.rows() > 0 && proven {
         let (mut k, mut cell) = (p - 1, (plan.rows() - 1, plan.cols() - 1));
         debug_assert_eq!(plan.owner_of_col(cell.1), k);
         while let Exit::Hop { i, j } = bands[k].walk(cell, &mut out.path) {
@@ -88,7 +126,7 @@ pub fn run_plan(plan: &BandPlan, x: &[u8], y: &[u8], mode: Checkpoint) -> InProc
             (k, cell) = (k - 1, (i, j));
             out.hops += 1;
         }
-    } else {
+    } else if plan.rows() == 0 {
         out.path = Path::of_no_rows(plan.cols());
     }
     for band in &bands {
@@ -100,6 +138,7 @@ pub fn run_plan(plan: &BandPlan, x: &[u8], y: &[u8], mode: Checkpoint) -> InProc
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::band::{self, BandChoice, BandSearch};
     use crate::engine::bands::carry;
     use crate::engine::bands::store::estimate_bytes;
     use crate::engine::problem::Problem;
@@ -368,5 +407,198 @@ mod tests {
         let full = estimate_bytes(&plan, 0, &x, Checkpoint::Full);
         let every = estimate_bytes(&plan, 0, &x, Checkpoint::Every(50));
         assert!(every * 10 < full, "{every} vs {full}");
+    }
+
+    /// The pairs of the diagonal band's tests: `generate --mutate` copies at 0.1%, 1% and
+    /// 10% (substitutions and indels, so the path drifts off the main diagonal and m != n),
+    /// as rows and columns.
+    fn near_pairs(len: usize) -> Vec<(f64, Vec<u8>, Vec<u8>)> {
+        [0.001, 0.01, 0.1]
+            .into_iter()
+            .enumerate()
+            .map(|(s, rate)| {
+                let (a, b) = crate::generate::mutated_pair(len, rate, b"ACGT", 40 + s as u64);
+                let (x, y) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+                (rate, x, y)
+            })
+            .collect()
+    }
+
+    /// Checks a band search's run against the whole matrix's walk and the predictions.
+    fn check_search(
+        plan: &BandPlan,
+        x: &[u8],
+        y: &[u8],
+        mode: Checkpoint,
+        what: &str,
+    ) -> BandSearch {
+        let problem = plan.problem();
+        let want = crate::reference::align(problem, x, y);
+        let (search, got) = run_search(plan, x, y, mode, BandChoice::Auto);
+        assert!(search.proven, "{what}");
+        assert_eq!(got.path, want, "{what}: {:?}", search.fills);
+        let answer = match problem {
+            Problem::Lcs => want.matched(x).len(),
+            Problem::Edit => want.edits(),
+        };
+        assert_eq!(got.answer_from_state, answer, "{what}");
+        let predicted = plan.predicted_fills(&search.fills);
+        assert_eq!(got.messages, predicted.down, "{what}: {:?}", search.fills);
+        let bytes: u64 = search
+            .fills
+            .iter()
+            .map(|&k| {
+                plan.with_band(band::Band::new(x.len(), y.len(), k))
+                    .predicted_bytes()
+            })
+            .sum();
+        assert_eq!(got.message_bytes, bytes, "{what}");
+        search
+    }
+
+    #[test]
+    fn banded_paths_equal_the_whole_matrix_move_for_move() {
+        for (rate, x, y) in near_pairs(3000) {
+            for problem in [Problem::Lcs, Problem::Edit] {
+                let mut banded = 0;
+                for ranks in [1, 2, 3, 5] {
+                    for (mode, g) in [
+                        (Checkpoint::Full, 64),
+                        (Checkpoint::Every(17), 1),
+                        (Checkpoint::Every(55), 64),
+                    ] {
+                        let plan = BandPlan::new(x.len(), y.len(), ranks, 64)
+                            .with_problem(problem)
+                            .with_segment_words(g);
+                        let what = format!("{problem} rate {rate} P={ranks} {mode:?} G={g}");
+                        let search = check_search(&plan, &x, &y, mode, &what);
+                        banded += usize::from(search.last().is_some());
+                    }
+                }
+                // The near copies are filled in a band, not the whole matrix.
+                if rate < 0.05 {
+                    assert_eq!(banded, 12, "{problem} rate {rate}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn unrelated_pairs_take_one_narrow_fill_then_the_bound() {
+        // Unrelated sequences: the first fill's bound is far from proving itself; the LCS's
+        // is so far that the second fill is the whole matrix, the edit distance's proves a
+        // band of under half the cells, reached by one doubling and a jump.
+        let mut rng = Random::new(0xba2d);
+        let (x, y) = (rng.bytes(2500, b"ACGT"), rng.bytes(2600, b"ACGT"));
+        for problem in [Problem::Lcs, Problem::Edit] {
+            for ranks in [1, 3] {
+                let plan = BandPlan::new(2500, 2600, ranks, 256).with_problem(problem);
+                let search = check_search(&plan, &x, &y, Checkpoint::Every(50), "random");
+                assert_eq!(search.fills[0], Some(band::AUTO_START));
+                match problem {
+                    Problem::Lcs => assert_eq!(search.fills, [Some(64), None]),
+                    Problem::Edit => assert_eq!(search.fills.len(), 3, "{:?}", search.fills),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fixed_bands_prove_themselves_or_give_no_path() {
+        let (_, x, y) = near_pairs(2000).swap_remove(1);
+        for problem in [Problem::Lcs, Problem::Edit] {
+            let want = crate::reference::align(problem, &x, &y);
+            let (mut proven, mut refused) = (0, 0);
+            for k in [0, 1, 5, 20, 63, 64, 65, 200, 1999] {
+                for ranks in [1, 2, 5] {
+                    let plan = BandPlan::new(x.len(), y.len(), ranks, 63).with_problem(problem);
+                    let choice = BandChoice::Fixed(k);
+                    let (search, got) = run_search(&plan, &x, &y, Checkpoint::Every(9), choice);
+                    assert_eq!(search.fills.len(), 1);
+                    if search.proven {
+                        assert_eq!(got.path, want, "{problem} K={k} P={ranks}");
+                        proven += 1;
+                    } else {
+                        assert!(got.path.is_empty(), "no walk in an unproven band");
+                        refused += 1;
+                    }
+                }
+            }
+            assert!(
+                proven > 0 && refused > 0,
+                "{problem}: {proven} proven, {refused} not"
+            );
+        }
+    }
+
+    #[test]
+    fn doubling_from_a_narrow_band_proves_itself_after_several_fills() {
+        // Edlib's plain doubling from a margin of 1: every fill that does not prove itself is
+        // followed by one twice as wide; the first that proves itself gives the whole
+        // matrix's walk, at every rank count, with or without checkpoints.
+        for (rate, x, y) in near_pairs(3000).into_iter().skip(1) {
+            for problem in [Problem::Lcs, Problem::Edit] {
+                let want = crate::reference::align(problem, &x, &y);
+                for (ranks, mode) in [(1, Checkpoint::Full), (3, Checkpoint::Every(20))] {
+                    let plan = BandPlan::new(x.len(), y.len(), ranks, 100).with_problem(problem);
+                    let mut k = 1;
+                    let mut fills = 0;
+                    loop {
+                        let b = band::Band::new(x.len(), y.len(), Some(k));
+                        let run = run_plan(&plan.with_band(b), &x, &y, mode);
+                        fills += 1;
+                        let total: u64 = run.messages.iter().sum();
+                        assert_eq!(total, plan.with_band(b).predicted_messages());
+                        if b.proves(problem, run.answer_from_state) {
+                            assert_eq!(run.path, want, "{problem} rate {rate} K={k}");
+                            break;
+                        }
+                        k *= 2;
+                    }
+                    assert!(fills >= 4, "{problem} rate {rate}: {fills} fills");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn banded_shapes_at_the_edges() {
+        // m much smaller than n, one row, one column, empty x, identical sequences: every
+        // fixed band that proves itself and auto give the whole matrix's walk.
+        let mut rng = Random::new(0x5a9e);
+        let long = rng.bytes(5000, b"ACGT");
+        let shapes: Vec<(Vec<u8>, Vec<u8>)> = vec![
+            (long[100..103].to_vec(), long.clone()),
+            (long[..1].to_vec(), long.clone()),
+            (rng.bytes(40, b"AC"), long.clone()),
+            (Vec::new(), long.clone()),
+            (Vec::new(), Vec::new()),
+            (b"A".to_vec(), b"A".to_vec()),
+            (long[..3000].to_vec(), long[..3000].to_vec()),
+            (long[..2990].to_vec(), long[5..3001].to_vec()),
+        ];
+        for (x, y) in shapes {
+            for problem in [Problem::Lcs, Problem::Edit] {
+                let want = crate::reference::align(problem, &x, &y);
+                for ranks in [1, 2, 5] {
+                    let plan = BandPlan::new(x.len(), y.len(), ranks, 64).with_problem(problem);
+                    for choice in [BandChoice::Auto, BandChoice::Fixed(0), BandChoice::Fixed(3)] {
+                        for mode in [Checkpoint::Full, Checkpoint::Every(7)] {
+                            let what = format!(
+                                "{problem} {} x {} P={ranks} {choice} {mode:?}",
+                                x.len(),
+                                y.len()
+                            );
+                            let (search, got) = run_search(&plan, &x, &y, mode, choice);
+                            if search.proven {
+                                assert_eq!(got.path, want, "{what}");
+                            }
+                            let total: u64 = got.messages.iter().sum();
+                            assert_eq!(total, plan.predicted_fills(&search.fills).total, "{what}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -23,6 +23,16 @@
 //! `(p - 1) * ceil(m / B)` exactly (0 for an empty `x`). The pipeline fills in `p - 1` batches,
 //! so a smaller `B` starts the last band sooner at the price of more messages.
 //!
+//! # The diagonal band ([`crate::engine::band`])
+//!
+//! A fill may compute only a diagonal band: row `i` steps only its *window*, the words holding
+//! the band's columns, within each rank's own words ([`BandPlan::window`]); the other words keep
+//! what the last row that reached them left (or the initial state), and the carry into a window
+//! that starts inside a rank is the matrix's left-edge carry. Only the batches holding a row
+//! whose window spans an edge send a message on it ([`BandPlan::edge_batches`]); a rank skips
+//! the batches in which it has no work. [`run`] fills band after band until one proves itself,
+//! each fill a pipeline of its own, the ranks summing their shares of the answer after each.
+//!
 //! # Traceback ([`store`])
 //!
 //! At a mismatch cell the walk goes up iff the carry out of bit `j` in row `i`'s addition is 0
@@ -64,49 +74,91 @@ use std::time::Instant;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
+use mpi::collective::SystemOperation;
+
+use crate::engine::band::{self, BandChoice};
+use crate::engine::problem::Problem;
+use crate::engine::stats::FillTimes;
 use crate::engine::traffic::Traffic;
+use crate::engine::waiting::Waiting;
 use crate::engine::walk::Start;
-use crate::engine::{Ran, RunConfig};
+use crate::engine::{Ran, RunConfig, Switches};
 use crate::input::Pair;
 use crate::progress::Progress;
 use walk::{BandWalker, Idle};
 
-pub use local::{run_in_process, InProcess};
+pub use local::{run_in_process, run_search, InProcess};
 pub use plan::BandPlan;
 pub use store::{
     estimate_bytes, BandStore, Checkpoint, CheckpointChoice, Exit, NoFit, RecomputeStats,
     AUTO_CHECKPOINT_ROWS,
 };
 
-/// Runs this rank's fill and traceback of `pair` on `plan`, keeping `mode` for the
-/// traceback. Collective; ranks that own no words only serve the traceback's notices.
+/// Runs this rank's fills and traceback of `pair` on `plan`, keeping `mode` for the
+/// traceback, with the diagonal band `choice` asks: one fill per band until one proves itself
+/// ([`crate::engine::band::search`]), each a pipeline of its own; after each, every rank adds
+/// up the bands' shares of the answer (one all-reduce) and all decide alike whether to widen.
+/// A fixed band that does not prove itself ends without a walk (no path). Collective; ranks
+/// that own no words only take part in the sums and serve the traceback's notices.
 pub(super) fn run(
     world: &SimpleCommunicator,
     plan: &BandPlan,
-    mode: Checkpoint,
+    (mode, choice): (Checkpoint, BandChoice),
     pair: &Pair,
     mut traffic: Traffic,
     config: &RunConfig,
 ) -> Ran {
     let rank = world.rank() as usize;
     let started = Instant::now();
-    let mut store =
-        (rank < plan.active_ranks()).then(|| BandStore::new(plan, rank, &pair.x, &pair.y, mode));
-    let mut progress = Progress::new(config.progress.filter(|_| rank == 0), plan.rows(), "rows");
-    let fill = fill::run(
-        world,
-        plan,
-        store.as_mut(),
-        &mut traffic,
-        &mut progress,
-        config.switches,
-    );
+    let (m, n) = (plan.rows(), plan.cols());
+    let problem = plan.problem();
+    let waiting = config.switches.waiting();
+    let mut progress = Progress::new(config.progress.filter(|_| rank == 0), m, "rows");
+    let mut fill = FillTimes::default();
+    // How a rank waits when the others may hold the work for long: on a diagonal band the
+    // ranks take the rows, and the walk, in turn (see `fill`).
+    let idle = |b: band::Band| match b.is_whole() {
+        true => waiting,
+        false => Waiting::Doze,
+    };
+    let mut seconds_recompute = 0.0;
+    let (search, store) = band::search(problem, m, n, choice, |b| {
+        let began = Instant::now();
+        let plan = plan.with_band(b);
+        let mut store = (rank < plan.active_ranks())
+            .then(|| BandStore::new(&plan, rank, &pair.x, &pair.y, mode));
+        let times = fill::run(
+            world,
+            &plan,
+            store.as_mut(),
+            &mut traffic,
+            &mut progress,
+            config.switches,
+        );
+        fill.add(&times);
+        // The answer: the bands' shares added up (D' less m for the edit distance). On a
+        // diagonal band a rank may wait here while the others compute most of their rows.
+        let share = store.as_ref().map_or(0, BandStore::row_share);
+        let mut total = 0i64;
+        let started = Instant::now();
+        idle(b).all_reduce(world, &share, &mut total, SystemOperation::sum());
+        fill.wait_receive += started.elapsed().as_secs_f64();
+        let base = match problem {
+            Problem::Lcs => 0,
+            Problem::Edit => m as i64,
+        };
+        let value = usize::try_from(base + total).expect("a non-negative answer");
+        let took = began.elapsed().as_secs_f64();
+        log::debug!("fill of band {:?}: {value} in {took:.4} s", b.margin());
+        (value, (plan, store))
+    });
+    let (plan, mut store) = store;
+    let walk_waiting = idle(plan.band());
     progress.finish();
     let seconds_fill = started.elapsed().as_secs_f64();
-    log::debug!("fill done in {seconds_fill:.3} s");
+    log::debug!("fills done in {seconds_fill:.3} s: {search:?}");
 
     let started = Instant::now();
-    let (m, n) = (plan.rows(), plan.cols());
     let start = match m {
         0 => Start::NoRows { cols: n },
         m => Start::At {
@@ -114,22 +166,43 @@ pub(super) fn run(
             cell: (m - 1, n - 1),
         },
     };
-    let switches = config.switches;
+    let switches = Switches {
+        waiting: Some(walk_waiting),
+        ..config.switches
+    };
     let outcome = match store.as_mut() {
+        _ if !search.proven => None,
         Some(store) => {
             let walker = &mut BandWalker { store };
-            crate::engine::walk::run(world, start, walker, &mut traffic, switches)
+            Some(crate::engine::walk::run(
+                world,
+                start,
+                walker,
+                &mut traffic,
+                switches,
+            ))
         }
-        None => crate::engine::walk::run(world, start, &mut Idle, &mut traffic, switches),
+        None => Some(crate::engine::walk::run(
+            world,
+            start,
+            &mut Idle,
+            &mut traffic,
+            switches,
+        )),
     };
+    if let Some(s) = &store {
+        seconds_recompute += s.recompute_stats().seconds;
+    }
     let seconds_traceback = started.elapsed().as_secs_f64();
+    let (path, hops) = outcome.map_or((None, 0), |o| (o.path, o.hops));
     Ran {
-        path: outcome.path,
+        path,
         traffic,
         fill,
         seconds_fill,
         seconds_traceback,
-        seconds_recompute: store.map_or(0.0, |s| s.recompute_stats().seconds),
-        hops: outcome.hops,
+        seconds_recompute,
+        hops,
+        band: Some(search),
     }
 }

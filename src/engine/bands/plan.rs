@@ -23,10 +23,19 @@
 //! band's first word (see [`super::store`]). A band of `w` words has `floor((w - 1) / G)` such
 //! seams.
 //!
-//! Pure arithmetic: O(1) per query, no allocation.
+//! A plan may carry a diagonal band ([`BandPlan::with_band`], [`crate::engine::band`]): row
+//! `i` then computes only its window of words, and rank `k` works on the rows whose window
+//! touches its words ([`BandPlan::work_rows`]). A row's carry crosses the edge between ranks
+//! `k` and `k + 1` only when its window spans it; the batches holding such rows, a run of
+//! them since windows only move right, are the only ones whose message crosses that edge
+//! ([`BandPlan::edge_batches`]), so the boundary messages of a fill are the sum of those runs'
+//! lengths (for the whole matrix, `(p - 1) * ceil(m / B)` again).
+//!
+//! Pure arithmetic: O(1) per query (O(log m) with a band), no allocation.
 
 use std::ops::Range;
 
+use crate::engine::band::Band;
 use crate::engine::bitpar::{WORD_BITS, WORD_BYTES};
 use crate::engine::problem::Problem;
 use crate::engine::split::Split;
@@ -60,6 +69,8 @@ pub struct BandPlan {
     batch: usize,
     problem: Problem,
     segment: usize,
+    /// The diagonal band the fill computes ([`crate::engine::band`]).
+    band: Band,
 }
 
 impl BandPlan {
@@ -76,7 +87,71 @@ impl BandPlan {
             batch,
             problem: Problem::Lcs,
             segment: SEGMENT_WORDS,
+            band: Band::whole(m, n),
         }
+    }
+
+    /// The plan whose fill computes only `band`'s windows (see the module doc).
+    pub fn with_band(self, band: Band) -> BandPlan {
+        BandPlan { band, ..self }
+    }
+
+    /// The band the fill computes (the whole matrix unless [`Self::with_band`] says).
+    pub fn band(&self) -> Band {
+        self.band
+    }
+
+    /// The words of rank `k`'s band that row `i` computes, counted from the band's first
+    /// word: the row's window ([`Band::words`]) within the band; empty when the window misses
+    /// it.
+    pub fn window(&self, k: usize, i: usize) -> Range<usize> {
+        let own = self.words(k);
+        let window = self.band.words(i);
+        let (lo, hi) = (window.start.max(own.start), window.end.min(own.end));
+        if lo < hi {
+            lo - own.start..hi - own.start
+        } else {
+            0..0
+        }
+    }
+
+    /// Whether row `i`'s carry into rank `k`'s band comes from rank `k - 1` (the row's window
+    /// starts left of the band): otherwise it is the matrix's left-edge carry.
+    pub fn carried_in(&self, k: usize, i: usize) -> bool {
+        k > 0 && self.band.words(i).start < self.words(k).start
+    }
+
+    /// Rows on which rank `k` computes any word: a run, since windows only move right.
+    pub fn work_rows(&self, k: usize) -> Range<usize> {
+        let own = self.words(k);
+        if own.is_empty() {
+            return 0..0;
+        }
+        let first = self.band.first_row(|w| w.end > own.start);
+        let end = self.band.first_row(|w| w.start >= own.end);
+        first..end.max(first)
+    }
+
+    /// Rows whose window spans the edge between rank `k` and rank `k + 1`: the rows whose
+    /// carry crosses it, a run.
+    fn edge_rows(&self, k: usize) -> Range<usize> {
+        let edge = self.words(k + 1).start;
+        let first = self.band.first_row(|w| w.end > edge);
+        let end = self.band.first_row(|w| w.start >= edge);
+        first..end.max(first)
+    }
+
+    /// Batches whose boundary message crosses the edge from rank `k` to rank `k + 1`: those
+    /// holding a row whose window spans it (for the whole matrix, every batch).
+    pub fn edge_batches(&self, k: usize) -> Range<usize> {
+        if k + 1 >= self.active_ranks() {
+            return 0..0;
+        }
+        let rows = self.edge_rows(k);
+        if rows.is_empty() {
+            return 0..0;
+        }
+        self.batch_of_row(rows.start)..self.batch_of_row(rows.end - 1) + 1
     }
 
     /// The plan with segments of `g >= 1` words inside each band (see the module doc):
@@ -216,16 +291,33 @@ impl BandPlan {
         0..self.active_ranks().saturating_sub(1)
     }
 
-    /// Boundary messages of the whole run: `(active - 1) * ceil(m / B)`.
+    /// Boundary messages of one fill: `(active - 1) * ceil(m / B)` for the whole matrix, the
+    /// batches whose rows' windows span each edge for a band ([`Self::edge_batches`]).
     pub fn predicted_messages(&self) -> u64 {
-        self.senders().len() as u64 * self.batches() as u64
+        self.senders()
+            .map(|k| self.edge_batches(k).len() as u64)
+            .sum()
     }
 
-    /// Boundary messages per neighbouring pair: `ceil(m / B)` on every edge `k -> k + 1`.
+    /// Boundary messages per neighbouring pair of one fill: [`Self::edge_batches`] on every
+    /// edge `k -> k + 1`.
     pub fn predicted(&self) -> Predicted {
         let mut predicted = Predicted::none(self.ranks);
         for k in self.senders() {
-            predicted.add(k, k + 1, self.batches() as u64);
+            predicted.add(k, k + 1, self.edge_batches(k).len() as u64);
+        }
+        predicted
+    }
+
+    /// Boundary messages of a run that filled the bands of `fills` in turn (margins, `None`
+    /// for the whole matrix): each fill is a pipeline of its own.
+    pub fn predicted_fills(&self, fills: &[Option<usize>]) -> Predicted {
+        let mut predicted = Predicted::none(self.ranks);
+        for &margin in fills {
+            let fill = self.with_band(Band::new(self.m, self.n, margin));
+            for k in fill.senders() {
+                predicted.add(k, k + 1, fill.edge_batches(k).len() as u64);
+            }
         }
         predicted
     }
@@ -235,16 +327,17 @@ impl BandPlan {
         self.m as u64 * self.cols_of(k).len() as u64
     }
 
-    /// Boundary bytes of the whole run: every batch's message on every sending edge.
+    /// Boundary bytes of one fill: every message on every sending edge.
     pub fn predicted_bytes(&self) -> u64 {
         // All batches but the last are full; only the last message can be shorter.
-        let batches = self.batches() as u64;
-        if batches == 0 {
-            return 0;
-        }
         let full = (self.carry_planes() * self.batch.div_ceil(WORD_BITS)) as u64 * WORD_BYTES;
-        let last = self.message_bytes(self.batches() - 1);
-        self.senders().len() as u64 * ((batches - 1) * full + last)
+        self.senders()
+            .map(|k| {
+                let batches = self.edge_batches(k);
+                let last = batches.end.checked_sub(1);
+                batches.len() as u64 * full - last.map_or(0, |b| full - self.message_bytes(b))
+            })
+            .sum()
     }
 }
 

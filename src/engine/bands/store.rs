@@ -28,6 +28,13 @@
 //!   segment is the next window, recomputed for rows `bK..=i'` (`i'` the walk's row then). One
 //!   window of bits is kept at a time.
 //!
+//!   On a diagonal band ([`crate::engine::band`]) every row computed only its window of words,
+//!   and so does the recompute: row `r` is recomputed over the words of the segment that its
+//!   fill window held, from the carry the fill used at the window's first word (kept for every
+//!   row, whether it came from the band on the left or the left edge) or at a seam inside it.
+//!   A checkpoint keeps only its row's window; words right of it are in the initial state, and
+//!   words left of it are never read again (windows only move right).
+//!
 //!   Memory: `planes * ((floor((m-1)/K) + min(K, m) + 1) * width * 8 + (s + 1) * ceil(m/64) * 8)`
 //!   bytes besides the state and the masks, with `s = floor((width - 1) / G)` seams: the seams
 //!   cost `planes * m * s` bits, about `planes * m * width / (8 G)` bytes (for 10^6 x 10^6 on
@@ -312,6 +319,8 @@ pub struct BandStore<'a> {
     pub(super) cols: Range<usize>,
     /// Words owned.
     pub(super) width: usize,
+    /// The words owned, counted in the whole row.
+    pub(super) own: Range<usize>,
     pub(super) masks: Masks,
     /// The state of the latest row computed: `width` words per plane (`V`; or `Pv`, `Mv`).
     pub(super) state: Planes,
@@ -405,6 +414,7 @@ impl<'a> BandStore<'a> {
             masks: Masks::new(x, &y[cols.clone()]),
             cols,
             width,
+            own: plan.words(rank),
             state,
             next_row: 0,
             trace,
@@ -426,6 +436,33 @@ impl<'a> BandStore<'a> {
         self.next_row
     }
 
+    /// Row `i`'s window in this band ([`BandPlan::window`]), from the words kept at hand.
+    #[inline]
+    pub(super) fn window(&self, i: usize) -> Range<usize> {
+        let window = self.plan.band().words(i);
+        let (lo, hi) = (
+            window.start.max(self.own.start),
+            window.end.min(self.own.end),
+        );
+        if lo < hi {
+            lo - self.own.start..hi - self.own.start
+        } else {
+            0..0
+        }
+    }
+
+    /// Rows up to `row` hold no word of this band's work: the fill goes on from `row`.
+    pub fn skip_to(&mut self, row: usize) {
+        debug_assert!(self.next_row <= row && row <= self.plan.rows());
+        debug_assert!(
+            (self.next_row..row).all(|r| self.window(r).is_empty()),
+            "rows {}..{row} hold work of band {}",
+            self.next_row,
+            self.rank
+        );
+        self.next_row = row;
+    }
+
     /// Work spent recomputing blocks for the walk so far.
     pub fn recompute_stats(&self) -> RecomputeStats {
         self.recompute
@@ -445,6 +482,10 @@ impl<'a> BandStore<'a> {
         );
         let t = j - self.cols.start;
         let w = t / WORD_BITS;
+        debug_assert!(
+            self.window(i).contains(&w),
+            "({i}, {j}) lies outside row {i}'s window: the band did not prove itself"
+        );
         let at = match &self.trace {
             Trace::Full { .. } => i * self.width + w,
             Trace::Every { loaded, .. } => {
@@ -466,11 +507,14 @@ impl<'a> BandStore<'a> {
 
     /// Recomputes the walk's bits of rows `first..=i` of `i`'s block over a window of words
     /// ending at word `w` ([`window_start`]), from the checkpoint before the block and the
-    /// carries kept into the window's first word.
+    /// carries kept into the window's first word. Row `r` is recomputed over the words of the
+    /// window that its own fill window held, `[max(lo_r, a), min(hi_r, w + 1))` with `a` the
+    /// segment's first word: the same words, carries and neighbours as the fill.
     fn load_window(&mut self, i: usize, w: usize) -> Loaded {
         let started = Instant::now();
         let problem = self.plan.problem();
-        let (m, width, g) = (self.plan.rows(), self.width, self.plan.segment_words());
+        let (plan, rank) = (self.plan, self.rank);
+        let (m, width, g) = (plan.rows(), self.width, plan.segment_words());
         let Trace::Every {
             k,
             checkpoints,
@@ -489,24 +533,22 @@ impl<'a> BandStore<'a> {
         let (hi, stride) = (w + 1, w + 1 - lo);
         let [s0, s1] = scratch;
         let (s0, s1) = (&mut s0[..stride], s1.get_mut(..stride).unwrap_or_default());
-        if first == 0 {
-            kernel::initial(problem, [s0, s1]);
-        } else {
+        // The state before row `first` over words lo..hi: the checkpoint's words where row
+        // first - 1 computed them, the initial state where no row had yet (further right);
+        // words left of its window are never read (later windows start no further left).
+        kernel::initial(problem, [&mut *s0, &mut *s1]);
+        if first > 0 {
+            let kept = plan.window(rank, first - 1);
+            let (a, b) = (kept.start.max(lo), kept.end.min(hi));
             let c = (first / *k - 1) * width;
             for (to, from) in [&mut *s0, &mut *s1].into_iter().zip(checkpoints.iter()) {
-                if !to.is_empty() {
-                    to.copy_from_slice(&from[c + lo..c + hi]);
+                if !to.is_empty() && a < b {
+                    to[a - lo..b - lo].copy_from_slice(&from[c + a..c + b]);
                 }
             }
         }
         let carry_words = m.div_ceil(WORD_BITS);
         let planes = problem.planes();
-        // Into the band's first word, the carry from the band on the left; into any other
-        // segment, the one the fill kept at its seam.
-        let cin = |r: usize| match lo / g {
-            0 => carry::get_payload(carries, carry_words, planes, r),
-            s => seams.get(s - 1, r),
-        };
         // The buffer holds min(k, m) rows of the full width per plane, so at least
         // i - first + 1 rows of `stride` words.
         let [b0, b1] = block;
@@ -515,24 +557,59 @@ impl<'a> BandStore<'a> {
             let a = rows.0.next().expect("block buffer holds the block");
             [a, rows.1.next().unwrap_or_default()]
         };
+        let mut stepped = 0;
         let mut r = first;
         while r <= i {
-            if r + kernel::FUSED_ROWS <= i + 1 {
-                let eq = [0, 1, 2, 3].map(|d| &self.masks.of(self.x[r + d])[lo..hi]);
-                let out = [next(), next(), next(), next()];
+            let own = plan.window(rank, r);
+            let (a, b) = (own.start.max(lo), own.end.min(hi));
+            // Into the window's first word, the carry the fill used there (from the band on
+            // the left, or the left edge); into any other segment, the one kept at its seam.
+            let cin = |r: usize| match a == own.start {
+                true => carry::get_payload(carries, carry_words, planes, r),
+                false => seams.get(a / g - 1, r),
+            };
+            let four = r + kernel::FUSED_ROWS <= i + 1
+                && own == plan.window(rank, r + kernel::FUSED_ROWS - 1);
+            let count = if four { kernel::FUSED_ROWS } else { 1 };
+            if a >= b {
+                // The row's window misses these words: nothing the walk can ask.
+                for _ in 0..count {
+                    next();
+                }
+            } else if four {
+                let eq = [0, 1, 2, 3].map(|d| &self.masks.of(self.x[r + d])[a..b]);
+                let out = [next(), next(), next(), next()].map(|[p, q]| {
+                    [
+                        &mut p[a - lo..b - lo],
+                        q.get_mut(a - lo..b - lo).unwrap_or_default(),
+                    ]
+                });
+                let state = [
+                    &mut s0[a - lo..b - lo],
+                    s1.get_mut(a - lo..b - lo).unwrap_or_default(),
+                ];
                 kernel::step4(
                     problem,
-                    [s0, s1],
+                    state,
                     eq,
                     [0, 1, 2, 3].map(|d| cin(r + d)),
                     Some(out),
                 );
-                r += kernel::FUSED_ROWS;
             } else {
-                let eq = &self.masks.of(self.x[r])[lo..hi];
-                kernel::step(problem, [s0, s1], eq, cin(r), Some(next()));
-                r += 1;
+                let eq = &self.masks.of(self.x[r])[a..b];
+                let [p, q] = next();
+                let out = [
+                    &mut p[a - lo..b - lo],
+                    q.get_mut(a - lo..b - lo).unwrap_or_default(),
+                ];
+                let state = [
+                    &mut s0[a - lo..b - lo],
+                    s1.get_mut(a - lo..b - lo).unwrap_or_default(),
+                ];
+                kernel::step(problem, state, eq, cin(r), Some(out));
             }
+            stepped += count * b.saturating_sub(a);
+            r += count;
         }
         if loaded.is_none_or(|l| l.first != first) {
             self.recompute.blocks += 1;
@@ -545,7 +622,7 @@ impl<'a> BandStore<'a> {
         };
         *loaded = Some(l);
         self.recompute.windows += 1;
-        self.recompute.words += ((i + 1 - first) * stride) as u64;
+        self.recompute.words += stepped as u64;
         self.recompute.seconds += started.elapsed().as_secs_f64();
         l
     }

@@ -132,5 +132,6 @@ fn run_with<S: Store>(
         seconds_traceback,
         seconds_recompute: 0.0,
         hops: outcome.hops,
+        band: None,
     }
 }

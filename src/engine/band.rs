@@ -1,0 +1,460 @@
+//! Ukkonen's diagonal band with doubling: compute only the cells near the diagonals that join
+//! the matrix's corners, widen until the answer proves itself optimal. Pure arithmetic, shared
+//! by the sequential reference and the bands engine (whose *column* bands, one per rank, are
+//! another thing: see [`super::bands`]).
+//!
+//! # The band
+//!
+//! Rows are `x` (`m`), columns `y` (`n >= m`); cell `(i, j)` lies on diagonal `d = j - i`.
+//! Every path from `(-1, -1)` to `(m-1, n-1)` starts on diagonal 0 and ends on `n - m`. The
+//! band of margin `k` is the cells with `-k <= j - i <= (n - m) + k`: the strip between the two
+//! corners' diagonals and `k` more on either side (for a square matrix, `|j - i| <= k`). The
+//! bit-parallel fill works on whole words of 64 columns, so row `i` computes the *window* of
+//! words that hold the band's columns of rows `4 floor(i / 4)` to `4 floor(i / 4) + 3` (the four
+//! rows the fused kernel steps together share one window, [`Band::words`]). Windows only move
+//! right as `i` grows, never shrink on the left and never grow on the left.
+//!
+//! # What the fill computes outside its window
+//!
+//! The fill treats the matrix as if every cell outside the window were defined by its
+//! neighbours along one straight move, which is what the kernel's carries and untouched words
+//! say:
+//!
+//! * left of row `i`'s window, a cell equals the cell above, plus one for the edit distance
+//!   (`D(i, j) = D(i-1, j) + 1`, `M(i, j) = M(i-1, j)`): the carry into the window's first
+//!   word is the matrix's left-edge carry (0 for the LCS, a vertical delta of `+1` for the
+//!   edit distance), and the words left of the window keep the deltas of the last row that
+//!   computed them;
+//! * right of the window, a cell equals the cell on its left, plus one for the edit distance:
+//!   words no row has reached yet hold the initial state (`V` all ones, `Pv` all ones).
+//!
+//! Call the values so defined `D'` (or `M'`). Each is the cost (the length) of a real path
+//! through the whole matrix, built from real moves, so `D' >= D` and `M' <= M` everywhere.
+//! Inside the windows the kernel applies the exact recurrence, so a cell whose optimal path
+//! from `(-1, -1)` stays inside the windows has `D' = D` (`M' = M`). The answer of a fill is
+//! `D'(m-1, n-1)` (`M'(m-1, n-1)`): the sum of every band's horizontal deltas, stale words
+//! included, exactly as for the whole matrix.
+//!
+//! # When a fill proves itself
+//!
+//! A path through a cell on diagonal `d` costs at least `|d|` to reach it and
+//! `|(n - m) - d|` to go on to the end, so a path of cost `C` never strays further than
+//! `(C - (n - m)) / 2` diagonals outside the strip. So:
+//!
+//! * edit distance: if `D' <= (n - m) + 2k`, then `D <= D' <= (n - m) + 2k`, every optimal path
+//!   lies inside the band, the band's optimum is `D` and `D' = D`;
+//! * LCS: an LCS path makes `m - L` up moves and `n - L` left moves, so it never leaves the
+//!   diagonals `[-(m - L), (n - m) + (m - L)]`; if `m - M' <= k`, then `m - L <= m - M' <= k`,
+//!   every LCS path lies inside the band and `M' = L`. (Through the indel distance
+//!   `m + n - 2L = (n - m) + 2(m - L)` this is the edit distance's rule.)
+//!
+//! [`Band::proves`] is that test; a fill of the whole matrix always proves itself.
+//!
+//! # Why the walk is the whole matrix's walk, move for move
+//!
+//! When a fill proves itself, take the walk of the whole matrix (`reference`'s). It is an
+//! optimal path, so it lies in the band, and every prefix of it is an optimal path to its
+//! cell that stays in the band: every cell `c` on it has `D'(c) = D(c)`. At such a cell the
+//! rule compares neighbours `q` in a fixed order and takes the first whose value is
+//! `D(c) - 1` (edit distance: diagonal, then up; LCS: up when `M(up) = M(c)`). The banded fill
+//! reads `D'(q)`, which is `>= D(q) >= D(c) - 1` for every neighbour, and equal to `D(q)` when
+//! `q` is on the walk:
+//!
+//! * a neighbour the whole matrix rejects has `D(q) >= D(c)`, so `D'(q) >= D(c) = D'(c)`: the
+//!   band rejects it too (for the LCS: `M'(up) <= M(up) < M(c) = M'(c)`);
+//! * the neighbour the whole matrix takes is on the walk, so `D'(q) = D(q) = D'(c) - 1`: the
+//!   band takes it too.
+//!
+//! By induction from `(m-1, n-1)` the two walks make the same moves and the banded walk only
+//! reads cells inside its windows. Neighbours outside a window never need `+infinity`: the
+//! conventions above give them values `>= D` (`<= M`), which is all the argument uses, so no
+//! margin beyond the band is needed. Ties break as in the whole matrix because the rule's order
+//! is the same and its comparisons come out the same.
+//!
+//! # Doubling ([`BandChoice::Auto`])
+//!
+//! The first fill has margin [`AUTO_START`]. A fill that does not prove itself still bounds
+//! the answer (`D <= D'`, `L >= M'`), and the margin that bound would prove is
+//! [`Band::needed`]: `ceil((D' - (n - m)) / 2)`, or `m - M'`. The next margin is the larger of
+//! that and twice the last (Ukkonen's and edlib's doubling is the least it grows), so a fill
+//! whose value the wider band does not make worse proves itself at the second fill. Once the
+//! next band's windows would hold half the whole matrix's words or more ([`WHOLE_SHARE`]), the
+//! next fill is the whole matrix: on unrelated sequences the search then costs one narrow fill
+//! more than the whole matrix.
+//!
+//! Cost of a fill of margin `k`: about `m * ((n - m) + 2k + 128) / 64` word steps.
+
+use std::ops::Range;
+
+use crate::engine::bitpar::WORD_BITS;
+use crate::engine::problem::Problem;
+
+/// How a run chooses its band (`--band auto|off|K`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum BandChoice {
+    /// Start at [`AUTO_START`] and widen until a fill proves itself.
+    #[default]
+    Auto,
+    /// The whole matrix, in one fill.
+    Off,
+    /// One fill of this margin; a run whose fill does not prove itself is refused.
+    Fixed(usize),
+}
+
+impl std::fmt::Display for BandChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BandChoice::Auto => f.write_str("auto"),
+            BandChoice::Off => f.write_str("off"),
+            BandChoice::Fixed(k) => write!(f, "{k}"),
+        }
+    }
+}
+
+/// The margin of the first fill of `--band auto`: one word's worth of diagonals either side.
+pub const AUTO_START: usize = 64;
+
+/// The share of the whole matrix's words from which `auto` fills the whole matrix instead of a
+/// band: a band this wide saves little, and the whole matrix needs no proof.
+pub const WHOLE_SHARE: f64 = 0.5;
+
+/// How far past the current margin `auto` jumps at once to the margin its bound proves
+/// before it has seen the bound settle ([`Band::next`]).
+pub const JUMP_REACH: usize = 4;
+
+/// Rows that share a window: the rows the fused kernel steps in one pass.
+pub const WINDOW_ROWS: usize = crate::engine::bitpar::FUSED_ROWS;
+
+/// A band of an `m x n` matrix (`m <= n`): a margin, or the whole matrix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Band {
+    m: usize,
+    n: usize,
+    /// `None`: the whole matrix.
+    margin: Option<usize>,
+}
+
+impl Band {
+    /// The band of margin `margin` (`None`: the whole matrix) of an `m x n` matrix. A margin
+    /// that covers every cell is the whole matrix.
+    pub fn new(m: usize, n: usize, margin: Option<usize>) -> Band {
+        debug_assert!(m <= n, "rows must be the shorter sequence");
+        let margin = margin.filter(|&k| k < m.saturating_sub(1));
+        Band { m, n, margin }
+    }
+
+    /// The whole `m x n` matrix.
+    pub fn whole(m: usize, n: usize) -> Band {
+        Band::new(m, n, None)
+    }
+
+    /// The margin, `None` for the whole matrix.
+    pub fn margin(&self) -> Option<usize> {
+        self.margin
+    }
+
+    pub fn is_whole(&self) -> bool {
+        self.margin.is_none()
+    }
+
+    /// Words of a whole row.
+    fn row_words(&self) -> usize {
+        self.n.div_ceil(WORD_BITS)
+    }
+
+    /// The band's own columns on row `i < m`: `j` with `-k <= j - i <= (n - m) + k`.
+    pub fn cols(&self, i: usize) -> Range<usize> {
+        debug_assert!(i < self.m, "row {i} of {}", self.m);
+        match self.margin {
+            None => 0..self.n,
+            Some(k) => {
+                let hi = i.saturating_add(self.n - self.m).saturating_add(k);
+                i.saturating_sub(k)..hi.min(self.n - 1) + 1
+            }
+        }
+    }
+
+    /// The words row `i < m` computes: those holding the band's columns of every row of its
+    /// group of [`WINDOW_ROWS`]. Both ends are non-decreasing in `i`.
+    pub fn words(&self, i: usize) -> Range<usize> {
+        debug_assert!(i < self.m, "row {i} of {}", self.m);
+        if self.margin.is_none() {
+            return 0..self.row_words();
+        }
+        let first = i - i % WINDOW_ROWS;
+        let last = (first + WINDOW_ROWS - 1).min(self.m - 1);
+        self.cols(first).start / WORD_BITS..(self.cols(last).end - 1) / WORD_BITS + 1
+    }
+
+    /// Word steps of a fill: the windows' words over all rows. O(m) (O(1) for the whole).
+    pub fn total_words(&self) -> u64 {
+        match self.margin {
+            None => self.m as u64 * self.row_words() as u64,
+            Some(_) => (0..self.m).map(|i| self.words(i).len() as u64).sum(),
+        }
+    }
+
+    /// The first row `>= 0` for which `pred` holds, `m` if none, for a `pred` that is false
+    /// then true along the rows (as `words(i).end > s` and `words(i).start >= s` are).
+    pub fn first_row(&self, pred: impl Fn(Range<usize>) -> bool) -> usize {
+        let (mut lo, mut hi) = (0, self.m);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if pred(self.words(mid)) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        lo
+    }
+
+    /// Whether a fill of this band whose answer is `value` (`M'(m-1, n-1)` for the LCS,
+    /// `D'(m-1, n-1)` for the edit distance) has the exact answer (see the module doc).
+    pub fn proves(&self, problem: Problem, value: usize) -> bool {
+        match self.margin {
+            None => true,
+            Some(k) => self.needed(problem, value) <= k,
+        }
+    }
+
+    /// The smallest margin a fill's `value` would prove: `m - M'` for the LCS,
+    /// `ceil((D' - (n - m)) / 2)` for the edit distance.
+    pub fn needed(&self, problem: Problem, value: usize) -> usize {
+        match problem {
+            Problem::Lcs => self.m.saturating_sub(value),
+            Problem::Edit => value.saturating_sub(self.n - self.m).div_ceil(2),
+        }
+    }
+
+    /// The band `auto` fills after this one, whose answer `value` did not prove itself;
+    /// `previous` is what the fill before this one would have proved ([`Band::needed`]), if
+    /// there was one. The whole matrix once the band `value` proves would hold
+    /// [`WHOLE_SHARE`] of its words. Otherwise the margin at least doubles, and jumps at once to
+    /// what `value` proves when that is near (within [`JUMP_REACH`] times this margin) or when
+    /// the bound has settled (it shrank by less than a fifth since the fill before): a band
+    /// that cuts the optimal path off gives a loose bound, which a doubled band tightens for
+    /// less than the loose bound's band would cost.
+    pub fn next(&self, problem: Problem, value: usize, previous: Option<usize>) -> Band {
+        let Some(k) = self.margin else {
+            return *self;
+        };
+        let needed = self.needed(problem, value);
+        let jump = Band::new(self.m, self.n, Some(needed.max(k.saturating_mul(2)).max(1)));
+        let whole = Band::whole(self.m, self.n).total_words() as f64;
+        if jump.total_words() as f64 >= WHOLE_SHARE * whole {
+            return Band::whole(self.m, self.n);
+        }
+        let settled = previous.is_some_and(|p| needed.saturating_mul(5) >= p.saturating_mul(4));
+        if needed <= k.saturating_mul(JUMP_REACH) || settled {
+            jump
+        } else {
+            Band::new(self.m, self.n, Some(k.saturating_mul(2).max(1)))
+        }
+    }
+
+    /// The first band a run with `choice` fills.
+    pub fn first(m: usize, n: usize, choice: BandChoice) -> Band {
+        let band = match choice {
+            BandChoice::Off => Band::whole(m, n),
+            BandChoice::Fixed(k) => Band::new(m, n, Some(k)),
+            BandChoice::Auto => Band::new(m, n, Some(AUTO_START)),
+        };
+        let whole = Band::whole(m, n);
+        match choice {
+            BandChoice::Auto
+                if band.total_words() as f64 >= WHOLE_SHARE * whole.total_words() as f64 =>
+            {
+                whole
+            }
+            _ => band,
+        }
+    }
+}
+
+/// The bands a run filled, in order, and how it ended: what reports record.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BandSearch {
+    /// The margin of every fill, `None` for the whole matrix; the last is the answer's.
+    pub fills: Vec<Option<usize>>,
+    /// Whether the last fill proved itself (always, but for a fixed band that did not).
+    pub proven: bool,
+}
+
+impl BandSearch {
+    /// The margin of the last fill (`None`: the whole matrix, or no fill).
+    pub fn last(&self) -> Option<usize> {
+        self.fills.last().copied().flatten()
+    }
+
+    /// Fills after the first: how many times the band widened.
+    pub fn doublings(&self) -> usize {
+        self.fills.len().saturating_sub(1)
+    }
+}
+
+/// The search `choice` makes on an `m x n` matrix, with `fill(band)` running one fill and
+/// giving its answer (`M'` or `D'`): fills until one proves itself, or, for a fixed band,
+/// once. Returns the search and the last fill's result.
+pub fn search<T>(
+    problem: Problem,
+    m: usize,
+    n: usize,
+    choice: BandChoice,
+    mut fill: impl FnMut(Band) -> (usize, T),
+) -> (BandSearch, T) {
+    let mut band = Band::first(m, n, choice);
+    let mut fills = Vec::new();
+    let mut previous = None;
+    loop {
+        fills.push(band.margin());
+        let (value, result) = fill(band);
+        let proven = band.proves(problem, value);
+        if proven || choice != BandChoice::Auto {
+            return (BandSearch { fills, proven }, result);
+        }
+        let next = band.next(problem, value, previous);
+        previous = Some(band.needed(problem, value));
+        band = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_hold_the_band_and_only_move_right() {
+        for (m, n) in [
+            (1, 1),
+            (1, 300),
+            (5, 5),
+            (64, 64),
+            (100, 130),
+            (300, 300),
+            (257, 1000),
+        ] {
+            for k in [0, 1, 3, 63, 64, 65, 200, 10_000] {
+                let band = Band::new(m, n, Some(k));
+                let mut last = 0..0;
+                for i in 0..m {
+                    let cols = band.cols(i);
+                    let words = band.words(i);
+                    assert!(words.start * 64 <= cols.start && cols.end <= words.end * 64);
+                    assert!(words.end * 64 < n + 64, "no word past the row");
+                    // Every column of the band, with every cell's diagonal inside it.
+                    for j in 0..n {
+                        let d = j as i64 - i as i64;
+                        let inside = -(k as i64) <= d && d <= (n - m) as i64 + k as i64;
+                        assert_eq!(cols.contains(&j), inside || band.is_whole(), "({i}, {j})");
+                    }
+                    if i > 0 {
+                        assert!(last.start <= words.start && last.end <= words.end);
+                    }
+                    if i % WINDOW_ROWS != 0 {
+                        assert_eq!(words, last, "a group of rows shares its window");
+                    }
+                    last = words;
+                }
+                // The corners' cells are always in the band.
+                assert!(band.cols(0).contains(&0) && band.cols(m - 1).contains(&(n - 1)));
+            }
+        }
+    }
+
+    #[test]
+    fn a_margin_that_covers_everything_is_the_whole_matrix() {
+        assert!(Band::new(10, 20, Some(9)).is_whole());
+        assert!(!Band::new(10, 20, Some(8)).is_whole());
+        assert!(Band::new(1, 20, Some(0)).is_whole());
+        assert!(Band::new(0, 0, Some(0)).is_whole());
+        let band = Band::new(10, 20, Some(8));
+        assert_eq!(band.cols(9), 1..20);
+        assert_eq!(band.cols(0), 0..19);
+        assert_eq!(Band::whole(200, 300).total_words(), 200 * 5);
+    }
+
+    #[test]
+    fn proofs_follow_the_bound_on_a_path_s_drift() {
+        let band = Band::new(100, 110, Some(5));
+        // LCS: m - M' <= k.
+        assert!(band.proves(Problem::Lcs, 95));
+        assert!(!band.proves(Problem::Lcs, 94));
+        assert_eq!(band.needed(Problem::Lcs, 94), 6);
+        // Edit: D' <= (n - m) + 2k = 20.
+        assert!(band.proves(Problem::Edit, 20));
+        assert!(!band.proves(Problem::Edit, 21));
+        assert_eq!(band.needed(Problem::Edit, 21), 6);
+        assert!(Band::whole(100, 110).proves(Problem::Edit, 1000));
+    }
+
+    #[test]
+    fn auto_at_least_doubles_and_jumps_to_what_the_bound_proves() {
+        let (m, n) = (100_000, 100_000);
+        let band = Band::new(m, n, Some(64));
+        assert_eq!(band.next(Problem::Lcs, m - 65, None).margin(), Some(128));
+        assert_eq!(band.next(Problem::Lcs, m - 200, None).margin(), Some(200));
+        // Far: double, unless the bound has settled.
+        assert_eq!(band.next(Problem::Lcs, m - 1000, None).margin(), Some(128));
+        assert_eq!(
+            band.next(Problem::Lcs, m - 1000, Some(1200)).margin(),
+            Some(1000)
+        );
+        assert_eq!(
+            band.next(Problem::Lcs, m - 1000, Some(1300)).margin(),
+            Some(128)
+        );
+        assert_eq!(
+            band.next(Problem::Edit, 3001, Some(1501)).margin(),
+            Some(1501)
+        );
+        // A bound as far as unrelated sequences give: the whole matrix.
+        assert!(band.next(Problem::Lcs, m / 2, None).is_whole());
+        assert!(band.next(Problem::Edit, m * 7 / 10, None).is_whole());
+        // A distance of half the rows proves a band of a quarter: 44% of the cells.
+        let settled = Some(m / 4);
+        assert_eq!(
+            band.next(Problem::Edit, m / 2, settled).margin(),
+            Some(m / 4)
+        );
+        // Short matrices start whole.
+        assert!(Band::first(100, 100, BandChoice::Auto).is_whole());
+        assert_eq!(
+            Band::first(m, n, BandChoice::Auto).margin(),
+            Some(AUTO_START)
+        );
+        assert!(Band::first(m, n, BandChoice::Off).is_whole());
+        assert_eq!(Band::first(m, n, BandChoice::Fixed(7)).margin(), Some(7));
+    }
+
+    #[test]
+    fn the_search_stops_at_the_first_proof() {
+        let (m, n) = (100_000, 100_000);
+        // A fake problem whose value proves itself from margin 1000: the LCS is m - 1000 once
+        // the band holds it, less before.
+        let mut seen = Vec::new();
+        let (search, last) = search(Problem::Lcs, m, n, BandChoice::Auto, |band| {
+            let k = band.margin().unwrap_or(m);
+            seen.push(k);
+            let value = if k >= 1000 {
+                m - 1000
+            } else {
+                m - 1000 - (1000 - k)
+            };
+            (value, k)
+        });
+        // A bound of 1936 is far from 64: double to 128, whose bound (1872) has settled: jump.
+        assert_eq!(search.fills, [Some(64), Some(128), Some(1872)]);
+        assert!(search.proven);
+        assert_eq!(search.doublings(), 2);
+        assert_eq!(last, 1872);
+        assert_eq!(seen, [64, 128, 1872]);
+        // A fixed band is filled once, proven or not.
+        let (search, _) = search_fixed(m, n, 10);
+        assert_eq!((search.fills, search.proven), (vec![Some(10)], false));
+    }
+
+    fn search_fixed(m: usize, n: usize, k: usize) -> (BandSearch, ()) {
+        search(Problem::Lcs, m, n, BandChoice::Fixed(k), |_| (0, ()))
+    }
+}
