@@ -374,7 +374,7 @@ fn search() {
     }
 }
 
-/// Runs the sections named on the command line (`dense`, `band`, `steps`, `search`), or all of them.
+/// Runs the sections named on the command line (`dense`, `band`, `steps`, `narrow`, `search`), or all of them.
 fn main() {
     // Cargo passes `--bench`; any other argument names a section.
     let named: Vec<String> = std::env::args()
@@ -397,6 +397,13 @@ fn main() {
         // kernels' prologue and epilogue.
         steps(782);
         steps(4096);
+    }
+    if run("narrow") {
+        // A narrow diagonal band's windows: where the portable kernel overtakes the vector
+        // ones (`Kernel::for_words`).
+        for words in [3, 8, 12, 16, 32, 48, 64] {
+            steps(words);
+        }
     }
     if run("search") {
         search();

@@ -111,6 +111,8 @@
 //! bits; with AVX-512 (three-input logic and funnel shifts on the same vectors) 0.48 and 0.70.
 //! Masks as for LCS; the row state is two words per 64 columns.
 
+use crate::engine::problem::Problem;
+
 use super::{Kernel, Masks, FUSED_ROWS, WORD_BITS};
 
 #[cfg(target_arch = "x86_64")]
@@ -353,7 +355,7 @@ fn step2<const TRACED: bool>(
 /// doc's cost).
 #[inline]
 pub fn step4(pv: &mut [u64], mv: &mut [u64], eq: [&[u64]; 4], hin: [Delta; 4]) -> [Delta; 4] {
-    step4_with(Kernel::detected(), pv, mv, eq, hin)
+    step4_with(Kernel::for_words(Problem::Edit, pv.len()), pv, mv, eq, hin)
 }
 
 /// [`step4`] that also writes the four rows' traceback bits (see [`step_traced`]).
@@ -366,7 +368,15 @@ pub fn step4_traced(
     up: [&mut [u64]; 4],
     sub: [&mut [u64]; 4],
 ) -> [Delta; 4] {
-    step4_traced_with(Kernel::detected(), pv, mv, eq, hin, up, sub)
+    step4_traced_with(
+        Kernel::for_words(Problem::Edit, pv.len()),
+        pv,
+        mv,
+        eq,
+        hin,
+        up,
+        sub,
+    )
 }
 
 /// [`step4`] on the given kernel, which must be available ([`Kernel::is_available`]; panics

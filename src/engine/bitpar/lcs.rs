@@ -47,6 +47,8 @@
 //! ns per row-word, 0.46 with the traceback bits (1.05 portable); with AVX-512 0.33 and 0.43.
 //! Masks: one row of words per distinct byte of `x`, so `distinct(x) * words * 8` bytes.
 
+use crate::engine::problem::Problem;
+
 use super::{Kernel, Masks, FUSED_ROWS};
 
 #[cfg(target_arch = "x86_64")]
@@ -99,7 +101,7 @@ pub fn step_traced(v: &mut [u64], pm: &[u64], carry_in: bool, up: &mut [u64]) ->
 /// [`Kernel`] this CPU has (see the module doc's cost).
 #[inline]
 pub fn step4(v: &mut [u64], pm: [&[u64]; 4], carry_in: [bool; 4]) -> [bool; 4] {
-    step4_with(Kernel::detected(), v, pm, carry_in)
+    step4_with(Kernel::for_words(Problem::Lcs, v.len()), v, pm, carry_in)
 }
 
 /// [`step4`] that also writes the four rows' "go up" bits (see [`step_traced`]).
@@ -110,7 +112,13 @@ pub fn step4_traced(
     carry_in: [bool; 4],
     up: [&mut [u64]; 4],
 ) -> [bool; 4] {
-    step4_traced_with(Kernel::detected(), v, pm, carry_in, up)
+    step4_traced_with(
+        Kernel::for_words(Problem::Lcs, v.len()),
+        v,
+        pm,
+        carry_in,
+        up,
+    )
 }
 
 /// [`step4`] on the given kernel, which must be available ([`Kernel::is_available`]; panics
