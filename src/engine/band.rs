@@ -82,6 +82,16 @@
 //! next fill is the whole matrix: on unrelated sequences the search then costs one narrow fill
 //! more than the whole matrix.
 //!
+//! Before the first fill `auto` looks at [`SAMPLES`] pieces of the pair, [`SAMPLE_ROWS`] bytes
+//! of `x` against as many of `y` spread along the strip, and scales the margin each would
+//! need to the whole matrix ([`sampled_margin`]). When their mean asks for a band of
+//! [`WHOLE_SHARE`] of the whole matrix's words or more (an LCS of unrelated sequences: about
+//! 58%, where an edit distance asks for about 45%), the first fill is the whole matrix, the
+//! fill the search would reach after its first narrow one; otherwise the search starts at
+//! [`AUTO_START`] as above. The samples only choose where the search starts: every
+//! answer is still a fill that proved itself, so a misleading sample costs time, never
+//! exactness.
+//!
 //! Cost of a fill of margin `k`: about `m * ((n - m) + 2k + 128) / 64` word steps.
 
 use std::ops::Range;
@@ -117,6 +127,11 @@ pub const AUTO_START: usize = 64;
 /// The share of the whole matrix's words from which `auto` fills the whole matrix instead of a
 /// band: a band this wide saves little, and the whole matrix needs no proof.
 pub const WHOLE_SHARE: f64 = 0.5;
+
+/// Bytes of `x` in each of the samples `auto` looks at before its first fill
+/// ([`sampled_margin`]), and how many samples: a few tens of microseconds of bit-parallel DP.
+pub const SAMPLE_ROWS: usize = 1024;
+pub const SAMPLES: usize = 4;
 
 /// How far past the current margin `auto` jumps at once to the margin its bound proves
 /// before it has seen the bound settle ([`Band::next`]).
@@ -253,7 +268,24 @@ impl Band {
         }
     }
 
-    /// The first band a run with `choice` fills.
+    /// The first band a run with `choice` fills on `x` (rows) and `y`: for `auto`, the whole
+    /// matrix when the pair's samples ask for a band of [`WHOLE_SHARE`] of its words or more.
+    pub fn first_for(problem: Problem, x: &[u8], y: &[u8], choice: BandChoice) -> Band {
+        let (m, n) = (x.len(), y.len());
+        let band = Band::first(m, n, choice);
+        if choice != BandChoice::Auto || band.is_whole() {
+            return band;
+        }
+        let whole = Band::whole(m, n).total_words() as f64;
+        match sampled_margin(problem, x, y) {
+            Some(k) if Band::new(m, n, Some(k)).total_words() as f64 >= WHOLE_SHARE * whole => {
+                Band::whole(m, n)
+            }
+            _ => band,
+        }
+    }
+
+    /// The first band a run with `choice` fills on an `m x n` matrix, before any sample.
     pub fn first(m: usize, n: usize, choice: BandChoice) -> Band {
         let band = match choice {
             BandChoice::Off => Band::whole(m, n),
@@ -270,6 +302,32 @@ impl Band {
             _ => band,
         }
     }
+}
+
+/// The margin the whole `x` x `y` matrix would need by the mean of [`SAMPLES`] samples: each
+/// the [`Band::needed`] margin of [`SAMPLE_ROWS`] bytes of `x` against as many of `y` at the
+/// same place along the strip (evenly spaced, the last at the end), times `m / SAMPLE_ROWS`.
+/// `None` for matrices with fewer than `SAMPLES * SAMPLE_ROWS` rows, whose fills are cheap.
+pub fn sampled_margin(problem: Problem, x: &[u8], y: &[u8]) -> Option<usize> {
+    let (m, n, rows) = (x.len(), y.len(), SAMPLE_ROWS);
+    if m < SAMPLES * rows {
+        return None;
+    }
+    let needed: usize = (0..SAMPLES)
+        .map(|s| {
+            let a = s * (m - rows) / (SAMPLES - 1);
+            // The same fraction of the way along y's free columns as a is along x's rows.
+            let b = (a as u128 * (n - rows) as u128 / (m - rows) as u128) as usize;
+            let (xs, ys) = (&x[a..a + rows], &y[b..b + rows]);
+            let sample = Band::whole(rows, rows);
+            let value = match problem {
+                Problem::Lcs => crate::engine::bitpar::lcs_length(xs, ys),
+                Problem::Edit => crate::engine::bitpar::edit::distance(xs, ys),
+            };
+            sample.needed(problem, value)
+        })
+        .sum();
+    Some((needed as u128 * m as u128).div_ceil((SAMPLES * rows) as u128) as usize)
 }
 
 /// The bands a run filled, in order, and how it ended: what reports record.
@@ -293,17 +351,16 @@ impl BandSearch {
     }
 }
 
-/// The search `choice` makes on an `m x n` matrix, with `fill(band)` running one fill and
+/// The search `choice` makes on the matrix of `x` (rows) and `y`, with `fill(band)` running one fill and
 /// giving its answer (`M'` or `D'`): fills until one proves itself, or, for a fixed band,
 /// once. Returns the search and the last fill's result.
 pub fn search<T>(
     problem: Problem,
-    m: usize,
-    n: usize,
+    (x, y): (&[u8], &[u8]),
     choice: BandChoice,
     mut fill: impl FnMut(Band) -> (usize, T),
 ) -> (BandSearch, T) {
-    let mut band = Band::first(m, n, choice);
+    let mut band = Band::first_for(problem, x, y, choice);
     let mut fills = Vec::new();
     let mut previous = None;
     loop {
@@ -322,6 +379,37 @@ pub fn search<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn samples_send_unrelated_pairs_whole_and_keep_near_ones_banded() {
+        let mut rng = crate::generate::Random::new(11);
+        let x = rng.bytes(20_000, b"ACGT");
+        let unrelated = rng.bytes(20_000, b"ACGT");
+        // One byte in 500 changed.
+        let mut near = x.clone();
+        for i in (0..near.len()).step_by(500) {
+            near[i] = if near[i] == b'A' { b'C' } else { b'A' };
+        }
+        for problem in [Problem::Lcs, Problem::Edit] {
+            let far = sampled_margin(problem, &x, &unrelated).unwrap();
+            let close = sampled_margin(problem, &x, &near).unwrap();
+            // About 35% (LCS) and 26% (edit) of the rows for unrelated DNA; one edit in 500.
+            assert!(far > 20_000 / 5, "{problem}: {far}");
+            assert!(close <= 20_000 / 250, "{problem}: {close}");
+            let first = Band::first_for(problem, &x, &near, BandChoice::Auto);
+            assert_eq!(first.margin(), Some(AUTO_START));
+            assert_eq!(
+                Band::first_for(problem, &x, &unrelated, BandChoice::Off),
+                Band::whole(20_000, 20_000)
+            );
+        }
+        assert!(Band::first_for(Problem::Lcs, &x, &unrelated, BandChoice::Auto).is_whole());
+        // The edit distance of unrelated sequences is still tried in a band.
+        let first = Band::first_for(Problem::Edit, &x, &unrelated, BandChoice::Auto);
+        assert_eq!(first.margin(), Some(AUTO_START));
+        // Too short to sample.
+        assert_eq!(sampled_margin(Problem::Lcs, &x[..4095], &unrelated), None);
+    }
 
     #[test]
     fn windows_hold_the_band_and_only_move_right() {
@@ -429,11 +517,13 @@ mod tests {
 
     #[test]
     fn the_search_stops_at_the_first_proof() {
-        let (m, n) = (100_000, 100_000);
+        let m = 100_000;
+        // Identical sequences, whose samples keep the search's start.
+        let seq = vec![b'a'; m];
         // A fake problem whose value proves itself from margin 1000: the LCS is m - 1000 once
         // the band holds it, less before.
         let mut seen = Vec::new();
-        let (search, last) = search(Problem::Lcs, m, n, BandChoice::Auto, |band| {
+        let (search, last) = search(Problem::Lcs, (&seq, &seq), BandChoice::Auto, |band| {
             let k = band.margin().unwrap_or(m);
             seen.push(k);
             let value = if k >= 1000 {
@@ -450,11 +540,9 @@ mod tests {
         assert_eq!(last, 1872);
         assert_eq!(seen, [64, 128, 1872]);
         // A fixed band is filled once, proven or not.
-        let (search, _) = search_fixed(m, n, 10);
-        assert_eq!((search.fills, search.proven), (vec![Some(10)], false));
-    }
-
-    fn search_fixed(m: usize, n: usize, k: usize) -> (BandSearch, ()) {
-        search(Problem::Lcs, m, n, BandChoice::Fixed(k), |_| (0, ()))
+        let (fixed, _) = super::search(Problem::Lcs, (&seq, &seq), BandChoice::Fixed(10), |_| {
+            (0, ())
+        });
+        assert_eq!((fixed.fills, fixed.proven), (vec![Some(10)], false));
     }
 }

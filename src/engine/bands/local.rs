@@ -56,10 +56,9 @@ pub fn run_search(
     mode: Checkpoint,
     choice: BandChoice,
 ) -> (BandSearch, InProcess) {
-    let (m, n) = (plan.rows(), plan.cols());
     let mut messages = vec![0; plan.senders().len()];
     let mut bytes = 0;
-    let (search, mut out) = band::search(plan.problem(), m, n, choice, |b| {
+    let (search, mut out) = band::search(plan.problem(), (x, y), choice, |b| {
         let run = run_plan(&plan.with_band(b), x, y, mode);
         for (total, fill) in messages.iter_mut().zip(&run.messages) {
             *total += fill;

@@ -122,7 +122,7 @@ pub(super) fn run(
         false => Waiting::Doze,
     };
     let mut seconds_recompute = 0.0;
-    let (search, store) = band::search(problem, m, n, choice, |b| {
+    let (search, store) = band::search(problem, (&pair.x, &pair.y), choice, |b| {
         let began = Instant::now();
         let plan = plan.with_band(b);
         let mut store = (rank < plan.active_ranks())
