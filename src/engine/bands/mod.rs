@@ -52,7 +52,7 @@
 //! * memory: masks `distinct(x) * w * 8` bytes, `V` `w * 8`, plus `Full`: `m * w * 8`, or
 //!   `Every(K)`: `(floor((m-1)/K) + min(K, m) + 1) * w * 8 + (s + 1) * ceil(m/64) * 8` with
 //!   `s = floor((w-1)/G)` seams, smallest near `K = sqrt(m)`: for 10^6 x 10^6 on 2 ranks,
-//!   about 2 * 1000 * 7813 * 8 bytes = 125 MB, plus 15 MB of seams (`G = 64`); twice all that
+//!   about 2 * 1000 * 7813 * 8 bytes = 125 MB, plus 4 MB of seams (`G = 256`); twice all that
 //!   for the edit distance;
 //! * traceback: `O(m + n)` steps plus, with checkpoints, about `G / 2` word steps per row the
 //!   walk crosses (more where it drifts far left within a block), never more than one more fill

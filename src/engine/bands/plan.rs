@@ -46,19 +46,16 @@ use crate::engine::traffic::Predicted;
 /// `w` words keeps `planes * m * floor((w - 1) / G)` bits. The fill steps a row one segment
 /// at a time, which costs a little at every seam; the traceback recomputes a block over the
 /// segment the walk is in, from its start to the walk's word: `G / 2` words wide on average.
-/// The seams cost some 25 cycles per segment and pass of the kernel (its loop over the words
-/// ends and starts again; a pass steps four rows for the LCS, two for the edit distance), so
-/// the fill's extra time falls as `1 / G`. Measured in
-/// thread CPU time against the same fill without seams (bands of 782 to 7,813 words):
-/// `G = 16` fills 10–16% slower, 32 7–12%, 64 3–7% for the LCS and 2–4% for the edit
-/// distance (less than a run's noise under `mpirun` on a busy host), 128 2–4%, 256 1–3%;
-/// while the recompute is 1.3%, 2.3%, 4.3% and 8.5% of the fill's words (`G` = 16 to 128,
-/// 50,000 x 50,000 at one rank). 64 gives the least fill plus traceback at one and two ranks
-/// and half the seams' memory of 32. The best `G` grows as the square root of the band's
-/// width (about 50 for 800 words, 160 for 8,000), so bands of a few hundred words (50,000
-/// columns on four ranks or more) would gain from a smaller one and very wide bands from a
-/// larger one.
-pub const SEGMENT_WORDS: usize = 64;
+/// Each segment is one call of the four-row kernel, whose vector wavefront pays three extra
+/// steps and its lanes' set-up per call (`cargo bench --bench kernel -- narrow`: 0.51 ns per
+/// word over 64 words, 0.41 over 128, 0.33 over 4,096, AVX-512), so the fill's extra time
+/// falls as `1 / G` while the recompute grows as `G`. Whole runs, LCS, medians of 5 (a
+/// 200,000 x 200,000 pair of 3,125-word bands at one rank and 1,563 at two; large_3's 782 and
+/// 391): `G = 64` 0.355 / 0.217 s and 0.027 / 0.023 s, 128 0.298 / 0.215 and 0.030 / 0.022,
+/// 256 0.269 / 0.155 and 0.023 / 0.019, 512 0.270 / 0.186 and 0.024 / 0.019; the traceback
+/// stays under a tenth of the fill at 256 (0.019 s of 0.27 s, 5 ms of 23). Seams cost
+/// `planes` bits per row each, a quarter of what 64 kept.
+pub const SEGMENT_WORDS: usize = 256;
 
 /// Column ownership and row batching of an `m x n` bands run on `ranks` ranks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -742,9 +742,9 @@ mod tests {
             estimate_bytes(&narrow, 0, &x, Checkpoint::Full),
             estimate_bytes(&plan, 0, &x, Checkpoint::Full)
         );
-        // 10^6 x 10^6 on 2 ranks: 7,813 words, 122 seams of 64 words, 10^6 bits each.
+        // 10^6 x 10^6 on 2 ranks: 7,813 words, 30 seams of 256 words, 10^6 bits each.
         let big = BandPlan::new(1_000_000, 1_000_000, 2, 256);
-        assert_eq!(big.seams(0), 122);
+        assert_eq!(big.seams(0), 30);
         let seams = |plan: &BandPlan| {
             estimate_bytes(plan, 0, b"ACGT", Checkpoint::Every(1000))
                 - estimate_bytes(
@@ -754,11 +754,8 @@ mod tests {
                     Checkpoint::Every(1000),
                 )
         };
-        assert_eq!(seams(&big), 122 * 15_625 * 8);
-        assert_eq!(
-            seams(&big.with_problem(Problem::Edit)),
-            2 * 122 * 15_625 * 8
-        );
+        assert_eq!(seams(&big), 30 * 15_625 * 8);
+        assert_eq!(seams(&big.with_problem(Problem::Edit)), 2 * 30 * 15_625 * 8);
     }
 
     #[test]
