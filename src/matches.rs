@@ -32,6 +32,7 @@ use crate::engine::search::run::{RankSearch, Searched};
 use crate::engine::traffic::PerKind;
 use crate::input::Format;
 use crate::provenance::Provenance;
+use crate::report::thousands;
 
 /// The TSV's header line (without its newline).
 pub const TSV_HEADER: &str = "pattern\trecord\tstart\tend\tdistance";
@@ -345,20 +346,6 @@ impl SearchReport {
     }
 }
 
-/// `1234567` as `1,234,567` (as `runs::thousands`, which this module cannot call: `runs`
-/// reads result sets and knows this module's rows).
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (k, c) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// One search as one row of a search result set (see the module doc).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SearchRow {
@@ -399,11 +386,7 @@ pub struct SearchRow {
 impl SearchRow {
     /// The CSV header line (without its newline), derived from the struct.
     pub fn header() -> String {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        w.serialize(SearchRow::default()).expect("a row serializes");
-        let bytes = w.into_inner().expect("writing to memory cannot fail");
-        let text = String::from_utf8(bytes).expect("the header is UTF-8");
-        text.lines().next().unwrap_or_default().to_owned()
+        crate::report::csv_header::<SearchRow>()
     }
 }
 

@@ -24,7 +24,7 @@ use crate::engine::problem::Problem;
 use crate::error::Error;
 use crate::input::InputError;
 use crate::report::EngineKind;
-use crate::report::Row;
+use crate::report::{thousands, Row};
 
 /// Reads every row of the result sets at `paths`, in file order.
 pub fn read_result_sets(paths: &[PathBuf]) -> Result<Vec<Row>, Error> {
@@ -317,19 +317,6 @@ impl Config {
 pub fn input_name(path: &str) -> &str {
     let name = path.rsplit('/').next().unwrap_or(path);
     name.strip_suffix(".txt").unwrap_or(name)
-}
-
-/// `12,345`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (k, c) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// The repetitions of one configuration, reduced.

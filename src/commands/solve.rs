@@ -95,11 +95,11 @@ fn engine_note(method: Method, m: usize, n: usize, ranks: usize) -> Option<Strin
     let why = match method {
         Method::Diagonal { .. } if ranks > 1 => format!(
             "it synchronises its {ranks} ranks once per anti-diagonal, {} times",
-            crate::runs::thousands((m + n - 1) as u64)
+            crate::report::thousands((m + n - 1) as u64)
         ),
         Method::Diagonal { .. } => format!(
             "it steps through the {} anti-diagonals one at a time",
-            crate::runs::thousands((m + n - 1) as u64)
+            crate::report::thousands((m + n - 1) as u64)
         ),
         Method::Bands { .. } => "its bands are narrow for the rows they pipeline".to_owned(),
     };
@@ -110,8 +110,8 @@ fn engine_note(method: Method, m: usize, n: usize, ranks: usize) -> Option<Strin
     Some(format!(
         "on this {} x {} matrix the {engine} engine should take about {} ({why}), the \
          {other_engine} engine about {}: run with {switch} (--quiet hides notes)",
-        crate::runs::thousands(m as u64),
-        crate::runs::thousands(n as u64),
+        crate::report::thousands(m as u64),
+        crate::report::thousands(n as u64),
         duration(chosen),
         duration(other)
     ))

@@ -705,8 +705,8 @@ pub fn messages(data: &Data) -> Figure {
                             s,
                             &format!(
                                 "{} boundary messages, predicted {}",
-                                crate::runs::thousands(m.median as u64),
-                                crate::runs::thousands(s.predicted)
+                                crate::report::thousands(m.median as u64),
+                                crate::report::thousands(s.predicted)
                             ),
                         ),
                         tags: tags(s),
