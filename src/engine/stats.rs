@@ -7,10 +7,8 @@
 //! datatype lives until the process exits, and MPICH reports every one as leaked when MPI is
 //! finalised.
 
-use mpi::datatype::PartitionMut;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
-use mpi::Count;
 
 use crate::provenance::HostInfo;
 use serde::Serialize;
@@ -349,31 +347,11 @@ pub fn gather_varcount<T: Words>(
     records: &[T],
     waiting: Waiting,
 ) -> Option<Vec<T>> {
-    let root = world.process_at_rank(0);
     let mut local = Vec::with_capacity(records.len() * T::WORDS);
     for record in records {
         record.put(&mut local);
     }
-    let local = &local[..];
-    let count = local.len() as Count;
-    if world.rank() != 0 {
-        waiting.gather(&root, &[count], None);
-        waiting.gather_varcount(&root, local, None);
-        return None;
-    }
-    let mut counts = vec![0 as Count; world.size() as usize];
-    waiting.gather(&root, &[count], Some(&mut counts[..]));
-    let displs: Vec<Count> = counts
-        .iter()
-        .scan(0, |at, &c| {
-            let d = *at;
-            *at += c;
-            Some(d)
-        })
-        .collect();
-    let mut all = vec![0u64; counts.iter().sum::<Count>() as usize];
-    let mut partition = PartitionMut::new(&mut all[..], counts, displs);
-    waiting.gather_varcount(&root, local, Some(&mut partition));
+    let all = waiting.gather_words(world, &local)?.concat();
     Some(all.chunks(T::WORDS).map(T::take).collect())
 }
 

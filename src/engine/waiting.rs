@@ -161,6 +161,37 @@ impl Waiting {
         });
     }
 
+    /// Every rank's `send`, however many words each, on rank 0 (each rank's in rank order;
+    /// `None` elsewhere): the counts gathered first, then the words. Collective.
+    pub fn gather_words(self, world: &SimpleCommunicator, send: &[u64]) -> Option<Vec<Vec<u64>>> {
+        let root = world.process_at_rank(0);
+        let count = send.len() as Count;
+        if world.rank() != 0 {
+            self.gather(&root, &[count], None);
+            self.gather_varcount(&root, send, None);
+            return None;
+        }
+        let mut counts = vec![0 as Count; world.size() as usize];
+        self.gather(&root, &[count], Some(&mut counts[..]));
+        let displs: Vec<Count> = counts
+            .iter()
+            .scan(0, |at, &c| {
+                let d = *at;
+                *at += c;
+                Some(d)
+            })
+            .collect();
+        let mut all = vec![0u64; counts.iter().sum::<Count>() as usize];
+        let mut partition = PartitionMut::new(&mut all[..], counts.clone(), displs.clone());
+        self.gather_varcount(&root, send, Some(&mut partition));
+        let per_rank = displs
+            .iter()
+            .zip(&counts)
+            .map(|(&d, &c)| all[d as usize..(d + c) as usize].to_vec())
+            .collect();
+        Some(per_rank)
+    }
+
     /// Every rank's `send` combined by `op` into every rank's `receive`. Collective.
     pub fn all_reduce<S, R, O>(self, world: &SimpleCommunicator, send: &S, receive: &mut R, op: O)
     where

@@ -31,10 +31,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
 use mpi::collective::SystemOperation;
-use mpi::datatype::PartitionMut;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
-use mpi::Count;
 
 use crate::engine::budget;
 use crate::engine::protocol::{tag, Kind};
@@ -552,28 +550,11 @@ fn exchange_starts(
 ) -> Start {
     let root = world.process_at_rank(0);
     let rank = world.rank() as usize;
-    let mine = summary_words(summary);
-    let count = mine.len() as Count;
     let mut starts_words: Vec<u64> = Vec::new();
-    if rank == 0 {
-        let ranks = world.size() as usize;
-        let mut counts = vec![0 as Count; ranks];
-        waiting.gather(&root, &[count], Some(&mut counts[..]));
-        let displs: Vec<Count> = counts
-            .iter()
-            .scan(0, |at, &c| {
-                let d = *at;
-                *at += c;
-                Some(d)
-            })
-            .collect();
-        let mut all = vec![0u64; counts.iter().sum::<Count>() as usize];
-        let offsets = displs.clone();
-        let mut partition = PartitionMut::new(&mut all[..], counts, displs);
-        waiting.gather_varcount(&root, &mine[..], Some(&mut partition));
+    if let Some(per_rank) = waiting.gather_words(world, &summary_words(summary)) {
         // One summary per text part: its first rank's.
         let summaries: Vec<Summary> = (0..grid.text_parts)
-            .map(|t| summary_of(&all[offsets[t * grid.pattern_parts] as usize..]).0)
+            .map(|t| summary_of(&per_rank[t * grid.pattern_parts]).0)
             .collect();
         for start in text::starts(&summaries) {
             starts_words.extend([
@@ -584,9 +565,6 @@ fn exchange_starts(
             ]);
             pack(&start.name, &mut starts_words);
         }
-    } else {
-        waiting.gather(&root, &[count], None);
-        waiting.gather_varcount(&root, &mine[..], None);
     }
     let mut len = [starts_words.len() as u64];
     waiting.broadcast(&root, &mut len[..]);
