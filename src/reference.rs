@@ -348,7 +348,7 @@ pub fn align_banded<E>(
     check: impl Fn(u64) -> Result<(), E>,
 ) -> Result<(Option<Path>, BandSearch, f64, f64), E> {
     check_lengths(x, y);
-    let mut band = Band::first_for(problem, (x, y), 1, choice);
+    let mut band = Band::first_for(problem, x, y, choice);
     let mut search = BandSearch::default();
     let mut previous = None;
     let started = std::time::Instant::now();

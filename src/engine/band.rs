@@ -80,8 +80,7 @@
 //! whose value the wider band does not make worse proves itself at the second fill. Once the
 //! next band's windows would hold half the whole matrix's words or more ([`WHOLE_SHARE`]), the
 //! next fill is the whole matrix: on unrelated sequences the search then costs one narrow fill
-//! more than the whole matrix. On `P` column bands the share is [`WHOLE_SHARE`] over `P`
-//! ([`whole_share`]): the ranks fill the whole matrix in parallel but a narrow band in turn.
+//! more than the whole matrix.
 //!
 //! Before the first fill `auto` looks at [`SAMPLES`] pieces of the pair, [`SAMPLE_ROWS`] bytes
 //! of `x` against as many of `y` spread along the strip, and scales the margin each would
@@ -133,16 +132,6 @@ pub const WHOLE_SHARE: f64 = 0.5;
 /// ([`sampled_margin`]), and how many samples: a few tens of microseconds of bit-parallel DP.
 pub const SAMPLE_ROWS: usize = 1024;
 pub const SAMPLES: usize = 4;
-
-/// The share of the whole matrix's words from which `auto`, on `ranks` column bands, fills the
-/// whole matrix: [`WHOLE_SHARE`] over the ranks. The ranks split the whole matrix's rows
-/// evenly, but a band narrower than a rank's columns lies in one or two ranks' columns at a
-/// time, so they fill it mostly in turn: on large_3's edit distance (a band of 12,935
-/// diagonals, 45% of the words) two ranks took 0.035 s for the band and 0.024 s for the whole
-/// matrix, one rank 0.028 s and 0.035 s.
-pub fn whole_share(ranks: usize) -> f64 {
-    WHOLE_SHARE / ranks.max(1) as f64
-}
 
 /// How far past the current margin `auto` jumps at once to the margin its bound proves
 /// before it has seen the bound settle ([`Band::next`]).
@@ -262,26 +251,13 @@ impl Band {
     /// that cuts the optimal path off gives a loose bound, which a doubled band tightens for
     /// less than the loose bound's band would cost.
     pub fn next(&self, problem: Problem, value: usize, previous: Option<usize>) -> Band {
-        self.next_for(problem, value, previous, 1)
-    }
-
-    /// [`Band::next`] for a fill shared by `ranks` column bands, whose whole matrix costs each
-    /// rank `1 / ranks` of its words where a band narrower than a rank's columns is filled by
-    /// the ranks in turn: the whole matrix from [`whole_share`]`(ranks)` of its words.
-    pub fn next_for(
-        &self,
-        problem: Problem,
-        value: usize,
-        previous: Option<usize>,
-        ranks: usize,
-    ) -> Band {
         let Some(k) = self.margin else {
             return *self;
         };
         let needed = self.needed(problem, value);
         let jump = Band::new(self.m, self.n, Some(needed.max(k.saturating_mul(2)).max(1)));
         let whole = Band::whole(self.m, self.n).total_words() as f64;
-        if jump.total_words() as f64 >= whole_share(ranks) * whole {
+        if jump.total_words() as f64 >= WHOLE_SHARE * whole {
             return Band::whole(self.m, self.n);
         }
         let settled = previous.is_some_and(|p| needed.saturating_mul(5) >= p.saturating_mul(4));
@@ -292,15 +268,9 @@ impl Band {
         }
     }
 
-    /// The first band a run with `choice` fills on `x` (rows) and `y` over `ranks` column
-    /// bands: for `auto`, the whole matrix when the pair's samples ask for a band of
-    /// [`whole_share`]`(ranks)` of its words or more.
-    pub fn first_for(
-        problem: Problem,
-        (x, y): (&[u8], &[u8]),
-        ranks: usize,
-        choice: BandChoice,
-    ) -> Band {
+    /// The first band a run with `choice` fills on `x` (rows) and `y`: for `auto`, the whole
+    /// matrix when the pair's samples ask for a band of [`WHOLE_SHARE`] of its words or more.
+    pub fn first_for(problem: Problem, x: &[u8], y: &[u8], choice: BandChoice) -> Band {
         let (m, n) = (x.len(), y.len());
         let band = Band::first(m, n, choice);
         if choice != BandChoice::Auto || band.is_whole() {
@@ -308,9 +278,7 @@ impl Band {
         }
         let whole = Band::whole(m, n).total_words() as f64;
         match sampled_margin(problem, x, y) {
-            Some(k)
-                if Band::new(m, n, Some(k)).total_words() as f64 >= whole_share(ranks) * whole =>
-            {
+            Some(k) if Band::new(m, n, Some(k)).total_words() as f64 >= WHOLE_SHARE * whole => {
                 Band::whole(m, n)
             }
             _ => band,
@@ -383,18 +351,16 @@ impl BandSearch {
     }
 }
 
-/// The search `choice` makes on the matrix of `x` (rows) and `y` filled by `ranks` column
-/// bands, with `fill(band)` running one fill and
+/// The search `choice` makes on the matrix of `x` (rows) and `y`, with `fill(band)` running one fill and
 /// giving its answer (`M'` or `D'`): fills until one proves itself, or, for a fixed band,
 /// once. Returns the search and the last fill's result.
 pub fn search<T>(
     problem: Problem,
-    pair: (&[u8], &[u8]),
-    ranks: usize,
+    (x, y): (&[u8], &[u8]),
     choice: BandChoice,
     mut fill: impl FnMut(Band) -> (usize, T),
 ) -> (BandSearch, T) {
-    let mut band = Band::first_for(problem, pair, ranks, choice);
+    let mut band = Band::first_for(problem, x, y, choice);
     let mut fills = Vec::new();
     let mut previous = None;
     loop {
@@ -404,7 +370,7 @@ pub fn search<T>(
         if proven || choice != BandChoice::Auto {
             return (BandSearch { fills, proven }, result);
         }
-        let next = band.next_for(problem, value, previous, ranks);
+        let next = band.next(problem, value, previous);
         previous = Some(band.needed(problem, value));
         band = next;
     }
@@ -430,21 +396,16 @@ mod tests {
             // About 35% (LCS) and 26% (edit) of the rows for unrelated DNA; one edit in 500.
             assert!(far > 20_000 / 5, "{problem}: {far}");
             assert!(close <= 20_000 / 250, "{problem}: {close}");
-            let first = Band::first_for(problem, (&x, &near), 1, BandChoice::Auto);
+            let first = Band::first_for(problem, &x, &near, BandChoice::Auto);
             assert_eq!(first.margin(), Some(AUTO_START));
             assert_eq!(
-                Band::first_for(problem, (&x, &unrelated), 1, BandChoice::Off),
+                Band::first_for(problem, &x, &unrelated, BandChoice::Off),
                 Band::whole(20_000, 20_000)
             );
         }
-        assert!(Band::first_for(Problem::Lcs, (&x, &unrelated), 1, BandChoice::Auto).is_whole());
+        assert!(Band::first_for(Problem::Lcs, &x, &unrelated, BandChoice::Auto).is_whole());
         // The edit distance of unrelated sequences is still tried in a band.
-        let first = Band::first_for(Problem::Edit, (&x, &unrelated), 1, BandChoice::Auto);
-        assert_eq!(first.margin(), Some(AUTO_START));
-        // Not on two ranks, which would fill it mostly in turn; a near pair still is.
-        let pair = (&x[..], &unrelated[..]);
-        assert!(Band::first_for(Problem::Edit, pair, 2, BandChoice::Auto).is_whole());
-        let first = Band::first_for(Problem::Edit, (&x, &near), 16, BandChoice::Auto);
+        let first = Band::first_for(Problem::Edit, &x, &unrelated, BandChoice::Auto);
         assert_eq!(first.margin(), Some(AUTO_START));
         // Too short to sample.
         assert_eq!(sampled_margin(Problem::Lcs, &x[..4095], &unrelated), None);
@@ -562,7 +523,7 @@ mod tests {
         // A fake problem whose value proves itself from margin 1000: the LCS is m - 1000 once
         // the band holds it, less before.
         let mut seen = Vec::new();
-        let (search, last) = search(Problem::Lcs, (&seq, &seq), 1, BandChoice::Auto, |band| {
+        let (search, last) = search(Problem::Lcs, (&seq, &seq), BandChoice::Auto, |band| {
             let k = band.margin().unwrap_or(m);
             seen.push(k);
             let value = if k >= 1000 {
@@ -579,10 +540,9 @@ mod tests {
         assert_eq!(last, 1872);
         assert_eq!(seen, [64, 128, 1872]);
         // A fixed band is filled once, proven or not.
-        let (fixed, _) =
-            super::search(Problem::Lcs, (&seq, &seq), 1, BandChoice::Fixed(10), |_| {
-                (0, ())
-            });
+        let (fixed, _) = super::search(Problem::Lcs, (&seq, &seq), BandChoice::Fixed(10), |_| {
+            (0, ())
+        });
         assert_eq!((fixed.fills, fixed.proven), (vec![Some(10)], false));
     }
 }

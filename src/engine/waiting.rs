@@ -83,6 +83,18 @@ impl Pause {
 }
 
 impl Waiting {
+    /// How to wait, when this is the host's way, for a wait that lasts while another rank
+    /// computes a long stretch of work: ranks that share cores doze ([`Waiting::Doze`]), to
+    /// leave the core to the rank that works; a rank with a core of its own keeps spinning,
+    /// which wakes at once (large_3's edit distance on a diagonal band, two ranks on two cores:
+    /// 0.035 s dozing, 0.027 s spinning, medians of 9).
+    pub fn while_others_work(self) -> Waiting {
+        match self {
+            Waiting::Spin => Waiting::Spin,
+            _ => Waiting::Doze,
+        }
+    }
+
     /// `Yield` when this rank's host runs more of the world's ranks than the cores they may
     /// use there (their affinity and quota, see `host`), else `Spin`; `forced` overrides.
     /// Collective: every rank must call it.

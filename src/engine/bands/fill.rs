@@ -54,7 +54,6 @@ use crate::engine::fault::{Fault, Phase};
 use crate::engine::protocol::{post_send, tag, Kind};
 use crate::engine::stats::FillTimes;
 use crate::engine::traffic::Traffic;
-use crate::engine::waiting::Waiting;
 use crate::engine::Switches;
 use crate::progress::Progress;
 use crate::trace::{CellValue, Recording, Span, SpanKind};
@@ -100,11 +99,11 @@ pub fn run(
     let first = batches.start;
     // On a diagonal band the bands take the rows in turn: the first message may come only
     // once the bands to the left have computed most of their rows, a wait that should leave
-    // the core to them.
+    // the core to them where they share it.
     let idle = if plan.band().is_whole() {
         waiting
     } else {
-        Waiting::Doze
+        waiting.while_others_work()
     };
     for b in batches {
         let rows = plan.batch_rows(b);

@@ -58,15 +58,14 @@ pub fn run_search(
 ) -> (BandSearch, InProcess) {
     let mut messages = vec![0; plan.senders().len()];
     let mut bytes = 0;
-    let (search, mut out) =
-        band::search(plan.problem(), (x, y), plan.active_ranks(), choice, |b| {
-            let run = run_plan(&plan.with_band(b), x, y, mode);
-            for (total, fill) in messages.iter_mut().zip(&run.messages) {
-                *total += fill;
-            }
-            bytes += run.message_bytes;
-            (run.answer_from_state, run)
-        });
+    let (search, mut out) = band::search(plan.problem(), (x, y), choice, |b| {
+        let run = run_plan(&plan.with_band(b), x, y, mode);
+        for (total, fill) in messages.iter_mut().zip(&run.messages) {
+            *total += fill;
+        }
+        bytes += run.message_bytes;
+        (run.answer_from_state, run)
+    });
     out.messages = messages;
     out.message_bytes = bytes;
     (search, out)
@@ -487,8 +486,7 @@ mod tests {
     fn unrelated_pairs_take_one_narrow_fill_then_the_bound() {
         // Unrelated sequences: the first fill's bound is far from proving itself; the LCS's
         // is so far that the second fill is the whole matrix, the edit distance's proves a
-        // band of under half the cells, reached by one doubling and a jump on one rank; on
-        // three, which would fill that band mostly in turn, the whole matrix comes second.
+        // band of under half the cells, reached by one doubling and a jump.
         let mut rng = Random::new(0xba2d);
         let (x, y) = (rng.bytes(2500, b"ACGT"), rng.bytes(2600, b"ACGT"));
         for problem in [Problem::Lcs, Problem::Edit] {
@@ -498,10 +496,7 @@ mod tests {
                 assert_eq!(search.fills[0], Some(band::AUTO_START));
                 match problem {
                     Problem::Lcs => assert_eq!(search.fills, [Some(64), None]),
-                    Problem::Edit if ranks == 1 => {
-                        assert_eq!(search.fills.len(), 3, "{:?}", search.fills)
-                    }
-                    Problem::Edit => assert_eq!(search.fills, [Some(64), None]),
+                    Problem::Edit => assert_eq!(search.fills.len(), 3, "{:?}", search.fills),
                 }
             }
         }

@@ -80,7 +80,6 @@ use crate::engine::band::{self, BandChoice};
 use crate::engine::problem::Problem;
 use crate::engine::stats::FillTimes;
 use crate::engine::traffic::Traffic;
-use crate::engine::waiting::Waiting;
 use crate::engine::walk::Start;
 use crate::engine::{Ran, RunConfig, Switches};
 use crate::input::Pair;
@@ -119,45 +118,39 @@ pub(super) fn run(
     // ranks take the rows, and the walk, in turn (see `fill`).
     let idle = |b: band::Band| match b.is_whole() {
         true => waiting,
-        false => Waiting::Doze,
+        false => waiting.while_others_work(),
     };
     let mut seconds_recompute = 0.0;
-    let (search, store) = band::search(
-        problem,
-        (&pair.x, &pair.y),
-        plan.active_ranks(),
-        choice,
-        |b| {
-            let began = Instant::now();
-            let plan = plan.with_band(b);
-            let mut store = (rank < plan.active_ranks())
-                .then(|| BandStore::new(&plan, rank, &pair.x, &pair.y, mode));
-            let times = fill::run(
-                world,
-                &plan,
-                store.as_mut(),
-                &mut traffic,
-                &mut progress,
-                config.switches,
-            );
-            fill.add(&times);
-            // The answer: the bands' shares added up (D' less m for the edit distance). On a
-            // diagonal band a rank may wait here while the others compute most of their rows.
-            let share = store.as_ref().map_or(0, BandStore::row_share);
-            let mut total = 0i64;
-            let started = Instant::now();
-            idle(b).all_reduce(world, &share, &mut total, SystemOperation::sum());
-            fill.wait_receive += started.elapsed().as_secs_f64();
-            let base = match problem {
-                Problem::Lcs => 0,
-                Problem::Edit => m as i64,
-            };
-            let value = usize::try_from(base + total).expect("a non-negative answer");
-            let took = began.elapsed().as_secs_f64();
-            log::debug!("fill of band {:?}: {value} in {took:.4} s", b.margin());
-            (value, (plan, store))
-        },
-    );
+    let (search, store) = band::search(problem, (&pair.x, &pair.y), choice, |b| {
+        let began = Instant::now();
+        let plan = plan.with_band(b);
+        let mut store = (rank < plan.active_ranks())
+            .then(|| BandStore::new(&plan, rank, &pair.x, &pair.y, mode));
+        let times = fill::run(
+            world,
+            &plan,
+            store.as_mut(),
+            &mut traffic,
+            &mut progress,
+            config.switches,
+        );
+        fill.add(&times);
+        // The answer: the bands' shares added up (D' less m for the edit distance). On a
+        // diagonal band a rank may wait here while the others compute most of their rows.
+        let share = store.as_ref().map_or(0, BandStore::row_share);
+        let mut total = 0i64;
+        let started = Instant::now();
+        idle(b).all_reduce(world, &share, &mut total, SystemOperation::sum());
+        fill.wait_receive += started.elapsed().as_secs_f64();
+        let base = match problem {
+            Problem::Lcs => 0,
+            Problem::Edit => m as i64,
+        };
+        let value = usize::try_from(base + total).expect("a non-negative answer");
+        let took = began.elapsed().as_secs_f64();
+        log::debug!("fill of band {:?}: {value} in {took:.4} s", b.margin());
+        (value, (plan, store))
+    });
     let (plan, mut store) = store;
     let walk_waiting = idle(plan.band());
     progress.finish();
