@@ -67,11 +67,16 @@ pub enum Kernel {
     Avx512,
 }
 
-/// The narrowest rows the vector kernels take, for the LCS and the edit distance (see
-/// [`Kernel::for_words`]). `cargo bench --bench kernel -- narrow`, four rows fused, ns per
-/// word, portable against AVX-512: LCS 1.12 / 5.43 at 3 words, 0.98 / 1.89 at 16, 0.69 / 0.88
-/// at 32, 0.67 / 0.58 at 48; edit 3.29 / 7.67 at 3 words, 2.88 / 3.25 at 12, 1.93 / 1.40 at 16.
-pub const WAVE_MIN_WORDS: [(Problem, usize); 2] = [(Problem::Lcs, 48), (Problem::Edit, 16)];
+/// The narrowest row the vector kernels take for `problem` (see [`Kernel::for_words`]).
+/// `cargo bench --bench kernel -- narrow`, four rows fused, ns per word, portable against
+/// AVX-512: LCS 1.12 / 5.43 at 3 words, 0.98 / 1.89 at 16, 0.69 / 0.88 at 32, 0.67 / 0.58 at
+/// 48; edit 3.29 / 7.67 at 3 words, 2.88 / 3.25 at 12, 1.93 / 1.40 at 16.
+pub const fn wave_min_words(problem: Problem) -> usize {
+    match problem {
+        Problem::Lcs => 48,
+        Problem::Edit => 16,
+    }
+}
 
 impl Kernel {
     /// The fastest kernel this CPU runs. The feature tests are a load and a bit test each after
@@ -87,16 +92,13 @@ impl Kernel {
         Kernel::Portable
     }
 
-    /// The kernel for four rows of `words` words of `problem`: [`Kernel::detected`], or the portable one for a row narrower than
-    /// [`WAVE_MIN_WORDS`], where the wavefront's three extra steps and its lanes' loads cost
-    /// more than four plain carry chains side by side (a narrow diagonal band's windows).
+    /// The kernel for four rows of `words` words of `problem`: [`Kernel::detected`], or the
+    /// portable one for a row narrower than [`wave_min_words`], where the wavefront's three
+    /// extra steps and its lanes' loads cost more than four plain carry chains side by side (a
+    /// narrow diagonal band's windows).
     #[inline]
     pub fn for_words(problem: Problem, words: usize) -> Kernel {
-        let least = WAVE_MIN_WORDS
-            .iter()
-            .find(|(p, _)| *p == problem)
-            .map_or(0, |w| w.1);
-        match words < least {
+        match words < wave_min_words(problem) {
             true => Kernel::Portable,
             false => Kernel::detected(),
         }
@@ -217,7 +219,8 @@ mod tests {
 
     #[test]
     fn narrow_rows_go_to_the_portable_kernel() {
-        for (problem, least) in WAVE_MIN_WORDS {
+        for problem in [Problem::Lcs, Problem::Edit] {
+            let least = wave_min_words(problem);
             assert_eq!(Kernel::for_words(problem, least - 1), Kernel::Portable);
             assert_eq!(Kernel::for_words(problem, least), Kernel::detected());
         }
