@@ -49,11 +49,11 @@ run: setup build
 TEST_THREADS ?= 4
 
 test: setup
-	cargo test -- --test-threads=$(TEST_THREADS)
+	cargo test --workspace -- --test-threads=$(TEST_THREADS)
 
 lint: setup-lint
-	cargo fmt --check
-	cargo clippy --all-targets -- -D warnings
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
 	shellcheck -S warning $(SHELL_SCRIPTS)
 
 build: setup

@@ -18,13 +18,13 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use lcs_core::bitpar::{self, edit, Kernel, Masks, FUSED_ROWS, WORD_BITS};
+use lcs_core::problem::{Path, Problem};
+use lcs_core::random::Random;
+use lcs_core::recurrence::{Edit, Lcs, Recurrence, Value};
 use mpi_lcs::engine::bands::plan::BandPlan;
 use mpi_lcs::engine::bands::store::{BandStore, Checkpoint, Exit};
-use mpi_lcs::engine::bitpar::{self, edit, Kernel, Masks, FUSED_ROWS, WORD_BITS};
-use mpi_lcs::engine::diagonal::recurrence::{Edit, Lcs, Recurrence, Value};
 use mpi_lcs::engine::diagonal::store::dense::{segment_bits, segment_values};
-use mpi_lcs::engine::problem::{Path, Problem};
-use mpi_lcs::generate::Random;
 
 /// Median nanoseconds per cell of `work`, which handles `cells` cells per call.
 fn ns_per_cell(cells: usize, mut work: impl FnMut()) -> f64 {
@@ -313,8 +313,8 @@ fn steps(words: usize) {
 /// at a time, alone or as two halves of the text, and two groups interleaved), each
 /// compilation the CPU has, and a long pattern.
 fn search() {
-    use mpi_lcs::engine::search::lanes::{scan, scan_halves, Compiled, Group, Lane, Simd};
-    use mpi_lcs::engine::search::long::LongPattern;
+    use lcs_core::search::lanes::{scan, scan_halves, Compiled, Group, Lane, Simd};
+    use lcs_core::search::long::LongPattern;
     const TEXT: usize = 1 << 20;
     let mut rng = Random::new(3);
     let text = rng.bytes(TEXT, b"ACGT");

@@ -6,12 +6,12 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::engine::band::BandChoice;
 use crate::engine::bands::CheckpointChoice;
 use crate::engine::diagonal::store::StoreKind;
-use crate::engine::problem::Problem;
 use crate::input::FormatChoice;
 use crate::report::EngineKind;
+use lcs_core::diagonal_band::BandChoice;
+use lcs_core::problem::Problem;
 
 /// The exit codes, shown under every subcommand's `--help`.
 pub const EXIT_CODES: &str = "\

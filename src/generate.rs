@@ -1,11 +1,8 @@
 //! Seeded random inputs, for the committed benchmark inputs, the tests and the self-test.
 //!
-//! The stream is ChaCha8 seeded from a `u64` (`rand_chacha`; ChaCha's output is fixed by its
-//! specification), and each byte is a uniform pick from the alphabet by [`Random::below`], a
-//! rejection sampler spelled out here rather than borrowed from `rand`, whose sampling
-//! algorithms change between releases. So a `(len, len2, alphabet, seed)` tuple names one file
-//! byte for byte, for good: the files in `inputs/` can be regenerated and checked instead of
-//! trusted.
+//! Each byte is a uniform pick from the alphabet by [`Random`], whose stream is fixed by its
+//! seed, so a `(len, len2, alphabet, seed)` tuple names one file byte for byte, for good: the
+//! files in `inputs/` can be regenerated and checked instead of trusted.
 //!
 //! Files are written in the plain format that [`crate::input`] reads, and never one that
 //! reading would misunderstand: an alphabet with a line break is refused by the options, and a
@@ -21,65 +18,16 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use rand_chacha::rand_core::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-
 use crate::error::Error;
 use crate::input::{Format, Pair};
+pub use lcs_core::random::{mutated_pair, MutatedCopy, Random};
 
-/// A seeded stream of random choices.
-pub struct Random(ChaCha8Rng);
-
-impl Random {
-    pub fn new(seed: u64) -> Random {
-        Random(ChaCha8Rng::seed_from_u64(seed))
-    }
-
-    /// A uniform integer in `0..n` (`n >= 1`): the high half of a 64 x 64-bit product,
-    /// rejecting the few draws whose low half would bias it (the choices `rand` 0.8 made, so
-    /// the committed inputs keep their bytes).
-    pub fn below(&mut self, n: usize) -> usize {
-        assert!(n > 0, "cannot choose from nothing");
-        let range = n as u64;
-        let zone = (range << range.leading_zeros()).wrapping_sub(1);
-        loop {
-            let wide = u128::from(self.0.next_u64()) * u128::from(range);
-            let (hi, lo) = ((wide >> 64) as u64, wide as u64);
-            if lo <= zone {
-                return hi as usize;
-            }
-        }
-    }
-
-    /// 64 random bits.
-    pub fn word(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-
-    /// A fair coin.
-    pub fn coin(&mut self) -> bool {
-        self.word() & 1 == 1
-    }
-
-    /// `len` bytes drawn uniformly and independently from `alphabet`. A byte listed twice is
-    /// twice as likely.
-    pub fn bytes(&mut self, len: usize, alphabet: &[u8]) -> Vec<u8> {
-        assert!(
-            len == 0 || !alphabet.is_empty(),
-            "cannot draw a sequence from an empty alphabet"
-        );
-        (0..len)
-            .map(|_| alphabet[self.below(alphabet.len())])
-            .collect()
-    }
-
-    /// Two sequences of lengths `a` and `b` from `alphabet`, oriented as the DP matrix wants
-    /// them (the shorter as rows).
-    pub fn pair(&mut self, a: usize, b: usize, alphabet: &[u8]) -> Pair {
-        let first = self.bytes(a, alphabet);
-        let second = self.bytes(b, alphabet);
-        Pair::from_file_order(first, second, Format::Plain)
-    }
+/// Two random sequences of lengths `a` and `b` from `alphabet`, oriented as the DP matrix
+/// wants them (the shorter as rows).
+pub fn random_pair(rng: &mut Random, a: usize, b: usize, alphabet: &[u8]) -> Pair {
+    let first = rng.bytes(a, alphabet);
+    let second = rng.bytes(b, alphabet);
+    Pair::from_file_order(first, second, Format::Plain)
 }
 
 /// Two sequences of lengths `len` and `len2`, both drawn from one generator seeded with `seed`
@@ -182,83 +130,30 @@ impl Read for PairFile<'_> {
 }
 
 /// The plain-format file of `generate --len LEN --mutate RATE --seed SEED`: X drawn as
-/// [`PairFile`] draws it, then Y, a copy of X in which each byte, with probability `rate`,
-/// is substituted (by another byte of the alphabet, where it has another), deleted or
-/// preceded by an inserted byte, the three alike likely. The mutations come from a second
-/// stream seeded from `seed`, and X is drawn again from its own stream to be copied, so the
-/// file is made as it is read in constant memory and names one file byte for byte. Y's
-/// length is random: between 0 and twice X's.
+/// [`PairFile`] draws it, then Y, the [`MutatedCopy`] of X, made as it is read in constant
+/// memory.
 pub struct MutatedFile<'a> {
     /// X's bytes, drawn the first time.
     x: Random,
-    /// X's bytes drawn again for the copy, and the mutations.
-    copy: Random,
-    edits: Random,
     alphabet: &'a [u8],
-    /// `rate` in parts of 2^32.
-    threshold: u64,
     len: u64,
-    /// Bytes of X made so far (first pass), or copied so far (second pass).
+    /// Bytes of X made so far.
     at: u64,
+    y: MutatedCopy<'a>,
     second: bool,
-    /// A byte made but not yet given out (the copied byte after an insertion).
-    pending: Option<u8>,
     done: bool,
 }
 
-/// The seed of the mutation stream of `seed`.
-const EDIT_SEED: u64 = 0x6d75_7461_7465_2121;
-
 impl<'a> MutatedFile<'a> {
     pub fn new(len: usize, rate: f64, alphabet: &'a [u8], seed: u64) -> MutatedFile<'a> {
-        assert!(
-            len == 0 || !alphabet.is_empty(),
-            "cannot draw from an empty alphabet"
-        );
-        assert!((0.0..=1.0).contains(&rate), "a rate is a probability");
         MutatedFile {
             x: Random::new(seed),
-            copy: Random::new(seed),
-            edits: Random::new(seed ^ EDIT_SEED),
             alphabet,
-            threshold: (rate * 4_294_967_296.0).round() as u64,
             len: len as u64,
             at: 0,
+            y: MutatedCopy::new(len, rate, alphabet, seed),
             second: false,
-            pending: None,
             done: false,
-        }
-    }
-
-    /// The next byte of Y, or `None` at its end.
-    fn next_of_y(&mut self) -> Option<u8> {
-        if let Some(b) = self.pending.take() {
-            return Some(b);
-        }
-        loop {
-            if self.at == self.len {
-                return None;
-            }
-            self.at += 1;
-            let b = self.alphabet[self.copy.below(self.alphabet.len())];
-            if self.edits.word() >> 32 >= self.threshold {
-                return Some(b);
-            }
-            match self.edits.below(3) {
-                0 => {
-                    let other = self.alphabet.iter().any(|&a| a != b);
-                    let mut c = b;
-                    while other && c == b {
-                        c = self.alphabet[self.edits.below(self.alphabet.len())];
-                    }
-                    return Some(c);
-                }
-                1 => continue,
-                _ => {
-                    self.pending = Some(b);
-                    return Some(self.alphabet[self.edits.below(self.alphabet.len())]);
-                }
-            }
         }
     }
 }
@@ -273,10 +168,10 @@ impl Read for MutatedFile<'_> {
                     self.at += 1;
                 } else {
                     buf[n] = b'\n';
-                    (self.second, self.at) = (true, 0);
+                    self.second = true;
                 }
             } else {
-                match self.next_of_y() {
+                match self.y.next() {
                     Some(b) => buf[n] = b,
                     None => {
                         buf[n] = b'\n';
@@ -288,18 +183,6 @@ impl Read for MutatedFile<'_> {
         }
         Ok(n)
     }
-}
-
-/// The pair `generate --len LEN --mutate RATE --seed SEED` writes, in memory (for tests).
-pub fn mutated_pair(len: usize, rate: f64, alphabet: &[u8], seed: u64) -> (Vec<u8>, Vec<u8>) {
-    let mut bytes = Vec::new();
-    MutatedFile::new(len, rate, alphabet, seed)
-        .read_to_end(&mut bytes)
-        .expect("made in memory");
-    let mut lines = bytes.split(|&b| b == b'\n');
-    let x = lines.next().unwrap_or_default().to_vec();
-    let y = lines.next().unwrap_or_default().to_vec();
-    (x, y)
 }
 
 /// Bytes of a plain file that decide whether it reads back as written (see
@@ -415,32 +298,6 @@ pub fn free_bytes(dir: &Path) -> Option<u64> {
     (stat.f_bavail as u64).checked_mul(stat.f_frsize as u64)
 }
 
-/// Every word over `{a, b}` of at most `longest` bytes, shortest first: the exhaustive cases
-/// of the tests (127 words up to six bytes).
-pub fn short_words(longest: usize) -> Vec<Vec<u8>> {
-    (0..=longest)
-        .flat_map(|len| {
-            (0..1u64 << len).map(move |bits| {
-                (0..len)
-                    .map(|k| if bits >> k & 1 == 1 { b'b' } else { b'a' })
-                    .collect()
-            })
-        })
-        .collect()
-}
-
-/// Every pair of [`short_words`] with the first no longer than the second (rows first).
-pub fn short_pairs(longest: usize) -> Vec<(Vec<u8>, Vec<u8>)> {
-    let words = short_words(longest);
-    let mut pairs = Vec::new();
-    for x in &words {
-        for y in words.iter().filter(|y| y.len() >= x.len()) {
-            pairs.push((x.clone(), y.clone()));
-        }
-    }
-    pairs
-}
-
 /// The pairs the self-test and the store tests check: a fixed list of edge shapes, then
 /// random pairs of lengths `0..=max_len` over alphabets of 2, 4 and 26 letters and of all
 /// 256 bytes.
@@ -465,7 +322,12 @@ pub fn test_pairs(seed: u64, random: usize, max_len: usize) -> Vec<Pair> {
         .collect();
     for case in 0..random {
         let (a, b) = (rng.below(max_len + 1), rng.below(max_len + 1));
-        pairs.push(rng.pair(a, b, alphabets[case % alphabets.len()]));
+        pairs.push(random_pair(
+            &mut rng,
+            a,
+            b,
+            alphabets[case % alphabets.len()],
+        ));
     }
     pairs
 }
@@ -653,7 +515,7 @@ mod tests {
             } else {
                 (&y, &x)
             };
-            let d = crate::engine::bitpar::edit::distance(a, b) as f64;
+            let d = lcs_core::bitpar::edit::distance(a, b) as f64;
             // Each mutation costs at most one edit, a substitution by another letter exactly
             // one; neighbouring ones sometimes cancel.
             let expected = rate * 20_000.0;

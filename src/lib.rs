@@ -17,7 +17,6 @@
 //!    they share), [`reference`](mod@reference) (the sequential oracle), [`trace`] (the recording of a run);
 //! 4. the ground: [`input`], [`error`], [`mem`], [`cgroup`], [`cpus`], [`provenance`], [`progress`].
 
-pub mod alignment;
 pub mod cgroup;
 pub mod cli;
 pub mod commands;
@@ -31,10 +30,10 @@ pub mod launch;
 pub mod matches;
 pub mod mem;
 pub mod options;
+pub mod paf;
 pub mod plot;
 pub mod progress;
 pub mod provenance;
-pub mod reference;
 pub mod render;
 pub mod report;
 pub mod runs;
@@ -61,9 +60,10 @@ mod structure {
             "provenance",
             "progress",
         ],
-        &["engine", "reference", "trace"],
+        &["engine", "trace"],
         &[
             "report",
+            "paf",
             "matches",
             "alignment",
             "export",

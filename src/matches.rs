@@ -26,13 +26,13 @@ use std::io::{self, Write};
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::search::chunks::Grid;
-use crate::engine::search::lanes::Simd;
 use crate::engine::search::run::{RankSearch, Searched};
 use crate::engine::traffic::PerKind;
 use crate::input::Format;
 use crate::provenance::Provenance;
 use crate::report::thousands;
+use lcs_core::search::chunks::Grid;
+use lcs_core::search::lanes::Simd;
 
 /// The TSV's header line (without its newline).
 pub const TSV_HEADER: &str = "pattern\trecord\tstart\tend\tdistance";

@@ -20,12 +20,9 @@ use crate::cli::{
     EngineArgs, GenerateArgs, InputArgs, PlotArgs, ReferenceArgs, ScheduleArgs, SearchArgs,
     SelfTestArgs, SolveArgs, TableArgs,
 };
-use crate::engine::band::BandChoice;
 use crate::engine::bands::CheckpointChoice;
 use crate::engine::diagonal::store::StoreKind;
 use crate::engine::fault::{Fault, FAULT_ENV};
-use crate::engine::problem::Problem;
-use crate::engine::search::lanes::Simd;
 use crate::engine::waiting::Waiting;
 use crate::engine::{Method, Switches};
 use crate::error::Error;
@@ -34,6 +31,9 @@ use crate::launch::Launch;
 use crate::progress::{self, Show};
 use crate::provenance::RunInfo;
 use crate::report::EngineKind;
+use lcs_core::diagonal_band::BandChoice;
+use lcs_core::problem::Problem;
+use lcs_core::search::lanes::Simd;
 
 /// Per-rank memory limit, as `--memory-limit` takes it.
 pub const MEMORY_LIMIT_ENV: &str = "MPI_LCS_MEMORY_LIMIT";

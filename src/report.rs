@@ -9,17 +9,17 @@ use std::fmt::{self, Write as _};
 
 use serde::{Deserialize, Serialize};
 
-use crate::alignment::Alignment;
-use crate::engine::band::BandSearch;
 use crate::engine::bands::Checkpoint;
 use crate::engine::diagonal::store::StoreKind;
-use crate::engine::problem::{Path, Problem};
 use crate::engine::run::Solved;
 use crate::engine::stats::{FillTimes, RankStats};
 use crate::engine::traffic::PerKind;
 use crate::engine::{Layout, Method};
 use crate::input::{Format, Pair};
 use crate::provenance::Provenance;
+use lcs_core::alignment::Alignment;
+use lcs_core::diagonal_band::BandSearch;
+use lcs_core::problem::{Path, Problem};
 
 /// Which engine computed a run.
 #[derive(
@@ -58,7 +58,7 @@ impl fmt::Display for EngineKind {
     }
 }
 
-/// The diagonal band of a fill ([`crate::engine::band`]): its margin, or the whole matrix.
+/// The diagonal band of a fill ([`lcs_core::diagonal_band`]): its margin, or the whole matrix.
 /// Reports write a number of diagonals, or `"whole"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Margin(pub Option<usize>);
@@ -215,7 +215,7 @@ impl Answer {
         let _ = writeln!(
             s,
             "CIGAR: {}",
-            crate::alignment::shorten(&self.cigar, CIGAR_SHOWN)
+            lcs_core::alignment::shorten(&self.cigar, CIGAR_SHOWN)
         );
         if let Some(view) = &self.view {
             for line in view {
@@ -506,11 +506,11 @@ impl Report {
                 seconds_recompute: 0.0,
                 traceback_hops: 0,
                 peak_rss_bytes: crate::mem::peak_rss_bytes(),
-                store_bytes_estimate: crate::reference::band_memory_bytes(
+                store_bytes_estimate: lcs_core::reference::band_memory_bytes(
                     problem,
                     &pair.x,
                     &pair.y,
-                    crate::engine::band::Band::new(rows, cols, band.last()),
+                    lcs_core::diagonal_band::Band::new(rows, cols, band.last()),
                 ),
                 memory_estimate_bytes: need,
             }],

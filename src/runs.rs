@@ -20,11 +20,11 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use crate::engine::diagonal::store::StoreKind;
-use crate::engine::problem::Problem;
 use crate::error::Error;
 use crate::input::InputError;
 use crate::report::EngineKind;
 use crate::report::{thousands, Row};
+use lcs_core::problem::Problem;
 
 /// Reads every row of the result sets at `paths`, in file order.
 pub fn read_result_sets(paths: &[PathBuf]) -> Result<Vec<Row>, Error> {

@@ -12,11 +12,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use crate::engine::problem::Problem;
 use crate::report::thousands;
 use crate::report::EngineKind;
 use crate::report::Row;
 use crate::runs::{mixtures, summarise, Config, Placement, Summary};
+use lcs_core::problem::Problem;
 
 /// The mark of an oversubscribed configuration.
 pub const DAGGER: &str = "†";

@@ -242,11 +242,11 @@ mod tests {
         let (x, y) = (b"GACA".as_slice(), b"AGCATGA".as_slice());
         for edit in [false, true] {
             let problem = if edit {
-                crate::engine::problem::Problem::Edit
+                lcs_core::problem::Problem::Edit
             } else {
-                crate::engine::problem::Problem::Lcs
+                lcs_core::problem::Problem::Lcs
             };
-            let table = crate::reference::full_table_of(problem, x, y);
+            let table = lcs_core::reference::full_table_of(problem, x, y);
             let mut rec = Recording::default();
             for (i, row) in table.iter().enumerate() {
                 let mut before = if edit { i as i64 + 1 } else { 0 };

@@ -20,10 +20,8 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives};
 
 use crate::cli::{Cli, Command};
-use crate::engine::bitpar;
 use crate::engine::diagonal::schedule::Schedule;
 use crate::engine::fault::FAULT_ENV;
-use crate::engine::problem::Problem;
 use crate::engine::waiting::Waiting;
 use crate::engine::Method;
 use crate::error::{self, Error};
@@ -35,6 +33,8 @@ use crate::options::{
 };
 use crate::provenance::{HostInfo, Provenance};
 use crate::report::Report;
+use lcs_core::bitpar;
+use lcs_core::problem::Problem;
 
 /// The whole program: parse, validate, run, exit.
 pub fn main() -> ExitCode {
@@ -278,7 +278,7 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
     let check =
         |bytes: u64| reference_memory(&opts, &pair, bytes).map(|n| need.set(need.get().max(n)));
     let (path, band, fill, traceback) =
-        crate::reference::align_banded(problem, &pair.x, &pair.y, opts.band, check)?;
+        lcs_core::reference::align_banded(problem, &pair.x, &pair.y, opts.band, check)?;
     let Some(path) = path else {
         return Err(Error::Usage(format!(
             "the band of {} diagonals does not prove itself optimal on this input: its answer \
@@ -299,7 +299,7 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
         export::write_json(out, &report)?;
     }
     if let Some(out) = &opts.outputs.paf {
-        export::write_atomic(out, crate::alignment::paf_line(&pair, &path).as_bytes())?;
+        export::write_atomic(out, crate::paf::paf_line(&pair, &path).as_bytes())?;
     }
     if let Some(out) = &opts.outputs.append_csv {
         export::append_row(out, &report.row())?;

@@ -16,10 +16,7 @@
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::alignment::Alignment;
-use crate::engine::band::BandSearch;
 use crate::engine::bands::CheckpointChoice;
-use crate::engine::problem::{Path, Problem};
 use crate::engine::share;
 use crate::engine::stats::Gathered;
 use crate::engine::traffic::PerKind;
@@ -28,6 +25,9 @@ use crate::engine::{run_pair, Layout, RunConfig};
 use crate::error::Error;
 use crate::input::{read_pair, FormatChoice, DEFAULT_MAX_INPUT_BYTES};
 use crate::options::SelfTestOptions;
+use lcs_core::alignment::Alignment;
+use lcs_core::diagonal_band::BandSearch;
+use lcs_core::problem::{Path, Problem};
 
 /// Runs the self-test on this rank. Collective.
 pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Error> {
@@ -149,7 +149,7 @@ fn check(
     path: &Path,
     gathered: &Gathered,
 ) -> Result<(), String> {
-    let expected = crate::reference::align(problem, &pair.x, &pair.y);
+    let expected = lcs_core::reference::align(problem, &pair.x, &pair.y);
     if path != &expected {
         let cigar = |p: &Path| Alignment::of_path(p, pair.swapped).cigar();
         return Err(format!(

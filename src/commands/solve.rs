@@ -10,7 +10,6 @@ use std::path::Path;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::Communicator;
 
-use crate::alignment;
 use crate::engine::cost;
 use crate::engine::diagonal::store::StoreKind;
 use crate::engine::run::{self, Request, Solved};
@@ -157,7 +156,7 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
         export::write_json(path, report)?;
     }
     if let Some(path) = &outputs.paf {
-        let line = alignment::paf_line(&solved.pair, &solved.path);
+        let line = crate::paf::paf_line(&solved.pair, &solved.path);
         export::write_atomic(path, line.as_bytes())?;
     }
     if let Some(recording) = &solved.gathered.recording {
@@ -168,7 +167,7 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
         let drawn = outputs.svg.is_some() || outputs.html.is_some();
         if drawn {
             let (m, n) = (solved.pair.x.len(), solved.pair.y.len());
-            let edit = solved.problem == crate::engine::problem::Problem::Edit;
+            let edit = solved.problem == lcs_core::problem::Problem::Edit;
             let values = recording.value_table(m, n, edit);
             let walk: Vec<(usize, usize)> = recording
                 .walk
@@ -268,7 +267,7 @@ mod tests {
         let bands = Method::Bands {
             batch: DEFAULT_BATCH,
             checkpoint: CheckpointChoice::Auto,
-            band: crate::engine::band::BandChoice::Auto,
+            band: lcs_core::diagonal_band::BandChoice::Auto,
         };
         for (m, n) in [(64, 200_000_000), (1_000_000, 1_000_000), (1, 1)] {
             assert_eq!(engine_note(bands, m, n, 2), None, "{m} x {n}");

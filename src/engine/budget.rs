@@ -11,8 +11,8 @@
 use crate::engine::bands::{self, BandPlan, Checkpoint};
 use crate::engine::diagonal::schedule::Schedule;
 use crate::engine::diagonal::store::StoreKind;
-use crate::engine::problem::Problem;
 use crate::mem;
+use lcs_core::problem::Problem;
 
 /// Room left for the MPI library's buffers, which grow with the number of peers: a fixed part
 /// and a fraction of the rest.

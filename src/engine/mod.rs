@@ -25,20 +25,16 @@
 //! to rank 0, which gets a [`run::Solved`] back. Nothing here writes a file or formats a
 //! report: the command does that with the result.
 
-pub mod band;
 pub mod bands;
-pub mod bitpar;
 pub mod budget;
 pub mod cost;
 pub mod diagonal;
 pub mod fault;
 pub mod host;
-pub mod problem;
 pub mod protocol;
 pub mod run;
 pub mod search;
 pub mod share;
-pub mod split;
 pub mod stats;
 pub mod traffic;
 pub mod waiting;
@@ -50,12 +46,12 @@ use mpi::traits::*;
 use crate::input::Pair;
 use crate::mem;
 use crate::provenance::HostInfo;
-use band::{BandChoice, BandSearch};
 use bands::{BandPlan, Checkpoint, CheckpointChoice};
 use diagonal::schedule::Schedule;
 use diagonal::store::StoreKind;
 use fault::Fault;
-use problem::{Path, Problem};
+use lcs_core::diagonal_band::{BandChoice, BandSearch};
+use lcs_core::problem::{Path, Problem};
 use stats::{FillTimes, RankStats};
 use traffic::{Predicted, Traffic};
 use waiting::Waiting;

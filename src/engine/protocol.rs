@@ -19,7 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::problem::Path;
+use lcs_core::problem::Path;
 
 /// Message tags, one per kind of message.
 pub mod tag {
@@ -112,7 +112,7 @@ pub fn decode_hop(msg: &[u8]) -> Option<((usize, usize), Path)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::problem::Move;
+    use lcs_core::problem::Move;
 
     #[test]
     fn hop_round_trip() {

@@ -17,8 +17,6 @@ use mpi::collective::SystemOperation;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::engine::band::BandSearch;
-use crate::engine::problem::{Path, Problem};
 use crate::engine::share;
 use crate::engine::stats::{self, Gathered};
 use crate::engine::waiting::Waiting;
@@ -26,6 +24,8 @@ use crate::engine::{budget, run_layout, Layout, RunConfig};
 use crate::error::{Error, EXIT_MEMORY};
 use crate::input::{self, FormatChoice, Pair};
 use crate::mem;
+use lcs_core::diagonal_band::BandSearch;
+use lcs_core::problem::{Path, Problem};
 
 /// What a `solve` run is asked to do.
 pub struct Request<'a> {

@@ -2,7 +2,7 @@
 //! own the cells of the walk.
 //!
 //! The walk starts at `(m-1, n-1)`. At a cell `(i, j)` its owner takes one step by the rule
-//! of the problem ([`crate::engine::problem`]): diagonally on a match; otherwise as the cells
+//! of the problem ([`lcs_core::problem`]): diagonally on a match; otherwise as the cells
 //! it kept say (LCS: up when `M(i-1, j) >= M(i, j-1)`, else left; edit distance: a
 //! substitution, else up, else left). The walk ends when it *leaves* the matrix (`i < 0` or
 //! `j < 0`), the rest of the path then running along the border: stopping at row or column 0,
@@ -28,10 +28,10 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
 use crate::engine::fault::{Fault, Phase};
-use crate::engine::problem::Path;
 use crate::engine::protocol::{decode_hop, encode_hop, tag, Kind};
 use crate::engine::traffic::Traffic;
 use crate::engine::Switches;
+use lcs_core::problem::Path;
 
 /// Where a rank's part of the walk ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

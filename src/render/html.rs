@@ -39,10 +39,10 @@ use super::svg::{self, MAX_CELL_TEXT_SIDE};
 use super::words;
 use super::xml::{escape, SvgWriter};
 use super::{bands_grid, lesson};
-use crate::engine::problem::{Move, Problem};
 use crate::error::Error;
 use crate::report::{RankReport, Report};
 use crate::trace::Event;
+use lcs_core::problem::{Move, Problem};
 
 /// Largest number of rows or columns a page is written for.
 pub const MAX_PAGE_CELLS_SIDE: usize = svg::MAX_PICTURE_CELLS_SIDE;

@@ -12,9 +12,9 @@ use super::picture::{byte_label, is_match, Hop, Picture};
 use super::style;
 use super::svg::MAX_CELL_TEXT_SIDE;
 use super::words;
-use crate::alignment::shorten;
-use crate::engine::problem::Problem;
 use crate::engine::protocol::Kind;
+use lcs_core::alignment::shorten;
+use lcs_core::problem::Problem;
 
 /// Hops listed one by one in a picture's legend.
 const MAX_LISTED_HOPS: usize = 12;

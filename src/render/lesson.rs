@@ -14,9 +14,9 @@ use serde::Serialize;
 use super::pipeline::Pipeline;
 use crate::engine::bands::BandPlan;
 use crate::engine::diagonal::schedule::Schedule;
-use crate::engine::problem::Problem;
 use crate::engine::protocol::VALUE_BYTES;
 use crate::report::{EngineKind, Report};
+use lcs_core::problem::Problem;
 
 /// One engine's line of the comparison.
 #[derive(Debug, Clone, Serialize, PartialEq)]

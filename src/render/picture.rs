@@ -10,14 +10,14 @@
 
 use std::fmt::Write as _;
 
-use crate::alignment::Alignment;
 use crate::engine::diagonal::schedule::Schedule;
-use crate::engine::problem::{Move, Path, Problem, PATH_HEADER_BYTES};
 use crate::engine::protocol::{Kind, HOP_HEADER_BYTES};
 use crate::error::Error;
 use crate::input::Pair;
 use crate::report::{Answer, Report};
 use crate::trace::{Event, Span};
+use lcs_core::alignment::Alignment;
+use lcs_core::problem::{Move, Path, Problem, PATH_HEADER_BYTES};
 
 use super::pipeline::Pipeline;
 
@@ -376,8 +376,8 @@ pub(crate) mod tests {
     fn hops_off_the_walk_are_internal_errors() {
         let (x, y) = (b"GACA".as_slice(), b"AGCATGA".as_slice());
         let s = Schedule::new(x.len(), y.len(), 2);
-        let values = crate::reference::full_table(x, y);
-        let path = crate::reference::walk_path(x, y, &values);
+        let values = lcs_core::reference::full_table(x, y);
+        let path = lcs_core::reference::walk_path(x, y, &values);
         let stray = [Event::new(Kind::Traceback, 0, 1, Some((3, 0)), 16)];
         let picture = Picture {
             schedule: &s,
@@ -411,7 +411,7 @@ pub(crate) mod tests {
 
     #[test]
     fn an_edit_walks_hops_carry_the_cigar_of_the_path_so_far() {
-        use crate::reference;
+        use lcs_core::reference;
         let (x, y) = (b"kitten".as_slice(), b"sitting".as_slice());
         let s = Schedule::new(x.len(), y.len(), 3);
         let values = reference::full_table_of(Problem::Edit, x, y);

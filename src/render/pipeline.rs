@@ -17,11 +17,11 @@
 use std::ops::Range;
 
 use crate::engine::bands::BandPlan;
-use crate::engine::bitpar::{WORD_BITS, WORD_BYTES};
-use crate::engine::problem::Problem;
 use crate::engine::protocol::Kind;
-use crate::engine::split::Split;
 use crate::trace::{Event, Span, SpanKind};
+use lcs_core::bitpar::{WORD_BITS, WORD_BYTES};
+use lcs_core::problem::Problem;
+use lcs_core::split::Split;
 
 /// Columns in a word of the engine.
 pub const ENGINE_WORD: usize = WORD_BITS;

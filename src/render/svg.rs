@@ -273,10 +273,10 @@ fn title(out: &mut SvgWriter, p: &Picture) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::problem::Problem;
     use crate::engine::protocol::Kind;
     use crate::render::picture::{display_bytes, predicted_messages, Hop};
     use crate::trace::Event;
+    use lcs_core::problem::Problem;
 
     /// A parsed picture and the marks in it, found by class.
     struct Parsed {
@@ -449,8 +449,8 @@ mod tests {
     type Solved = (Vec<Vec<u32>>, Vec<(usize, usize)>, Vec<Event>);
 
     fn solve(x: &[u8], y: &[u8], s: &Schedule) -> Solved {
-        let values = crate::reference::full_table(x, y);
-        let path = crate::reference::walk_path(x, y, &values);
+        let values = lcs_core::reference::full_table(x, y);
+        let path = lcs_core::reference::walk_path(x, y, &values);
         let mut events = Vec::new();
         for (t, w) in path.windows(2).enumerate() {
             let (from, to) = (s.cell_proc(w[0].0, w[0].1), s.cell_proc(w[1].0, w[1].1));
@@ -568,8 +568,8 @@ mod tests {
     #[test]
     fn an_edit_picture_speaks_of_distances_and_ends_with_the_alignment() {
         use crate::input::{Format, Pair};
-        use crate::reference;
         use crate::report::Answer;
+        use lcs_core::reference;
         // The file's first sequence is the longer: it becomes the columns.
         let pair = Pair::from_file_order(b"sitting".to_vec(), b"kitten".to_vec(), Format::Plain);
         assert!(pair.swapped);

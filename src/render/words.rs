@@ -6,8 +6,8 @@
 //! Formulas are marked with backticks: [`plain`] drops them (the SVG's text), [`html`] escapes
 //! the text and sets them in `<code>`.
 
-use crate::alignment::Op;
-use crate::engine::problem::{Move, Problem};
+use lcs_core::alignment::Op;
+use lcs_core::problem::{Move, Problem};
 
 /// The number in a cell.
 pub(super) fn cell(problem: Problem) -> &'static str {

@@ -13,7 +13,7 @@
 //! into each of its segments but the first), packed so that the fill, which writes all seams of
 //! a few rows at a time, touches one short run of words per 64 rows.
 
-use crate::engine::bitpar::WORD_BITS;
+use lcs_core::bitpar::WORD_BITS;
 
 /// Bit `t` of `words`.
 #[inline]

@@ -29,8 +29,8 @@ use std::ops::Range;
 
 use super::carry::{self, Seams};
 use super::store::{BandStore, Planes, Trace};
-use crate::engine::bitpar::{self, edit::Delta};
-use crate::engine::problem::Problem;
+use lcs_core::bitpar::{self, edit::Delta};
+use lcs_core::problem::Problem;
 
 /// Rows [`step4`] advances in one pass.
 pub const FUSED_ROWS: usize = bitpar::FUSED_ROWS;

@@ -11,8 +11,8 @@
 
 use super::plan::BandPlan;
 use super::store::{BandStore, Checkpoint, Exit, RecomputeStats};
-use crate::engine::band::{self, BandChoice, BandSearch};
-use crate::engine::problem::{Path, Problem};
+use lcs_core::diagonal_band::{self, BandChoice, BandSearch};
+use lcs_core::problem::{Path, Problem};
 
 /// What an in-process run produced and counted.
 #[derive(Debug, Clone, Default)]
@@ -46,7 +46,7 @@ pub fn run_in_process(
     run_plan(&plan, x, y, mode)
 }
 
-/// The band search of `choice` ([`crate::engine::band::search`]) on `plan` (its problem,
+/// The band search of `choice` ([`lcs_core::diagonal_band::search`]) on `plan` (its problem,
 /// ranks, batches and segments; its band is ignored): one [`run_plan`] per band, the last
 /// one's path, the messages and bytes of every fill added up.
 pub fn run_search(
@@ -58,7 +58,7 @@ pub fn run_search(
 ) -> (BandSearch, InProcess) {
     let mut messages = vec![0; plan.senders().len()];
     let mut bytes = 0;
-    let (search, mut out) = band::search(plan.problem(), (x, y), choice, |b| {
+    let (search, mut out) = diagonal_band::search(plan.problem(), (x, y), choice, |b| {
         let run = run_plan(&plan.with_band(b), x, y, mode);
         for (total, fill) in messages.iter_mut().zip(&run.messages) {
             *total += fill;
@@ -137,11 +137,11 @@ pub fn run_plan(plan: &BandPlan, x: &[u8], y: &[u8], mode: Checkpoint) -> InProc
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::band::{self, BandChoice, BandSearch};
     use crate::engine::bands::carry;
     use crate::engine::bands::store::estimate_bytes;
-    use crate::engine::problem::Problem;
     use crate::generate::Random;
+    use lcs_core::diagonal_band::{self, BandChoice, BandSearch};
+    use lcs_core::problem::Problem;
 
     const RANKS: [usize; 5] = [1, 2, 3, 5, 8];
     const BATCHES: [usize; 4] = [1, 63, 64, 200];
@@ -169,7 +169,7 @@ mod tests {
     }
 
     fn check_problem(problem: Problem, x: &[u8], y: &[u8]) {
-        let want = crate::reference::align(problem, x, y);
+        let want = lcs_core::reference::align(problem, x, y);
         let answer = match problem {
             Problem::Lcs => want.matched(x).len(),
             Problem::Edit => want.edits(),
@@ -314,7 +314,7 @@ mod tests {
             let x = rng.bytes(m, alphabet);
             let y = rng.bytes(n, alphabet);
             for problem in [Problem::Lcs, Problem::Edit] {
-                let want = crate::reference::align(problem, &x, &y);
+                let want = lcs_core::reference::align(problem, &x, &y);
                 for ranks in [1, 2, 4] {
                     for g in [1, 2, 5, 7, 64] {
                         for k in [1, 4, 13, m, m + 5] {
@@ -344,7 +344,7 @@ mod tests {
                 .with_problem(problem)
                 .with_segment_words(1);
             let got = run_plan(&plan, &x, &y, Checkpoint::Every(45));
-            assert_eq!(got.path, crate::reference::align(problem, &x, &y));
+            assert_eq!(got.path, lcs_core::reference::align(problem, &x, &y));
             assert_eq!(got.recompute.blocks, 1, "{problem}");
             assert_eq!(got.recompute.windows, 25, "{problem}: {:?}", got.recompute);
         }
@@ -393,7 +393,7 @@ mod tests {
         let y = rng.bytes(5000, b"ACGT");
         let plan = BandPlan::new(3000, 5000, 3, 256);
         for problem in [Problem::Lcs, Problem::Edit] {
-            let want = crate::reference::align(problem, &x, &y);
+            let want = lcs_core::reference::align(problem, &x, &y);
             for mode in [Checkpoint::Every(50), Checkpoint::Full] {
                 let got = run_in_process(problem, &x, &y, 3, 256, mode);
                 assert_eq!(got.path, want, "{problem} {mode:?}");
@@ -432,7 +432,7 @@ mod tests {
         what: &str,
     ) -> BandSearch {
         let problem = plan.problem();
-        let want = crate::reference::align(problem, x, y);
+        let want = lcs_core::reference::align(problem, x, y);
         let (search, got) = run_search(plan, x, y, mode, BandChoice::Auto);
         assert!(search.proven, "{what}");
         assert_eq!(got.path, want, "{what}: {:?}", search.fills);
@@ -447,7 +447,7 @@ mod tests {
             .fills
             .iter()
             .map(|&k| {
-                plan.with_band(band::Band::new(x.len(), y.len(), k))
+                plan.with_band(diagonal_band::Band::new(x.len(), y.len(), k))
                     .predicted_bytes()
             })
             .sum();
@@ -493,7 +493,7 @@ mod tests {
             for ranks in [1, 3] {
                 let plan = BandPlan::new(2500, 2600, ranks, 256).with_problem(problem);
                 let search = check_search(&plan, &x, &y, Checkpoint::Every(50), "random");
-                assert_eq!(search.fills[0], Some(band::AUTO_START));
+                assert_eq!(search.fills[0], Some(diagonal_band::AUTO_START));
                 match problem {
                     Problem::Lcs => assert_eq!(search.fills, [Some(64), None]),
                     Problem::Edit => assert_eq!(search.fills.len(), 3, "{:?}", search.fills),
@@ -506,7 +506,7 @@ mod tests {
     fn fixed_bands_prove_themselves_or_give_no_path() {
         let (_, x, y) = near_pairs(2000).swap_remove(1);
         for problem in [Problem::Lcs, Problem::Edit] {
-            let want = crate::reference::align(problem, &x, &y);
+            let want = lcs_core::reference::align(problem, &x, &y);
             let (mut proven, mut refused) = (0, 0);
             for k in [0, 1, 5, 20, 63, 64, 65, 200, 1999] {
                 for ranks in [1, 2, 5] {
@@ -537,13 +537,13 @@ mod tests {
         // matrix's walk, at every rank count, with or without checkpoints.
         for (rate, x, y) in near_pairs(3000).into_iter().skip(1) {
             for problem in [Problem::Lcs, Problem::Edit] {
-                let want = crate::reference::align(problem, &x, &y);
+                let want = lcs_core::reference::align(problem, &x, &y);
                 for (ranks, mode) in [(1, Checkpoint::Full), (3, Checkpoint::Every(20))] {
                     let plan = BandPlan::new(x.len(), y.len(), ranks, 100).with_problem(problem);
                     let mut k = 1;
                     let mut fills = 0;
                     loop {
-                        let b = band::Band::new(x.len(), y.len(), Some(k));
+                        let b = diagonal_band::Band::new(x.len(), y.len(), Some(k));
                         let run = run_plan(&plan.with_band(b), &x, &y, mode);
                         fills += 1;
                         let total: u64 = run.messages.iter().sum();
@@ -578,7 +578,7 @@ mod tests {
         ];
         for (x, y) in shapes {
             for problem in [Problem::Lcs, Problem::Edit] {
-                let want = crate::reference::align(problem, &x, &y);
+                let want = lcs_core::reference::align(problem, &x, &y);
                 for ranks in [1, 2, 5] {
                     let plan = BandPlan::new(x.len(), y.len(), ranks, 64).with_problem(problem);
                     for choice in [BandChoice::Auto, BandChoice::Fixed(0), BandChoice::Fixed(3)] {

@@ -9,7 +9,7 @@
 //! Rows are `x` (the shorter, `m`), columns `y` (`n >= m`). Row `i` is the bit vector `V_i`
 //! over the columns, bit `j` clear iff `M[i][j] - M[i][j-1] = 1`, `V_{-1}` all ones; with `P`
 //! the match mask of `x[i]` and `U = V_{i-1} & P`,
-//! `V_i = (V_{i-1} + U) | (V_{i-1} & !P)`, the `+` a multi-word addition ([`crate::engine::bitpar`]). The only
+//! `V_i = (V_{i-1} + U) | (V_{i-1} & !P)`, the `+` a multi-word addition ([`lcs_core::bitpar`]). The only
 //! dependency between the words of a row is that addition's carry.
 //!
 //! # Ownership and pipeline ([`plan`])
@@ -23,7 +23,7 @@
 //! `(p - 1) * ceil(m / B)` exactly (0 for an empty `x`). The pipeline fills in `p - 1` batches,
 //! so a smaller `B` starts the last band sooner at the price of more messages.
 //!
-//! # The diagonal band ([`crate::engine::band`])
+//! # The diagonal band ([`lcs_core::diagonal_band`])
 //!
 //! A fill may compute only a diagonal band: row `i` steps only its *window*, the words holding
 //! the band's columns, within each rank's own words ([`BandPlan::window`]); the other words keep
@@ -58,7 +58,7 @@
 //!   walk crosses (more where it drifts far left within a block), never more than one more fill
 //!   of the band.
 //!
-//! [`crate::engine::bitpar::lcs_length`] gives the length alone in `O(n / 64)` memory, to check
+//! [`lcs_core::bitpar::lcs_length`] gives the length alone in `O(n / 64)` memory, to check
 //! a run.
 
 pub mod carry;
@@ -76,14 +76,14 @@ use mpi::traits::*;
 
 use mpi::collective::SystemOperation;
 
-use crate::engine::band::{self, BandChoice};
-use crate::engine::problem::Problem;
 use crate::engine::stats::FillTimes;
 use crate::engine::traffic::Traffic;
 use crate::engine::walk::Start;
 use crate::engine::{Ran, RunConfig, Switches};
 use crate::input::Pair;
 use crate::progress::Progress;
+use lcs_core::diagonal_band::{self, BandChoice};
+use lcs_core::problem::Problem;
 use walk::{BandWalker, Idle};
 
 pub use local::{run_in_process, run_search, InProcess};
@@ -95,7 +95,7 @@ pub use store::{
 
 /// Runs this rank's fills and traceback of `pair` on `plan`, keeping `mode` for the
 /// traceback, with the diagonal band `choice` asks: one fill per band until one proves itself
-/// ([`crate::engine::band::search`]), each a pipeline of its own; after each, every rank adds
+/// ([`lcs_core::diagonal_band::search`]), each a pipeline of its own; after each, every rank adds
 /// up the bands' shares of the answer (one all-reduce) and all decide alike whether to widen.
 /// A fixed band that does not prove itself ends without a walk (no path). Collective; ranks
 /// that own no words only take part in the sums and serve the traceback's notices.
@@ -116,12 +116,12 @@ pub(super) fn run(
     let mut fill = FillTimes::default();
     // How a rank waits when the others may hold the work for long: on a diagonal band the
     // ranks take the rows, and the walk, in turn (see `fill`).
-    let idle = |b: band::Band| match b.is_whole() {
+    let idle = |b: diagonal_band::Band| match b.is_whole() {
         true => waiting,
         false => waiting.while_others_work(),
     };
     let mut seconds_recompute = 0.0;
-    let (search, store) = band::search(problem, (&pair.x, &pair.y), choice, |b| {
+    let (search, store) = diagonal_band::search(problem, (&pair.x, &pair.y), choice, |b| {
         let began = Instant::now();
         let plan = plan.with_band(b);
         let mut store = (rank < plan.active_ranks())

@@ -3,7 +3,7 @@
 //!
 //! The `n` columns are `W = ceil(n / 64)` words of 64 columns. They are split among
 //! `p = min(P, W)` active ranks into contiguous runs of **whole words**, balanced as the
-//! diagonal schedule balances a diagonal ([`crate::engine::split`]): with `c = ceil(W / p)`, `f = floor(W / p)` and
+//! diagonal schedule balances a diagonal ([`lcs_core::split`]): with `c = ceil(W / p)`, `f = floor(W / p)` and
 //! `r = W mod p`, rank `k < r` owns `c` words and ranks `r <= k < p` own `f`; ranks `>= p` own
 //! nothing. Whole words keep the addition's carry the only thing a band needs from its left
 //! neighbour, and let a band's masks and bit vectors start at bit 0 of a word. Only the last
@@ -23,7 +23,7 @@
 //! band's first word (see [`super::store`]). A band of `w` words has `floor((w - 1) / G)` such
 //! seams.
 //!
-//! A plan may carry a diagonal band ([`BandPlan::with_band`], [`crate::engine::band`]): row
+//! A plan may carry a diagonal band ([`BandPlan::with_band`], [`lcs_core::diagonal_band`]): row
 //! `i` then computes only its window of words, and rank `k` works on the rows whose window
 //! touches its words ([`BandPlan::work_rows`]). A row's carry crosses the edge between ranks
 //! `k` and `k + 1` only when its window spans it; the batches holding such rows, a run of
@@ -35,11 +35,11 @@
 
 use std::ops::Range;
 
-use crate::engine::band::Band;
-use crate::engine::bitpar::{WORD_BITS, WORD_BYTES};
-use crate::engine::problem::Problem;
-use crate::engine::split::Split;
 use crate::engine::traffic::Predicted;
+use lcs_core::bitpar::{WORD_BITS, WORD_BYTES};
+use lcs_core::diagonal_band::Band;
+use lcs_core::problem::Problem;
+use lcs_core::split::Split;
 
 /// Words per segment of a band (`G`, see the module doc): the spacing of the carries a
 /// checkpointed band keeps inside itself. Each seam costs `planes` bits per row, so a band of
@@ -66,7 +66,7 @@ pub struct BandPlan {
     batch: usize,
     problem: Problem,
     segment: usize,
-    /// The diagonal band the fill computes ([`crate::engine::band`]).
+    /// The diagonal band the fill computes ([`lcs_core::diagonal_band`]).
     band: Band,
 }
 

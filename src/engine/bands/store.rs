@@ -28,7 +28,7 @@
 //!   segment is the next window, recomputed for rows `bK..=i'` (`i'` the walk's row then). One
 //!   window of bits is kept at a time.
 //!
-//!   On a diagonal band ([`crate::engine::band`]) every row computed only its window of words,
+//!   On a diagonal band ([`lcs_core::diagonal_band`]) every row computed only its window of words,
 //!   and so does the recompute: row `r` is recomputed over the words of the segment that its
 //!   fill window held, from the carry the fill used at the window's first word (kept for every
 //!   row, whether it came from the band on the left or the left edge) or at a seam inside it.
@@ -62,8 +62,8 @@ use std::time::Instant;
 use super::carry::{self, Seams};
 use super::kernel;
 use super::plan::BandPlan;
-use crate::engine::bitpar::{Masks, WORD_BITS, WORD_BYTES};
-use crate::engine::problem::Move;
+use lcs_core::bitpar::{Masks, WORD_BITS, WORD_BYTES};
+use lcs_core::problem::Move;
 
 /// What a band keeps for the traceback.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -655,7 +655,7 @@ impl<'a> BandStore<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::problem::{Path, Problem};
+    use lcs_core::problem::{Path, Problem};
 
     fn seq(len: usize, alphabet: &[u8], seed: u64) -> Vec<u8> {
         let mut rng = crate::generate::Random::new(seed);
@@ -811,14 +811,14 @@ mod tests {
             let plan = BandPlan::new(1000, 64 * 64, 1, 64).with_problem(problem);
             let fill = 1000 * 64;
             let (whole, path) = walk_recomputing(&plan.with_segment_words(64), &x, &y, 23);
-            assert_eq!(path, crate::reference::align(problem, &x, &y));
+            assert_eq!(path, lcs_core::reference::align(problem, &x, &y));
             assert!(whole.blocks >= 1 && whole.blocks <= 1000usize.div_ceil(23) as u64);
             assert_eq!(whole.windows, whole.blocks, "{whole:?}");
             assert!(whole.words <= fill, "{whole:?}");
             assert!(whole.words * 4 > fill, "{whole:?}: about half a fill");
             // Segments of 4 words: about 2 words a row, plus the walk's drift within a block.
             let (windowed, path) = walk_recomputing(&plan.with_segment_words(4), &x, &y, 23);
-            assert_eq!(path, crate::reference::align(problem, &x, &y));
+            assert_eq!(path, lcs_core::reference::align(problem, &x, &y));
             assert_eq!(windowed.blocks, whole.blocks);
             assert!(windowed.windows >= windowed.blocks);
             assert!(windowed.words * 10 < fill, "{windowed:?}");

@@ -5,8 +5,8 @@
 //! band edges; the hop carries the path found so far as [`crate::engine::walk`] says.
 
 use super::store::{BandStore, Exit};
-use crate::engine::problem::{Move, Path};
 use crate::engine::walk::{self, Walker};
+use lcs_core::problem::{Move, Path};
 
 impl BandStore<'_> {
     /// Walks from `(i, j)`, a cell of this band, while the cells stay in it, pushing each move

@@ -11,7 +11,6 @@
 //! diagonal: `m + n - 1` in all.
 
 pub mod fill;
-pub mod recurrence;
 pub mod schedule;
 pub mod store;
 pub mod walk;
@@ -21,13 +20,13 @@ use std::time::Instant;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::engine::problem::Problem;
 use crate::engine::traffic::Traffic;
 use crate::engine::walk::Start;
 use crate::engine::{Ran, RunConfig};
 use crate::input::Pair;
 use crate::progress::Progress;
-use recurrence::{Edit, Lcs, Recurrence};
+use lcs_core::problem::Problem;
+use lcs_core::recurrence::{Edit, Lcs, Recurrence};
 use schedule::Schedule;
 use store::dense::{self, DenseStore};
 use store::hash::HashStore;

@@ -22,8 +22,8 @@
 
 use std::ops::Range;
 
-use crate::engine::split::Split;
 use crate::engine::traffic::Predicted;
+use lcs_core::split::Split;
 
 /// The cells each rank computes for an `m x n` matrix on `ranks` ranks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

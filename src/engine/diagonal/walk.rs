@@ -4,8 +4,8 @@
 
 use super::schedule::Schedule;
 use super::store::{Seqs, Store};
-use crate::engine::problem::{Move, Path};
 use crate::engine::walk::{Exit, Walker};
+use lcs_core::problem::{Move, Path};
 
 /// The diagonal engine's walker: a rank's store, asked for the move at each mismatch.
 pub struct DiagonalWalker<'a, S> {

@@ -33,11 +33,5 @@
 //! memory is bounded whatever the text's size: a rank holds its units' tables, a few blocks,
 //! the windows of the starts, and the matches it found.
 
-pub mod chunks;
-pub mod lanes;
-pub mod long;
-#[cfg(test)]
-mod oracle;
 pub mod run;
 pub mod scan;
-pub mod starts;

@@ -1,5 +1,5 @@
 //! One `search` run over MPI: rank 0 reads the patterns and checks the text, every rank opens
-//! the text itself, the ranks share the work as [`super::chunks`] plans it, each scans its part
+//! the text itself, the ranks share the work as [`lcs_core::search::chunks`] plans it, each scans its part
 //! ([`super::scan`]), and the matches go to rank 0 in counted messages.
 //!
 //! 1. Rank 0 runs the caller's checks (the output paths), reads the patterns file, checks them
@@ -37,10 +37,7 @@ use mpi::traits::*;
 use crate::engine::budget;
 use crate::engine::protocol::{tag, Kind};
 use crate::engine::run::{check_memory, memory_limit};
-use crate::engine::search::chunks::{self, Grid, Unit};
-use crate::engine::search::lanes::{Simd, VECTOR_BYTES};
 use crate::engine::search::scan::{self, Found, Match, Task};
-use crate::engine::search::starts::MAX_WINDOW;
 use crate::engine::share::{self, PIECE};
 use crate::engine::stats::{self, Words, HOST_BYTES};
 use crate::engine::traffic::Traffic;
@@ -51,6 +48,9 @@ use crate::input::text::{self, Start, Summary, TextFile, BLOCK};
 use crate::input::{Format, InputError};
 use crate::mem;
 use crate::provenance::HostInfo;
+use lcs_core::search::chunks::{self, Grid, Unit};
+use lcs_core::search::lanes::{Simd, VECTOR_BYTES};
+use lcs_core::search::starts::MAX_WINDOW;
 
 /// Longest pattern accepted: the starts' windows hold two bits per pattern byte and text byte
 /// of up to `MAX_WINDOW + 2 m` text bytes, some 40 MB at this length.

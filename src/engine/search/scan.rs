@@ -1,6 +1,6 @@
 //! One rank's share of a search, with no MPI: its units of patterns ([`Searcher`]) run over its
 //! range of the text ([`search_range`]), the warm-up first, each record from a fresh column,
-//! and every match located ([`super::starts`]).
+//! and every match located ([`lcs_core::search::starts`]).
 //!
 //! The text comes in runs of at most a block ([`text::stream`]); the kernels carry their
 //! columns from one run to the next, so a record is one scan however it is read. For the
@@ -13,11 +13,11 @@ use std::io;
 use std::ops::Range;
 use std::time::Instant;
 
-use crate::engine::search::chunks::{self, Class, Unit};
-use crate::engine::search::lanes::{self, Compiled, Group, Hit, Lane, Simd};
-use crate::engine::search::long::LongPattern;
-use crate::engine::search::starts;
 use crate::input::text::{self, Run, Start, TextFile};
+use lcs_core::search::chunks::{self, Class, Unit};
+use lcs_core::search::lanes::{self, Compiled, Group, Hit, Lane, Simd};
+use lcs_core::search::long::LongPattern;
+use lcs_core::search::starts;
 
 /// A match: pattern (its number), record (counted from 0), start and end (exclusive) in the
 /// record, distance.
@@ -275,9 +275,9 @@ fn locate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::search::chunks::{balance, text_range, units};
-    use crate::engine::search::oracle;
     use crate::generate::Random;
+    use lcs_core::search::chunks::{balance, text_range, units};
+    use lcs_core::search::oracle;
 
     /// Patterns of every class in one searcher, over a FASTA text cut into parts, the patterns
     /// split too: every part's matches together are the plain DP's on each record, with their

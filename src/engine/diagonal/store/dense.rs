@@ -14,7 +14,7 @@
 //! the previous two buffers just before.
 //!
 //! Values are `u16` when every value fits with room for one more (an LCS of at most 65,534, a
-//! distance of at most 65,534: [`super::super::recurrence::narrow`]), else `u32`: half the
+//! distance of at most 65,534: [`lcs_core::recurrence::narrow`]), else `u32`: half the
 //! memory traffic, twice the SIMD lanes.
 //!
 //! The walk needs, at a mismatch, the answers of [`Recurrence::bits`]: packed 64 to a word per
@@ -28,9 +28,9 @@ use std::marker::PhantomData;
 use std::ops::Range;
 
 use super::{Seqs, Store};
-use crate::engine::diagonal::recurrence::{self, Recurrence, Value};
 use crate::engine::diagonal::schedule::Schedule;
-use crate::engine::problem::{Move, Problem};
+use lcs_core::problem::{Move, Problem};
+use lcs_core::recurrence::{self, Recurrence, Value};
 
 /// Whether `problem`'s values on `schedule` fit in `u16`.
 pub fn narrow(problem: Problem, schedule: &Schedule) -> bool {
@@ -339,8 +339,8 @@ impl<V: Value, R: Recurrence> Store for DenseStore<V, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::diagonal::recurrence::{Edit, Lcs};
     use crate::engine::diagonal::store::tests::{check_against_reference, fill_in_process, walk};
+    use lcs_core::recurrence::{Edit, Lcs};
 
     #[test]
     fn dense_store_matches_reference_with_u16_values() {
@@ -395,7 +395,7 @@ mod tests {
         assert!(narrow(Problem::Edit, &Schedule::new(m, n, 1)) && m + n > u16::MAX as usize + 1);
         let x = b"acgt".to_vec();
         let y: Vec<u8> = b"tgca".iter().copied().cycle().take(n).collect();
-        let expected = crate::reference::align(Problem::Edit, &x, &y);
+        let expected = lcs_core::reference::align(Problem::Edit, &x, &y);
         for p in [1, 2] {
             let s = Schedule::new(m, n, p);
             let seqs = Seqs::new(&x, &y);

@@ -22,9 +22,9 @@ use hashbrown::HashTable;
 use std::marker::PhantomData;
 
 use super::{Seqs, Store};
-use crate::engine::diagonal::recurrence::Recurrence;
 use crate::engine::diagonal::schedule::Schedule;
-use crate::engine::problem::Move;
+use lcs_core::problem::Move;
+use lcs_core::recurrence::Recurrence;
 
 /// Spare slots before and after each diagonal's run, for received cells.
 const PAD: u64 = 2;
@@ -206,9 +206,9 @@ mod tests {
 
     #[test]
     fn hash_store_matches_reference() {
-        use crate::engine::diagonal::recurrence::{Edit, Lcs};
         use crate::engine::diagonal::store::tests::check_against_reference;
-        use crate::engine::problem::Problem;
+        use lcs_core::problem::Problem;
+        use lcs_core::recurrence::{Edit, Lcs};
         check_against_reference(Problem::Lcs, HashStore::<Lcs>::new);
         check_against_reference(Problem::Edit, HashStore::<Edit>::new);
     }
@@ -220,7 +220,7 @@ mod tests {
         let y = vec![b'b'; 90];
         let seqs = Seqs::new(&x, &y);
         let stores = crate::engine::diagonal::store::tests::fill_in_process(&s, &seqs, |k| {
-            HashStore::<crate::engine::diagonal::recurrence::Lcs>::new(&s, k)
+            HashStore::<lcs_core::recurrence::Lcs>::new(&s, k)
         });
         for (k, store) in stores.iter().enumerate() {
             assert_eq!(store.cells.len() as u64, entries(&s, k));

@@ -5,7 +5,7 @@
 //! boundary value another rank sent, [`Store::compute`] fills the rank's share of the next
 //! diagonal, [`Store::value`] reads a freshly computed value to send it on. The traceback then
 //! asks [`Store::step`] at each mismatch cell the rank owns. Two implementations, each written
-//! once against the problem's [`Recurrence`](super::recurrence::Recurrence):
+//! once against the problem's [`Recurrence`](lcs_core::recurrence::Recurrence):
 //!
 //! - [`hash::HashStore`], the report's design: one hash map from cell to value, holding every
 //!   owned and every received cell (about 20 bytes per cell);
@@ -25,7 +25,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::diagonal::schedule::Schedule;
-use crate::engine::problem::{Move, Problem};
+use lcs_core::problem::{Move, Problem};
 
 /// Which store a run uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
@@ -171,7 +171,7 @@ pub(crate) mod tests {
         s: &Schedule,
         seqs: &Seqs<'_>,
         stores: &[S],
-    ) -> crate::engine::problem::Path {
+    ) -> lcs_core::problem::Path {
         let mut walkers: Vec<_> = stores
             .iter()
             .enumerate()
@@ -194,7 +194,7 @@ pub(crate) mod tests {
         for case in 0..150 {
             let alphabet: &[u8] = [&b"ab"[..], b"acgt", b"abcdefghijklmnopqrstuvwxyz"][case % 3];
             let (a, b) = (rng.below(60), rng.below(60));
-            let pair = rng.pair(a, b, alphabet);
+            let pair = crate::generate::random_pair(&mut rng, a, b, alphabet);
             let (x, mut y) = (pair.x, pair.y);
             if case % 4 == 3 {
                 // Near-identical: y is x with one byte changed and one appended.
@@ -204,7 +204,7 @@ pub(crate) mod tests {
                 }
                 y.push(b'a');
             }
-            let expected = crate::reference::align(problem, &x, &y);
+            let expected = lcs_core::reference::align(problem, &x, &y);
             for p in [1, 2, 3, 5] {
                 if x.is_empty() {
                     continue;
@@ -238,12 +238,12 @@ pub(crate) mod tests {
 
     #[test]
     fn every_small_pair_walks_the_references_path() {
-        use crate::engine::diagonal::recurrence::{Edit, Lcs, Recurrence};
         use crate::engine::diagonal::store::dense::DenseStore;
         use crate::engine::diagonal::store::hash::HashStore;
+        use lcs_core::recurrence::{Edit, Lcs, Recurrence};
 
         fn check<R: Recurrence>(x: &[u8], y: &[u8]) {
-            let expected = crate::reference::align(R::PROBLEM, x, y);
+            let expected = lcs_core::reference::align(R::PROBLEM, x, y);
             for p in 1..=3 {
                 let s = Schedule::new(x.len(), y.len(), p);
                 let seqs = Seqs::new(x, y);
@@ -254,7 +254,7 @@ pub(crate) mod tests {
                 assert_eq!(walk(&s, &seqs, &hash), expected, "hash {what}");
             }
         }
-        for (x, y) in crate::generate::short_pairs(6)
+        for (x, y) in lcs_core::exhaustive::short_pairs(6)
             .into_iter()
             .filter(|(x, _)| !x.is_empty())
         {

@@ -1,5 +1,5 @@
 //! The LCS word step in AVX-512 on 256-bit vectors (AVX-512VL), four rows at once, for the
-//! wavefront of [`crate::engine::bitpar::wave`].
+//! wavefront of [`crate::bitpar::four_rows`].
 //!
 //! The AVX2 step ([`super::avx2`]) with `vpternlogq` (any function of three inputs) for `V` and
 //! for the carries, and `valignq` to pass the state down a lane: six operations, the "go up"
@@ -9,7 +9,7 @@
 
 use std::arch::x86_64::*;
 
-use crate::engine::bitpar::wave::{self, Out, Step};
+use crate::bitpar::four_rows::{self, Out, Step};
 
 /// The AVX-512 kernel.
 pub(super) struct Avx512;
@@ -57,11 +57,11 @@ impl Step<1> for Avx512 {
     #[inline]
     #[target_feature(enable = "avx2,avx512f,avx512vl")]
     unsafe fn down(o: __m256i, w: u64) -> __m256i {
-        wave::down_avx512(o, w)
+        four_rows::down_avx512(o, w)
     }
 }
 
-/// [`wave::step4`] in AVX-512.
+/// [`four_rows::step4`] in AVX-512.
 ///
 /// # Safety
 ///
@@ -74,5 +74,5 @@ pub(super) unsafe fn step4<const TRACED: bool>(
     up: [&mut [u64]; 4],
 ) -> [bool; 4] {
     // SAFETY: the caller promised the features.
-    unsafe { wave::step4::<Avx512, 1, TRACED>([v], pm, carry_in, [up]) }
+    unsafe { four_rows::step4::<Avx512, 1, TRACED>([v], pm, carry_in, [up]) }
 }

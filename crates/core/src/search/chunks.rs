@@ -35,7 +35,7 @@
 
 use std::ops::Range;
 
-use crate::engine::split::Split;
+use crate::split::Split;
 
 /// Lanes of a vector by the longest pattern they take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -222,9 +222,9 @@ pub fn overlap(lengths: impl IntoIterator<Item = usize>, k: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::search::lanes::{scan, Group, Hit, Simd};
-    use crate::engine::search::oracle;
-    use crate::generate::Random;
+    use crate::random::Random;
+    use crate::search::lanes::{scan, Group, Hit, Simd};
+    use crate::search::oracle;
 
     #[test]
     fn units_pack_patterns_by_length_into_the_narrowest_lanes() {

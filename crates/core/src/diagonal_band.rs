@@ -96,8 +96,8 @@
 
 use std::ops::Range;
 
-use crate::engine::bitpar::WORD_BITS;
-use crate::engine::problem::Problem;
+use crate::bitpar::WORD_BITS;
+use crate::problem::Problem;
 
 /// How a run chooses its band (`--band auto|off|K`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -138,7 +138,7 @@ pub const SAMPLES: usize = 4;
 pub const JUMP_REACH: usize = 4;
 
 /// Rows that share a window: the rows the fused kernel steps in one pass.
-pub const WINDOW_ROWS: usize = crate::engine::bitpar::FUSED_ROWS;
+pub const WINDOW_ROWS: usize = crate::bitpar::FUSED_ROWS;
 
 /// A band of an `m x n` matrix (`m <= n`): a margin, or the whole matrix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -321,8 +321,8 @@ pub fn sampled_margin(problem: Problem, x: &[u8], y: &[u8]) -> Option<usize> {
             let (xs, ys) = (&x[a..a + rows], &y[b..b + rows]);
             let sample = Band::whole(rows, rows);
             let value = match problem {
-                Problem::Lcs => crate::engine::bitpar::lcs_length(xs, ys),
-                Problem::Edit => crate::engine::bitpar::edit::distance(xs, ys),
+                Problem::Lcs => crate::bitpar::lcs_length(xs, ys),
+                Problem::Edit => crate::bitpar::edit::distance(xs, ys),
             };
             sample.needed(problem, value)
         })
@@ -382,7 +382,7 @@ mod tests {
 
     #[test]
     fn samples_send_unrelated_pairs_whole_and_keep_near_ones_banded() {
-        let mut rng = crate::generate::Random::new(11);
+        let mut rng = crate::random::Random::new(11);
         let x = rng.bytes(20_000, b"ACGT");
         let unrelated = rng.bytes(20_000, b"ACGT");
         // One byte in 500 changed.

@@ -4,7 +4,7 @@
 //! # Recurrences
 //!
 //! Rows are `x` (length `m`), columns are `y` (length `n`), with `m <= n`; cells are
-//! 0-indexed (see [`crate::engine::problem`]).
+//! 0-indexed (see [`crate::problem`]).
 //!
 //! ```text
 //! LCS   M(i, j) = M(i-1, j-1) + 1                               if x[i] == y[j]
@@ -40,7 +40,7 @@
 //!
 //! # Fill
 //!
-//! [`align`] fills the bits with the bit-parallel step of [`crate::engine::bitpar`] over one
+//! [`align`] fills the bits with the bit-parallel step of [`crate::bitpar`] over one
 //! run of words spanning every column: for the LCS the Allison–Dix/Hyyrö step, whose carry out
 //! of bit `j` is the vertical difference `M(i, j) - M(i-1, j)`, so "go up" is that carry being
 //! 0 (the case analysis is in `bitpar`); for the edit distance Myers' step in Hyyrö's form,
@@ -58,10 +58,10 @@
 //!   of length `n`.
 //! * The traceback is `O(m + n)` for both.
 
-use crate::engine::band::{Band, BandChoice, BandSearch};
-use crate::engine::bitpar::edit::Delta;
-use crate::engine::bitpar::{self, Masks, WORD_BITS};
-use crate::engine::problem::{Move, Path, Problem};
+use crate::bitpar::edit::Delta;
+use crate::bitpar::{self, Masks, WORD_BITS};
+use crate::diagonal_band::{Band, BandChoice, BandSearch};
+use crate::problem::{Move, Path, Problem};
 
 /// The result of an LCS computation.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -242,7 +242,7 @@ fn fill_bit_parallel(problem: Problem, x: &[u8], y: &[u8]) -> TraceBits {
     bits
 }
 
-/// The walk's bits of a diagonal band's fill ([`crate::engine::band`]): row `i` holds only
+/// The walk's bits of a diagonal band's fill ([`crate::diagonal_band`]): row `i` holds only
 /// its window's words, rows laid one after the other.
 struct BandBits {
     band: Band,
@@ -280,7 +280,7 @@ pub fn band_memory_bytes(problem: Problem, x: &[u8], y: &[u8], band: Band) -> u6
 
 /// Fills `band`'s windows row by row over one run of words per row, the carry into each
 /// window's first word the matrix's left-edge carry, words outside the windows left as the
-/// last row that computed them (see [`crate::engine::band`]). Returns the bits and the fill's
+/// last row that computed them (see [`crate::diagonal_band`]). Returns the bits and the fill's
 /// answer, `M'(m-1, n-1)` or `D'(m-1, n-1)`.
 fn fill_band(problem: Problem, x: &[u8], y: &[u8], band: Band) -> (BandBits, usize) {
     let (m, n) = (x.len(), y.len());
@@ -335,7 +335,7 @@ fn fill_band(problem: Problem, x: &[u8], y: &[u8], band: Band) -> (BandBits, usi
 }
 
 /// The path of `problem` on `x` and `y` (`x.len() <= y.len()`) with the diagonal band
-/// `choice` asks ([`crate::engine::band`]): `off` is [`align`]; `auto` widens the band until a
+/// `choice` asks ([`crate::diagonal_band`]): `off` is [`align`]; `auto` widens the band until a
 /// fill proves itself, so its path is [`align`]'s move for move; a fixed band's fill that does
 /// not prove itself gives no path (`None`) and an unproven search. `check` sees each fill's
 /// bytes ([`band_memory_bytes`]) before it allocates them, and may refuse. Also returns the
@@ -527,7 +527,7 @@ pub fn walk_path(x: &[u8], y: &[u8], table: &[Vec<u32>]) -> Vec<(usize, usize)> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::Random;
+    use crate::random::Random;
 
     /// Full (m+1) x (n+1) table; entry [i+1][j+1] is M[i][j], so row 0 and column 0 hold the
     /// zeros outside the matrix.
@@ -897,7 +897,7 @@ mod tests {
     #[test]
     fn edit_paths_of_every_small_pair() {
         // Every pair over {a, b} up to length 6.
-        for (x, y) in crate::generate::short_pairs(6) {
+        for (x, y) in crate::exhaustive::short_pairs(6) {
             check_edit(&x, &y);
         }
     }
@@ -920,10 +920,10 @@ mod tests {
 
     #[test]
     fn banded_paths_equal_the_whole_matrix() {
-        use crate::engine::band::{BandChoice, AUTO_START};
+        use crate::diagonal_band::{BandChoice, AUTO_START};
         let ok = |_: u64| Ok::<(), ()>(());
         for (s, rate) in [0.001, 0.01, 0.1, 0.3].into_iter().enumerate() {
-            let (a, b) = crate::generate::mutated_pair(4000, rate, b"ACGT", 70 + s as u64);
+            let (a, b) = crate::random::mutated_pair(4000, rate, b"ACGT", 70 + s as u64);
             let (x, y) = if a.len() <= b.len() { (a, b) } else { (b, a) };
             for problem in [Problem::Lcs, Problem::Edit] {
                 let want = align(problem, &x, &y);
@@ -949,7 +949,7 @@ mod tests {
             }
         }
         // Each fill's memory is asked for before it is allocated, and may be refused.
-        let (x, y) = crate::generate::mutated_pair(3000, 0.01, b"ACGT", 5);
+        let (x, y) = crate::random::mutated_pair(3000, 0.01, b"ACGT", 5);
         let (x, y) = if x.len() <= y.len() { (x, y) } else { (y, x) };
         let asked = std::cell::RefCell::new(Vec::new());
         let refuse_whole = |bytes: u64| {

@@ -1,5 +1,5 @@
 //! The search kernel for patterns of up to 64 bytes: Myers' bit-vector step (Myers 1999, the
-//! same recurrence as [`bitpar::edit`](crate::engine::bitpar::edit)) run on many patterns side
+//! same recurrence as [`bitpar::edit`](crate::bitpar::edit)) run on many patterns side
 //! by side, one pattern per lane of a 32-byte vector, the text scanned one byte per step.
 //!
 //! # Orientation
@@ -641,8 +641,8 @@ pub fn scan_halves<T: Lane + Compiled<T, L>, const L: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::search::oracle;
-    use crate::generate::Random;
+    use crate::random::Random;
+    use crate::search::oracle;
 
     /// Every group shape, every compilation, against the plain DP: the same ends and
     /// distances, whatever the split of the text into calls and the warm-up.

@@ -1,5 +1,5 @@
 //! The edit-distance word step in AVX2, four rows at once, for the wavefront of
-//! [`crate::engine::bitpar::wave`].
+//! [`crate::bitpar::four_rows`].
 //!
 //! The operations of the scalar `word_step`, the `-1` bit of `hin` added as the carry into the
 //! sum (whose carry out is `Mh[63]`, so each lane's addition is a plain 64-bit add with nothing
@@ -13,7 +13,7 @@
 use std::arch::x86_64::*;
 
 use super::Delta;
-use crate::engine::bitpar::wave::{self, Out, Step};
+use crate::bitpar::four_rows::{self, Out, Step};
 
 /// The AVX2 kernel.
 pub(super) struct Avx2;
@@ -29,11 +29,11 @@ impl Step<2> for Avx2 {
     type Carry = Delta;
 
     fn carry_words(hin: Delta) -> [u64; 2] {
-        hin.wave_words()
+        hin.lane_words()
     }
 
     fn carry_of(words: [u64; 2]) -> Delta {
-        Delta::of_wave_words(words)
+        Delta::of_lane_words(words)
     }
 
     #[inline]
@@ -76,11 +76,11 @@ impl Step<2> for Avx2 {
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn down(o: __m256i, w: u64) -> __m256i {
-        wave::down_avx2(o, w)
+        four_rows::down_avx2(o, w)
     }
 }
 
-/// [`wave::step4`] in AVX2.
+/// [`four_rows::step4`] in AVX2.
 ///
 /// # Safety
 ///
@@ -95,5 +95,5 @@ pub(super) unsafe fn step4<const TRACED: bool>(
     sub: [&mut [u64]; 4],
 ) -> [Delta; 4] {
     // SAFETY: the caller promised AVX2.
-    unsafe { wave::step4::<Avx2, 2, TRACED>([pv, mv], eq, hin, [up, sub]) }
+    unsafe { four_rows::step4::<Avx2, 2, TRACED>([pv, mv], eq, hin, [up, sub]) }
 }

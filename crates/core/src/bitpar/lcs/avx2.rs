@@ -1,5 +1,5 @@
 //! The LCS word step in AVX2, four rows at once, for the wavefront of
-//! [`crate::engine::bitpar::wave`].
+//! [`crate::bitpar::four_rows`].
 //!
 //! The scalar `word_step` with the addition's carry kept as the word whose bit 63 it is: the
 //! carry vector `u | (old & !sum)` (see the module doc of [`super`]), shifted down to bit 0 for
@@ -10,7 +10,7 @@
 
 use std::arch::x86_64::*;
 
-use crate::engine::bitpar::wave::{self, Out, Step};
+use crate::bitpar::four_rows::{self, Out, Step};
 
 /// The AVX2 kernel.
 pub(super) struct Avx2;
@@ -52,11 +52,11 @@ impl Step<1> for Avx2 {
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn down(o: __m256i, w: u64) -> __m256i {
-        wave::down_avx2(o, w)
+        four_rows::down_avx2(o, w)
     }
 }
 
-/// [`wave::step4`] in AVX2.
+/// [`four_rows::step4`] in AVX2.
 ///
 /// # Safety
 ///
@@ -69,5 +69,5 @@ pub(super) unsafe fn step4<const TRACED: bool>(
     up: [&mut [u64]; 4],
 ) -> [bool; 4] {
     // SAFETY: the caller promised AVX2.
-    unsafe { wave::step4::<Avx2, 1, TRACED>([v], pm, carry_in, [up]) }
+    unsafe { four_rows::step4::<Avx2, 1, TRACED>([v], pm, carry_in, [up]) }
 }

@@ -1,5 +1,5 @@
 //! The edit-distance word step in AVX-512 on 256-bit vectors (AVX-512VL), four rows at once,
-//! for the wavefront of [`crate::engine::bitpar::wave`].
+//! for the wavefront of [`crate::bitpar::four_rows`].
 //!
 //! The AVX2 step ([`super::avx2`]) with three instructions that fold several of its operations
 //! into one: `vpternlogq`, any function of three inputs (`Xh`, `!Ph`, `Pv'`, and two or three
@@ -14,7 +14,7 @@
 use std::arch::x86_64::*;
 
 use super::Delta;
-use crate::engine::bitpar::wave::{self, Out, Step};
+use crate::bitpar::four_rows::{self, Out, Step};
 
 /// The AVX-512 kernel.
 pub(super) struct Avx512;
@@ -29,11 +29,11 @@ impl Step<2> for Avx512 {
     type Carry = Delta;
 
     fn carry_words(hin: Delta) -> [u64; 2] {
-        hin.wave_words()
+        hin.lane_words()
     }
 
     fn carry_of(words: [u64; 2]) -> Delta {
-        Delta::of_wave_words(words)
+        Delta::of_lane_words(words)
     }
 
     #[inline]
@@ -78,11 +78,11 @@ impl Step<2> for Avx512 {
     #[inline]
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512vbmi2")]
     unsafe fn down(o: __m256i, w: u64) -> __m256i {
-        wave::down_avx512(o, w)
+        four_rows::down_avx512(o, w)
     }
 }
 
-/// [`wave::step4`] in AVX-512.
+/// [`four_rows::step4`] in AVX-512.
 ///
 /// # Safety
 ///
@@ -97,5 +97,5 @@ pub(super) unsafe fn step4<const TRACED: bool>(
     sub: [&mut [u64]; 4],
 ) -> [Delta; 4] {
     // SAFETY: the caller promised the features.
-    unsafe { wave::step4::<Avx512, 2, TRACED>([pv, mv], eq, hin, [up, sub]) }
+    unsafe { four_rows::step4::<Avx512, 2, TRACED>([pv, mv], eq, hin, [up, sub]) }
 }

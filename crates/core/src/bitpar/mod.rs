@@ -24,17 +24,17 @@
 //! overlap; and both give the length or distance alone in `O(n / 64)` memory ([`lcs_length`],
 //! [`edit::distance`]). The four-row steps have several kernels ([`Kernel`]): portable code,
 //! and on x86-64, chosen at run time, the four rows as the lanes of one AVX2 or AVX-512 vector
-//! in a wavefront (`wave`), two to four times faster.
+//! in a wavefront (`four_rows`), two to four times faster.
 //!
 //! Padding bits (columns `>= n` in the last word) have match bit 0: they behave as columns of a
 //! `y` extended with bytes that match nothing, and never affect a real column.
 
-use crate::engine::problem::Problem;
+use crate::problem::Problem;
 
 pub mod edit;
-pub mod lcs;
 #[cfg(target_arch = "x86_64")]
-mod wave;
+mod four_rows;
+pub mod lcs;
 
 pub use lcs::{lcs_length, step, step4, step4_traced, step4_traced_with, step4_with, step_traced};
 
@@ -57,7 +57,7 @@ pub enum Kernel {
     /// Plain 64-bit words: for the LCS four rows per pass, for the edit distance two passes of
     /// two rows.
     Portable,
-    /// The four rows as the four 64-bit lanes of a 256-bit vector, in a wavefront (`wave`),
+    /// The four rows as the four 64-bit lanes of a 256-bit vector, in a wavefront (`four_rows`),
     /// each word step in AVX2.
     #[cfg(target_arch = "x86_64")]
     Avx2,

@@ -3,7 +3,7 @@
 //!
 //! A store is written once against [`Recurrence`] and monomorphised for [`Lcs`] and [`Edit`],
 //! so the segment kernel of either problem is one straight loop the compiler vectorises. The
-//! recurrences and borders are those of [`crate::engine::problem`]:
+//! recurrences and borders are those of [`crate::problem`]:
 //!
 //! * LCS: `M = diag + 1` on a match, else `max(up, left)`; border 0. The walk's question at a
 //!   mismatch, "up (`up >= left`) or left?", is one bit per cell.
@@ -14,7 +14,7 @@
 //! Values are `u16` when every value of the matrix fits with room for one more
 //! ([`Value::MAX`]: the LCS is at most `m`, a distance at most `n`), else `u32`.
 
-use crate::engine::problem::{Move, Problem};
+use crate::problem::{Move, Problem};
 
 /// A cell value: `u16` or `u32`.
 pub trait Value: Copy + Ord + Default + Send + Sync + 'static {

@@ -20,9 +20,9 @@
 //! of `r (m + k)`. Cost per window: its columns times `ceil(m / 64)` traced word steps, and two
 //! words per column and pattern word of memory (at most [`MAX_WINDOW`] columns at a time).
 
-use crate::engine::bitpar::edit::{self, Delta};
-use crate::engine::bitpar::{Masks, WORD_BITS};
-use crate::engine::search::lanes::Hit;
+use crate::bitpar::edit::{self, Delta};
+use crate::bitpar::{Masks, WORD_BITS};
+use crate::search::lanes::Hit;
 
 /// Longest window computed at once, in text bytes beyond `m + k`: a longer run of matches is
 /// cut into windows of this many ends.
@@ -132,8 +132,8 @@ pub fn locate(pattern: &[u8], k: usize, text: &[u8], offset: u64, hits: &[Hit]) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::search::oracle;
-    use crate::generate::Random;
+    use crate::random::Random;
+    use crate::search::oracle;
 
     /// Random texts with mutated copies planted, every match located from windows over a
     /// piece of the text that starts at the record's start or `m + k` bytes before: the same

@@ -42,12 +42,12 @@
 //! [`step4`] advances four rows in one pass so that four independent chains overlap (about
 //! 0.7 ns per row-word against 1.1 for one row at a time, on the machine this was written on).
 //! Where the CPU has AVX2 ([`Kernel`]), the four rows run instead as the four lanes of one
-//! vector in a wavefront (`wave`, as for the edit distance), the carry out of each word found
+//! vector in a wavefront (`four_rows`, as for the edit distance), the carry out of each word found
 //! from the sum (`u | (old & !sum)`, bit 63) since vectors have no add with carry: about 0.37
 //! ns per row-word, 0.46 with the traceback bits (1.05 portable); with AVX-512 0.33 and 0.43.
 //! Masks: one row of words per distinct byte of `x`, so `distinct(x) * words * 8` bytes.
 
-use crate::engine::problem::Problem;
+use crate::problem::Problem;
 
 use super::{Kernel, Masks, FUSED_ROWS};
 
@@ -256,7 +256,7 @@ pub fn lcs_length(x: &[u8], y: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::Random;
+    use crate::random::Random;
 
     /// The whole-row step as `reference` writes it: one carry chain over all words.
     fn whole_row(v: &mut [u64], pm: &[u64]) -> Vec<u64> {

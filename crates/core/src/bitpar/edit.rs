@@ -106,12 +106,12 @@
 //! time.
 //!
 //! Where the CPU has AVX2 ([`Kernel`]), the four rows run instead as the four lanes of one
-//! 256-bit vector, each a few words behind the one before (a wavefront, `wave`), so that every
+//! 256-bit vector, each a few words behind the one before (a wavefront, `four_rows`), so that every
 //! operation of the step serves four rows: about 0.63 ns per row-word, 0.82 with the traceback
 //! bits; with AVX-512 (three-input logic and funnel shifts on the same vectors) 0.48 and 0.70.
 //! Masks as for LCS; the row state is two words per 64 columns.
 
-use crate::engine::problem::Problem;
+use crate::problem::Problem;
 
 use super::{Kernel, Masks, FUSED_ROWS, WORD_BITS};
 
@@ -171,17 +171,17 @@ impl Delta {
         (u64::from(self == Delta::Plus), self == Delta::Minus)
     }
 
-    /// The delta as the vector kernels keep it (`super::wave`): the words `!Ph` and `Mh` of
+    /// The delta as the vector kernels keep it (`super::four_rows`): the words `!Ph` and `Mh` of
     /// the word to the left, of which only bit 63 is read, `[hin != +1]` and `[hin = -1]`.
     #[cfg(target_arch = "x86_64")]
-    fn wave_words(self) -> [u64; 2] {
+    fn lane_words(self) -> [u64; 2] {
         let (plus, minus) = self.split();
         [(1 - plus) << 63, u64::from(minus) << 63]
     }
 
-    /// The delta from bit 63 of the vector kernels' words (see [`Delta::wave_words`]).
+    /// The delta from bit 63 of the vector kernels' words (see [`Delta::lane_words`]).
     #[cfg(target_arch = "x86_64")]
-    fn of_wave_words([nph, mh]: [u64; 2]) -> Delta {
+    fn of_lane_words([nph, mh]: [u64; 2]) -> Delta {
         Delta::join(1 - (nph >> 63), mh >> 63 == 1)
     }
 
@@ -515,7 +515,7 @@ pub fn distance(x: &[u8], y: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::Random;
+    use crate::random::Random;
 
     const ALL_BYTES: [u8; 256] = {
         let mut all = [0u8; 256];
@@ -885,7 +885,7 @@ mod tests {
 
     #[test]
     fn distance_of_every_short_pair_over_two_letters() {
-        let words = crate::generate::short_words(6);
+        let words = crate::exhaustive::short_words(6);
         assert_eq!(words.len(), 127);
         for x in &words {
             for y in &words {

@@ -29,9 +29,9 @@
 //!
 //! Cost: per text byte, the words down to `last`: about `k / 64 + 2` on random text.
 
-use crate::engine::bitpar::edit::{self, Delta};
-use crate::engine::bitpar::WORD_BITS;
-use crate::engine::search::lanes::Hit;
+use crate::bitpar::edit::{self, Delta};
+use crate::bitpar::WORD_BITS;
+use crate::search::lanes::Hit;
 
 /// A pattern of more than 64 bytes, with its match masks and its column state.
 #[derive(Clone)]
@@ -188,8 +188,8 @@ impl LongPattern {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::search::oracle;
-    use crate::generate::Random;
+    use crate::random::Random;
+    use crate::search::oracle;
 
     #[test]
     fn long_patterns_find_what_the_plain_dp_finds() {

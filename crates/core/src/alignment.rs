@@ -13,8 +13,7 @@
 
 use std::fmt::Write as _;
 
-use crate::engine::problem::{Move, Path};
-use crate::input::Pair;
+use crate::problem::{Move, Path};
 
 /// A CIGAR operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,18 +155,6 @@ impl Alignment {
     }
 }
 
-/// The PAF line of `pair`'s alignment by `path`, with its newline: the FASTA records' names
-/// (or `x` and `y`), the file's first sequence as the query.
-pub fn paf_line(pair: &Pair, path: &Path) -> String {
-    let (query, target) = pair.in_file_order();
-    let [qname, tname] = &pair.names;
-    let line = Alignment::of_path(path, pair.swapped).paf(
-        (qname.as_str(), query.len()),
-        (tname.as_str(), target.len()),
-    );
-    line + "\n"
-}
-
 /// A CIGAR shortened for a terminal: whole when it has at most `most` characters, else its
 /// first and last operations (about `most / 2` characters each) around the number of
 /// characters left out.
@@ -245,7 +232,7 @@ pub fn apply(cigar: &str, query: &[u8], target: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::problem::Problem;
+    use crate::problem::Problem;
     use crate::reference;
 
     fn path(moves: &[Move]) -> Path {
