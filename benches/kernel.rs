@@ -22,9 +22,9 @@ use lcs_core::bitpar::{self, edit, Kernel, Masks, FUSED_ROWS, WORD_BITS};
 use lcs_core::problem::{Path, Problem};
 use lcs_core::random::Random;
 use lcs_core::recurrence::{Edit, Lcs, Recurrence, Value};
-use mpi_lcs::engine::bands::plan::BandPlan;
-use mpi_lcs::engine::bands::store::{BandStore, Checkpoint, Exit};
-use mpi_lcs::engine::diagonal::store::dense::{segment_bits, segment_values};
+use mpi_lcs::engines::bands::plan::BandPlan;
+use mpi_lcs::engines::bands::store::{BandStore, Checkpoint, Exit};
+use mpi_lcs::engines::diagonal::store::dense::{segment_bits, segment_values};
 
 /// Median nanoseconds per cell of `work`, which handles `cells` cells per call.
 fn ns_per_cell(cells: usize, mut work: impl FnMut()) -> f64 {
@@ -95,7 +95,7 @@ fn band(problem: Problem) {
     let x = rng.bytes(m, b"ACGT");
     let y = rng.bytes(n, b"ACGT");
     let plan = BandPlan::new(m, n, 1, 4096).with_problem(problem);
-    let edge = mpi_lcs::engine::bands::kernel::left_edge(problem);
+    let edge = mpi_lcs::engines::bands::kernel::left_edge(problem);
     let words = (m * plan.total_words()) as f64;
     let k = m.isqrt();
     let g = plan.segment_words();

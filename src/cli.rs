@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::engine::bands::CheckpointChoice;
-use crate::engine::diagonal::store::StoreKind;
+use crate::engines::bands::CheckpointChoice;
+use crate::engines::diagonal::store::StoreKind;
 use crate::input::FormatChoice;
 use crate::report::EngineKind;
 use lcs_core::diagonal_band::BandChoice;
@@ -354,7 +354,7 @@ pub struct SelfTestArgs {
     pub file: Vec<PathBuf>,
     /// Broadcast each --file's sequences in pieces of this many bytes (default: 1 GiB, as
     /// `solve` does; a few bytes make a small file travel in many pieces).
-    #[arg(long, value_name = "BYTES", default_value_t = crate::engine::share::PIECE)]
+    #[arg(long, value_name = "BYTES", default_value_t = crate::comm::share::PIECE)]
     pub piece: usize,
 }
 

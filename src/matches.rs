@@ -26,8 +26,8 @@ use std::io::{self, Write};
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::search::run::{RankSearch, Searched};
-use crate::engine::traffic::PerKind;
+use crate::comm::traffic::PerKind;
+use crate::engines::search::run::{RankSearch, Searched};
 use crate::input::Format;
 use crate::provenance::Provenance;
 use crate::report::thousands;

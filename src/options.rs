@@ -20,11 +20,11 @@ use crate::cli::{
     EngineArgs, GenerateArgs, InputArgs, PlotArgs, ReferenceArgs, ScheduleArgs, SearchArgs,
     SelfTestArgs, SolveArgs, TableArgs,
 };
-use crate::engine::bands::CheckpointChoice;
-use crate::engine::diagonal::store::StoreKind;
-use crate::engine::fault::{Fault, FAULT_ENV};
-use crate::engine::waiting::Waiting;
-use crate::engine::{Method, Switches};
+use crate::comm::fault::{Fault, FAULT_ENV};
+use crate::comm::waiting::Waiting;
+use crate::engines::bands::CheckpointChoice;
+use crate::engines::config::{Method, Switches};
+use crate::engines::diagonal::store::StoreKind;
 use crate::error::Error;
 use crate::input::FormatChoice;
 use crate::launch::Launch;

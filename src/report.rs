@@ -9,12 +9,13 @@ use std::fmt::{self, Write as _};
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::bands::Checkpoint;
-use crate::engine::diagonal::store::StoreKind;
-use crate::engine::run::Solved;
-use crate::engine::stats::{FillTimes, RankStats};
-use crate::engine::traffic::PerKind;
-use crate::engine::{Layout, Method};
+use crate::comm::stats::{FillTimes, RankStats};
+use crate::comm::traffic::PerKind;
+use crate::engines::bands::Checkpoint;
+use crate::engines::config::Method;
+use crate::engines::diagonal::store::StoreKind;
+use crate::engines::layout::Layout;
+use crate::engines::solve::Solved;
 use crate::input::{Format, Pair};
 use crate::provenance::Provenance;
 use lcs_core::alignment::Alignment;

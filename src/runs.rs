@@ -19,7 +19,7 @@ use std::io::{self, Read};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
-use crate::engine::diagonal::store::StoreKind;
+use crate::engines::diagonal::store::StoreKind;
 use crate::error::Error;
 use crate::input::InputError;
 use crate::report::EngineKind;

@@ -390,7 +390,7 @@ fn machine(out: &mut String, rows: &[Row]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::diagonal::store::StoreKind;
+    use crate::engines::diagonal::store::StoreKind;
 
     fn run(ranks: usize, engine: EngineKind, seconds: f64, over: bool) -> Row {
         Row {

@@ -20,10 +20,10 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives};
 
 use crate::cli::{Cli, Command};
-use crate::engine::diagonal::schedule::Schedule;
-use crate::engine::fault::FAULT_ENV;
-use crate::engine::waiting::Waiting;
-use crate::engine::Method;
+use crate::comm::fault::FAULT_ENV;
+use crate::comm::waiting::Waiting;
+use crate::engines::config::Method;
+use crate::engines::diagonal::schedule::Schedule;
 use crate::error::{self, Error};
 use crate::export;
 use crate::launch::Launch;
@@ -314,7 +314,7 @@ fn reference_memory(
     pair: &crate::input::Pair,
     store: u64,
 ) -> Result<u64, Error> {
-    let need = crate::engine::budget::need(crate::mem::peak_rss_bytes(), store);
+    let need = crate::engines::budget::need(crate::mem::peak_rss_bytes(), store);
     match opts.memory_limit.or_else(crate::mem::available_bytes) {
         Some(limit) if need > limit => Err(Error::Memory(format!(
             "not enough memory: the sequential reference for {} x {} keeps {} per cell \
@@ -345,10 +345,10 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
     export::check_outputs(&outputs, &[])?;
     let (m, n) = (opts.rows, opts.cols);
     if let Method::Bands { batch, .. } = opts.method {
-        let plan = crate::engine::bands::BandPlan::new(m, n, opts.ranks, batch);
+        let plan = crate::engines::bands::BandPlan::new(m, n, opts.ranks, batch);
         let pipe = crate::render::pipeline::Pipeline::with_word(&plan, opts.word);
         // Cell by cell when the matrix is small enough, else the bands to scale (`--svg`).
-        let cells = crate::render::bands_grid::too_large(m, n);
+        let cells = crate::render::bands_picture::too_large(m, n);
         let refusal = match (&opts.svg, &opts.html) {
             (_, Some(_)) if cells.is_some() => cells.clone().map(|p| format!("--html {p}")),
             (Some(_), _) if cells.is_some() => crate::render::bands::too_large(&plan),

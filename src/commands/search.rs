@@ -8,7 +8,7 @@ use std::io::Write as _;
 
 use mpi::topology::SimpleCommunicator;
 
-use crate::engine::search::run::{self, Request};
+use crate::engines::search::run::{self, Request};
 use crate::error::Error;
 use crate::export::{self, ResultSet};
 use crate::matches::{self, SearchReport};

@@ -6,7 +6,7 @@
 //! store with one launch each instead of one per pair. Every rank draws the same pairs from the
 //! same seed ([`crate::generate::test_pairs`]: the edge shapes, then random pairs); the pairs of
 //! the `--file` inputs are read by rank 0 and broadcast as `solve` broadcasts its input
-//! ([`crate::engine::share`], in pieces of `--piece` bytes), so a file that fails to read ends
+//! ([`crate::comm::share`], in pieces of `--piece` bytes), so a file that fails to read ends
 //! every rank with one message. For each pair rank 0 checks what a `solve` run checks and
 //! more: the LCS is the reference's byte for byte, boundary messages equal the prediction in
 //! total and per rank pair, every cell is owned once, one traceback message per hop, hops
@@ -16,12 +16,13 @@
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::engine::bands::CheckpointChoice;
-use crate::engine::share;
-use crate::engine::stats::Gathered;
-use crate::engine::traffic::PerKind;
-use crate::engine::Method;
-use crate::engine::{run_pair, Layout, RunConfig};
+use crate::comm::share;
+use crate::comm::stats::Gathered;
+use crate::comm::traffic::PerKind;
+use crate::engines::bands::CheckpointChoice;
+use crate::engines::config::Method;
+use crate::engines::config::RunConfig;
+use crate::engines::layout::{run_pair, Layout};
 use crate::error::Error;
 use crate::input::{read_pair, FormatChoice, DEFAULT_MAX_INPUT_BYTES};
 use crate::options::SelfTestOptions;
@@ -79,7 +80,7 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
             };
             let (layout, outcome) = run_pair(world, pair, &config);
             let gathered =
-                crate::engine::stats::gather(world, &outcome.stats, &outcome.traffic, waiting);
+                crate::comm::stats::gather(world, &outcome.stats, &outcome.traffic, waiting);
             let band = outcome.band.as_ref();
             if gathered.is_some() && band.is_some_and(|b| !b.proven) {
                 failures.push(format!(

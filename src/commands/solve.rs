@@ -10,10 +10,12 @@ use std::path::Path;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::Communicator;
 
-use crate::engine::cost;
-use crate::engine::diagonal::store::StoreKind;
-use crate::engine::run::{self, Request, Solved};
-use crate::engine::{Layout, Method, RunConfig};
+use crate::comm::trace;
+use crate::engines::config::{Method, RunConfig};
+use crate::engines::cost;
+use crate::engines::diagonal::store::StoreKind;
+use crate::engines::layout::Layout;
+use crate::engines::solve::{self, Request, Solved};
 use crate::error::Error;
 use crate::export;
 use crate::options::{Outputs, SolveOptions, DEFAULT_BATCH};
@@ -21,9 +23,8 @@ use crate::provenance::{HostInfo, Provenance};
 use crate::render::html;
 use crate::render::picture::Picture;
 use crate::render::svg;
-use crate::render::{bands_grid, pipeline::Pipeline};
+use crate::render::{bands_picture, pipeline::Pipeline};
 use crate::report::Report;
-use crate::trace;
 
 /// Runs `solve` on this rank and writes its outputs. Rank 0 gets the report; other ranks
 /// `None`.
@@ -54,7 +55,7 @@ pub fn run(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<Rep
         refuse_size: &refuse_size,
         before_fill: &before_fill,
     };
-    let Some(solved) = run::solve(world, &request)? else {
+    let Some(solved) = solve::solve(world, &request)? else {
         return Ok(None);
     };
     let hosts: Vec<HostInfo> = solved.gathered.stats.iter().map(|s| s.host()).collect();
@@ -139,7 +140,7 @@ fn refuse_size(outputs: &Outputs, method: Method, m: usize, n: usize) -> Option<
             trace::MAX_TRACE_CELLS,
         ))
     } else if let (true, Method::Bands { .. }) = (drawn, method) {
-        bands_grid::too_large(m, n).map(|p| format!("--svg and --html {p}"))
+        bands_picture::too_large(m, n).map(|p| format!("--svg and --html {p}"))
     } else if outputs.svg.is_some() && n > side {
         Some(format!(
             "--svg pictures are limited to {side} x {side} cells; this matrix is {m} x {n}"
@@ -177,7 +178,7 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
             let (schedule, pipe) = match &solved.layout {
                 Layout::Diagonal(schedule, _) => (*schedule, None),
                 Layout::Bands(plan, _) => (
-                    crate::engine::diagonal::schedule::Schedule::new(m, n, plan.ranks()),
+                    crate::engines::diagonal::schedule::Schedule::new(m, n, plan.ranks()),
                     Some(Pipeline::of_plan(plan)),
                 ),
             };
@@ -227,7 +228,7 @@ fn write_picture(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::bands::CheckpointChoice;
+    use crate::engines::bands::CheckpointChoice;
 
     const DIAGONAL: Method = Method::Diagonal {
         store: StoreKind::Dense,

@@ -765,7 +765,7 @@ pub fn messages(data: &Data) -> Figure {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::diagonal::store::StoreKind;
+    use crate::engines::diagonal::store::StoreKind;
     use crate::plot::tests::row;
     use crate::report::Row;
     use crate::runs::{mixtures, summarise};

@@ -62,7 +62,7 @@ pub fn plot_runs(csvs: &[PathBuf], out_dir: &Path) -> Result<Vec<PathBuf>, Error
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::diagonal::store::StoreKind;
+    use crate::engines::diagonal::store::StoreKind;
     use crate::input::InputError;
     use crate::report::{EngineKind, Row};
 

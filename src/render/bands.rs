@@ -13,7 +13,7 @@ use std::path::Path;
 
 use super::style::{hex, rank_colour, FAINT_TEXT_COLOUR, MESSAGE_COLOUR, TEXT_COLOUR};
 use super::xml::{num, SvgWriter};
-use crate::engine::bands::BandPlan;
+use crate::engines::bands::BandPlan;
 use crate::error::Error;
 
 /// Most messages a bands picture draws, one arrow each.

@@ -33,15 +33,16 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::layout::MAX_CELL_TEXT_SIDE;
 use super::picture::{self, Picture};
 use super::style::{self, hex, rank_colour, rank_hatch, Hatch, RANK_COLOURS};
-use super::svg::{self, MAX_CELL_TEXT_SIDE};
+use super::svg;
 use super::words;
 use super::xml::{escape, SvgWriter};
-use super::{bands_grid, lesson};
+use super::{bands_picture, lesson};
+use crate::comm::trace::Event;
 use crate::error::Error;
 use crate::report::{RankReport, Report};
-use crate::trace::Event;
 use lcs_core::problem::{Move, Problem};
 
 /// Largest number of rows or columns a page is written for.
@@ -159,14 +160,14 @@ pub fn render(
 ) -> Result<String, Error> {
     let s = picture.schedule;
     let refusal = match picture.bands {
-        Some(_) => bands_grid::too_large(s.rows(), s.cols()),
+        Some(_) => bands_picture::too_large(s.rows(), s.cols()),
         None => too_large(s.rows(), s.cols()),
     };
     if let Some(problem) = refusal {
         return Err(Error::Usage(problem));
     }
     let grid = match picture.bands {
-        Some(_) => bands_grid::render_grid(picture)?,
+        Some(_) => bands_picture::render_grid(picture)?,
         None => svg::render_grid(picture)?,
     };
     let hops = picture::hops(picture)?
@@ -611,7 +612,7 @@ fn legend(p: &Picture, solved: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::diagonal::schedule::Schedule;
+    use crate::engines::diagonal::schedule::Schedule;
 
     fn data_block(page: &str) -> serde_json::Value {
         let start = page.find("id=\"run-data\">").unwrap() + "id=\"run-data\">".len();

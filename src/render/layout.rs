@@ -10,11 +10,13 @@
 
 use super::picture::{byte_label, is_match, Hop, Picture};
 use super::style;
-use super::svg::MAX_CELL_TEXT_SIDE;
 use super::words;
-use crate::engine::protocol::Kind;
+use crate::comm::protocol::Kind;
 use lcs_core::alignment::shorten;
 use lcs_core::problem::Problem;
+
+/// Largest number of rows or columns whose cells carry text (values or owners).
+pub const MAX_CELL_TEXT_SIDE: usize = 24;
 
 /// Hops listed one by one in a picture's legend.
 const MAX_LISTED_HOPS: usize = 12;

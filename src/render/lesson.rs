@@ -12,9 +12,9 @@
 use serde::Serialize;
 
 use super::pipeline::Pipeline;
-use crate::engine::bands::BandPlan;
-use crate::engine::diagonal::schedule::Schedule;
-use crate::engine::protocol::VALUE_BYTES;
+use crate::comm::protocol::VALUE_BYTES;
+use crate::engines::bands::BandPlan;
+use crate::engines::diagonal::schedule::Schedule;
 use crate::report::{EngineKind, Report};
 use lcs_core::problem::Problem;
 

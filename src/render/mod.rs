@@ -6,7 +6,7 @@
 //! model, its hops and arrows), where everything goes (`layout`: sizes, positions, the
 //! legend's lines), and the drawings of the matrix (`grid`), the traceback walk (`walk`) and
 //! the legend (`legend`); [`svg`] puts them together. A bands run or schedule is drawn from its
-//! [`pipeline`] (the bands at the engine's word or a teaching word) by [`bands_grid`], with the
+//! [`pipeline`] (the bands at the engine's word or a teaching word) by [`bands_picture`], with the
 //! per-rank `timeline` beneath; what the page teaches besides the run (its introduction, the two
 //! engines compared) is written in [`lesson`]. What the legends say about the run's
 //! problem (the LCS or the edit distance) is written once, in `words`. Every hand-written SVG
@@ -14,12 +14,14 @@
 //! into SVG or HTML is escaped by [`xml::escape`].
 
 pub mod bands;
-pub mod bands_grid;
+pub mod bands_picture;
+pub mod diagonal_picture;
 mod grid;
 pub mod html;
 mod layout;
 mod legend;
 pub mod lesson;
+mod marks;
 pub mod picture;
 pub mod pipeline;
 pub mod style;

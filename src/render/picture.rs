@@ -10,12 +10,12 @@
 
 use std::fmt::Write as _;
 
-use crate::engine::diagonal::schedule::Schedule;
-use crate::engine::protocol::{Kind, HOP_HEADER_BYTES};
+use crate::comm::protocol::{Kind, HOP_HEADER_BYTES};
+use crate::comm::trace::{Event, Span};
+use crate::engines::diagonal::schedule::Schedule;
 use crate::error::Error;
 use crate::input::Pair;
 use crate::report::{Answer, Report};
-use crate::trace::{Event, Span};
 use lcs_core::alignment::Alignment;
 use lcs_core::problem::{Move, Path, Problem, PATH_HEADER_BYTES};
 
@@ -148,7 +148,7 @@ pub fn predicted_messages(schedule: &Schedule) -> Vec<Event> {
                 from,
                 send.peer,
                 Some(cell),
-                crate::engine::protocol::VALUE_BYTES,
+                crate::comm::protocol::VALUE_BYTES,
             )
         })
         .collect()
@@ -363,7 +363,7 @@ pub(crate) mod tests {
                 .filter(|&(i, j)| s.send_target(i, j).is_some())
                 .count();
             assert_eq!(events.len(), brute, "{m}x{n} P={p}");
-            let mut sorted = crate::trace::Recording {
+            let mut sorted = crate::comm::trace::Recording {
                 events: events.clone(),
                 ..Default::default()
             };

@@ -16,9 +16,9 @@
 
 use std::ops::Range;
 
-use crate::engine::bands::BandPlan;
-use crate::engine::protocol::Kind;
-use crate::trace::{Event, Span, SpanKind};
+use crate::comm::protocol::Kind;
+use crate::comm::trace::{Event, Span, SpanKind};
+use crate::engines::bands::BandPlan;
 use lcs_core::bitpar::{WORD_BITS, WORD_BYTES};
 use lcs_core::problem::Problem;
 use lcs_core::split::Split;

@@ -1,58 +1,17 @@
-//! SVG pictures of a schedule: the ownership grid in colour, the boundary messages as arrows,
-//! and, for a solved matrix, every cell's value and the traceback walk with its hops.
-//!
-//! The text view in the parent module answers "who computes which cell"; a picture also shows
-//! *where the messages go*, which is what a class needs to see to believe the message count.
-//! Each cell is filled with its owner's colour ([`super::style`]: twelve colours, hatched
-//! beyond); the rows' sequence runs down the left and the columns' along the top; each
-//! diagonal `d = i + j` is numbered where it leaves the grid at its top-right end, along the
-//! top and right edges; every message is an arrow from the sending cell into the neighbour
-//! cell its receiver owns. The traceback walk is one connected line through the centres of its
-//! cells, an arrowhead halfway along each step showing its direction (it starts at the
-//! bottom-right cell); each match sits on a black disc that shows its value (`M[i][j]`, the
-//! match's place in the LCS, or `D[i][j]`, the edits before it); each hop onto another rank is
-//! a thick red arrow over its step, and the legend lists the hops with what they carry (the
-//! next cell and the path so far). Every text follows the run's problem; an edit run's legend
-//! ends with its distance, its CIGAR and, for short inputs, the alignment's three lines.
-//! Above [`MAX_CELL_TEXT_SIDE`] cells a side the cells carry no text.
-//!
-//! Every mark carries its meaning as a class and data attributes (`rect.cell` with `data-i`,
-//! `data-j`, `data-d`, `data-pos`, `data-owner`; `line.message` with the trace's fields;
-//! `path.walk-step` with `data-t`; `circle.match`; `path.hop` with its payload), so tests and
-//! the classroom page ([`super::html`]) find marks by what they mean, not by how they are
-//! drawn. The page embeds the same drawing ([`render_grid`]) and animates it.
-//!
-//! Pictures are drawn from what a run recorded (its values, messages and walk), or, for a
-//! schedule, from the messages the schedule predicts. The document is written by hand (a
-//! plotting library cannot attach classes to its marks), rendered into a string and written
-//! atomically, so a failed run never leaves half a picture. Pictures are limited to
-//! [`MAX_PICTURE_CELLS_SIDE`] cells a side: beyond that a cell would be too small to read.
-//!
-//! This module is the entry: it checks the picture, asks for its layout and draws the parts
-//! in order, each in a module of its own: what is shown ([`super::picture`]), where it goes
-//! (`layout`), the matrix (`grid`), the walk (`walk`) and the legend (`legend`), all written
-//! through [`super::xml::SvgWriter`]. The arrowheads and hatchings they refer to, and the
-//! title, are drawn here.
+//! SVG pictures of a schedule or a run, by engine: the diagonal engine's picture
+//! ([`super::diagonal_picture`]) or the bands engine's ([`super::bands_picture`]). Every mark
+//! carries its meaning as a class and data attributes, so tests and the classroom page
+//! ([`super::html`]) find marks by what they mean, not by how they are drawn. A document is
+//! rendered into a string and written atomically, so a failed run never leaves half a picture.
 
 use std::path::Path;
 
-use plotters::style::RGBColor;
-
-use super::layout::{swap_note, Layout, LEGEND_PX, MARGIN, TITLE_PX};
-use super::picture::{check, hops, message_arrows, Picture};
-use super::style::{
-    self, hex, Hatch, HATCH_COLOUR, HOP_COLOUR, MESSAGE_COLOUR, TEXT_COLOUR, WALK_COLOUR,
-};
-use super::xml::{num, SvgWriter};
-use super::{grid, legend, walk};
-use crate::engine::diagonal::schedule::Schedule;
+use super::picture::Picture;
+use super::{bands_picture, diagonal_picture};
 use crate::error::Error;
 
-/// Largest number of rows or columns a picture is drawn for.
-pub const MAX_PICTURE_CELLS_SIDE: usize = 64;
-
-/// Largest number of rows or columns whose cells carry text (values or owners).
-pub const MAX_CELL_TEXT_SIDE: usize = 24;
+pub use super::diagonal_picture::{too_large, MAX_PICTURE_CELLS_SIDE};
+pub use super::layout::MAX_CELL_TEXT_SIDE;
 
 /// Draws `picture` and writes it to `path` atomically.
 ///
@@ -66,216 +25,27 @@ pub fn write_svg(path: &Path, picture: &Picture) -> Result<(), Error> {
 }
 
 /// The picture as an SVG document, with its title and legend (a bands picture is drawn by
-/// [`super::bands_grid`]).
+/// [`super::bands_picture`]).
 pub fn render(picture: &Picture) -> Result<String, Error> {
     match picture.bands {
-        Some(_) => super::bands_grid::render(picture),
-        None => draw(picture, true),
+        Some(_) => bands_picture::render(picture),
+        None => diagonal_picture::draw(picture, true),
     }
 }
 
 /// The grid alone (axes, cells, messages, walk and, for animation, one outline per diagonal),
 /// without title or legend: what the classroom page embeds and animates.
 pub fn render_grid(picture: &Picture) -> Result<String, Error> {
-    draw(picture, false)
-}
-
-/// The refusal for a matrix too large to draw, or `None`.
-pub fn too_large(s: &Schedule) -> Option<String> {
-    let side = MAX_PICTURE_CELLS_SIDE;
-    (s.rows() > side || s.cols() > side).then(|| {
-        format!(
-            "pictures are limited to {side} x {side} cells; this matrix is {} x {}",
-            s.rows(),
-            s.cols()
-        )
-    })
-}
-
-fn draw(p: &Picture, full: bool) -> Result<String, Error> {
-    if let Some(problem) = too_large(p.schedule) {
-        return Err(Error::Usage(problem));
-    }
-    check(p)?;
-    let arrows = message_arrows(p)?;
-    let hops = hops(p)?;
-    let layout = Layout::new(p, full, &hops);
-    let mut out = SvgWriter::new();
-    out.open(
-        "svg",
-        &[
-            ("xmlns", "http://www.w3.org/2000/svg".into()),
-            ("width", layout.width.to_string()),
-            ("height", layout.height.to_string()),
-            ("viewBox", format!("0 0 {} {}", layout.width, layout.height)),
-            ("font-family", style::FONT_FAMILY.into()),
-            ("class", "lcs-picture".into()),
-            ("data-rows", p.schedule.rows().to_string()),
-            ("data-cols", p.schedule.cols().to_string()),
-            ("data-ranks", p.schedule.ranks().to_string()),
-        ],
-    );
-    defs(&mut out, layout.cell, p.schedule.working_ranks());
-    out.leaf(
-        "rect",
-        &[
-            ("class", "background".into()),
-            ("width", "100%".into()),
-            ("height", "100%".into()),
-            ("fill", "#ffffff".into()),
-        ],
-    );
-    if full {
-        title(&mut out, p);
-    }
-    grid::axes(&mut out, p, &layout);
-    grid::diagonal_labels(&mut out, p, &layout);
-    grid::cells(&mut out, p, &layout);
-    if !full {
-        grid::diagonal_outlines(&mut out, p, &layout);
-    }
-    walk::steps(&mut out, p, &layout);
-    grid::cell_texts(&mut out, p, &layout);
-    grid::messages(&mut out, &layout, &arrows);
-    walk::hop_arrows(&mut out, p, &layout, &hops);
-    if full {
-        legend::draw(&mut out, p, &layout);
-    }
-    out.close("svg");
-    Ok(out.finish())
-}
-
-/// Arrowheads (a message's in its sender's colour, one per rank up to `ranks`) and hatchings,
-/// sized for cells of `c` pixels.
-pub(super) fn defs(out: &mut SvgWriter, c: f64, ranks: usize) {
-    out.open("defs", &[]);
-    // Heads centred on their point (marker-mid, halfway along a step) or ending at it.
-    let head = |out: &mut SvgWriter, id: &str, size: f64, colour: RGBColor, centred: bool| {
-        out.open(
-            "marker",
-            &[
-                ("id", id.into()),
-                ("viewBox", "0 0 10 10".into()),
-                ("refX", if centred { "5" } else { "10" }.into()),
-                ("refY", "5".into()),
-                ("markerWidth", num(size)),
-                ("markerHeight", num(size)),
-                ("markerUnits", "userSpaceOnUse".into()),
-                ("orient", "auto".into()),
-            ],
-        );
-        out.leaf(
-            "path",
-            &[("d", "M0,0 L10,5 L0,10 z".into()), ("fill", hex(colour))],
-        );
-        out.close("marker");
-    };
-    head(
-        out,
-        "message-head",
-        (c * 0.22).clamp(5.0, 10.0),
-        MESSAGE_COLOUR,
-        false,
-    );
-    // A message's head: its sender's colour edged in black, as its shaft.
-    for k in 0..ranks.min(style::RANK_COLOURS) {
-        out.open(
-            "marker",
-            &[
-                ("id", format!("message-head-{k}")),
-                ("viewBox", "-2 -2 14 14".into()),
-                ("refX", "8".into()),
-                ("refY", "5".into()),
-                ("markerWidth", "4".into()),
-                ("markerHeight", "4".into()),
-                ("orient", "auto".into()),
-            ],
-        );
-        out.leaf(
-            "path",
-            &[
-                ("d", "M0,0 L10,5 L0,10 z".into()),
-                ("fill", hex(style::rank_colour(k))),
-                ("stroke", hex(MESSAGE_COLOUR)),
-                ("stroke-width", "1.5".into()),
-            ],
-        );
-        out.close("marker");
-    }
-    head(
-        out,
-        "walk-head",
-        (c * 0.3).clamp(6.0, 13.0),
-        WALK_COLOUR,
-        true,
-    );
-    let hop_head = (c * 0.44).clamp(11.0, 22.0);
-    head(out, "hop-head", hop_head, HOP_COLOUR, true);
-    head(
-        out,
-        "hop-halo-head",
-        hop_head + 5.0,
-        RGBColor(0xFF, 0xFF, 0xFF),
-        true,
-    );
-    for (hatch, lines) in [
-        (Hatch::Stripes, "M0,8 L8,0"),
-        (Hatch::Cross, "M0,8 L8,0 M0,0 L8,8"),
-    ] {
-        out.open(
-            "pattern",
-            &[
-                ("id", hatch.id().unwrap_or_default().into()),
-                ("width", "8".into()),
-                ("height", "8".into()),
-                ("patternUnits", "userSpaceOnUse".into()),
-            ],
-        );
-        out.leaf(
-            "path",
-            &[
-                ("d", lines.into()),
-                ("stroke", hex(HATCH_COLOUR)),
-                ("stroke-width", "1.2".into()),
-            ],
-        );
-        out.close("pattern");
-    }
-    out.close("defs");
-}
-
-fn title(out: &mut SvgWriter, p: &Picture) {
-    out.text(
-        &[
-            ("class", "title".into()),
-            ("x", num(MARGIN)),
-            ("y", num(MARGIN + TITLE_PX)),
-            ("font-size", num(TITLE_PX)),
-            ("font-weight", "bold".into()),
-            ("fill", hex(TEXT_COLOUR)),
-        ],
-        &p.title,
-    );
-    if p.swapped {
-        out.text(
-            &[
-                ("class", "swap-note".into()),
-                ("x", num(MARGIN)),
-                ("y", num(MARGIN + TITLE_PX + 24.0)),
-                ("font-size", num(LEGEND_PX)),
-                ("fill", hex(HOP_COLOUR)),
-            ],
-            swap_note(p),
-        );
-    }
+    diagonal_picture::draw(picture, false)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::protocol::Kind;
+    use crate::comm::protocol::Kind;
+    use crate::comm::trace::Event;
+    use crate::engines::diagonal::schedule::Schedule;
     use crate::render::picture::{display_bytes, predicted_messages, Hop};
-    use crate::trace::Event;
     use lcs_core::problem::Problem;
 
     /// A parsed picture and the marks in it, found by class.

@@ -18,7 +18,7 @@
 
 use std::fmt::{self, Write};
 
-use crate::engine::diagonal::schedule::Schedule;
+use crate::engines::diagonal::schedule::Schedule;
 
 /// Widest matrix whose ownership grid is printed.
 pub const MAX_GRID_COLS: usize = 64;
@@ -308,7 +308,7 @@ fn write_summary(out: &mut String, s: &Schedule) -> fmt::Result {
 
 /// The bands engine's layout as text: each rank's band of whole 64-bit words, the batches, and
 /// the boundary messages the pipeline will send, `(p - 1) * ceil(m / B)`.
-pub fn bands_text(plan: &crate::engine::bands::BandPlan) -> String {
+pub fn bands_text(plan: &crate::engines::bands::BandPlan) -> String {
     let mut out = String::new();
     let (m, n, p) = (plan.rows(), plan.cols(), plan.active_ranks());
     let _ = writeln!(
@@ -388,7 +388,7 @@ mod tests {
 
     #[test]
     fn bands_text_lists_bands_and_messages() {
-        let plan = crate::engine::bands::BandPlan::new(200, 1000, 20, 64);
+        let plan = crate::engines::bands::BandPlan::new(200, 1000, 20, 64);
         let text = bands_text(&plan);
         assert!(
             text.starts_with("bands: 200 rows x 1000 cols, 20 ranks, 16 words"),

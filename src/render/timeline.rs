@@ -16,7 +16,7 @@ use super::style::{
     hex, rank_colour, FAINT_TEXT_COLOUR, HATCH_COLOUR, MESSAGE_COLOUR, TEXT_COLOUR,
 };
 use super::xml::{num, SvgWriter};
-use crate::trace::{Span, SpanKind};
+use crate::comm::trace::{Span, SpanKind};
 
 const ROW: f64 = 30.0;
 const LEFT: f64 = MARGIN + 110.0;

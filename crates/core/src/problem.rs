@@ -20,9 +20,9 @@
 //! The traceback walks from `(m-1, n-1)` until it leaves the matrix, one [`Move`] per cell, by
 //! a fixed rule, so every engine, store and rank count gives the same path:
 //!
-//! * LCS (DESIGN §5): a match goes diagonally; else up when `M(i-1, j) >= M(i, j-1)`; else
+//! * LCS: a match goes diagonally; else up when `M(i-1, j) >= M(i, j-1)`; else
 //!   left.
-//! * Edit (DESIGN §10): a match goes diagonally; else diagonally (a substitution) when
+//! * Edit: a match goes diagonally; else diagonally (a substitution) when
 //!   `D(i-1, j-1) = D(i, j) - 1`; else up when `D(i-1, j) = D(i, j) - 1`; else left.
 //!
 //! Once the walk leaves the matrix through row -1 or column -1 the rest of the path runs

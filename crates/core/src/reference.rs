@@ -807,7 +807,7 @@ mod tests {
     }
 
     /// The edit distance's plain DP on the padded `(m+1) x (n+1)` table and its walk by the
-    /// rule of DESIGN §10, as moves: the oracle of the oracle.
+    /// walk's rule, as moves: the oracle of the oracle.
     pub(crate) fn naive_edit(x: &[u8], y: &[u8]) -> (usize, Vec<Move>) {
         let (m, n) = (x.len(), y.len());
         let mut t = vec![vec![0usize; n + 1]; m + 1];

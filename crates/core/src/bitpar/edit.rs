@@ -76,7 +76,7 @@
 //!
 //! # Traceback bits
 //!
-//! The walk of DESIGN §10 asks, at a mismatch: diagonal iff `D(i-1, j-1) = D(i, j) - 1`, else
+//! The walk ([`crate::problem`]) asks, at a mismatch: diagonal iff `D(i-1, j-1) = D(i, j) - 1`, else
 //! up iff `D(i-1, j) = D(i, j) - 1`, else left. The traced steps write, per run word:
 //!
 //! - `up`: `v(i, j) = +1`, which is `Ph` before the shift;
@@ -95,41 +95,33 @@
 //! register and restored: about four cycles); `Ph[63]` only feeds the next word's shifted bit 0,
 //! not its addition. Unlike the LCS step, whose six operations per word wait on that chain, one
 //! edit row is bound by how many instructions the core issues per cycle: about 35 per word,
-//! some five and a half cycles, 2.1 ns per row-word against 1.1 for LCS on the machine this was
-//! written on (`cargo bench --bench kernel`). Fusing rows overlaps their chains and saves the
+//! some five and a half cycles, about twice the LCS step's time. Fusing rows overlaps their chains and saves the
 //! loads and stores of `pv` and `mv`, which helps less here: four rows in one pass need more
 //! registers than x86-64 has (six streams and eight carried bits) and spill, running no faster
 //! than one row at a time. So the portable [`step4`] makes two passes of two rows, each word in
 //! edlib's spelling of the step (the -1 bit ORed into `Eq` and read back from `Mh[63]`: two
 //! instructions fewer and no flag to keep, at the price of a longer chain that the second row
-//! hides): about 1.85 ns per row-word, 2.35 with the traceback bits against 2.65 one row at a
-//! time.
+//! hides).
 //!
 //! Where the CPU has AVX2 ([`Kernel`]), the four rows run instead as the four lanes of one
 //! 256-bit vector, each a few words behind the one before (a wavefront, `four_rows`), so that every
-//! operation of the step serves four rows: about 0.63 ns per row-word, 0.82 with the traceback
-//! bits; with AVX-512 (three-input logic and funnel shifts on the same vectors) 0.48 and 0.70.
+//! operation of the step serves four rows; AVX-512 adds three-input logic and funnel shifts on
+//! the same vectors. The measured cost of each kernel per row-word is in
+//! `docs/performance.md` (`cargo bench --bench kernel`).
 //! Masks as for LCS; the row state is two words per 64 columns.
 
 use crate::problem::Problem;
 
-use super::{Kernel, Masks, FUSED_ROWS, WORD_BITS};
+use super::kernel::{Kernel, FUSED_ROWS};
+use super::masks::{Masks, WORD_BITS};
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+mod delta;
 
-/// A vertical delta `D(i, j) - D(i-1, j)` in {-1, 0, +1}: the `hin` a run reads from the
-/// column to its left and the `hout` it gives to the column to its right, one per row. A
-/// message carries it as two bits ([`Delta::to_bits`]): bit 0 set for +1, bit 1 for -1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(i8)]
-pub enum Delta {
-    Minus = -1,
-    Zero = 0,
-    Plus = 1,
-}
+pub use delta::Delta;
 
 impl Delta {
     /// Bits a message spends on one delta.

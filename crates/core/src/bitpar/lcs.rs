@@ -39,17 +39,17 @@
 //! Per word: two loads, an and, an add with carry, an and-not, an or and a store (plus one
 //! more store for the traceback bits); no branch and no bounds check in the loop. The carry is
 //! the only dependency between words, a chain of about three cycles per word; the portable
-//! [`step4`] advances four rows in one pass so that four independent chains overlap (about
-//! 0.7 ns per row-word against 1.1 for one row at a time, on the machine this was written on).
-//! Where the CPU has AVX2 ([`Kernel`]), the four rows run instead as the four lanes of one
-//! vector in a wavefront (`four_rows`, as for the edit distance), the carry out of each word found
-//! from the sum (`u | (old & !sum)`, bit 63) since vectors have no add with carry: about 0.37
-//! ns per row-word, 0.46 with the traceback bits (1.05 portable); with AVX-512 0.33 and 0.43.
+//! [`step4`] advances four rows in one pass so that four independent chains overlap. Where the
+//! CPU has AVX2 ([`Kernel`]), the four rows run instead as the four lanes of one vector in a
+//! wavefront (`four_rows`, as for the edit distance), the carry out of each word found from the
+//! sum (`u | (old & !sum)`, bit 63) since vectors have no add with carry. The measured cost of
+//! each kernel per row-word is in `docs/performance.md` (`cargo bench --bench kernel`).
 //! Masks: one row of words per distinct byte of `x`, so `distinct(x) * words * 8` bytes.
 
 use crate::problem::Problem;
 
-use super::{Kernel, Masks, FUSED_ROWS};
+use super::kernel::{Kernel, FUSED_ROWS};
+use super::masks::Masks;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;

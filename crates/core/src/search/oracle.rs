@@ -2,7 +2,7 @@
 //!
 //! `D[i][j]`: pattern rows `0..=m`, text columns `0..=n`, `D[0][j] = 0`, `D[i][0] = i`, unit
 //! costs. A match ends at `e` in `1..=n` when `D[m][e] <= k`; its start is where the walk of
-//! DESIGN §10 from `(m, e)` reaches row 0 (a match goes diagonally; else diagonally when
+//! [`crate::problem`] from `(m, e)` reaches row 0 (a match goes diagonally; else diagonally when
 //! `D[i-1][j-1] = D - 1`; else up when `D[i-1][j] = D - 1`; else left).
 
 /// The whole table.

@@ -1,4 +1,4 @@
-//! Where a match starts: the walk of DESIGN §10 from the match's last cell back to row 0, on
+//! Where a match starts: the walk of [`crate::problem`] from the match's last cell back to row 0, on
 //! columns recomputed for it.
 //!
 //! The scan keeps one column per pattern and forgets the rest, but the walk needs the columns

@@ -12,7 +12,7 @@
 
 use std::arch::x86_64::*;
 
-use super::Delta;
+use super::delta::Delta;
 use crate::bitpar::four_rows::{self, Out, Step};
 
 /// The AVX2 kernel.

@@ -13,7 +13,7 @@
 
 use std::arch::x86_64::*;
 
-use super::Delta;
+use super::delta::Delta;
 use crate::bitpar::four_rows::{self, Out, Step};
 
 /// The AVX-512 kernel.

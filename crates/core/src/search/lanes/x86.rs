@@ -3,7 +3,7 @@
 //! instruction, which shortens the step's chain from about eleven instructions to seven.
 //! These functions are only ever inlined into the kernel's `#[target_feature]` bodies, which
 //! are called only once the CPU is known to have the features.
-use super::{Lane, Vector};
+use super::vector::{Lane, Vector};
 use std::arch::x86_64::*;
 use std::marker::PhantomData;
 

@@ -1,0 +1,144 @@
+//! The input's way from rank 0 to every rank.
+//!
+//! Only rank 0 reads the input: it checks and reads it (from a file, standard input or a
+//! FIFO, for as long as the writer takes), then broadcasts a header of five `u64`s: an
+//! ok/error code, the two lengths, the orientation and the format. On error every rank returns
+//! it together, and only rank 0's carries the message. Then each sequence follows in pieces of
+//! at most [`PIECE`] bytes: MPI counts a message's elements in a C `int`, so one message holds
+//! less than 2^31 bytes, and a genome-sized sequence needs several.
+//!
+//! The other ranks wait for the header asleep ([`Waiting::Sleep`]) whatever the host's
+//! choice: rank 0 may be waiting for a person at a terminal or a pipe's writer, and a rank
+//! spinning in MPI's wait all that time would keep a core busy. The pieces follow the header
+//! at once, so they are waited for as the host's choice says (a non-blocking broadcast of a
+//! large piece advances only while it is tested, which a sleeping wait would slow down).
+
+use std::ops::Range;
+
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+
+use crate::comm::waiting::Waiting;
+use crate::error::Error;
+use crate::input::{Format, Pair};
+
+/// Largest piece of a sequence broadcast in one message: 1 GiB, within an MPI count.
+pub const PIECE: usize = 1 << 30;
+
+const _: () = assert!(PIECE <= i32::MAX as usize);
+
+/// The ranges in which `len` bytes are sent: in order, each of `piece` bytes (`piece >= 1`)
+/// but the last, which holds the rest; none for no bytes.
+pub fn pieces(len: usize, piece: usize) -> impl Iterator<Item = Range<usize>> {
+    assert!(piece > 0, "a piece holds at least one byte");
+    (0..len)
+        .step_by(piece)
+        .map(move |start| start..len.min(start.saturating_add(piece)))
+}
+
+/// Gives every rank rank 0's input. Collective: rank 0 passes what it read and checked
+/// (`Some`), the others `None`; every rank returns the pair, or the error (only rank 0's
+/// carries the message; the others' is [`Error::Peer`] with its exit status).
+pub fn share_pair(
+    world: &SimpleCommunicator,
+    waiting: Waiting,
+    loaded: Option<Result<Pair, Error>>,
+) -> Result<Pair, Error> {
+    share_pair_in(world, waiting, loaded, PIECE)
+}
+
+/// [`share_pair`] with pieces of `piece` bytes (the self-test shrinks them, so that a small
+/// input travels in many).
+pub fn share_pair_in(
+    world: &SimpleCommunicator,
+    waiting: Waiting,
+    loaded: Option<Result<Pair, Error>>,
+    piece: usize,
+) -> Result<Pair, Error> {
+    let root = world.process_at_rank(0);
+    // [exit code, rows, cols, swapped, format]
+    let mut header = [0u64; 5];
+    if let Some(loaded) = &loaded {
+        header = match loaded {
+            Ok(p) => [
+                0,
+                p.x.len() as u64,
+                p.y.len() as u64,
+                p.swapped as u64,
+                (p.format == Format::Fasta) as u64,
+            ],
+            Err(e) => [e.exit_code() as u64, 0, 0, 0, 0],
+        };
+    }
+    Waiting::Sleep.broadcast(&root, &mut header[..]);
+    let mut pair = match loaded {
+        Some(Ok(p)) => p,
+        Some(Err(e)) => return Err(e),
+        None if header[0] != 0 => return Err(Error::Peer(header[0] as u8)),
+        None => Pair {
+            x: vec![0; length(header[1])?],
+            y: vec![0; length(header[2])?],
+            swapped: header[3] != 0,
+            format: if header[4] != 0 {
+                Format::Fasta
+            } else {
+                Format::Plain
+            },
+            // Only rank 0 writes what names the sequences.
+            names: Default::default(),
+        },
+    };
+    for sequence in [&mut pair.x, &mut pair.y] {
+        for range in pieces(sequence.len(), piece) {
+            waiting.broadcast(&root, &mut sequence[range]);
+        }
+    }
+    Ok(pair)
+}
+
+/// A broadcast length as this rank's `usize`.
+fn length(len: u64) -> Result<usize, Error> {
+    usize::try_from(len).map_err(|_| {
+        anyhow::anyhow!("a sequence of {len} bytes does not fit in memory here").into()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pieces cover the sequence once, in order, each full but the last.
+    #[test]
+    fn pieces_cover_the_sequence_in_order() {
+        for piece in 1..=9 {
+            for len in 0..=40 {
+                let ranges: Vec<Range<usize>> = pieces(len, piece).collect();
+                assert_eq!(ranges.len(), len.div_ceil(piece), "{len} / {piece}");
+                let mut next = 0;
+                for (k, r) in ranges.iter().enumerate() {
+                    assert_eq!(r.start, next);
+                    assert!(!r.is_empty() && r.len() <= piece);
+                    if k + 1 < ranges.len() {
+                        assert_eq!(r.len(), piece);
+                    }
+                    next = r.end;
+                }
+                assert_eq!(next, len);
+            }
+        }
+    }
+
+    /// A sequence of 2^31 bytes or more, which one MPI message cannot hold, goes in pieces
+    /// that each can; a sequence of one piece goes as one message.
+    #[test]
+    fn genome_sized_sequences_go_in_pieces_an_mpi_count_holds() {
+        let len = (5usize << 30) + 3;
+        let ranges: Vec<Range<usize>> = pieces(len, PIECE).collect();
+        assert_eq!(ranges.len(), 6);
+        assert!(ranges.iter().all(|r| r.len() <= i32::MAX as usize));
+        assert_eq!(ranges[5], (5 << 30)..len);
+        assert_eq!(pieces(PIECE, PIECE).count(), 1);
+        assert_eq!(pieces(usize::MAX, usize::MAX).count(), 1);
+        assert_eq!(pieces(usize::MAX, PIECE).last().unwrap().end, usize::MAX);
+    }
+}

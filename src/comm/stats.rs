@@ -1,0 +1,420 @@
+//! Gathering to rank 0 what every rank measured and recorded: its counts and times as one
+//! fixed-size [`RankStats`] record, its boundary messages per target, and, for a recorded run,
+//! its events, values (or a bands run's steps and timeline) and walk. These are MPI collectives, whose internal traffic depends on
+//! the MPI library; they are not counted as messages.
+//!
+//! Records travel as plain 64-bit words ([`Words`]), so no MPI datatype is created: a derived
+//! datatype lives until the process exits, and MPICH reports every one as leaked when MPI is
+//! finalised.
+
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+
+use crate::provenance::HostInfo;
+use serde::Serialize;
+
+use crate::comm::trace::{CellValue, Event, EventWire, Recording, Span, SpanKind};
+use crate::comm::traffic::{PerKind, Traffic};
+use crate::comm::waiting::Waiting;
+
+/// Bytes of a host name in [`RankStats`] (Linux allows 64).
+pub const HOST_BYTES: usize = 64;
+
+/// Seconds one rank spent in the fill, split by what it was doing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct FillTimes {
+    pub compute: f64,
+    /// Waiting in receives.
+    pub wait_receive: f64,
+    /// Posting sends.
+    pub send: f64,
+}
+
+impl FillTimes {
+    /// Adds another fill's times to these (a run with a diagonal band may fill several).
+    pub fn add(&mut self, other: &FillTimes) {
+        self.compute += other.compute;
+        self.wait_receive += other.wait_receive;
+        self.send += other.send;
+    }
+}
+
+/// What one rank measured, as one fixed-size record.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RankStats {
+    pub cells: u64,
+    pub sent: PerKind,
+    pub sent_bytes: PerKind,
+    pub received: PerKind,
+    pub received_bytes: PerKind,
+    pub hops: u64,
+    pub peak_rss_bytes: u64,
+    pub store_bytes_estimate: u64,
+    pub memory_estimate_bytes: u64,
+    pub seconds_fill: f64,
+    pub fill: FillTimes,
+    pub seconds_traceback: f64,
+    pub seconds_recompute: f64,
+    pub cores: u64,
+    host: [u8; HOST_BYTES],
+}
+
+impl Default for RankStats {
+    fn default() -> RankStats {
+        RankStats {
+            cells: 0,
+            sent: PerKind::default(),
+            sent_bytes: PerKind::default(),
+            received: PerKind::default(),
+            received_bytes: PerKind::default(),
+            hops: 0,
+            peak_rss_bytes: 0,
+            store_bytes_estimate: 0,
+            memory_estimate_bytes: 0,
+            seconds_fill: 0.0,
+            fill: FillTimes::default(),
+            seconds_traceback: 0.0,
+            seconds_recompute: 0.0,
+            cores: 0,
+            host: [0; HOST_BYTES],
+        }
+    }
+}
+
+impl RankStats {
+    /// The record of a rank with `traffic`, on the host `host`.
+    pub fn new(traffic: &Traffic, host: &HostInfo) -> RankStats {
+        let mut name = [0u8; HOST_BYTES];
+        let bytes = host.name.as_bytes();
+        let len = bytes.len().min(HOST_BYTES);
+        name[..len].copy_from_slice(&bytes[..len]);
+        RankStats {
+            sent: traffic.sent,
+            sent_bytes: traffic.sent_bytes,
+            received: traffic.received,
+            received_bytes: traffic.received_bytes,
+            cores: host.cores as u64,
+            host: name,
+            ..RankStats::default()
+        }
+    }
+
+    pub fn host(&self) -> HostInfo {
+        let len = self.host.iter().position(|&b| b == 0).unwrap_or(HOST_BYTES);
+        HostInfo {
+            name: String::from_utf8_lossy(&self.host[..len]).into_owned(),
+            cores: self.cores as usize,
+        }
+    }
+}
+
+/// A fixed-size record as 64-bit words, for gathering.
+pub trait Words: Sized {
+    /// Words per record.
+    const WORDS: usize;
+    /// Appends the record's words to `out`.
+    fn put(&self, out: &mut Vec<u64>);
+    /// The record from its [`Self::WORDS`] words.
+    fn take(words: &[u64]) -> Self;
+}
+
+/// Reads a record's words in order.
+struct Reader<'a>(std::slice::Iter<'a, u64>);
+
+impl Reader<'_> {
+    fn u(&mut self) -> u64 {
+        *self.0.next().expect("a whole record")
+    }
+
+    fn f(&mut self) -> f64 {
+        f64::from_bits(self.u())
+    }
+
+    fn kinds(&mut self) -> PerKind {
+        PerKind {
+            boundary: self.u(),
+            traceback: self.u(),
+            control: self.u(),
+        }
+    }
+}
+
+impl Words for RankStats {
+    const WORDS: usize = 24 + HOST_BYTES / 8;
+
+    fn put(&self, out: &mut Vec<u64>) {
+        out.push(self.cells);
+        for k in [
+            &self.sent,
+            &self.sent_bytes,
+            &self.received,
+            &self.received_bytes,
+        ] {
+            out.extend([k.boundary, k.traceback, k.control]);
+        }
+        out.extend([
+            self.hops,
+            self.peak_rss_bytes,
+            self.store_bytes_estimate,
+            self.memory_estimate_bytes,
+            self.seconds_fill.to_bits(),
+            self.fill.compute.to_bits(),
+            self.fill.wait_receive.to_bits(),
+            self.fill.send.to_bits(),
+            self.seconds_traceback.to_bits(),
+            self.seconds_recompute.to_bits(),
+            self.cores,
+        ]);
+        out.extend(
+            self.host
+                .chunks(8)
+                .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))),
+        );
+    }
+
+    fn take(words: &[u64]) -> RankStats {
+        let mut r = Reader(words.iter());
+        let mut stats = RankStats {
+            cells: r.u(),
+            sent: r.kinds(),
+            sent_bytes: r.kinds(),
+            received: r.kinds(),
+            received_bytes: r.kinds(),
+            hops: r.u(),
+            peak_rss_bytes: r.u(),
+            store_bytes_estimate: r.u(),
+            memory_estimate_bytes: r.u(),
+            seconds_fill: r.f(),
+            fill: FillTimes {
+                compute: r.f(),
+                wait_receive: r.f(),
+                send: r.f(),
+            },
+            seconds_traceback: r.f(),
+            seconds_recompute: r.f(),
+            cores: r.u(),
+            host: [0; HOST_BYTES],
+        };
+        for chunk in stats.host.chunks_mut(8) {
+            chunk.copy_from_slice(&r.u().to_le_bytes());
+        }
+        stats
+    }
+}
+
+impl Words for CellValue {
+    const WORDS: usize = 3;
+
+    fn put(&self, out: &mut Vec<u64>) {
+        out.extend([self.i, self.j, self.value]);
+    }
+
+    fn take(words: &[u64]) -> CellValue {
+        let mut r = Reader(words.iter());
+        CellValue {
+            i: r.u(),
+            j: r.u(),
+            value: r.u(),
+        }
+    }
+}
+
+impl Words for EventWire {
+    const WORDS: usize = 7;
+
+    fn put(&self, out: &mut Vec<u64>) {
+        out.extend([
+            self.kind,
+            self.diagonal,
+            self.from,
+            self.to,
+            self.i,
+            self.j,
+            self.bytes,
+        ]);
+    }
+
+    fn take(words: &[u64]) -> EventWire {
+        let mut r = Reader(words.iter());
+        EventWire {
+            kind: r.u(),
+            diagonal: r.u(),
+            from: r.u(),
+            to: r.u(),
+            i: r.u(),
+            j: r.u(),
+            bytes: r.u(),
+        }
+    }
+}
+
+impl Words for Span {
+    const WORDS: usize = 5;
+
+    fn put(&self, out: &mut Vec<u64>) {
+        let kind = SpanKind::ALL.iter().position(|&k| k == self.kind);
+        out.extend([
+            self.rank as u64,
+            self.batch as u64,
+            kind.unwrap_or(0) as u64,
+            self.start.to_bits(),
+            self.end.to_bits(),
+        ]);
+    }
+
+    fn take(words: &[u64]) -> Span {
+        let mut r = Reader(words.iter());
+        Span {
+            rank: r.u() as usize,
+            batch: r.u() as usize,
+            kind: SpanKind::ALL[(r.u() as usize).min(SpanKind::ALL.len() - 1)],
+            start: r.f(),
+            end: r.f(),
+        }
+    }
+}
+
+/// Everything gathered on rank 0.
+pub struct Gathered {
+    pub stats: Vec<RankStats>,
+    /// `pairs[from][to]`: boundary messages.
+    pub pairs: Vec<Vec<u64>>,
+    pub recording: Option<Recording>,
+}
+
+/// Gathers every rank's statistics (and recording, when the run was recorded) to rank 0.
+/// Collective: every rank calls it; rank 0 gets `Some`.
+pub fn gather(
+    world: &SimpleCommunicator,
+    stats: &RankStats,
+    traffic: &Traffic,
+    waiting: Waiting,
+) -> Option<Gathered> {
+    let root = world.process_at_rank(0);
+    let ranks = world.size() as usize;
+    let is_root = world.rank() == 0;
+    let mut mine = Vec::with_capacity(RankStats::WORDS);
+    stats.put(&mut mine);
+    let mut all_stats = vec![0u64; if is_root { ranks * RankStats::WORDS } else { 0 }];
+    let mut all_pairs = vec![0u64; if is_root { ranks * ranks } else { 0 }];
+    let (stats_in, pairs_in) = if is_root {
+        (Some(&mut all_stats[..]), Some(&mut all_pairs[..]))
+    } else {
+        (None, None)
+    };
+    waiting.gather(&root, &mine[..], stats_in);
+    waiting.gather(&root, &traffic.boundary_to[..], pairs_in);
+    let recording = traffic.recording.as_ref().map(|r| {
+        let events: Vec<EventWire> = r.events.iter().map(EventWire::from).collect();
+        let walk: Vec<CellValue> = r
+            .walk
+            .iter()
+            .map(|&(i, j)| CellValue { i, j, value: 0 })
+            .collect();
+        let events = gather_varcount(world, &events, waiting);
+        let values = gather_varcount(world, &r.values, waiting);
+        let deltas = gather_varcount(world, &r.deltas, waiting);
+        let spans = gather_varcount(world, &r.spans, waiting);
+        let walk = gather_varcount(world, &walk, waiting);
+        Some(Recording {
+            events: events?.iter().map(Event::from).collect(),
+            values: values?,
+            deltas: deltas?,
+            spans: spans?,
+            walk: walk?.iter().map(|c| (c.i, c.j)).collect(),
+        })
+    });
+    if !is_root {
+        return None;
+    }
+    let mut recording = recording.flatten();
+    if let Some(r) = &mut recording {
+        r.order();
+    }
+    Some(Gathered {
+        stats: all_stats
+            .chunks(RankStats::WORDS)
+            .map(RankStats::take)
+            .collect(),
+        pairs: all_pairs.chunks(ranks).map(<[u64]>::to_vec).collect(),
+        recording,
+    })
+}
+
+/// Gathers a different number of records from every rank to rank 0, in rank order.
+pub fn gather_varcount<T: Words>(
+    world: &SimpleCommunicator,
+    records: &[T],
+    waiting: Waiting,
+) -> Option<Vec<T>> {
+    let mut local = Vec::with_capacity(records.len() * T::WORDS);
+    for record in records {
+        record.put(&mut local);
+    }
+    let all = waiting.gather_words(world, &local)?.concat();
+    Some(all.chunks(T::WORDS).map(T::take).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip<T: Words + PartialEq + std::fmt::Debug>(record: &T) {
+        let mut words = Vec::new();
+        record.put(&mut words);
+        assert_eq!(words.len(), T::WORDS);
+        assert_eq!(&T::take(&words), record);
+    }
+
+    #[test]
+    fn records_survive_their_words() {
+        let host = HostInfo {
+            name: "node-01.example".into(),
+            cores: 48,
+        };
+        let mut traffic = Traffic::new(1, 3, false);
+        traffic.sent(crate::comm::protocol::Kind::Boundary, 2, 4, None);
+        traffic.received(crate::comm::protocol::Kind::Traceback, 21);
+        let mut stats = RankStats::new(&traffic, &host);
+        (stats.cells, stats.hops, stats.peak_rss_bytes) = (1 << 40, 7, 123_456_789);
+        (stats.store_bytes_estimate, stats.memory_estimate_bytes) = (11, 12);
+        (stats.seconds_fill, stats.seconds_traceback) = (1.5, 0.25);
+        stats.seconds_recompute = 1e-9;
+        stats.fill = FillTimes {
+            compute: 0.75,
+            wait_receive: 0.5,
+            send: f64::MIN_POSITIVE,
+        };
+        round_trip(&stats);
+        assert_eq!(
+            RankStats::take(&{
+                let mut w = Vec::new();
+                stats.put(&mut w);
+                w
+            })
+            .host(),
+            host
+        );
+        round_trip(&CellValue {
+            i: 3,
+            j: u64::MAX,
+            value: 9,
+        });
+        round_trip(&Span {
+            rank: 2,
+            batch: 7,
+            kind: SpanKind::Wait,
+            start: 1.7e9 + 0.125,
+            end: 1.7e9 + 0.5,
+        });
+        round_trip(&EventWire {
+            kind: 2,
+            diagonal: u64::MAX,
+            from: 1,
+            to: 0,
+            i: 5,
+            j: 6,
+            bytes: 17,
+        });
+    }
+}

@@ -1,0 +1,242 @@
+//! How a rank waits for the messages it needs: inside MPI, or by testing and yielding its core
+//! between tests when its host runs more ranks than the cores they may use (`host`: their
+//! affinity masks and CPU quota, not the CPUs online).
+//!
+//! MPI's waits poll. A rank that waits for its neighbour keeps its core busy until the message
+//! arrives, which is the fastest way to wait when every rank has a core of its own. When ranks
+//! share cores, the waiting rank may hold the very core its neighbour needs to compute the
+//! message: the neighbour then runs only when the scheduler takes the core away, once per time
+//! slice (milliseconds). Open MPI's `mpirun` notices an oversubscribed host and makes its waits
+//! yield; MPICH's do not, and a diagonal fill, which waits once per diagonal, then runs hundreds
+//! of times slower. So on an oversubscribed host every wait of the fill and the traceback tests
+//! its request and yields the core between two tests. The run's collectives (the input's
+//! broadcast, the memory check, the gathering of statistics) go through the same choice: they
+//! are started as non-blocking collectives and waited for as any request.
+//!
+//! Yielding still keeps a core busy when nothing else wants it (`sched_yield` returns at
+//! once). A wait that may last as long as a person or a pipe takes, such as the wait for rank
+//! 0 to read standard input or a FIFO, sleeps between its tests instead, a little longer each
+//! time up to [`MAX_SLEEP`] ([`Waiting::Sleep`]): it costs no core, and adds at most that much
+//! to the wait.
+
+use std::time::Duration;
+
+use mpi::collective::Operation;
+use mpi::datatype::PartitionMut;
+use mpi::point_to_point::Status;
+use mpi::request::{Request, Scope};
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+use mpi::Count;
+
+/// How a rank waits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waiting {
+    /// In MPI's own wait (every rank has a core).
+    Spin,
+    /// Testing, and yielding the core between tests (ranks share cores).
+    Yield,
+    /// Testing, and sleeping between tests, from [`MIN_SLEEP`] doubling up to [`MAX_SLEEP`]
+    /// (a wait that may be long: never chosen for a host, asked for by the wait).
+    Sleep,
+    /// Testing, and sleeping between tests, from [`MIN_SLEEP`] doubling up to [`MAX_DOZE`]:
+    /// a wait known to last while another rank computes a long stretch of work (the bands
+    /// engine's waits on a diagonal band, whose ranks take the rows in turn), which should
+    /// leave the core to the ranks that work and still end within a millisecond.
+    Doze,
+}
+
+/// The first sleep of [`Waiting::Sleep`].
+pub const MIN_SLEEP: Duration = Duration::from_micros(50);
+/// The longest sleep of [`Waiting::Sleep`]: the most it adds to a wait.
+pub const MAX_SLEEP: Duration = Duration::from_millis(10);
+/// The longest sleep of [`Waiting::Doze`].
+pub const MAX_DOZE: Duration = Duration::from_millis(1);
+
+/// What a rank does between two tests of what it waits for.
+struct Pause {
+    waiting: Waiting,
+    sleep: Duration,
+}
+
+impl Pause {
+    fn new(waiting: Waiting) -> Pause {
+        Pause {
+            waiting,
+            sleep: MIN_SLEEP,
+        }
+    }
+
+    fn pause(&mut self) {
+        match self.waiting {
+            Waiting::Sleep | Waiting::Doze => {
+                std::thread::sleep(self.sleep);
+                let most = match self.waiting {
+                    Waiting::Doze => MAX_DOZE,
+                    _ => MAX_SLEEP,
+                };
+                self.sleep = (self.sleep * 2).min(most);
+            }
+            Waiting::Spin | Waiting::Yield => std::thread::yield_now(),
+        }
+    }
+}
+
+impl Waiting {
+    /// How to wait, when this is the host's way, for a wait that lasts while another rank
+    /// computes a long stretch of work: ranks that share cores doze ([`Waiting::Doze`]), to
+    /// leave the core to the rank that works; a rank with a core of its own keeps spinning,
+    /// which wakes at once (faster on a diagonal band's turns: `docs/performance.md`).
+    pub fn while_others_work(self) -> Waiting {
+        match self {
+            Waiting::Spin => Waiting::Spin,
+            _ => Waiting::Doze,
+        }
+    }
+
+    /// `Yield` when this rank's host runs more of the world's ranks than the cores they may
+    /// use there (their affinity and quota, see `host`), else `Spin`; `forced` overrides.
+    /// Collective: every rank must call it.
+    pub fn for_world(world: &SimpleCommunicator, forced: Option<Waiting>) -> Waiting {
+        let (here, cores) = super::host::ranks_and_cores(world);
+        let chosen = if here > cores {
+            Waiting::Yield
+        } else {
+            Waiting::Spin
+        };
+        let cores_text = if cores == 1 {
+            "1 core"
+        } else {
+            &format!("{cores} cores")
+        };
+        log::debug!("{here} ranks may use {cores_text} between them: waiting by {chosen:?}");
+        forced.unwrap_or(chosen)
+    }
+
+    /// Waits for `request` to complete.
+    pub fn wait<'a, D: ?Sized, S: Scope<'a>>(self, request: Request<'a, D, S>) -> Status {
+        if self == Waiting::Spin {
+            return request.wait();
+        }
+        let mut pause = Pause::new(self);
+        let mut request = request;
+        loop {
+            match request.test() {
+                Ok(status) => return status,
+                Err(pending) => request = pending,
+            }
+            pause.pause();
+        }
+    }
+
+    /// Waits until every rank of `world` has got here. Collective.
+    pub fn barrier(self, world: &SimpleCommunicator) {
+        self.wait(world.immediate_barrier());
+    }
+
+    /// `root`'s `buffer` into every rank's. Collective.
+    pub fn broadcast<B: BufferMut + ?Sized>(self, root: &impl Root, buffer: &mut B) {
+        mpi::request::scope(|scope| {
+            self.wait(root.immediate_broadcast_into(scope, buffer));
+        });
+    }
+
+    /// Every rank's `send`, in rank order, into `receive` on `root` (which alone passes one).
+    /// Collective.
+    pub fn gather<T: Equivalence>(self, root: &impl Root, send: &[T], receive: Option<&mut [T]>) {
+        mpi::request::scope(|scope| match receive {
+            Some(receive) => {
+                self.wait(root.immediate_gather_into_root(scope, send, receive));
+            }
+            None => {
+                self.wait(root.immediate_gather_into(scope, send));
+            }
+        });
+    }
+
+    /// [`Waiting::gather`] of another number of words from every rank, into `receive`'s
+    /// partition on `root`. Collective.
+    pub fn gather_varcount(
+        self,
+        root: &impl Root,
+        send: &[u64],
+        receive: Option<&mut PartitionMut<'_, [u64], Vec<Count>, Vec<Count>>>,
+    ) {
+        mpi::request::scope(|scope| match receive {
+            Some(receive) => {
+                self.wait(root.immediate_gather_varcount_into_root(scope, send, receive));
+            }
+            None => {
+                self.wait(root.immediate_gather_varcount_into(scope, send));
+            }
+        });
+    }
+
+    /// Every rank's `send`, however many words each, on rank 0 (each rank's in rank order;
+    /// `None` elsewhere): the counts gathered first, then the words. Collective.
+    pub fn gather_words(self, world: &SimpleCommunicator, send: &[u64]) -> Option<Vec<Vec<u64>>> {
+        let root = world.process_at_rank(0);
+        let count = send.len() as Count;
+        if world.rank() != 0 {
+            self.gather(&root, &[count], None);
+            self.gather_varcount(&root, send, None);
+            return None;
+        }
+        let mut counts = vec![0 as Count; world.size() as usize];
+        self.gather(&root, &[count], Some(&mut counts[..]));
+        let displs: Vec<Count> = counts
+            .iter()
+            .scan(0, |at, &c| {
+                let d = *at;
+                *at += c;
+                Some(d)
+            })
+            .collect();
+        let mut all = vec![0u64; counts.iter().sum::<Count>() as usize];
+        let mut partition = PartitionMut::new(&mut all[..], counts.clone(), displs.clone());
+        self.gather_varcount(&root, send, Some(&mut partition));
+        let per_rank = displs
+            .iter()
+            .zip(&counts)
+            .map(|(&d, &c)| all[d as usize..(d + c) as usize].to_vec())
+            .collect();
+        Some(per_rank)
+    }
+
+    /// Every rank's `send` combined by `op` into every rank's `receive`. Collective.
+    pub fn all_reduce<S, R, O>(self, world: &SimpleCommunicator, send: &S, receive: &mut R, op: O)
+    where
+        S: Buffer + ?Sized,
+        R: BufferMut + ?Sized,
+        O: Operation,
+    {
+        mpi::request::scope(|scope| {
+            self.wait(world.immediate_all_reduce_into(scope, send, receive, op));
+        });
+    }
+
+    /// Receives the next message from any rank, with any tag: probed, then received into a
+    /// buffer of its size by a non-blocking matched receive that is waited for like any
+    /// request, so a large message (above the library's eager limit) does not spin either.
+    pub fn receive_any(self, world: &SimpleCommunicator) -> (Vec<u8>, Status) {
+        let (message, status) = match self {
+            Waiting::Spin => world.any_process().matched_probe(),
+            Waiting::Yield | Waiting::Sleep | Waiting::Doze => {
+                let mut pause = Pause::new(self);
+                loop {
+                    if let Some(probed) = world.any_process().immediate_matched_probe() {
+                        break probed;
+                    }
+                    pause.pause();
+                }
+            }
+        };
+        let len = usize::try_from(status.count(u8::equivalent_datatype()))
+            .expect("a message has a non-negative size");
+        let mut buffer = vec![0u8; len];
+        mpi::request::scope(|scope| {
+            self.wait(message.immediate_matched_receive_into(scope, &mut buffer[..]));
+        });
+        (buffer, status)
+    }
+}

@@ -1,0 +1,489 @@
+//! The bands plan: which rank owns which columns, how rows are batched, and how many boundary
+//! messages the pipeline sends.
+//!
+//! The `n` columns are `W = ceil(n / 64)` words of 64 columns. They are split among
+//! `p = min(P, W)` active ranks into contiguous runs of **whole words**, balanced as the
+//! diagonal schedule balances a diagonal ([`lcs_core::split`]): with `c = ceil(W / p)`, `f = floor(W / p)` and
+//! `r = W mod p`, rank `k < r` owns `c` words and ranks `r <= k < p` own `f`; ranks `>= p` own
+//! nothing. Whole words keep the addition's carry the only thing a band needs from its left
+//! neighbour, and let a band's masks and bit vectors start at bit 0 of a word. Only the last
+//! word of the last band can hold padding bits (columns `>= n`).
+//!
+//! Rows go in batches of `B`: batch `b` is rows `[b * B, min((b + 1) * B, m))`, so there are
+//! `ceil(m / B)` batches and only the last can be shorter. After a batch each active rank but
+//! the last sends its right neighbour one message: the carries out of its last word, one bit
+//! per row for the LCS (`ceil(len / 64)` words), two for the edit distance (twice that: a
+//! plane of `+1` bits, then a plane of `-1` bits). Boundary messages: `(p - 1) * ceil(m / B)`
+//! exactly, for either problem.
+//!
+//! Inside a band, words go in segments of `G` words from the band's first
+//! ([`BandPlan::segment_words`], [`SEGMENT_WORDS`] unless a test asks otherwise): with
+//! checkpoints a band keeps the carry into every segment but its first for every row, so that
+//! the traceback can recompute a block over a few segments near the walk instead of from the
+//! band's first word (see [`super::store`]). A band of `w` words has `floor((w - 1) / G)` such
+//! seams.
+//!
+//! A plan may carry a diagonal band ([`BandPlan::with_band`], [`lcs_core::diagonal_band`]): row
+//! `i` then computes only its window of words, and rank `k` works on the rows whose window
+//! touches its words ([`BandPlan::work_rows`]). A row's carry crosses the edge between ranks
+//! `k` and `k + 1` only when its window spans it; the batches holding such rows, a run of
+//! them since windows only move right, are the only ones whose message crosses that edge
+//! ([`BandPlan::edge_batches`]), so the boundary messages of a fill are the sum of those runs'
+//! lengths (for the whole matrix, `(p - 1) * ceil(m / B)` again).
+//!
+//! Pure arithmetic: O(1) per query (O(log m) with a band), no allocation.
+
+use std::ops::Range;
+
+use crate::comm::traffic::Predicted;
+use lcs_core::bitpar::{WORD_BITS, WORD_BYTES};
+use lcs_core::diagonal_band::Band;
+use lcs_core::problem::Problem;
+use lcs_core::split::Split;
+
+/// Words per segment of a band (`G`, see the module doc): the spacing of the carries a
+/// checkpointed band keeps inside itself. Each seam costs `planes` bits per row, so a band of
+/// `w` words keeps `planes * m * floor((w - 1) / G)` bits. The fill steps a row one segment
+/// at a time, which costs a little at every seam; the traceback recomputes a block over the
+/// segment the walk is in, from its start to the walk's word: `G / 2` words wide on average.
+/// Each segment is one call of the four-row kernel, whose vector wavefront pays three extra
+/// steps and its lanes' set-up per call, so the fill's extra time falls as `1 / G` while the
+/// recompute grows as `G`; 256 was the fastest of 64 to 512 on whole runs, with the traceback
+/// under a tenth of the fill (the figures are in `docs/performance.md`).
+pub const SEGMENT_WORDS: usize = 256;
+
+/// Column ownership and row batching of an `m x n` bands run on `ranks` ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BandPlan {
+    m: usize,
+    n: usize,
+    ranks: usize,
+    batch: usize,
+    problem: Problem,
+    segment: usize,
+    /// The diagonal band the fill computes ([`lcs_core::diagonal_band`]).
+    band: Band,
+}
+
+impl BandPlan {
+    /// A plan for `m` rows and `n >= m` columns on `ranks >= 1` ranks, `batch >= 1` rows per
+    /// boundary message.
+    pub fn new(m: usize, n: usize, ranks: usize, batch: usize) -> BandPlan {
+        assert!(m <= n, "rows must be the shorter sequence ({m} > {n})");
+        assert!(ranks >= 1, "at least one rank");
+        assert!(batch >= 1, "a batch holds at least one row");
+        BandPlan {
+            m,
+            n,
+            ranks,
+            batch,
+            problem: Problem::Lcs,
+            segment: SEGMENT_WORDS,
+            band: Band::whole(m, n),
+        }
+    }
+
+    /// The plan whose fill computes only `band`'s windows (see the module doc).
+    pub fn with_band(self, band: Band) -> BandPlan {
+        BandPlan { band, ..self }
+    }
+
+    /// The band the fill computes (the whole matrix unless [`Self::with_band`] says).
+    pub fn band(&self) -> Band {
+        self.band
+    }
+
+    /// The words of rank `k`'s band that row `i` computes, counted from the band's first
+    /// word: the row's window ([`Band::words`]) within the band; empty when the window misses
+    /// it.
+    pub fn window(&self, k: usize, i: usize) -> Range<usize> {
+        let own = self.words(k);
+        let window = self.band.words(i);
+        let (lo, hi) = (window.start.max(own.start), window.end.min(own.end));
+        if lo < hi {
+            lo - own.start..hi - own.start
+        } else {
+            0..0
+        }
+    }
+
+    /// Whether row `i`'s carry into rank `k`'s band comes from rank `k - 1` (the row's window
+    /// starts left of the band): otherwise it is the matrix's left-edge carry.
+    pub fn carried_in(&self, k: usize, i: usize) -> bool {
+        k > 0 && self.band.words(i).start < self.words(k).start
+    }
+
+    /// Rows on which rank `k` computes any word: a run, since windows only move right.
+    pub fn work_rows(&self, k: usize) -> Range<usize> {
+        let own = self.words(k);
+        if own.is_empty() {
+            return 0..0;
+        }
+        let first = self.band.first_row(|w| w.end > own.start);
+        let end = self.band.first_row(|w| w.start >= own.end);
+        first..end.max(first)
+    }
+
+    /// Rows whose window spans the edge between rank `k` and rank `k + 1`: the rows whose
+    /// carry crosses it, a run.
+    fn edge_rows(&self, k: usize) -> Range<usize> {
+        let edge = self.words(k + 1).start;
+        let first = self.band.first_row(|w| w.end > edge);
+        let end = self.band.first_row(|w| w.start >= edge);
+        first..end.max(first)
+    }
+
+    /// Batches whose boundary message crosses the edge from rank `k` to rank `k + 1`: those
+    /// holding a row whose window spans it (for the whole matrix, every batch).
+    pub fn edge_batches(&self, k: usize) -> Range<usize> {
+        if k + 1 >= self.active_ranks() {
+            return 0..0;
+        }
+        let rows = self.edge_rows(k);
+        if rows.is_empty() {
+            return 0..0;
+        }
+        self.batch_of_row(rows.start)..self.batch_of_row(rows.end - 1) + 1
+    }
+
+    /// The plan with segments of `g >= 1` words inside each band (see the module doc):
+    /// [`SEGMENT_WORDS`] unless a test or a measurement asks for another.
+    pub fn with_segment_words(self, g: usize) -> BandPlan {
+        assert!(g >= 1, "a segment holds at least one word");
+        BandPlan { segment: g, ..self }
+    }
+
+    /// Words per segment inside a band (`G`).
+    pub fn segment_words(&self) -> usize {
+        self.segment
+    }
+
+    /// Seams of rank `k`'s band, the segment starts but its first word:
+    /// `floor((w - 1) / G)` for `w` words (0 for a rank that owns nothing).
+    pub fn seams(&self, k: usize) -> usize {
+        self.words(k).len().saturating_sub(1) / self.segment
+    }
+
+    /// The plan for `problem`: the same bands and batches, with `problem`'s carries (one bit
+    /// per row for the LCS, two for the edit distance).
+    pub fn with_problem(self, problem: Problem) -> BandPlan {
+        BandPlan { problem, ..self }
+    }
+
+    pub fn problem(&self) -> Problem {
+        self.problem
+    }
+
+    /// Bits of carry per row that cross a band edge: 1 (LCS) or 2 (edit distance), each a
+    /// plane of its own in a message.
+    pub fn carry_planes(&self) -> usize {
+        self.problem.planes()
+    }
+
+    pub fn rows(&self) -> usize {
+        self.m
+    }
+
+    pub fn cols(&self) -> usize {
+        self.n
+    }
+
+    pub fn ranks(&self) -> usize {
+        self.ranks
+    }
+
+    /// Rows per batch (`B`).
+    pub fn batch(&self) -> usize {
+        self.batch
+    }
+
+    /// Words in a whole row: `W = ceil(n / 64)`.
+    pub fn total_words(&self) -> usize {
+        self.n.div_ceil(WORD_BITS)
+    }
+
+    /// The split of a row's words among the ranks.
+    fn split(&self) -> Split {
+        Split::new(self.total_words(), self.ranks)
+    }
+
+    /// Ranks that own at least one word: `min(P, W)`.
+    pub fn active_ranks(&self) -> usize {
+        self.split().active()
+    }
+
+    /// Words `[s, e)` of a row owned by rank `k`; empty (at the end of the row) for a rank
+    /// that owns nothing.
+    pub fn words(&self, k: usize) -> Range<usize> {
+        self.split().range(k)
+    }
+
+    /// Columns owned by rank `k`: its words, clipped to `n`.
+    pub fn cols_of(&self, k: usize) -> Range<usize> {
+        let Range { start, end } = self.words(k);
+        (start * WORD_BITS).min(self.n)..(end * WORD_BITS).min(self.n)
+    }
+
+    /// Owner of word `w < W`.
+    pub fn owner_of_word(&self, w: usize) -> usize {
+        self.split().owner(w)
+    }
+
+    /// Owner of column `j < n`.
+    pub fn owner_of_col(&self, j: usize) -> usize {
+        debug_assert!(j < self.n, "column {j} out of range (n = {})", self.n);
+        self.owner_of_word(j / WORD_BITS)
+    }
+
+    /// Number of batches: `ceil(m / B)`.
+    pub fn batches(&self) -> usize {
+        self.m.div_ceil(self.batch)
+    }
+
+    /// Rows of batch `b`.
+    pub fn batch_rows(&self, b: usize) -> Range<usize> {
+        debug_assert!(b < self.batches(), "batch {b} out of range");
+        let start = b * self.batch;
+        start..(start + self.batch).min(self.m)
+    }
+
+    /// Batch holding row `i`.
+    pub fn batch_of_row(&self, i: usize) -> usize {
+        debug_assert!(i < self.m, "row {i} out of range (m = {})", self.m);
+        i / self.batch
+    }
+
+    /// Words of one plane of carry bits in batch `b`'s boundary message: one bit per row.
+    pub fn carry_words(&self, b: usize) -> usize {
+        self.batch_rows(b).len().div_ceil(WORD_BITS)
+    }
+
+    /// Words of batch `b`'s boundary message: every plane of carries.
+    pub fn message_words(&self, b: usize) -> usize {
+        self.carry_planes() * self.carry_words(b)
+    }
+
+    /// Words of the longest boundary message (the first batch's): what a band's message
+    /// buffers need, sized by the rows there are rather than by the batch asked for.
+    pub fn longest_message_words(&self) -> usize {
+        if self.batches() == 0 {
+            0
+        } else {
+            self.message_words(0)
+        }
+    }
+
+    /// Bytes of batch `b`'s boundary message.
+    pub fn message_bytes(&self, b: usize) -> u64 {
+        self.message_words(b) as u64 * WORD_BYTES
+    }
+
+    /// Ranks `k` that send boundary messages (to `k + 1`): every active rank but the last.
+    pub fn senders(&self) -> Range<usize> {
+        0..self.active_ranks().saturating_sub(1)
+    }
+
+    /// Boundary messages of one fill: `(active - 1) * ceil(m / B)` for the whole matrix, the
+    /// batches whose rows' windows span each edge for a band ([`Self::edge_batches`]).
+    pub fn predicted_messages(&self) -> u64 {
+        self.senders()
+            .map(|k| self.edge_batches(k).len() as u64)
+            .sum()
+    }
+
+    /// Boundary messages per neighbouring pair of one fill: [`Self::edge_batches`] on every
+    /// edge `k -> k + 1`.
+    pub fn predicted(&self) -> Predicted {
+        let mut predicted = Predicted::none(self.ranks);
+        for k in self.senders() {
+            predicted.add(k, k + 1, self.edge_batches(k).len() as u64);
+        }
+        predicted
+    }
+
+    /// Boundary messages of a run that filled the bands of `fills` in turn (margins, `None`
+    /// for the whole matrix): each fill is a pipeline of its own.
+    pub fn predicted_fills(&self, fills: &[Option<usize>]) -> Predicted {
+        let mut predicted = Predicted::none(self.ranks);
+        for &margin in fills {
+            let fill = self.with_band(Band::new(self.m, self.n, margin));
+            for k in fill.senders() {
+                predicted.add(k, k + 1, fill.edge_batches(k).len() as u64);
+            }
+        }
+        predicted
+    }
+
+    /// Cells rank `k` owns: every row of its columns.
+    pub fn rank_cells(&self, k: usize) -> u64 {
+        self.m as u64 * self.cols_of(k).len() as u64
+    }
+
+    /// Boundary bytes of one fill: every message on every sending edge.
+    pub fn predicted_bytes(&self) -> u64 {
+        // All batches but the last are full; only the last message can be shorter.
+        let full = (self.carry_planes() * self.batch.div_ceil(WORD_BITS)) as u64 * WORD_BYTES;
+        self.senders()
+            .map(|k| {
+                let batches = self.edge_batches(k);
+                let last = batches.end.checked_sub(1);
+                batches.len() as u64 * full - last.map_or(0, |b| full - self.message_bytes(b))
+            })
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Column counts around word edges, up to 21 words, with every P up to 12.
+    fn shapes() -> impl Iterator<Item = (usize, usize)> {
+        let widths = (0..=20usize).flat_map(|w| [w * 64, w * 64 + 1, w * 64 + 33, w * 64 + 63]);
+        widths.flat_map(|n| (1..=12).map(move |p| (n, p)))
+    }
+
+    #[test]
+    fn every_column_owned_once_in_whole_balanced_words() {
+        // Exhaustive over n up to 21 words.
+        for (n, p) in (0..=21 * 64).flat_map(|n| (1..=12).map(move |p| (n, p))) {
+            let plan = BandPlan::new(0, n, p, 1);
+            let w = n.div_ceil(64);
+            assert_eq!(plan.total_words(), w);
+            assert_eq!(plan.active_ranks(), p.min(w));
+            // Brute force: walk the ranks' word ranges and count owners per word and column.
+            let mut word_owner = vec![usize::MAX; w];
+            let mut col_owner = vec![usize::MAX; n];
+            let mut sizes = Vec::new();
+            let mut next = 0;
+            for k in 0..p + 3 {
+                let words = plan.words(k);
+                let cols = plan.cols_of(k);
+                if k >= plan.active_ranks() {
+                    assert!(words.is_empty() && cols.is_empty(), "n={n} P={p} k={k}");
+                    continue;
+                }
+                assert!(
+                    !words.is_empty(),
+                    "active rank {k} owns nothing (n={n} P={p})"
+                );
+                assert_eq!(words.start, next, "bands are contiguous, in rank order");
+                next = words.end;
+                sizes.push(words.len());
+                assert_eq!(
+                    cols.start,
+                    words.start * 64,
+                    "bands start at a word boundary"
+                );
+                assert_eq!(cols.end, (words.end * 64).min(n));
+                for t in words {
+                    assert_eq!(word_owner[t], usize::MAX);
+                    word_owner[t] = k;
+                }
+                for j in cols {
+                    assert_eq!(col_owner[j], usize::MAX, "column {j} owned twice");
+                    col_owner[j] = k;
+                }
+            }
+            assert_eq!(next, w, "n={n} P={p}: words left unowned");
+            assert!(
+                col_owner.iter().all(|&k| k < p),
+                "n={n} P={p}: column unowned"
+            );
+            if let (Some(&hi), Some(&lo)) = (sizes.iter().max(), sizes.iter().min()) {
+                assert!(hi - lo <= 1, "n={n} P={p}: unbalanced {sizes:?}");
+                // The larger bands come first.
+                assert!(sizes.windows(2).all(|s| s[0] >= s[1]), "{sizes:?}");
+            }
+            for (t, &k) in word_owner.iter().enumerate() {
+                assert_eq!(plan.owner_of_word(t), k, "n={n} P={p} word {t}");
+            }
+            for (j, &k) in col_owner.iter().enumerate() {
+                assert_eq!(plan.owner_of_col(j), k, "n={n} P={p} column {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn batches_cover_the_rows_in_order() {
+        for m in 0..=300 {
+            for b in [1, 2, 7, 63, 64, 65, 128, 200, 1000] {
+                let plan = BandPlan::new(m, 300, 3, b);
+                assert_eq!(plan.batches(), m.div_ceil(b));
+                let mut next = 0;
+                for t in 0..plan.batches() {
+                    let rows = plan.batch_rows(t);
+                    assert_eq!(rows.start, next);
+                    assert!(!rows.is_empty() && rows.len() <= b);
+                    if t + 1 < plan.batches() {
+                        assert_eq!(rows.len(), b, "only the last batch is short");
+                    }
+                    assert_eq!(plan.carry_words(t), rows.len().div_ceil(64));
+                    assert_eq!(plan.message_bytes(t), 8 * rows.len().div_ceil(64) as u64);
+                    for i in rows.clone() {
+                        assert_eq!(plan.batch_of_row(i), t);
+                    }
+                    next = rows.end;
+                }
+                assert_eq!(next, m);
+            }
+        }
+    }
+
+    #[test]
+    fn predicted_messages_equal_a_count_per_batch_per_edge() {
+        for m in [0, 1, 2, 63, 64, 65, 199, 200, 201, 1000] {
+            for (n, p) in shapes().filter(|&(n, _)| n >= m) {
+                for b in [1, 63, 64, 200] {
+                    let plan = BandPlan::new(m, n, p, b);
+                    // Brute force: an edge k -> k+1 carries messages only if both own columns.
+                    let (mut messages, mut bytes) = (0u64, 0u64);
+                    for batch in 0..plan.batches() {
+                        for k in 0..p.saturating_sub(1) {
+                            if !plan.cols_of(k).is_empty() && !plan.cols_of(k + 1).is_empty() {
+                                messages += 1;
+                                bytes += 8 * plan.batch_rows(batch).len().div_ceil(64) as u64;
+                            }
+                        }
+                    }
+                    assert_eq!(
+                        plan.predicted_messages(),
+                        messages,
+                        "m={m} n={n} P={p} B={b}"
+                    );
+                    assert_eq!(plan.predicted_bytes(), bytes, "m={m} n={n} P={p} B={b}");
+                    let active = p.min(n.div_ceil(64)) as u64;
+                    let expected = active.saturating_sub(1) * m.div_ceil(b) as u64;
+                    assert_eq!(plan.predicted_messages(), expected);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn large_plan_arithmetic() {
+        // 10^6 x 10^6 on 2 ranks: 15,625 words, 7,813 + 7,812.
+        let plan = BandPlan::new(1_000_000, 1_000_000, 2, 4096);
+        assert_eq!(plan.words(0), 0..7813);
+        assert_eq!(plan.words(1), 7813..15_625);
+        assert_eq!(plan.cols_of(1), 7813 * 64..1_000_000);
+        assert_eq!(plan.batches(), 245);
+        assert_eq!(plan.predicted_messages(), 245);
+        assert_eq!(
+            plan.carry_words(244),
+            (1_000_000 - 244 * 4096usize).div_ceil(64)
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "at least one row")]
+    fn zero_batch_is_rejected() {
+        BandPlan::new(3, 5, 2, 0);
+    }
+
+    #[test]
+    #[should_panic(expected = "at least one rank")]
+    fn zero_ranks_is_rejected() {
+        BandPlan::new(3, 5, 0, 4);
+    }
+}

@@ -1,0 +1,914 @@
+//! One rank's band: its row state, its masks, and what its part of the traceback needs.
+//!
+//! # Fill
+//!
+//! The band's state is the row it last computed: for the LCS the bit vector `V` (one plane of
+//! `width` words), for the edit distance the horizontal deltas `Pv` and `Mv` (two planes).
+//! [`super::kernel`] advances it row by row, feeding it the carry out of the band to the left;
+//! rows go `0..m` in order.
+//!
+//! # What the traceback keeps ([`Checkpoint`])
+//!
+//! The walk asks, at a mismatch, the problem's questions (`Problem::step`): for the LCS one bit
+//! per cell ("up?"), for the edit distance two ("substitute?", "up?"): `planes` = 1 or 2.
+//!
+//! * `Full`: every owned cell's bits, row-major with `width` words per row and plane:
+//!   `planes * m * width * 8` bytes. The walk reads them directly.
+//! * `Every(K)`: the band's state after rows `K-1, 2K-1, …` (only those that start a later
+//!   block: `floor((m-1) / K)` of them; the state before row 0 is implicit), the carry into
+//!   the band of every row (`planes` bits), and the carry into every segment of the band but
+//!   its first (segments of `G` words, [`super::plan::SEGMENT_WORDS`]; `planes` bits per row
+//!   and seam, written by the fill as it steps each row a segment at a time). Block `b` is rows
+//!   `[bK, (b+1)K)`. When the walk needs a cell `(i, j)` of a block that is not loaded, rows
+//!   `bK..=i` are recomputed over a *window*: the words from the start of the segment holding
+//!   `j` up to the word holding `j`, from the checkpoint before the block and the carries kept
+//!   into the window's first word, into one reused block buffer: locally, no message. Carries
+//!   run left to right and the walk only moves up and left, so it never needs a column to the
+//!   right of `j` again, nor a row below `i`; when it drifts into the segment on the left, that
+//!   segment is the next window, recomputed for rows `bK..=i'` (`i'` the walk's row then). One
+//!   window of bits is kept at a time.
+//!
+//!   On a diagonal band ([`lcs_core::diagonal_band`]) every row computed only its window of words,
+//!   and so does the recompute: row `r` is recomputed over the words of the segment that its
+//!   fill window held, from the carry the fill used at the window's first word (kept for every
+//!   row, whether it came from the band on the left or the left edge) or at a seam inside it.
+//!   A checkpoint keeps only its row's window; words right of it are in the initial state, and
+//!   words left of it are never read again (windows only move right).
+//!
+//!   Memory: `planes * ((floor((m-1)/K) + min(K, m) + 1) * width * 8 + (s + 1) * ceil(m/64) * 8)`
+//!   bytes besides the state and the masks, with `s = floor((width - 1) / G)` seams: the seams
+//!   cost `planes * m * s` bits, about `planes * m * width / (8 G)` bytes (for 10^6 x 10^6 on
+//!   2 ranks, 15 MB for the LCS, 30 MB for the edit distance, beside 125 MB of checkpoints and
+//!   block buffer per plane). Smallest near `K = sqrt(m)` ([`Checkpoint::auto`]); the block
+//!   buffer is as wide as the band, but only `min(K, m) * G` words of it are ever written.
+//!
+//!   Recompute work: a row-word is recomputed at most once in the walk's order (the windows of
+//!   a block are disjoint segments, the blocks disjoint rows), so never more than one more
+//!   fill; in practice about `K * (G / 2 + d)` word steps per block for a walk that drifts `d`
+//!   words left in it, whatever the band's width: for 50,000 x 50,000, 4% of the fill's words
+//!   at one rank where recomputing from the band's first word took half a fill. Timed and
+//!   counted in [`RecomputeStats`].
+//!
+//! # Walk
+//!
+//! [`BandStore::walk`] (in [`super::walk`]) follows the rule of `reference`: a match goes
+//! diagonally, a mismatch as the bits say; it ends when the walk leaves the matrix
+//! ([`Exit::Done`]) or the band, which it can only leave to the left ([`Exit::Hop`]): a walk
+//! crosses at most `P - 1` band edges.
+
+use std::ops::Range;
+use std::time::Instant;
+
+use super::carry::{self, Seams};
+use super::kernel::{self, Planes};
+use super::plan::BandPlan;
+use lcs_core::bitpar::{Masks, WORD_BITS, WORD_BYTES};
+use lcs_core::problem::Move;
+
+/// What a band keeps for the traceback.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Checkpoint {
+    /// The walk's bits of every owned cell.
+    Full,
+    /// The state every `K` rows plus each row's carries in, at the band's first word and at
+    /// every segment's; blocks of `K` rows recomputed on demand, a segment at a time.
+    Every(usize),
+}
+
+/// Nothing fits the memory budget (see [`Checkpoint::auto`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the bands store needs at least {needed} bytes on rank {rank} (checkpoints every {k} rows), \
+     more than the {budget}-byte budget"
+)]
+pub struct NoFit {
+    pub rank: usize,
+    /// The smallest estimate over all checkpoint intervals.
+    pub needed: u64,
+    /// The interval that gives it.
+    pub k: usize,
+    pub budget: u64,
+}
+
+impl Checkpoint {
+    /// The mode for `rank` within `budget` bytes: `Full` when the full bits fit, else the
+    /// `Every(K)` of least memory if that fits.
+    ///
+    /// With `w` band words, `Every(K)` keeps `floor((m-1)/K)` checkpoints and a block of
+    /// `min(K, m)` rows, `g(K) = floor((m-1)/K) + min(K, m)` rows of `w` words per plane, on
+    /// top of a part that does not depend on `K`. `K + floor(N/K)` is smallest near
+    /// `K = sqrt(N)`, where it is about `2 sqrt(N)`; since `g(K) >= K`, no `K` above
+    /// `2 sqrt(N) + 2` can win, so scanning `1..=min(m, 2 isqrt(m-1) + 2)` finds the exact
+    /// minimum in O(sqrt m). Ties go to the smaller `K` (a smaller block buffer, the same
+    /// recompute work). Each rank may get its own `K`; rank 0 has the widest band, so its
+    /// choice bounds all others.
+    pub fn auto(plan: &BandPlan, rank: usize, x: &[u8], budget: u64) -> Result<Checkpoint, NoFit> {
+        if estimate_bytes(plan, rank, x, Checkpoint::Full) <= budget {
+            return Ok(Checkpoint::Full);
+        }
+        let leanest = Checkpoint::leanest(plan.rows());
+        let Checkpoint::Every(k) = leanest else {
+            unreachable!("the leanest mode checkpoints")
+        };
+        let needed = estimate_bytes(plan, rank, x, leanest);
+        if needed <= budget {
+            Ok(Checkpoint::Every(k))
+        } else {
+            Err(NoFit {
+                rank,
+                needed,
+                k,
+                budget,
+            })
+        }
+    }
+}
+
+/// Reports write `"full"` or the interval `K`.
+impl serde::Serialize for Checkpoint {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Checkpoint::Full => s.serialize_str("full"),
+            Checkpoint::Every(k) => s.serialize_u64(*k as u64),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Checkpoint {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Checkpoint, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Checkpoint;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("\"full\" or a number of rows")
+            }
+            fn visit_u64<E: serde::de::Error>(self, k: u64) -> Result<Checkpoint, E> {
+                Ok(Checkpoint::Every(k as usize))
+            }
+            fn visit_i64<E: serde::de::Error>(self, k: i64) -> Result<Checkpoint, E> {
+                u64::try_from(k)
+                    .map_err(|_| E::custom("a negative checkpoint interval"))
+                    .and_then(|k| self.visit_u64(k))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Checkpoint, E> {
+                match s {
+                    "full" => Ok(Checkpoint::Full),
+                    _ => s
+                        .parse()
+                        .map(Checkpoint::Every)
+                        .map_err(|_| E::custom(format!("'{s}' is not \"full\" or a number"))),
+                }
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
+impl Checkpoint {
+    /// The interval of least memory for `m` rows (see [`Checkpoint::auto`]): `K` near
+    /// `sqrt(m)`, the same for every band.
+    pub fn leanest(m: usize) -> Checkpoint {
+        if m == 0 {
+            return Checkpoint::Every(1);
+        }
+        let g = |k: usize| (m - 1) / k + k.min(m);
+        let limit = m.min(2 * (m - 1).isqrt() + 2);
+        Checkpoint::Every((1..=limit).min_by_key(|&k| g(k)).unwrap_or(1))
+    }
+}
+
+/// How a run of the bands engine keeps its traceback, as the command line asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckpointChoice {
+    /// `--checkpoint auto`: see [`Checkpoint::choose`].
+    Auto,
+    /// `--checkpoint full`: a bit per cell.
+    Full,
+    /// `--checkpoint K`.
+    Every(usize),
+}
+
+/// Rows from which `auto` keeps checkpoints even when every bit would fit: writing a bit per
+/// cell (faulting in a page every 32,768 cells) costs more than recomputing the blocks the
+/// walk visits (measured on 50,000 x 50,000; see the README, "Performance").
+pub const AUTO_CHECKPOINT_ROWS: usize = 4096;
+
+impl Checkpoint {
+    /// The mode of `rank` for `choice` within `budget` bytes for its band (`None`: no limit
+    /// known). `auto` checkpoints at the interval of least memory from
+    /// [`AUTO_CHECKPOINT_ROWS`] rows; below that it keeps every bit when they fit, and
+    /// checkpoints otherwise. The caller checks that the result fits.
+    pub fn choose(
+        plan: &BandPlan,
+        rank: usize,
+        x: &[u8],
+        choice: CheckpointChoice,
+        budget: Option<u64>,
+    ) -> Checkpoint {
+        match choice {
+            CheckpointChoice::Full => Checkpoint::Full,
+            CheckpointChoice::Every(k) => Checkpoint::Every(k),
+            CheckpointChoice::Auto if plan.rows() >= AUTO_CHECKPOINT_ROWS => {
+                Checkpoint::leanest(plan.rows())
+            }
+            CheckpointChoice::Auto => Checkpoint::auto(plan, rank, x, budget.unwrap_or(u64::MAX))
+                .unwrap_or_else(|_| Checkpoint::leanest(plan.rows())),
+        }
+    }
+}
+
+/// Where a band's part of the walk ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// The walk left the matrix: the path is complete.
+    Done,
+    /// The walk continues at `(i, j)`, in the band to the left (rank `k - 1`).
+    Hop { i: usize, j: usize },
+}
+
+/// Work the checkpointed traceback spent recomputing blocks.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RecomputeStats {
+    /// Blocks the walk entered (each recomputed over one window or more).
+    pub blocks: u64,
+    /// Windows recomputed: a block's rows over a run of words near the walk.
+    pub windows: u64,
+    /// Row-words stepped (one kernel word step each).
+    pub words: u64,
+    /// Wall time spent recomputing.
+    pub seconds: f64,
+}
+
+impl RecomputeStats {
+    /// Adds `other`'s work to this.
+    pub fn add(&mut self, other: RecomputeStats) {
+        self.blocks += other.blocks;
+        self.windows += other.windows;
+        self.words += other.words;
+        self.seconds += other.seconds;
+    }
+}
+
+/// The window of one block recomputed for the walk.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Loaded {
+    /// Rows `first..=last` over the band's words `lo..hi` are in the buffer, `hi - lo` words
+    /// per row and plane.
+    first: usize,
+    last: usize,
+    lo: usize,
+    hi: usize,
+}
+
+impl Loaded {
+    fn holds(&self, i: usize, w: usize) -> bool {
+        self.first <= i && i <= self.last && self.lo <= w && w < self.hi
+    }
+}
+
+/// `planes` planes of `len` zeroed words (the others empty): untouched pages cost nothing
+/// until written.
+fn planes_of(planes: usize, len: usize) -> Planes {
+    let plane = |p: usize| {
+        if p < planes {
+            vec![0u64; len]
+        } else {
+            Vec::new()
+        }
+    };
+    [plane(0), plane(1)]
+}
+
+/// The traceback state of each mode.
+// One per band, so the larger variant's few words of bookkeeping do not matter.
+#[allow(clippy::large_enum_variant)]
+pub(super) enum Trace {
+    Full {
+        /// Per plane `m * width` words, row `i` at `[i * width, (i + 1) * width)`.
+        bits: Planes,
+    },
+    Every {
+        k: usize,
+        /// Per state plane `floor((m-1)/k)` rows of `width` words: the state after rows
+        /// `k-1, 2k-1, …`.
+        checkpoints: Planes,
+        /// The carry into the band of every row, packed: `planes` planes of `ceil(m/64)`
+        /// words ([`carry::get_payload`]).
+        carries: Vec<u64>,
+        /// The carry into every segment of the band but the first, for every row: `planes`
+        /// bits per row and seam ([`BandPlan::seams`]).
+        seams: Seams,
+        /// Per plane `min(k, m) * width` words of recomputed bits.
+        block: Planes,
+        /// Per state plane `width` words: the state the recompute advances.
+        scratch: Planes,
+        loaded: Option<Loaded>,
+    },
+}
+
+/// One rank's band of columns.
+pub struct BandStore<'a> {
+    pub(super) plan: BandPlan,
+    pub(super) rank: usize,
+    pub(super) x: &'a [u8],
+    pub(super) y: &'a [u8],
+    /// Columns owned; starts at a multiple of 64.
+    pub(super) cols: Range<usize>,
+    /// Words owned.
+    pub(super) width: usize,
+    /// The words owned, counted in the whole row.
+    pub(super) own: Range<usize>,
+    pub(super) masks: Masks,
+    /// The state of the latest row computed: `width` words per plane (`V`; or `Pv`, `Mv`).
+    pub(super) state: Planes,
+    /// Rows computed so far.
+    pub(super) next_row: usize,
+    pub(super) trace: Trace,
+    pub(super) recompute: RecomputeStats,
+}
+
+/// Number of checkpoints `Every(k)` keeps: one before each block but the first.
+fn checkpoint_count(m: usize, k: usize) -> usize {
+    if m == 0 {
+        0
+    } else {
+        (m - 1) / k
+    }
+}
+
+/// Bytes [`BandStore::new`] allocates for `rank` (not counting the sequences): exact.
+pub fn estimate_bytes(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> u64 {
+    let m = plan.rows() as u64;
+    let planes = plan.problem().planes() as u64;
+    let width = plan.words(rank).len() as u64;
+    let masks = Masks::estimate_bytes(x, width as usize);
+    let state = planes * width * WORD_BYTES;
+    let trace = match mode {
+        Checkpoint::Full => m * width * WORD_BYTES,
+        Checkpoint::Every(k) => {
+            assert!(k >= 1, "checkpoint interval must be at least 1 row");
+            let rows = checkpoint_count(plan.rows(), k) + k.min(plan.rows()) + 1;
+            let per_plane = plan.seams(rank) as u64 + 1;
+            rows as u64 * width * WORD_BYTES + per_plane * m.div_ceil(WORD_BITS as u64) * WORD_BYTES
+        }
+    };
+    masks + state + planes * trace
+}
+
+/// The first word of the window the walk's recompute covers when it needs word `w`: the
+/// start of `w`'s segment (`g` words each, where the fill kept the carries). The window is
+/// `[start, w]`, 1 to `g` words; a walk that drifts further left enters the segment to the
+/// left, the next window, recomputed for the rows it still needs.
+pub(super) fn window_start(g: usize, w: usize) -> usize {
+    w / g * g
+}
+
+impl<'a> BandStore<'a> {
+    /// The band of `rank` for rows `x` and columns `y` (the plan's `m` and `n`), for the
+    /// plan's problem.
+    pub fn new(
+        plan: &BandPlan,
+        rank: usize,
+        x: &'a [u8],
+        y: &'a [u8],
+        mode: Checkpoint,
+    ) -> BandStore<'a> {
+        assert_eq!(x.len(), plan.rows(), "x is not the plan's rows");
+        assert_eq!(y.len(), plan.cols(), "y is not the plan's columns");
+        let m = plan.rows();
+        let planes = plan.problem().planes();
+        let cols = plan.cols_of(rank);
+        let width = plan.words(rank).len();
+        let rows = |count: usize| {
+            let len = count
+                .checked_mul(width)
+                .expect("band does not fit in the address space");
+            planes_of(planes, len)
+        };
+        let trace = match mode {
+            Checkpoint::Full => Trace::Full { bits: rows(m) },
+            Checkpoint::Every(k) => {
+                assert!(k >= 1, "checkpoint interval must be at least 1 row");
+                Trace::Every {
+                    k,
+                    checkpoints: rows(checkpoint_count(m, k)),
+                    carries: vec![0; planes * m.div_ceil(WORD_BITS)],
+                    seams: Seams::new(m, plan.seams(rank), planes),
+                    block: rows(k.min(m)),
+                    scratch: rows(1),
+                    loaded: None,
+                }
+            }
+        };
+        let mut state = rows(1);
+        let [s0, s1] = &mut state;
+        kernel::initial(plan.problem(), [s0, s1]);
+        BandStore {
+            plan: *plan,
+            rank,
+            x,
+            y,
+            masks: Masks::new(x, &y[cols.clone()]),
+            cols,
+            width,
+            own: plan.words(rank),
+            state,
+            next_row: 0,
+            trace,
+            recompute: RecomputeStats::default(),
+        }
+    }
+
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+
+    /// Columns this band owns.
+    pub fn cols(&self) -> Range<usize> {
+        self.cols.clone()
+    }
+
+    /// Rows computed so far.
+    pub fn rows_done(&self) -> usize {
+        self.next_row
+    }
+
+    /// Row `i`'s window in this band ([`BandPlan::window`]), from the words kept at hand.
+    #[inline]
+    pub(super) fn window(&self, i: usize) -> Range<usize> {
+        let window = self.plan.band().words(i);
+        let (lo, hi) = (
+            window.start.max(self.own.start),
+            window.end.min(self.own.end),
+        );
+        if lo < hi {
+            lo - self.own.start..hi - self.own.start
+        } else {
+            0..0
+        }
+    }
+
+    /// Rows up to `row` hold no word of this band's work: the fill goes on from `row`.
+    pub fn skip_to(&mut self, row: usize) {
+        debug_assert!(self.next_row <= row && row <= self.plan.rows());
+        debug_assert!(
+            (self.next_row..row).all(|r| self.window(r).is_empty()),
+            "rows {}..{row} hold work of band {}",
+            self.next_row,
+            self.rank
+        );
+        self.next_row = row;
+    }
+
+    /// Work spent recomputing blocks for the walk so far.
+    pub fn recompute_stats(&self) -> RecomputeStats {
+        self.recompute
+    }
+
+    /// At mismatch cell `(i, j)` of this band (after the fill): the walk's move. With
+    /// checkpoints, recomputes a window of the block of `i` when the loaded rows or words do
+    /// not cover the cell, so any order of queries is correct; in the walk's order (up and
+    /// left) no row-word is recomputed twice.
+    pub fn step(&mut self, i: usize, j: usize) -> Move {
+        debug_assert_eq!(self.next_row, self.plan.rows(), "traceback before the fill");
+        debug_assert!(i < self.plan.rows(), "row {i} out of range");
+        debug_assert!(
+            self.cols.contains(&j),
+            "column {j} not in band {:?}",
+            self.cols
+        );
+        let t = j - self.cols.start;
+        let w = t / WORD_BITS;
+        debug_assert!(
+            self.window(i).contains(&w),
+            "({i}, {j}) lies outside row {i}'s window: the band did not prove itself"
+        );
+        let at = match &self.trace {
+            Trace::Full { .. } => i * self.width + w,
+            Trace::Every { loaded, .. } => {
+                let l = match *loaded {
+                    Some(l) if l.holds(i, w) => l,
+                    _ => self.load_window(i, w),
+                };
+                (i - l.first) * (l.hi - l.lo) + (w - l.lo)
+            }
+        };
+        let (Trace::Full { bits } | Trace::Every { block: bits, .. }) = &self.trace;
+        let bit = |plane: &Vec<u64>| {
+            plane
+                .get(at)
+                .is_some_and(|w| (w >> (t % WORD_BITS)) & 1 == 1)
+        };
+        self.plan.problem().step([bit(&bits[0]), bit(&bits[1])])
+    }
+
+    /// Recomputes the walk's bits of rows `first..=i` of `i`'s block over a window of words
+    /// ending at word `w` ([`window_start`]), from the checkpoint before the block and the
+    /// carries kept into the window's first word. Row `r` is recomputed over the words of the
+    /// window that its own fill window held, `[max(lo_r, a), min(hi_r, w + 1))` with `a` the
+    /// segment's first word: the same words, carries and neighbours as the fill.
+    fn load_window(&mut self, i: usize, w: usize) -> Loaded {
+        let started = Instant::now();
+        let problem = self.plan.problem();
+        let (plan, rank) = (self.plan, self.rank);
+        let (m, width, g) = (plan.rows(), self.width, plan.segment_words());
+        let Trace::Every {
+            k,
+            checkpoints,
+            carries,
+            seams,
+            block,
+            scratch,
+            loaded,
+        } = &mut self.trace
+        else {
+            unreachable!("only checkpointed bands recompute")
+        };
+        debug_assert!(w < width);
+        let first = i / *k * *k;
+        let lo = window_start(g, w);
+        let (hi, stride) = (w + 1, w + 1 - lo);
+        let [s0, s1] = scratch;
+        let (s0, s1) = (&mut s0[..stride], s1.get_mut(..stride).unwrap_or_default());
+        // The state before row `first` over words lo..hi: the checkpoint's words where row
+        // first - 1 computed them, the initial state where no row had yet (further right);
+        // words left of its window are never read (later windows start no further left).
+        kernel::initial(problem, [&mut *s0, &mut *s1]);
+        if first > 0 {
+            let kept = plan.window(rank, first - 1);
+            let (a, b) = (kept.start.max(lo), kept.end.min(hi));
+            let c = (first / *k - 1) * width;
+            for (to, from) in [&mut *s0, &mut *s1].into_iter().zip(checkpoints.iter()) {
+                if !to.is_empty() && a < b {
+                    to[a - lo..b - lo].copy_from_slice(&from[c + a..c + b]);
+                }
+            }
+        }
+        let carry_words = m.div_ceil(WORD_BITS);
+        let planes = problem.planes();
+        // The buffer holds min(k, m) rows of the full width per plane, so at least
+        // i - first + 1 rows of `stride` words.
+        let [b0, b1] = block;
+        let mut rows = (b0.chunks_exact_mut(stride), b1.chunks_exact_mut(stride));
+        let mut next = || -> [&mut [u64]; 2] {
+            let a = rows.0.next().expect("block buffer holds the block");
+            [a, rows.1.next().unwrap_or_default()]
+        };
+        let mut stepped = 0;
+        let mut r = first;
+        while r <= i {
+            let own = plan.window(rank, r);
+            let (a, b) = (own.start.max(lo), own.end.min(hi));
+            // Into the window's first word, the carry the fill used there (from the band on
+            // the left, or the left edge); into any other segment, the one kept at its seam.
+            let cin = |r: usize| match a == own.start {
+                true => carry::get_payload(carries, carry_words, planes, r),
+                false => seams.get(a / g - 1, r),
+            };
+            let four = r + kernel::FUSED_ROWS <= i + 1
+                && own == plan.window(rank, r + kernel::FUSED_ROWS - 1);
+            let count = if four { kernel::FUSED_ROWS } else { 1 };
+            if a >= b {
+                // The row's window misses these words: nothing the walk can ask.
+                for _ in 0..count {
+                    next();
+                }
+            } else if four {
+                let eq = [0, 1, 2, 3].map(|d| &self.masks.of(self.x[r + d])[a..b]);
+                let out = [next(), next(), next(), next()].map(|[p, q]| {
+                    [
+                        &mut p[a - lo..b - lo],
+                        q.get_mut(a - lo..b - lo).unwrap_or_default(),
+                    ]
+                });
+                let state = [
+                    &mut s0[a - lo..b - lo],
+                    s1.get_mut(a - lo..b - lo).unwrap_or_default(),
+                ];
+                kernel::step4(
+                    problem,
+                    state,
+                    eq,
+                    [0, 1, 2, 3].map(|d| cin(r + d)),
+                    Some(out),
+                );
+            } else {
+                let eq = &self.masks.of(self.x[r])[a..b];
+                let [p, q] = next();
+                let out = [
+                    &mut p[a - lo..b - lo],
+                    q.get_mut(a - lo..b - lo).unwrap_or_default(),
+                ];
+                let state = [
+                    &mut s0[a - lo..b - lo],
+                    s1.get_mut(a - lo..b - lo).unwrap_or_default(),
+                ];
+                kernel::step(problem, state, eq, cin(r), Some(out));
+            }
+            stepped += count * b.saturating_sub(a);
+            r += count;
+        }
+        if loaded.is_none_or(|l| l.first != first) {
+            self.recompute.blocks += 1;
+        }
+        let l = Loaded {
+            first,
+            last: i,
+            lo,
+            hi,
+        };
+        *loaded = Some(l);
+        self.recompute.windows += 1;
+        self.recompute.words += stepped as u64;
+        self.recompute.seconds += started.elapsed().as_secs_f64();
+        l
+    }
+
+    /// Bytes held by the store's buffers (capacities), for checking [`estimate_bytes`].
+    #[cfg(test)]
+    fn allocated_bytes(&self) -> u64 {
+        let count = |p: &Planes| p[0].capacity() + p[1].capacity();
+        let words = match &self.trace {
+            Trace::Full { bits } => count(bits),
+            Trace::Every {
+                checkpoints,
+                carries,
+                seams,
+                block,
+                scratch,
+                ..
+            } => {
+                count(checkpoints)
+                    + carries.capacity()
+                    + seams.capacity()
+                    + count(block)
+                    + count(scratch)
+            }
+        };
+        (words + count(&self.state)) as u64 * WORD_BYTES + self.masks.bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lcs_core::problem::{Path, Problem};
+
+    fn seq(len: usize, alphabet: &[u8], seed: u64) -> Vec<u8> {
+        let mut rng = crate::generate::Random::new(seed);
+        (0..len)
+            .map(|_| alphabet[rng.below(alphabet.len())])
+            .collect()
+    }
+
+    #[test]
+    fn estimate_matches_allocation() {
+        for (m, n, problem) in [(0, 0), (0, 100), (1, 1), (5, 64), (100, 1000), (300, 4000)]
+            .into_iter()
+            .flat_map(|(m, n)| [(m, n, Problem::Lcs), (m, n, Problem::Edit)])
+        {
+            let x = seq(m, b"acgtn", 1);
+            let y = seq(n, b"acgtn", 2);
+            for (ranks, g) in [1, 2, 3, 8]
+                .into_iter()
+                .flat_map(|p| [(p, 1), (p, 3), (p, 64)])
+            {
+                let plan = BandPlan::new(m, n, ranks, 64)
+                    .with_problem(problem)
+                    .with_segment_words(g);
+                for rank in 0..ranks {
+                    for mode in [
+                        Checkpoint::Full,
+                        Checkpoint::Every(1),
+                        Checkpoint::Every(7),
+                        Checkpoint::Every(m + 5),
+                    ] {
+                        let store = BandStore::new(&plan, rank, &x, &y, mode);
+                        assert_eq!(
+                            estimate_bytes(&plan, rank, &x, mode),
+                            store.allocated_bytes(),
+                            "m={m} n={n} P={ranks} G={g} rank {rank} {mode:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn checkpoint_memory_formula() {
+        // 1000 rows, rank 0 of 8 owns 2 of 16 words, x has 4 distinct bytes.
+        let x: Vec<u8> = b"acgt".iter().copied().cycle().take(1000).collect();
+        let plan = BandPlan::new(1000, 1024, 8, 64);
+        let fixed = 4 * 2 * 8 + 2 * 8;
+        assert_eq!(
+            estimate_bytes(&plan, 0, &x, Checkpoint::Full),
+            fixed + 1000 * 2 * 8
+        );
+        // K = 32: 31 checkpoints, a 32-row block, the scratch row, 16 words of carry-ins.
+        assert_eq!(
+            estimate_bytes(&plan, 0, &x, Checkpoint::Every(32)),
+            fixed + (31 + 32 + 1) * 2 * 8 + 16 * 8
+        );
+        // The edit distance keeps two planes of everything: state, bits, checkpoints, carries.
+        let edit = plan.with_problem(Problem::Edit);
+        let masks = 4 * 2 * 8;
+        assert_eq!(
+            estimate_bytes(&edit, 0, &x, Checkpoint::Every(32)),
+            masks + 2 * (2 * 8 + (31 + 32 + 1) * 2 * 8 + 16 * 8)
+        );
+        // Two words are one segment of the default width; in segments of one word, the second
+        // is a seam: 16 more words of carries per plane. None with every bit kept.
+        assert_eq!(plan.seams(0), 0);
+        let narrow = plan.with_segment_words(1);
+        assert_eq!(narrow.seams(0), 1);
+        assert_eq!(
+            estimate_bytes(&narrow, 0, &x, Checkpoint::Every(32)),
+            fixed + (31 + 32 + 1) * 2 * 8 + 2 * 16 * 8
+        );
+        assert_eq!(
+            estimate_bytes(
+                &narrow.with_problem(Problem::Edit),
+                0,
+                &x,
+                Checkpoint::Every(32)
+            ),
+            masks + 2 * (2 * 8 + (31 + 32 + 1) * 2 * 8 + 2 * 16 * 8)
+        );
+        assert_eq!(
+            estimate_bytes(&narrow, 0, &x, Checkpoint::Full),
+            estimate_bytes(&plan, 0, &x, Checkpoint::Full)
+        );
+        // 10^6 x 10^6 on 2 ranks: 7,813 words, 30 seams of 256 words, 10^6 bits each.
+        let big = BandPlan::new(1_000_000, 1_000_000, 2, 256);
+        assert_eq!(big.seams(0), 30);
+        let seams = |plan: &BandPlan| {
+            estimate_bytes(plan, 0, b"ACGT", Checkpoint::Every(1000))
+                - estimate_bytes(
+                    &plan.with_segment_words(1 << 20),
+                    0,
+                    b"ACGT",
+                    Checkpoint::Every(1000),
+                )
+        };
+        assert_eq!(seams(&big), 30 * 15_625 * 8);
+        assert_eq!(seams(&big.with_problem(Problem::Edit)), 2 * 30 * 15_625 * 8);
+    }
+
+    #[test]
+    fn auto_picks_full_when_it_fits_else_the_least_memory() {
+        let x = seq(10_000, b"acgt", 0);
+        let plan = BandPlan::new(10_000, 64 * 200, 5, 64);
+        let full = estimate_bytes(&plan, 0, &x, Checkpoint::Full);
+        assert_eq!(Checkpoint::auto(&plan, 0, &x, full), Ok(Checkpoint::Full));
+        let Ok(Checkpoint::Every(k)) = Checkpoint::auto(&plan, 0, &x, full - 1) else {
+            panic!("expected checkpoints");
+        };
+        // The chosen K is the exact minimum over every K.
+        let best = (1..=10_000)
+            .map(|k| estimate_bytes(&plan, 0, &x, Checkpoint::Every(k)))
+            .min()
+            .unwrap();
+        assert_eq!(estimate_bytes(&plan, 0, &x, Checkpoint::Every(k)), best);
+        assert!((90..=110).contains(&k), "K = {k} is not near sqrt(10000)");
+        let err = Checkpoint::auto(&plan, 0, &x, best - 1).unwrap_err();
+        assert_eq!((err.needed, err.k, err.rank), (best, k, 0));
+        assert!(err.to_string().contains(&best.to_string()));
+        // The exact minimum for every small m.
+        for m in 1..=400 {
+            let x = seq(m, b"ab", 3);
+            let y = seq(m.max(64), b"ab", 4);
+            let plan = BandPlan::new(m, y.len(), 1, 64);
+            let best = (1..=m + 3)
+                .map(|k| estimate_bytes(&plan, 0, &x, Checkpoint::Every(k)))
+                .min()
+                .unwrap();
+            match Checkpoint::auto(&plan, 0, &x, best) {
+                Ok(Checkpoint::Every(k)) => {
+                    assert_eq!(estimate_bytes(&plan, 0, &x, Checkpoint::Every(k)), best)
+                }
+                Ok(Checkpoint::Full) => {
+                    assert!(estimate_bytes(&plan, 0, &x, Checkpoint::Full) <= best)
+                }
+                Err(e) => panic!("m = {m}: {e}"),
+            }
+        }
+        // No rows: the full store is free.
+        let plan = BandPlan::new(0, 10, 1, 1);
+        assert_eq!(Checkpoint::auto(&plan, 0, b"", 8), Ok(Checkpoint::Full));
+    }
+
+    #[test]
+    fn recompute_is_a_fraction_of_the_fill_and_reuses_the_block() {
+        let x = seq(1000, b"acgt", 5);
+        let y = seq(64 * 64, b"acgt", 6);
+        for problem in [Problem::Lcs, Problem::Edit] {
+            // Segments wider than the band: the window always starts at the band's first word,
+            // which bounds the work by one fill (each row recomputed once at most).
+            let plan = BandPlan::new(1000, 64 * 64, 1, 64).with_problem(problem);
+            let fill = 1000 * 64;
+            let (whole, path) = walk_recomputing(&plan.with_segment_words(64), &x, &y, 23);
+            assert_eq!(path, lcs_core::reference::align(problem, &x, &y));
+            assert!(whole.blocks >= 1 && whole.blocks <= 1000usize.div_ceil(23) as u64);
+            assert_eq!(whole.windows, whole.blocks, "{whole:?}");
+            assert!(whole.words <= fill, "{whole:?}");
+            assert!(whole.words * 4 > fill, "{whole:?}: about half a fill");
+            // Segments of 4 words: about 2 words a row, plus the walk's drift within a block.
+            let (windowed, path) = walk_recomputing(&plan.with_segment_words(4), &x, &y, 23);
+            assert_eq!(path, lcs_core::reference::align(problem, &x, &y));
+            assert_eq!(windowed.blocks, whole.blocks);
+            assert!(windowed.windows >= windowed.blocks);
+            assert!(windowed.words * 10 < fill, "{windowed:?}");
+        }
+    }
+
+    /// Fills a one-band store of `plan` with checkpoints every `k` rows and walks it from the
+    /// last cell; checks that the block buffer is reused.
+    fn walk_recomputing(plan: &BandPlan, x: &[u8], y: &[u8], k: usize) -> (RecomputeStats, Path) {
+        let mut store = BandStore::new(plan, 0, x, y, Checkpoint::Every(k));
+        let edge = crate::engines::bands::kernel::left_edge(plan.problem());
+        for i in 0..plan.rows() {
+            store.row(i, edge);
+        }
+        let block_ptr = match &store.trace {
+            Trace::Every { block, .. } => block[0].as_ptr(),
+            Trace::Full { .. } => unreachable!(),
+        };
+        let mut path = Path::new();
+        let end = (plan.rows() - 1, plan.cols() - 1);
+        assert_eq!(store.walk(end, &mut path), Exit::Done);
+        match &store.trace {
+            Trace::Every { block, .. } => assert_eq!(block[0].as_ptr(), block_ptr),
+            Trace::Full { .. } => unreachable!(),
+        }
+        (store.recompute_stats(), path)
+    }
+
+    #[test]
+    fn random_order_queries_agree_with_full_bits() {
+        // Checkpointed bits are recomputed whatever the order of the questions. The full store
+        // goes row by row, the checkpointed ones batch by batch through the fused kernel, so
+        // this also checks the fused fill, its checkpoints and its carries out, for both
+        // problems.
+        let x = seq(150, b"ab", 1);
+        let y = seq(300, b"ab", 2);
+        for problem in [Problem::Lcs, Problem::Edit] {
+            let edge = crate::engines::bands::kernel::left_edge(problem);
+            let planes = problem.planes();
+            for ranks in [1, 3] {
+                let plan = BandPlan::new(150, 300, ranks, 10).with_problem(problem);
+                for (rank, g) in (0..plan.active_ranks()).flat_map(|r| [(r, 1), (r, 2), (r, 64)]) {
+                    let plan = plan.with_segment_words(g);
+                    for k in [1, 2, 3, 4, 5, 8, 13, 150] {
+                        let mut full = BandStore::new(&plan, rank, &x, &y, Checkpoint::Full);
+                        let mut every = BandStore::new(&plan, rank, &x, &y, Checkpoint::Every(k));
+                        // Carry-ins as the bands to the left would give them.
+                        let mut lefts: Vec<BandStore<'_>> = (0..rank)
+                            .map(|k| BandStore::new(&plan, k, &x, &y, Checkpoint::Full))
+                            .collect();
+                        for b in 0..plan.batches() {
+                            let rows = plan.batch_rows(b);
+                            let words = plan.carry_words(b);
+                            let cin: Vec<u8> = rows
+                                .clone()
+                                .map(|i| lefts.iter_mut().fold(edge, |c, s| s.row(i, c)))
+                                .collect();
+                            let cout: Vec<u8> = rows
+                                .clone()
+                                .map(|i| full.row(i, cin[i - rows.start]))
+                                .collect();
+                            let pack = |payloads: &[u8]| {
+                                let mut out = vec![0; plan.message_words(b)];
+                                for (t, &p) in payloads.iter().enumerate() {
+                                    carry::set_payload(&mut out, words, planes, t, p);
+                                }
+                                out
+                            };
+                            let mut msg = vec![0; plan.message_words(b)];
+                            let incoming = (rank > 0).then(|| pack(&cin));
+                            every.run_batch(b, incoming.as_deref(), &mut msg);
+                            let what = format!("{problem} rank {rank} G={g} K={k} batch {b}");
+                            assert_eq!(msg, pack(&cout), "{what}");
+                        }
+                        assert_eq!(every.state, full.state);
+                        let cols = plan.cols_of(rank);
+                        for q in 0..3000usize {
+                            let i = (q * 7919) % 150;
+                            let j = cols.start + (q * 104_729) % cols.len();
+                            if x[i] != y[j] {
+                                assert_eq!(every.step(i, j), full.step(i, j), "({i}, {j})");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "at least 1 row")]
+    fn zero_interval_is_rejected() {
+        let plan = BandPlan::new(1, 1, 1, 1);
+        BandStore::new(&plan, 0, b"a", b"a", Checkpoint::Every(0));
+    }
+}

@@ -1,0 +1,173 @@
+//! The memory budget of a run: what each rank will occupy, checked against the limit before
+//! anything is allocated, and, when it does not fit, what would.
+//!
+//! A rank's need is what it already occupies (its peak resident set so far: the program, the
+//! MPI library, the sequences it holds), plus the engine's working memory (the pages its store
+//! will touch, and the copies of the sequences it reads), plus a margin for the MPI library's
+//! communication buffers. The advice compares the busiest rank of other stores and rank counts
+//! by closed-form bounds, so it costs O(1) per candidate whatever the size: a refusal is as
+//! quick as an acceptance.
+
+use crate::engines::bands::{self, BandPlan, Checkpoint};
+use crate::engines::diagonal::schedule::Schedule;
+use crate::engines::diagonal::store::StoreKind;
+use crate::mem;
+use lcs_core::problem::Problem;
+
+/// Room left for the MPI library's buffers, which grow with the number of peers: a fixed part
+/// and a fraction of the rest.
+const MARGIN_FIXED: u64 = 1 << 20;
+const MARGIN_PERCENT: u64 = 3;
+
+/// What one rank will occupy at its peak, in bytes: `baseline` plus `working`, with the
+/// margin.
+pub fn need(baseline: u64, working: u64) -> u64 {
+    let planned = baseline + working;
+    planned + MARGIN_FIXED + planned * MARGIN_PERCENT / 100
+}
+
+/// The diagonal engine's working memory on a rank whose store takes `store` bytes: the store
+/// and the reversed copy of the longer sequence the fill reads.
+pub fn diagonal_working(schedule: &Schedule, store: u64) -> u64 {
+    store + schedule.cols() as u64
+}
+
+/// The bands engine's working memory on `rank` with `mode` (nothing on a rank with no band),
+/// for the plan's problem.
+pub fn bands_working(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> u64 {
+    if rank < plan.active_ranks() {
+        bands::estimate_bytes(plan, rank, x, mode)
+    } else {
+        0
+    }
+}
+
+/// The message for a diagonal-engine run that will not fit: its need, the limit, and what
+/// would fit: the other store, or more ranks. `baseline` is rank 0's.
+pub fn diagonal_advice(
+    problem: Problem,
+    schedule: &Schedule,
+    store: StoreKind,
+    limit: u64,
+    baseline: u64,
+) -> String {
+    let busiest = |s: &Schedule, kind: StoreKind| {
+        need(
+            baseline,
+            diagonal_working(s, kind.busiest_bytes(problem, s)),
+        )
+    };
+    let mut fits = Vec::new();
+    let other = store.other();
+    let other_need = busiest(schedule, other);
+    if other_need <= limit {
+        fits.push(format!(
+            "--store {other} needs about {} per rank",
+            mem::human(other_need)
+        ));
+    }
+    let (m, n) = (schedule.rows(), schedule.cols());
+    fits.extend(more_ranks(schedule.ranks(), m, limit, |p| {
+        busiest(&Schedule::new(m, n, p), store)
+    }));
+    refusal(
+        format!("store {store} for {m} x {n} on {} ranks", schedule.ranks()),
+        busiest(schedule, store),
+        limit,
+        fits,
+    )
+}
+
+/// The message for a bands-engine run that will not fit, with checkpoints at the interval of
+/// least memory: its need, the limit, and the rank count that would fit. Rank 0 has the widest
+/// band.
+pub fn bands_advice(plan: &BandPlan, x: &[u8], limit: u64, baseline: u64) -> String {
+    let leanest = Checkpoint::leanest(plan.rows());
+    let busiest = |plan: &BandPlan| need(baseline, bands_working(plan, 0, x, leanest));
+    let (m, n, batch) = (plan.rows(), plan.cols(), plan.batch());
+    let fits = more_ranks(plan.ranks(), plan.total_words(), limit, |p| {
+        busiest(&BandPlan::new(m, n, p, batch).with_problem(plan.problem()))
+    });
+    refusal(
+        format!(
+            "the bands engine for {m} x {n} on {} ranks (checkpoints every {} rows)",
+            plan.ranks(),
+            match leanest {
+                Checkpoint::Every(k) => k,
+                Checkpoint::Full => m,
+            }
+        ),
+        busiest(plan),
+        limit,
+        fits.into_iter().collect(),
+    )
+}
+
+/// The smallest power-of-two multiple of `ranks` (up to 4,096, and no more than `useful`)
+/// whose busiest rank, as `busiest` says, fits in `limit`.
+fn more_ranks(
+    ranks: usize,
+    useful: usize,
+    limit: u64,
+    busiest: impl Fn(usize) -> u64,
+) -> Option<String> {
+    let mut p = ranks;
+    while p < 4096 && p < useful {
+        p = (p * 2).min(useful);
+        let need = busiest(p);
+        if need <= limit {
+            return Some(format!(
+                "{p} ranks need about {} each (on hosts with that much per rank)",
+                mem::human(need)
+            ));
+        }
+    }
+    None
+}
+
+fn refusal(what: String, need: u64, limit: u64, fits: Vec<String>) -> String {
+    let hint = if fits.is_empty() {
+        "no store or rank count up to 4096 fits; use a machine with more memory".to_owned()
+    } else {
+        format!("would fit: {}", fits.join("; "))
+    };
+    format!(
+        "not enough memory: {what} needs about {} per rank, limit is {} per rank; {hint}",
+        mem::human(need),
+        mem::human(limit),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn advice_names_what_fits_at_any_size() {
+        let s = Schedule::new(540, 550, 2);
+        let text = diagonal_advice(Problem::Lcs, &s, StoreKind::Hash, 20 << 20, 12 << 20);
+        assert!(text.starts_with("not enough memory: store hash for 540 x 550 on 2 ranks"));
+        assert!(text.contains("limit is 20.0 MiB per rank"), "{text}");
+        assert!(text.contains("--store dense needs about"), "{text}");
+        // 300,000 x 300,000 with a limit nothing meets, and 10^6 rows: closed-form bounds, so
+        // this ends at once whatever the size (the tests assert what it says, not how fast).
+        for (m, p) in [(300_000, 1), (300_000, 2), (1_000_000, 3)] {
+            let s = Schedule::new(m, m, p);
+            let text = diagonal_advice(Problem::Lcs, &s, StoreKind::Hash, 1 << 20, 12 << 20);
+            assert!(
+                text.contains("no store or rank count up to 4096 fits"),
+                "{text}"
+            );
+            let plan = BandPlan::new(m, m, p, 256);
+            let text = bands_advice(&plan, b"ACGT", 1 << 20, 12 << 20);
+            assert!(text.contains("no store or rank count"), "{text}");
+        }
+        // More ranks help the dense store of a long matrix, and the bands engine.
+        let s = Schedule::new(50_000, 50_000, 1);
+        let text = diagonal_advice(Problem::Lcs, &s, StoreKind::Dense, 100 << 20, 12 << 20);
+        assert!(text.contains("ranks need about"), "{text}");
+        let plan = BandPlan::new(1_000_000, 1_000_000, 1, 256);
+        let text = bands_advice(&plan, b"ACGT", 200 << 20, 12 << 20);
+        assert!(text.contains("2 ranks need about"), "{text}");
+    }
+}

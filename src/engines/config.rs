@@ -1,0 +1,55 @@
+//! What a run is asked to do: the problem, the engine and its settings, and the switches that
+//! change how it runs but not what it computes.
+
+use lcs_core::diagonal_band::BandChoice;
+use lcs_core::problem::Problem;
+
+use crate::comm::fault::Fault;
+use crate::comm::waiting::Waiting;
+use crate::engines::bands::store::CheckpointChoice;
+use crate::engines::diagonal::store::StoreKind;
+use crate::progress::Show;
+
+/// Which engine a run uses, with its settings: only valid combinations can be made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Diagonal {
+        store: StoreKind,
+    },
+    Bands {
+        batch: usize,
+        checkpoint: CheckpointChoice,
+        /// The diagonal band (`--band`).
+        band: BandChoice,
+    },
+}
+
+/// Switches that change how the engine runs, not what it computes: the tests' faults and
+/// synchronous sends, and how ranks wait for messages.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Switches {
+    pub fault: Option<Fault>,
+    pub synchronous_sends: bool,
+    /// How ranks wait: a choice made by the caller, else (`None`) chosen from the host's
+    /// ranks and cores once MPI has started.
+    pub waiting: Option<Waiting>,
+}
+
+impl Switches {
+    /// How ranks wait (inside MPI until a choice is made).
+    pub fn waiting(&self) -> Waiting {
+        self.waiting.unwrap_or(Waiting::Spin)
+    }
+}
+
+/// How a rank runs one pair.
+#[derive(Debug, Clone, Copy)]
+pub struct RunConfig {
+    pub problem: Problem,
+    pub method: Method,
+    pub switches: Switches,
+    /// Record every message, value and walk cell (for traces and pictures).
+    pub recording: bool,
+    /// Show a progress bar on rank 0, as this says.
+    pub progress: Option<Show>,
+}

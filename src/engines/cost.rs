@@ -1,0 +1,112 @@
+//! What a run should take, in closed form, on either engine: enough to tell a user before the
+//! fill that the other engine would take a small fraction of the time on this input's shape.
+//!
+//! The diagonal engine's busiest rank (rank 0) computes its share of the `m x n` cells and
+//! steps through the `m + n - 1` anti-diagonals one after another; on more than one rank every
+//! step is a synchronisation with its neighbours (the boundary values of one diagonal are
+//! needed on the next). So, with `C_0` the busiest rank's cells,
+//!
+//! ```text
+//! T_diagonal = C_0 * c_cell + (m + n - 1) * c_step(P)
+//! ```
+//!
+//! The bands engine advances `m` rows of `W = ceil(n / 64)` words, split among `p = min(P, W)`
+//! ranks (the widest band `w_0 = ceil(W / p)` words), in `b = ceil(m / B)` batches pipelined
+//! from band to band: the last band starts `p - 1` batches after the first, and each batch
+//! ends with one message per band edge. So
+//!
+//! ```text
+//! T_bands = (b + p - 1) * (min(B, m) * w_0 * c_word + c_batch(p))
+//! ```
+//!
+//! The unit costs (`c_cell` per store, `c_step` on one rank and on more, `c_word`,
+//! `c_batch`) are constants below, calibrated on `scripts/bench`'s runs; where each comes
+//! from is in `docs/performance.md`.
+//!
+//! Reading and broadcasting the input cost both engines alike and are left out. The figures
+//! are right within a small factor, which is all their one use needs: a note when one engine
+//! should take ten times as long as the other. O(1).
+
+use super::bands::BandPlan;
+use super::diagonal::schedule::Schedule;
+use super::diagonal::store::StoreKind;
+
+/// Seconds per cell of the diagonal engine with the dense store.
+const DENSE_CELL: f64 = 0.35e-9;
+/// Seconds per cell of the diagonal engine with the hash store.
+const HASH_CELL: f64 = 20e-9;
+/// Seconds per diagonal of the diagonal engine on one rank.
+const LONE_STEP: f64 = 0.3e-6;
+/// Seconds per diagonal of the diagonal engine on more than one rank: a synchronisation.
+const SYNC_STEP: f64 = 1e-6;
+/// Seconds per 64-bit word of the bands engine, fill and traceback.
+const WORD: f64 = 1.5e-9;
+/// Seconds per batch of the bands engine on more than one rank: a message per band edge.
+const BATCH: f64 = 10e-6;
+
+/// Seconds the diagonal engine should take on an `m x n` matrix (`m <= n`) on `ranks` ranks
+/// with `store`.
+pub fn diagonal_seconds(m: usize, n: usize, ranks: usize, store: StoreKind) -> f64 {
+    let schedule = Schedule::new(m, n, ranks);
+    let cell = match store {
+        StoreKind::Dense => DENSE_CELL,
+        StoreKind::Hash => HASH_CELL,
+    };
+    let step = if ranks > 1 { SYNC_STEP } else { LONE_STEP };
+    schedule.busiest_cells() as f64 * cell + schedule.diagonals() as f64 * step
+}
+
+/// Seconds the bands engine should take on an `m x n` matrix (`m <= n`) on `ranks` ranks with
+/// `batch` rows per batch.
+pub fn bands_seconds(m: usize, n: usize, ranks: usize, batch: usize) -> f64 {
+    let plan = BandPlan::new(m, n, ranks, batch);
+    let (p, batches) = (plan.active_ranks(), plan.batches());
+    if batches == 0 {
+        return 0.0;
+    }
+    let message = if p > 1 { BATCH } else { 0.0 };
+    let per_batch = batch.min(m) as f64 * plan.words(0).len() as f64 * WORD + message;
+    (batches + p - 1) as f64 * per_batch
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The runs the unit costs come from, and the report of a long thin input, are estimated
+    /// within a factor of two of what they measured.
+    #[test]
+    fn estimates_are_near_what_the_benches_measured() {
+        let near = |estimate: f64, measured: f64| {
+            let ratio = estimate / measured;
+            assert!(
+                (0.5..=2.0).contains(&ratio),
+                "{estimate} s for {measured} s"
+            );
+        };
+        let dense = StoreKind::Dense;
+        near(diagonal_seconds(10_000, 10_000, 1, dense), 0.0373);
+        near(diagonal_seconds(10_000, 10_000, 2, dense), 0.0301);
+        near(diagonal_seconds(50_000, 50_000, 1, dense), 0.7940);
+        near(diagonal_seconds(50_000, 50_000, 2, dense), 0.6037);
+        near(diagonal_seconds(10_000, 10_000, 1, StoreKind::Hash), 2.1897);
+        near(diagonal_seconds(64, 10_000_000, 1, dense), 3.3);
+        near(diagonal_seconds(64, 10_000_000, 2, dense), 8.4);
+        near(bands_seconds(50_000, 50_000, 1, 256), 0.0553);
+        near(bands_seconds(50_000, 50_000, 2, 256), 0.0413);
+        near(bands_seconds(1_000_000, 1_000_000, 2, 256), 10.7183);
+    }
+
+    #[test]
+    fn a_long_thin_input_is_the_bands_engines() {
+        let (diagonal, bands) = (
+            diagonal_seconds(64, 200_000_000, 2, StoreKind::Dense),
+            bands_seconds(64, 200_000_000, 2, 256),
+        );
+        // About three minutes, as reported, against well under the two seconds measured.
+        assert!((120.0..300.0).contains(&diagonal), "{diagonal}");
+        assert!(bands < 1.0, "{bands}");
+        assert_eq!(bands_seconds(0, 5, 2, 256), 0.0);
+        assert_eq!(diagonal_seconds(0, 5, 2, StoreKind::Dense), 0.0);
+    }
+}

@@ -1,0 +1,176 @@
+//! One `solve` run over MPI: the input on rank 0, broadcast, checks, the engine's fill and
+//! traceback, every rank's record gathered to rank 0. It returns what the run produced; the
+//! command makes the report and writes the files.
+//!
+//! Every failure a user can cause is decided collectively, before any work: rank 0 runs the
+//! caller's checks (the output paths) and reads and validates the input, then broadcasts an
+//! ok/error code before any data; the caller's checks of the matrix's size (traces and
+//! pictures) run on every rank from the broadcast lengths; the memory pre-check is reduced over
+//! all ranks. So every rank leaves together with the same exit status and only rank 0 carries
+//! the message. Anything else that goes wrong on one rank (a panic, a planted fault) aborts the
+//! whole job through `MPI_Abort`, so no rank is ever left blocked in a receive.
+
+use std::path::PathBuf;
+use std::time::{Instant, SystemTime};
+
+use mpi::collective::SystemOperation;
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+
+use crate::comm::share;
+use crate::comm::stats::{self, Gathered};
+use crate::comm::waiting::Waiting;
+use crate::engines::budget;
+use crate::engines::config::RunConfig;
+use crate::engines::layout::{run_layout, Layout};
+use crate::error::{Error, EXIT_MEMORY};
+use crate::input::{self, FormatChoice, Pair};
+use crate::mem;
+use lcs_core::diagonal_band::BandSearch;
+use lcs_core::problem::{Path, Problem};
+
+/// What a `solve` run is asked to do.
+pub struct Request<'a> {
+    pub input: PathBuf,
+    /// Largest input accepted, in bytes.
+    pub max_input: u64,
+    pub format: FormatChoice,
+    pub config: RunConfig,
+    /// The user's per-rank memory limit, if any (else the host's memory decides).
+    pub memory_limit: Option<u64>,
+    /// Rank 0's checks before it reads the input (e.g. that every output path can be written).
+    pub before_reading: &'a dyn Fn() -> Result<(), Error>,
+    /// Every rank's check of an `m x n` matrix before any work (e.g. that a picture asked for
+    /// is not too large): a usage problem, or `None`.
+    pub refuse_size: &'a dyn Fn(usize, usize) -> Option<String>,
+    /// Rank 0's call with the `m x n` matrix once the run is accepted, just before the fill
+    /// (e.g. to say that the other engine suits this shape better): the engine prints nothing.
+    pub before_fill: &'a dyn Fn(usize, usize),
+}
+
+/// What rank 0 holds once a run is over.
+pub struct Solved {
+    pub pair: Pair,
+    pub problem: Problem,
+    pub layout: Layout,
+    /// The walk's path: the LCS is its matches, the alignment the path itself.
+    pub path: Path,
+    /// Every rank's record (`stats`), boundary messages per pair and recording.
+    pub gathered: Gathered,
+    /// The diagonal bands a bands run filled.
+    pub band: Option<BandSearch>,
+    pub started_at: SystemTime,
+    /// From the start until rank 0 held the path.
+    pub seconds_total: f64,
+}
+
+/// Runs `request` on this rank. Collective. Rank 0 gets what the run produced, other ranks
+/// `None`; an error is every rank's, with the message on rank 0's.
+pub fn solve(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option<Solved>, Error> {
+    let started = Instant::now();
+    let started_at = SystemTime::now();
+    let rank = world.rank() as usize;
+    let config = &request.config;
+    let waiting = config.switches.waiting();
+    let pair = share_input(world, request, waiting)?;
+    log::debug!(
+        "input shared after {:.4} s",
+        started.elapsed().as_secs_f64()
+    );
+    if let Some(problem) = (request.refuse_size)(pair.x.len(), pair.y.len()) {
+        return Err(match rank {
+            0 => Error::Usage(problem),
+            _ => Error::Peer(crate::error::EXIT_USAGE),
+        });
+    }
+    let baseline = mem::peak_rss_bytes();
+    let limit = memory_limit(world, request.memory_limit);
+    let layout = Layout::new(config, &pair, world.size() as usize, rank, limit, baseline);
+    let working = layout.working_bytes(config.problem, &pair, rank);
+    let need = budget::need(baseline, working);
+    check_memory(world, waiting, need, limit, || {
+        layout.advice(config.problem, &pair, limit.unwrap_or(0), baseline)
+    })?;
+    log::info!("{} x {} matrix, {layout:?}", pair.x.len(), pair.y.len());
+    if rank == 0 {
+        (request.before_fill)(pair.x.len(), pair.y.len());
+    }
+
+    let mut outcome = run_layout(world, &pair, &layout, config);
+    // Rank 0 holds the path now: what follows is gathering.
+    let seconds_total = started.elapsed().as_secs_f64();
+    // A fixed band that did not prove itself: every rank knows it, none has a path.
+    if let Some(search) = outcome.band.as_ref().filter(|s| !s.proven) {
+        return Err(match rank {
+            0 => Error::Usage(format!(
+                "the band of {} diagonals does not prove itself optimal on this input: its \
+                 answer could be beaten by a path outside it; widen it, or use --band auto",
+                search.last().unwrap_or(0)
+            )),
+            _ => Error::Peer(crate::error::EXIT_USAGE),
+        });
+    }
+    outcome.stats.store_bytes_estimate = working;
+    outcome.stats.memory_estimate_bytes = need;
+    let Some(gathered) = stats::gather(world, &outcome.stats, &outcome.traffic, waiting) else {
+        return Ok(None);
+    };
+    Ok(Some(Solved {
+        pair,
+        problem: config.problem,
+        layout,
+        path: outcome.path.expect("rank 0 holds the path"),
+        gathered,
+        band: outcome.band,
+        started_at,
+        seconds_total,
+    }))
+}
+
+/// Rank 0 runs the caller's checks, then reads and validates the input; [`share`] gives it to
+/// every rank (see there), or the error.
+fn share_input(
+    world: &SimpleCommunicator,
+    request: &Request<'_>,
+    waiting: Waiting,
+) -> Result<Pair, Error> {
+    let loaded = (world.rank() == 0).then(|| {
+        (request.before_reading)().and_then(|()| {
+            input::read_pair(&request.input, request.max_input, request.format).map_err(Error::from)
+        })
+    });
+    share::share_pair(world, waiting, loaded)
+}
+
+/// The per-rank memory limit in force: the user's, else what this host can give divided among
+/// the ranks that share it.
+pub(crate) fn memory_limit(world: &SimpleCommunicator, user: Option<u64>) -> Option<u64> {
+    let ranks_on_host = world.split_shared(0).size() as u64;
+    user.or_else(|| mem::available_bytes().map(|b| b / ranks_on_host.max(1)))
+}
+
+/// Before any allocation: does every rank's `need` fit its `limit` (see `budget`)? Decided
+/// over all ranks together; rank 0 words the refusal with `advice`.
+pub(crate) fn check_memory(
+    world: &SimpleCommunicator,
+    waiting: Waiting,
+    need: u64,
+    limit: Option<u64>,
+    advice: impl FnOnce() -> String,
+) -> Result<(), Error> {
+    if limit.is_none() && world.rank() == 0 {
+        log::warn!("no memory limit known on this system: the memory pre-check is off");
+    }
+    let code = if limit.is_none_or(|l| need <= l) {
+        0
+    } else {
+        EXIT_MEMORY
+    };
+    let mut worst = 0u8;
+    waiting.all_reduce(world, &code, &mut worst, SystemOperation::max());
+    match (worst, world.rank()) {
+        (0, _) => Ok(()),
+        (_, 0) => Err(Error::Memory(advice())),
+        (code, _) => Err(Error::Peer(code)),
+    }
+}

@@ -1,0 +1,106 @@
+//! Marks every classroom picture refers to: the arrowheads (a message's in its sender's
+//! colour) and the hatchings of ranks beyond the twelve colours, in the picture's `<defs>`.
+
+use plotters::style::RGBColor;
+
+use super::style::{self, hex, Hatch, HATCH_COLOUR, HOP_COLOUR, MESSAGE_COLOUR, WALK_COLOUR};
+use super::xml::{num, SvgWriter};
+
+/// Arrowheads (a message's in its sender's colour, one per rank up to `ranks`) and hatchings,
+/// sized for cells of `c` pixels.
+pub(super) fn defs(out: &mut SvgWriter, c: f64, ranks: usize) {
+    out.open("defs", &[]);
+    // Heads centred on their point (marker-mid, halfway along a step) or ending at it.
+    let head = |out: &mut SvgWriter, id: &str, size: f64, colour: RGBColor, centred: bool| {
+        out.open(
+            "marker",
+            &[
+                ("id", id.into()),
+                ("viewBox", "0 0 10 10".into()),
+                ("refX", if centred { "5" } else { "10" }.into()),
+                ("refY", "5".into()),
+                ("markerWidth", num(size)),
+                ("markerHeight", num(size)),
+                ("markerUnits", "userSpaceOnUse".into()),
+                ("orient", "auto".into()),
+            ],
+        );
+        out.leaf(
+            "path",
+            &[("d", "M0,0 L10,5 L0,10 z".into()), ("fill", hex(colour))],
+        );
+        out.close("marker");
+    };
+    head(
+        out,
+        "message-head",
+        (c * 0.22).clamp(5.0, 10.0),
+        MESSAGE_COLOUR,
+        false,
+    );
+    // A message's head: its sender's colour edged in black, as its shaft.
+    for k in 0..ranks.min(style::RANK_COLOURS) {
+        out.open(
+            "marker",
+            &[
+                ("id", format!("message-head-{k}")),
+                ("viewBox", "-2 -2 14 14".into()),
+                ("refX", "8".into()),
+                ("refY", "5".into()),
+                ("markerWidth", "4".into()),
+                ("markerHeight", "4".into()),
+                ("orient", "auto".into()),
+            ],
+        );
+        out.leaf(
+            "path",
+            &[
+                ("d", "M0,0 L10,5 L0,10 z".into()),
+                ("fill", hex(style::rank_colour(k))),
+                ("stroke", hex(MESSAGE_COLOUR)),
+                ("stroke-width", "1.5".into()),
+            ],
+        );
+        out.close("marker");
+    }
+    head(
+        out,
+        "walk-head",
+        (c * 0.3).clamp(6.0, 13.0),
+        WALK_COLOUR,
+        true,
+    );
+    let hop_head = (c * 0.44).clamp(11.0, 22.0);
+    head(out, "hop-head", hop_head, HOP_COLOUR, true);
+    head(
+        out,
+        "hop-halo-head",
+        hop_head + 5.0,
+        RGBColor(0xFF, 0xFF, 0xFF),
+        true,
+    );
+    for (hatch, lines) in [
+        (Hatch::Stripes, "M0,8 L8,0"),
+        (Hatch::Cross, "M0,8 L8,0 M0,0 L8,8"),
+    ] {
+        out.open(
+            "pattern",
+            &[
+                ("id", hatch.id().unwrap_or_default().into()),
+                ("width", "8".into()),
+                ("height", "8".into()),
+                ("patternUnits", "userSpaceOnUse".into()),
+            ],
+        );
+        out.leaf(
+            "path",
+            &[
+                ("d", lines.into()),
+                ("stroke", hex(HATCH_COLOUR)),
+                ("stroke-width", "1.2".into()),
+            ],
+        );
+        out.close("pattern");
+    }
+    out.close("defs");
+}
