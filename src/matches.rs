@@ -26,8 +26,9 @@ use std::io::{self, Write};
 
 use serde::{Deserialize, Serialize};
 
+use crate::comm::stats::RankSearch;
 use crate::comm::traffic::PerKind;
-use crate::engines::search::run::{RankSearch, Searched};
+use crate::engines::search::run::Searched;
 use crate::input::Format;
 use crate::provenance::Provenance;
 use crate::report::thousands;
@@ -172,7 +173,7 @@ impl SearchReport {
             .map(|(rank, s): (usize, &RankSearch)| RankLine {
                 rank,
                 host: s.host().name,
-                kernel: s.simd(),
+                kernel: s.simd,
                 text_start: s.text_start,
                 text_end: s.text_end,
                 patterns: s.patterns,

@@ -10,8 +10,10 @@
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use crate::provenance::HostInfo;
+use lcs_core::search::lanes::Simd;
 use serde::Serialize;
+
+use crate::provenance::HostInfo;
 
 use crate::comm::trace::{CellValue, Event, EventWire, Recording, Span, SpanKind};
 use crate::comm::traffic::{PerKind, Traffic};
@@ -81,30 +83,48 @@ impl Default for RankStats {
     }
 }
 
+/// A host's name as a record keeps it: its first [`HOST_BYTES`] bytes, zero-padded.
+fn host_name(host: &HostInfo) -> [u8; HOST_BYTES] {
+    let mut name = [0u8; HOST_BYTES];
+    let bytes = host.name.as_bytes();
+    let len = bytes.len().min(HOST_BYTES);
+    name[..len].copy_from_slice(&bytes[..len]);
+    name
+}
+
+/// The host of a record's name and cores.
+fn host_info(name: &[u8; HOST_BYTES], cores: u64) -> HostInfo {
+    let len = name.iter().position(|&b| b == 0).unwrap_or(HOST_BYTES);
+    HostInfo {
+        name: String::from_utf8_lossy(&name[..len]).into_owned(),
+        cores: cores as usize,
+    }
+}
+
+/// A host's name as words.
+fn put_host(name: &[u8; HOST_BYTES], out: &mut Vec<u64>) {
+    out.extend(
+        name.chunks(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))),
+    );
+}
+
 impl RankStats {
     /// The record of a rank with `traffic`, on the host `host`.
     pub fn new(traffic: &Traffic, host: &HostInfo) -> RankStats {
-        let mut name = [0u8; HOST_BYTES];
-        let bytes = host.name.as_bytes();
-        let len = bytes.len().min(HOST_BYTES);
-        name[..len].copy_from_slice(&bytes[..len]);
         RankStats {
             sent: traffic.sent,
             sent_bytes: traffic.sent_bytes,
             received: traffic.received,
             received_bytes: traffic.received_bytes,
             cores: host.cores as u64,
-            host: name,
+            host: host_name(host),
             ..RankStats::default()
         }
     }
 
     pub fn host(&self) -> HostInfo {
-        let len = self.host.iter().position(|&b| b == 0).unwrap_or(HOST_BYTES);
-        HostInfo {
-            name: String::from_utf8_lossy(&self.host[..len]).into_owned(),
-            cores: self.cores as usize,
-        }
+        host_info(&self.host, self.cores)
     }
 }
 
@@ -128,6 +148,14 @@ impl Reader<'_> {
 
     fn f(&mut self) -> f64 {
         f64::from_bits(self.u())
+    }
+
+    fn host(&mut self) -> [u8; HOST_BYTES] {
+        let mut name = [0u8; HOST_BYTES];
+        for chunk in name.chunks_mut(8) {
+            chunk.copy_from_slice(&self.u().to_le_bytes());
+        }
+        name
     }
 
     fn kinds(&mut self) -> PerKind {
@@ -165,16 +193,12 @@ impl Words for RankStats {
             self.seconds_recompute.to_bits(),
             self.cores,
         ]);
-        out.extend(
-            self.host
-                .chunks(8)
-                .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))),
-        );
+        put_host(&self.host, out);
     }
 
     fn take(words: &[u64]) -> RankStats {
         let mut r = Reader(words.iter());
-        let mut stats = RankStats {
+        RankStats {
             cells: r.u(),
             sent: r.kinds(),
             sent_bytes: r.kinds(),
@@ -193,12 +217,132 @@ impl Words for RankStats {
             seconds_traceback: r.f(),
             seconds_recompute: r.f(),
             cores: r.u(),
-            host: [0; HOST_BYTES],
-        };
-        for chunk in stats.host.chunks_mut(8) {
-            chunk.copy_from_slice(&r.u().to_le_bytes());
+            host: r.host(),
         }
-        stats
+    }
+}
+
+/// What one rank of a search did, as one fixed-size record.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RankSearch {
+    /// The rank's text range (file offsets) and its units and patterns.
+    pub text_start: u64,
+    pub text_end: u64,
+    pub units: u64,
+    pub patterns: u64,
+    /// Text bytes scanned (warm-up included), and of them the warm-up.
+    pub scanned: u64,
+    pub warm_up: u64,
+    pub matches: u64,
+    /// Control messages and bytes sent and received.
+    pub sent: u64,
+    pub sent_bytes: u64,
+    pub received: u64,
+    pub received_bytes: u64,
+    pub peak_rss_bytes: u64,
+    pub memory_estimate_bytes: u64,
+    /// Seconds summarising the range (FASTA), scanning it (reading included) and, of that,
+    /// locating starts.
+    pub seconds_summary: f64,
+    pub seconds_scan: f64,
+    pub seconds_starts: f64,
+    pub simd: Simd,
+    pub cores: u64,
+    /// The host's name ([`RankSearch::host`]).
+    pub host: [u8; HOST_BYTES],
+}
+
+impl Default for RankSearch {
+    fn default() -> RankSearch {
+        RankSearch {
+            text_start: 0,
+            text_end: 0,
+            units: 0,
+            patterns: 0,
+            scanned: 0,
+            warm_up: 0,
+            matches: 0,
+            sent: 0,
+            sent_bytes: 0,
+            received: 0,
+            received_bytes: 0,
+            peak_rss_bytes: 0,
+            memory_estimate_bytes: 0,
+            seconds_summary: 0.0,
+            seconds_scan: 0.0,
+            seconds_starts: 0.0,
+            simd: Simd::Portable,
+            cores: 0,
+            host: [0; HOST_BYTES],
+        }
+    }
+}
+
+/// The search kernel's compilations, by their number in a record.
+const SIMDS: [Simd; 3] = [Simd::Avx512, Simd::Avx2, Simd::Portable];
+
+impl RankSearch {
+    pub fn host(&self) -> HostInfo {
+        host_info(&self.host, self.cores)
+    }
+
+    /// Records `host` as this rank's.
+    pub fn set_host(&mut self, host: &HostInfo) {
+        self.host = host_name(host);
+        self.cores = host.cores as u64;
+    }
+}
+
+impl Words for RankSearch {
+    const WORDS: usize = 18 + HOST_BYTES / 8;
+
+    fn put(&self, out: &mut Vec<u64>) {
+        out.extend([
+            self.text_start,
+            self.text_end,
+            self.units,
+            self.patterns,
+            self.scanned,
+            self.warm_up,
+            self.matches,
+            self.sent,
+            self.sent_bytes,
+            self.received,
+            self.received_bytes,
+            self.peak_rss_bytes,
+            self.memory_estimate_bytes,
+            self.seconds_summary.to_bits(),
+            self.seconds_scan.to_bits(),
+            self.seconds_starts.to_bits(),
+            SIMDS.iter().position(|&s| s == self.simd).unwrap_or(2) as u64,
+            self.cores,
+        ]);
+        put_host(&self.host, out);
+    }
+
+    fn take(words: &[u64]) -> RankSearch {
+        let mut r = Reader(words.iter());
+        RankSearch {
+            text_start: r.u(),
+            text_end: r.u(),
+            units: r.u(),
+            patterns: r.u(),
+            scanned: r.u(),
+            warm_up: r.u(),
+            matches: r.u(),
+            sent: r.u(),
+            sent_bytes: r.u(),
+            received: r.u(),
+            received_bytes: r.u(),
+            peak_rss_bytes: r.u(),
+            memory_estimate_bytes: r.u(),
+            seconds_summary: r.f(),
+            seconds_scan: r.f(),
+            seconds_starts: r.f(),
+            simd: SIMDS[r.u() as usize % SIMDS.len()],
+            cores: r.u(),
+            host: r.host(),
+        }
     }
 }
 
@@ -358,6 +502,28 @@ pub fn gather_varcount<T: Words>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rank_record_survives_its_words() {
+        let mut record = RankSearch {
+            text_start: 1,
+            text_end: 2,
+            seconds_scan: 0.5,
+            simd: Simd::Avx2,
+            ..RankSearch::default()
+        };
+        record.set_host(&HostInfo {
+            name: "n01".into(),
+            cores: 4,
+        });
+        let mut words = Vec::new();
+        record.put(&mut words);
+        assert_eq!(words.len(), RankSearch::WORDS);
+        let back = RankSearch::take(&words);
+        assert_eq!(back, record);
+        assert_eq!(back.host().name, "n01");
+        assert_eq!(back.simd, Simd::Avx2);
+    }
 
     fn round_trip<T: Words + PartialEq + std::fmt::Debug>(record: &T) {
         let mut words = Vec::new();

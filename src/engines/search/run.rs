@@ -25,7 +25,7 @@
 //! Any failure after the first step is agreed on by all ranks (a reduction of exit codes), and
 //! the rank that failed prints its message with its rank.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
@@ -34,13 +34,17 @@ use mpi::collective::SystemOperation;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
+use crate::comm::protocol::search::{
+    matches_bytes, matches_len, matches_of, starts_of, starts_words, summary_of, summary_words,
+    Header,
+};
 use crate::comm::protocol::{tag, Kind};
 use crate::comm::share::{self, PIECE};
-use crate::comm::stats::{self, Words, HOST_BYTES};
+use crate::comm::stats::{self, RankSearch};
 use crate::comm::traffic::Traffic;
 use crate::comm::waiting::Waiting;
 use crate::engines::budget;
-use crate::engines::search::scan::{self, Found, Match, Task};
+use crate::engines::search::scan::{self, Found, Task};
 use crate::engines::solve::{check_memory, memory_limit};
 use crate::error::Error;
 use crate::input::patterns::{self, Patterns};
@@ -51,6 +55,7 @@ use crate::provenance::HostInfo;
 use lcs_core::search::chunks::{self, Grid, Unit};
 use lcs_core::search::lanes::{Simd, VECTOR_BYTES};
 use lcs_core::search::starts::MAX_WINDOW;
+use lcs_core::search::Match;
 
 /// Longest pattern accepted: the starts' windows hold two bits per pattern byte and text byte
 /// of up to `MAX_WINDOW + 2 m` text bytes, some 40 MB at this length.
@@ -71,119 +76,6 @@ pub struct Request<'a> {
     pub waiting: Waiting,
     /// Rank 0's checks before it reads anything (e.g. that every output path can be written).
     pub before_reading: &'a dyn Fn() -> Result<(), Error>,
-}
-
-/// What one rank did, as one fixed-size record.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct RankSearch {
-    /// The rank's text range (file offsets) and its units and patterns.
-    pub text_start: u64,
-    pub text_end: u64,
-    pub units: u64,
-    pub patterns: u64,
-    /// Text bytes scanned (warm-up included), and of them the warm-up.
-    pub scanned: u64,
-    pub warm_up: u64,
-    pub matches: u64,
-    /// Control messages and bytes sent and received.
-    pub sent: u64,
-    pub sent_bytes: u64,
-    pub received: u64,
-    pub received_bytes: u64,
-    pub peak_rss_bytes: u64,
-    pub memory_estimate_bytes: u64,
-    /// Seconds summarising the range (FASTA), scanning it (reading included) and, of that,
-    /// locating starts.
-    pub seconds_summary: f64,
-    pub seconds_scan: f64,
-    pub seconds_starts: f64,
-    pub simd: u64,
-    pub cores: u64,
-    /// The host's name, eight bytes to a word, zero-padded.
-    host: [u64; HOST_BYTES / 8],
-}
-
-impl RankSearch {
-    pub fn host(&self) -> HostInfo {
-        let bytes: Vec<u8> = self.host.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let len = bytes.iter().position(|&b| b == 0).unwrap_or(HOST_BYTES);
-        HostInfo {
-            name: String::from_utf8_lossy(&bytes[..len]).into_owned(),
-            cores: self.cores as usize,
-        }
-    }
-
-    /// Records `host` as this rank's.
-    fn set_host(&mut self, host: &HostInfo) {
-        let name = host.name.as_bytes();
-        let mut words = Vec::new();
-        pack(&name[..name.len().min(HOST_BYTES)], &mut words);
-        self.host = [0; HOST_BYTES / 8];
-        self.host[..words.len()].copy_from_slice(&words);
-        self.cores = host.cores as u64;
-    }
-
-    pub fn simd(&self) -> Simd {
-        SIMDS[self.simd as usize % SIMDS.len()]
-    }
-}
-
-const SIMDS: [Simd; 3] = [Simd::Avx512, Simd::Avx2, Simd::Portable];
-
-impl Words for RankSearch {
-    const WORDS: usize = 19 + HOST_BYTES / 8;
-
-    fn put(&self, out: &mut Vec<u64>) {
-        out.extend([
-            self.text_start,
-            self.text_end,
-            self.units,
-            self.patterns,
-            self.scanned,
-            self.warm_up,
-            self.matches,
-            self.sent,
-            self.sent_bytes,
-            self.received,
-            self.received_bytes,
-            self.peak_rss_bytes,
-            self.memory_estimate_bytes,
-            self.seconds_summary.to_bits(),
-            self.seconds_scan.to_bits(),
-            self.seconds_starts.to_bits(),
-            self.simd,
-            self.cores,
-            0,
-        ]);
-        out.extend(self.host);
-    }
-
-    fn take(words: &[u64]) -> RankSearch {
-        let f = |k: usize| f64::from_bits(words[k]);
-        let mut host = [0u64; HOST_BYTES / 8];
-        host.copy_from_slice(&words[19..19 + HOST_BYTES / 8]);
-        RankSearch {
-            text_start: words[0],
-            text_end: words[1],
-            units: words[2],
-            patterns: words[3],
-            scanned: words[4],
-            warm_up: words[5],
-            matches: words[6],
-            sent: words[7],
-            sent_bytes: words[8],
-            received: words[9],
-            received_bytes: words[10],
-            peak_rss_bytes: words[11],
-            memory_estimate_bytes: words[12],
-            seconds_summary: f(13),
-            seconds_scan: f(14),
-            seconds_starts: f(15),
-            simd: words[16],
-            cores: words[17],
-            host,
-        }
-    }
 }
 
 /// Records' names by record.
@@ -244,7 +136,7 @@ pub fn search(
             let summary = text::summarize(&file, &text, range.clone())
                 .map_err(|e| crate::input::unreadable(&request.text, e).into());
             let summary = agree(world, waiting, summary)?;
-            exchange_starts(world, waiting, &summary, grid)
+            exchange_starts(world, waiting, &summary, grid)?
         }
     };
     let seconds_summary = summarising.elapsed().as_secs_f64();
@@ -288,10 +180,10 @@ pub fn search(
         seconds_summary,
         seconds_scan,
         seconds_starts: found.seconds_starts,
-        simd: SIMDS.iter().position(|&s| s == simd).unwrap_or(2) as u64,
+        simd,
         ..RankSearch::default()
     };
-    let delivered = deliver(world, waiting, found, &mut traffic);
+    let delivered = deliver(world, waiting, found, &mut traffic)?;
     let seconds_total = started.elapsed().as_secs_f64();
     record.sent = traffic.sent.control;
     record.sent_bytes = traffic.sent_bytes.control;
@@ -423,43 +315,41 @@ fn share_inputs(
     loaded: Option<Result<(Patterns, TextFile), Error>>,
 ) -> Result<(Patterns, TextFile), Error> {
     let root = world.process_at_rank(0);
-    // [code, patterns, their bytes, patterns' format, text size, text format, area start, end]
-    let mut header = [0u64; 8];
+    let mut header = Header::default();
     if let Some(loaded) = &loaded {
         header = match loaded {
-            Ok((p, t)) => [
-                0,
-                p.patterns.len() as u64,
-                p.patterns.iter().map(|p| p.len() as u64).sum(),
-                u64::from(p.format == Format::Fasta),
-                t.size,
-                u64::from(t.format == Format::Fasta),
-                t.area.start,
-                t.area.end,
-            ],
-            Err(e) => [u64::from(e.exit_code()), 0, 0, 0, 0, 0, 0, 0],
+            Ok((p, t)) => Header {
+                code: 0,
+                patterns: p.patterns.len() as u64,
+                pattern_bytes: p.patterns.iter().map(|p| p.len() as u64).sum(),
+                patterns_fasta: p.format == Format::Fasta,
+                text_size: t.size,
+                text_fasta: t.format == Format::Fasta,
+                area: t.area.clone(),
+            },
+            Err(e) => Header {
+                code: e.exit_code(),
+                ..Header::default()
+            },
         };
     }
     // Rank 0 may be reading the patterns from a person or a pipe: the others sleep.
-    Waiting::Sleep.broadcast(&root, &mut header[..]);
-    let format = |fasta: u64| {
-        if fasta == 1 {
-            Format::Fasta
-        } else {
-            Format::Plain
-        }
-    };
+    let mut words = header.to_words();
+    Waiting::Sleep.broadcast(&root, &mut words[..]);
+    let header = Header::of_words(&words)
+        .ok_or_else(|| Error::Internal(anyhow::anyhow!("a malformed search header from rank 0")))?;
+    let format = |fasta: bool| if fasta { Format::Fasta } else { Format::Plain };
     let (mut lengths, mut bytes, result) = match loaded {
         Some(Err(e)) => return Err(e),
-        None if header[0] != 0 => return Err(Error::Peer(header[0] as u8)),
+        None if header.code != 0 => return Err(Error::Peer(header.code)),
         Some(Ok((p, t))) => (
             p.patterns.iter().map(|p| p.len() as u64).collect(),
             p.patterns.concat(),
             Some((p, t)),
         ),
         None => (
-            vec![0u64; header[1] as usize],
-            vec![0u8; header[2] as usize],
+            vec![0u64; header.patterns as usize],
+            vec![0u8; header.pattern_bytes as usize],
             None,
         ),
     };
@@ -482,62 +372,16 @@ fn share_inputs(
     Ok((
         Patterns {
             patterns,
-            format: format(header[3]),
+            format: format(header.patterns_fasta),
         },
         TextFile {
             // Every rank names the text as its own command line does.
             path: PathBuf::new(),
-            size: header[4],
-            format: format(header[5]),
-            area: header[6]..header[7],
+            size: header.text_size,
+            format: format(header.text_fasta),
+            area: header.area,
         },
     ))
-}
-
-/// A summary as words: lead, line start, headers, tail, ends in header, the name's length,
-/// then the name eight bytes to a word.
-fn summary_words(s: &Summary) -> Vec<u64> {
-    let mut out = vec![
-        s.lead,
-        u64::from(s.line_start),
-        s.headers,
-        s.tail,
-        u64::from(s.ends_in_header),
-        s.last_name.len() as u64,
-    ];
-    pack(&s.last_name, &mut out);
-    out
-}
-
-fn summary_of(words: &[u64]) -> (Summary, usize) {
-    let len = words[5] as usize;
-    let summary = Summary {
-        lead: words[0],
-        line_start: words[1] == 1,
-        headers: words[2],
-        tail: words[3],
-        ends_in_header: words[4] == 1,
-        last_name: unpack(&words[6..], len),
-    };
-    (summary, 6 + len.div_ceil(8))
-}
-
-/// Bytes appended to `out` eight to a word, little-endian, the last word padded with zeros.
-fn pack(bytes: &[u8], out: &mut Vec<u64>) {
-    out.extend(bytes.chunks(8).map(|c| {
-        let mut word = [0u8; 8];
-        word[..c.len()].copy_from_slice(c);
-        u64::from_le_bytes(word)
-    }));
-}
-
-fn unpack(words: &[u64], len: usize) -> Vec<u8> {
-    let mut out: Vec<u8> = words[..len.div_ceil(8)]
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .collect();
-    out.truncate(len);
-    out
 }
 
 /// Step 3 for FASTA: rank 0 gathers every rank's summary, combines those of the text parts
@@ -547,45 +391,26 @@ fn exchange_starts(
     waiting: Waiting,
     summary: &Summary,
     grid: Grid,
-) -> Start {
+) -> Result<Start, Error> {
     let root = world.process_at_rank(0);
     let rank = world.rank() as usize;
-    let mut starts_words: Vec<u64> = Vec::new();
+    let malformed = |what: &str| Error::Internal(anyhow::anyhow!("a malformed {what} in a search"));
+    let mut words: Vec<u64> = Vec::new();
     if let Some(per_rank) = waiting.gather_words(world, &summary_words(summary)) {
         // One summary per text part: its first rank's.
-        let summaries: Vec<Summary> = (0..grid.text_parts)
-            .map(|t| summary_of(&per_rank[t * grid.pattern_parts]).0)
-            .collect();
-        for start in text::starts(&summaries) {
-            starts_words.extend([
-                u64::from(start.in_header),
-                start.record.map_or(0, |r| r + 1),
-                start.offset,
-                start.name.len() as u64,
-            ]);
-            pack(&start.name, &mut starts_words);
-        }
+        let summaries = (0..grid.text_parts)
+            .map(|t| summary_of(&per_rank[t * grid.pattern_parts]))
+            .collect::<Option<Vec<Summary>>>()
+            .ok_or_else(|| malformed("summary"))?;
+        words = starts_words(&text::starts(&summaries));
     }
-    let mut len = [starts_words.len() as u64];
+    let mut len = [words.len() as u64];
     waiting.broadcast(&root, &mut len[..]);
-    starts_words.resize(len[0] as usize, 0);
-    waiting.broadcast(&root, &mut starts_words[..]);
-    let mut at = 0;
-    let mut part = 0;
-    loop {
-        let name_len = starts_words[at + 3] as usize;
-        let start = Start {
-            in_header: starts_words[at] == 1,
-            record: starts_words[at + 1].checked_sub(1),
-            offset: starts_words[at + 2],
-            name: unpack(&starts_words[at + 4..], name_len),
-        };
-        if part == grid.text_part(rank) {
-            return start;
-        }
-        at += 4 + name_len.div_ceil(8);
-        part += 1;
-    }
+    words.resize(len[0] as usize, 0);
+    waiting.broadcast(&root, &mut words[..]);
+    starts_of(&words)
+        .and_then(|starts| starts.into_iter().nth(grid.text_part(rank)))
+        .ok_or_else(|| malformed("list of starts"))
 }
 
 /// The memory a rank's search works in: its units' tables, the blocks read (the raw block, a
@@ -614,59 +439,15 @@ fn working_bytes(units: &[Unit], patterns: &[Vec<u8>], k: usize) -> u64 {
     tables + 4 * BLOCK as u64 + window
 }
 
-/// A rank's matches and the names of their records, as bytes: the total length, the number
-/// of matches and of names, each match as five words, each name as its record, its length and
-/// its bytes.
-fn encode(found: &Found) -> Vec<u8> {
-    let referenced: std::collections::BTreeSet<u64> =
-        found.matches.iter().map(|m| m.record).collect();
-    let names: Vec<&(u64, Vec<u8>)> = found
+/// The names of the records that hold matches.
+fn named_records(found: &Found) -> Vec<(u64, Vec<u8>)> {
+    let referenced: BTreeSet<u64> = found.matches.iter().map(|m| m.record).collect();
+    found
         .names
         .iter()
         .filter(|(r, _)| referenced.contains(r))
-        .collect();
-    let mut words = vec![0, found.matches.len() as u64, names.len() as u64];
-    for m in &found.matches {
-        words.extend([
-            m.pattern as u64,
-            m.record,
-            m.start,
-            m.end,
-            m.distance as u64,
-        ]);
-    }
-    for (record, name) in names {
-        words.extend([*record, name.len() as u64]);
-        pack(name, &mut words);
-    }
-    words[0] = words.len() as u64 * 8;
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
-
-/// The matches and names of [`encode`]'s bytes.
-fn decode(bytes: &[u8], matches: &mut Vec<Match>, names: &mut Names) {
-    let words: Vec<u64> = bytes
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-        .collect();
-    let (count, named) = (words[1] as usize, words[2] as usize);
-    let mut at = 3;
-    for _ in 0..count {
-        let w = &words[at..at + 5];
-        matches.push(Match {
-            pattern: w[0] as usize,
-            record: w[1],
-            start: w[2],
-            end: w[3],
-            distance: w[4] as usize,
-        });
-        at += 5;
-    }
-    for _ in 0..named {
-        let (record, len) = (words[at], words[at + 1] as usize);
-        names.insert(record, unpack(&words[at + 2..], len));
-        at += 2 + len.div_ceil(8);
-    }
+        .cloned()
+        .collect()
 }
 
 /// Step 5: every rank other than 0 sends rank 0 its matches (one message, or pieces of at
@@ -677,8 +458,9 @@ fn deliver(
     waiting: Waiting,
     found: Found,
     traffic: &mut Traffic,
-) -> Option<(Vec<Match>, Names)> {
-    let bytes = encode(&found);
+) -> Result<Option<(Vec<Match>, Names)>, Error> {
+    let names = named_records(&found);
+    let bytes = matches_bytes(&found.matches, &names);
     if world.rank() != 0 {
         let root = world.process_at_rank(0);
         for range in share::pieces(bytes.len(), PIECE) {
@@ -688,11 +470,10 @@ fn deliver(
             });
             traffic.sent(Kind::Control, 0, piece.len(), None);
         }
-        return None;
+        return Ok(None);
     }
-    let mut matches = Vec::new();
-    let mut names = BTreeMap::new();
-    decode(&bytes, &mut matches, &mut names);
+    let mut matches = found.matches;
+    let mut all_names: Names = names.into_iter().collect();
     let ranks = world.size() as usize;
     let mut pending: Vec<Vec<u8>> = vec![Vec::new(); ranks];
     let mut done = 1;
@@ -703,16 +484,19 @@ fn deliver(
         let from = status.source_rank() as usize;
         pending[from].extend_from_slice(&piece);
         let buffer = &pending[from];
-        let total = buffer
-            .get(..8)
-            .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")) as usize);
-        if total == Some(buffer.len()) {
-            decode(buffer, &mut matches, &mut names);
+        if matches_len(buffer) == Some(buffer.len()) {
+            let (theirs, names) = matches_of(buffer).ok_or_else(|| {
+                Error::Internal(anyhow::anyhow!(
+                    "a malformed message of matches from rank {from}"
+                ))
+            })?;
+            matches.extend(theirs);
+            all_names.extend(names);
             pending[from] = Vec::new();
             done += 1;
         }
     }
-    Some((matches, names))
+    Ok(Some((matches, all_names)))
 }
 
 #[cfg(test)]
@@ -746,49 +530,13 @@ mod tests {
             ],
             ..Found::default()
         };
-        let bytes = encode(&found);
-        assert_eq!(
-            u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize,
-            bytes.len()
-        );
-        let (mut matches, mut names) = (Vec::new(), BTreeMap::new());
-        decode(&bytes, &mut matches, &mut names);
+        let names = named_records(&found);
+        let bytes = matches_bytes(&found.matches, &names);
+        assert_eq!(matches_len(&bytes), Some(bytes.len()));
+        let (matches, names) = matches_of(&bytes).unwrap();
         assert_eq!(matches, found.matches);
-        let want: BTreeMap<u64, Vec<u8>> =
-            [(7, b"chr7 and more".to_vec()), (1 << 40, vec![])].into();
+        let want: Vec<(u64, Vec<u8>)> = vec![(7, b"chr7 and more".to_vec()), (1 << 40, vec![])];
         assert_eq!(names, want);
-    }
-
-    #[test]
-    fn summaries_and_records_survive_their_words() {
-        let s = Summary {
-            lead: 5,
-            line_start: true,
-            headers: 2,
-            last_name: b"a name of 17 bytes".to_vec(),
-            tail: 9,
-            ends_in_header: true,
-        };
-        let words = summary_words(&s);
-        assert_eq!(summary_of(&words), (s, words.len()));
-        let mut record = RankSearch {
-            text_start: 1,
-            text_end: 2,
-            seconds_scan: 0.5,
-            simd: 1,
-            ..RankSearch::default()
-        };
-        record.set_host(&HostInfo {
-            name: "n01".into(),
-            cores: 4,
-        });
-        let mut words = Vec::new();
-        record.put(&mut words);
-        assert_eq!(words.len(), RankSearch::WORDS);
-        let back = RankSearch::take(&words);
-        assert_eq!(back, record);
-        assert_eq!(back.host().name, "n01");
-        assert_eq!(back.simd(), Simd::Avx2);
     }
 
     #[test]

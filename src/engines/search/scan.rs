@@ -18,17 +18,7 @@ use lcs_core::search::chunks::{self, Class, Unit};
 use lcs_core::search::lanes::{self, Compiled, Group, Hit, Lane, Simd};
 use lcs_core::search::long::LongPattern;
 use lcs_core::search::starts;
-
-/// A match: pattern (its number), record (counted from 0), start and end (exclusive) in the
-/// record, distance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Match {
-    pub pattern: usize,
-    pub record: u64,
-    pub start: u64,
-    pub end: u64,
-    pub distance: usize,
-}
+pub use lcs_core::search::Match;
 
 /// A rank's units, ready to scan.
 pub struct Searcher {

@@ -1,0 +1,259 @@
+//! The messages of a search, each a run of 64-bit words (see [`super::words`]):
+//!
+//! - the header rank 0 broadcasts first ([`Header`]): its verdict (an exit code, 0 when it
+//!   read the patterns and checked the text) and the shape of what follows;
+//! - a FASTA text part's summary, gathered to rank 0 ([`summary_words`]), and every part's
+//!   start, broadcast back ([`starts_words`]);
+//! - a rank's matches and the names of their records, delivered to rank 0 in counted
+//!   `control` messages ([`matches_bytes`]): its length in bytes first, so that pieces can be
+//!   joined, then the counts, five words per match, and per name its record, its length and
+//!   its bytes.
+//!
+//! Every decoder checks the lengths it reads and answers `None` for a malformed message.
+
+use std::ops::Range;
+
+use lcs_core::search::Match;
+
+use super::words::{of_bytes, pack, to_bytes, Reader};
+use crate::input::text::{Start, Summary};
+
+/// What rank 0 broadcasts before anything else of a search.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Header {
+    /// Rank 0's exit code: 0 when what follows is there.
+    pub code: u8,
+    pub patterns: u64,
+    /// The patterns' bytes, all together.
+    pub pattern_bytes: u64,
+    pub patterns_fasta: bool,
+    pub text_size: u64,
+    pub text_fasta: bool,
+    /// The text's sequence area (file offsets).
+    pub area: Range<u64>,
+}
+
+impl Header {
+    /// Words of a header.
+    pub const WORDS: usize = 8;
+
+    pub fn to_words(&self) -> [u64; Header::WORDS] {
+        [
+            u64::from(self.code),
+            self.patterns,
+            self.pattern_bytes,
+            u64::from(self.patterns_fasta),
+            self.text_size,
+            u64::from(self.text_fasta),
+            self.area.start,
+            self.area.end,
+        ]
+    }
+
+    pub fn of_words(words: &[u64; Header::WORDS]) -> Option<Header> {
+        let mut r = Reader::new(words);
+        Some(Header {
+            code: u8::try_from(r.word()?).ok()?,
+            patterns: r.word()?,
+            pattern_bytes: r.word()?,
+            patterns_fasta: r.flag()?,
+            text_size: r.word()?,
+            text_fasta: r.flag()?,
+            area: r.word()?..r.word()?,
+        })
+    }
+}
+
+/// A text part's summary: lead, line start, headers, tail, ends in header, the last name's
+/// length, then the name.
+pub fn summary_words(s: &Summary) -> Vec<u64> {
+    let mut out = vec![
+        s.lead,
+        u64::from(s.line_start),
+        s.headers,
+        s.tail,
+        u64::from(s.ends_in_header),
+        s.last_name.len() as u64,
+    ];
+    pack(&s.last_name, &mut out);
+    out
+}
+
+/// The summary of [`summary_words`].
+pub fn summary_of(words: &[u64]) -> Option<Summary> {
+    let mut r = Reader::new(words);
+    let (lead, line_start, headers, tail, ends_in_header) =
+        (r.word()?, r.flag()?, r.word()?, r.word()?, r.flag()?);
+    let len = r.size()?;
+    let last_name = r.bytes(len)?;
+    r.is_done().then_some(Summary {
+        lead,
+        line_start,
+        headers,
+        last_name,
+        tail,
+        ends_in_header,
+    })
+}
+
+/// Every text part's start, in order: per part whether it begins in a header, its record
+/// plus one (0 before the first header), its offset, the name's length, then the name.
+pub fn starts_words(starts: &[Start]) -> Vec<u64> {
+    let mut out = Vec::new();
+    for start in starts {
+        out.extend([
+            u64::from(start.in_header),
+            start.record.map_or(0, |r| r + 1),
+            start.offset,
+            start.name.len() as u64,
+        ]);
+        pack(&start.name, &mut out);
+    }
+    out
+}
+
+/// The starts of [`starts_words`].
+pub fn starts_of(words: &[u64]) -> Option<Vec<Start>> {
+    let mut r = Reader::new(words);
+    let mut out = Vec::new();
+    while !r.is_done() {
+        let (in_header, record, offset) = (r.flag()?, r.word()?, r.word()?);
+        let len = r.size()?;
+        out.push(Start {
+            in_header,
+            record: record.checked_sub(1),
+            name: r.bytes(len)?,
+            offset,
+        });
+    }
+    Some(out)
+}
+
+/// Records' names: the record, then its name's bytes.
+pub type Names = Vec<(u64, Vec<u8>)>;
+
+/// Words of one match.
+const MATCH_WORDS: usize = 5;
+
+/// A rank's matches and the names of their records (see the module doc).
+pub fn matches_bytes(matches: &[Match], names: &[(u64, Vec<u8>)]) -> Vec<u8> {
+    let mut words = Vec::with_capacity(3 + MATCH_WORDS * matches.len());
+    words.extend([0, matches.len() as u64, names.len() as u64]);
+    for m in matches {
+        words.extend([
+            m.pattern as u64,
+            m.record,
+            m.start,
+            m.end,
+            m.distance as u64,
+        ]);
+    }
+    for (record, name) in names {
+        words.extend([*record, name.len() as u64]);
+        pack(name, &mut words);
+    }
+    words[0] = words.len() as u64 * 8;
+    to_bytes(&words)
+}
+
+/// The length in bytes of the matches message whose first bytes are `start`, once they hold
+/// its first word.
+pub fn matches_len(start: &[u8]) -> Option<usize> {
+    let word: [u8; 8] = start.get(..8)?.try_into().ok()?;
+    usize::try_from(u64::from_le_bytes(word)).ok()
+}
+
+/// The matches and names of [`matches_bytes`].
+pub fn matches_of(bytes: &[u8]) -> Option<(Vec<Match>, Names)> {
+    let words = of_bytes(bytes)?;
+    let mut r = Reader::new(&words);
+    if r.size()? != bytes.len() {
+        return None;
+    }
+    let (count, named) = (r.size()?, r.size()?);
+    if count > words.len() / MATCH_WORDS {
+        return None;
+    }
+    let mut matches = Vec::with_capacity(count);
+    for _ in 0..count {
+        matches.push(Match {
+            pattern: r.size()?,
+            record: r.word()?,
+            start: r.word()?,
+            end: r.word()?,
+            distance: r.size()?,
+        });
+    }
+    let mut names = Vec::new();
+    for _ in 0..named {
+        let record = r.word()?;
+        let len = r.size()?;
+        names.push((record, r.bytes(len)?));
+    }
+    r.is_done().then_some((matches, names))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_search_message_round_trips_and_refuses_a_cut() {
+        let header = Header {
+            code: 0,
+            patterns: 3,
+            pattern_bytes: 70,
+            patterns_fasta: true,
+            text_size: 1 << 33,
+            text_fasta: false,
+            area: 5..(1 << 33),
+        };
+        assert_eq!(Header::of_words(&header.to_words()), Some(header.clone()));
+        let mut bad = header.to_words();
+        bad[3] = 2;
+        assert_eq!(Header::of_words(&bad), None);
+
+        let summary = Summary {
+            lead: 4,
+            line_start: true,
+            headers: 2,
+            last_name: b"chr\xff2".to_vec(),
+            tail: 9,
+            ends_in_header: false,
+        };
+        let words = summary_words(&summary);
+        assert_eq!(summary_of(&words), Some(summary));
+        assert_eq!(summary_of(&words[..words.len() - 1]), None);
+
+        let starts = vec![
+            Start::default(),
+            Start {
+                in_header: true,
+                record: Some(0),
+                name: b"a long record name".to_vec(),
+                offset: 12,
+            },
+        ];
+        let words = starts_words(&starts);
+        assert_eq!(starts_of(&words), Some(starts));
+        assert_eq!(starts_of(&words[..words.len() - 1]), None);
+
+        let matches = vec![
+            Match {
+                pattern: 1,
+                record: 0,
+                start: 3,
+                end: 9,
+                distance: 2,
+            };
+            3
+        ];
+        let names = vec![(0, b"r0".to_vec())];
+        let bytes = matches_bytes(&matches, &names);
+        assert_eq!(matches_len(&bytes), Some(bytes.len()));
+        assert_eq!(matches_of(&bytes), Some((matches, names)));
+        assert_eq!(matches_of(&bytes[..bytes.len() - 8]), None);
+        assert_eq!(matches_of(&bytes[..bytes.len() - 1]), None);
+        assert_eq!(matches_len(&bytes[..7]), None);
+    }
+}
