@@ -14,3 +14,4 @@ pub mod recurrence;
 pub mod reference;
 pub mod search;
 pub mod split;
+pub mod wave;

@@ -176,9 +176,19 @@ impl Path {
         self.len += 1;
     }
 
-    /// Appends `count` copies of `step`.
+    /// Appends `count` copies of `step`: one at a time to the next whole byte, then whole
+    /// bytes of four.
     pub fn push_n(&mut self, step: Move, count: usize) {
-        for _ in 0..count {
+        let mut left = count;
+        while left > 0 && !self.len.is_multiple_of(4) {
+            self.push(step);
+            left -= 1;
+        }
+        let bytes = left / 4;
+        self.packed
+            .resize(self.packed.len() + bytes, (step as u8) * 0b0101_0101);
+        self.len += 4 * bytes;
+        for _ in 0..left % 4 {
             self.push(step);
         }
     }
@@ -300,6 +310,25 @@ mod tests {
             );
         }
         assert_eq!(Path::decode(&[1, 0, 0]), None);
+    }
+
+    #[test]
+    fn runs_of_one_move_pack_like_single_moves() {
+        for before in 0..5 {
+            for count in [0usize, 1, 3, 4, 5, 9, 100] {
+                let (mut bulk, mut one) = (Path::new(), Path::new());
+                for p in [&mut bulk, &mut one] {
+                    for _ in 0..before {
+                        p.push(Move::Up);
+                    }
+                }
+                bulk.push_n(Move::Left, count);
+                for _ in 0..count {
+                    one.push(Move::Left);
+                }
+                assert_eq!(bulk, one, "{before} then {count}");
+            }
+        }
     }
 
     #[test]
