@@ -239,4 +239,63 @@ impl Waiting {
         });
         (buffer, status)
     }
+
+    /// Receives the next message from any rank with one of `tags`, as [`Waiting::receive_any`]
+    /// does; messages with other tags stay queued for whoever waits for them (a rank that
+    /// has moved on to its next pair may already be sending its fill's messages).
+    pub fn receive_any_of(
+        self,
+        world: &SimpleCommunicator,
+        tags: &[mpi::Tag],
+    ) -> (Vec<u8>, Status) {
+        let mut pause = Pause::new(self);
+        let (message, status) = loop {
+            let probed = tags
+                .iter()
+                .find_map(|&tag| world.any_process().immediate_matched_probe_with_tag(tag));
+            if let Some(probed) = probed {
+                break probed;
+            }
+            if self != Waiting::Spin {
+                pause.pause();
+            }
+        };
+        let len = usize::try_from(status.count(u8::equivalent_datatype()))
+            .expect("a message has a non-negative size");
+        let mut buffer = vec![0u8; len];
+        mpi::request::scope(|scope| {
+            self.wait(message.immediate_matched_receive_into(scope, &mut buffer[..]));
+        });
+        (buffer, status)
+    }
+
+    /// Receives the next message from `source` with `tag`, of whatever length: probed, then
+    /// received into a buffer of its size, waited for as [`Waiting::receive_any`] does.
+    pub fn receive_from<T: Equivalence + Default + Clone>(
+        self,
+        world: &SimpleCommunicator,
+        source: usize,
+        tag: mpi::Tag,
+    ) -> Vec<T> {
+        let process = world.process_at_rank(source as i32);
+        let (message, status) = match self {
+            Waiting::Spin => process.matched_probe_with_tag(tag),
+            Waiting::Yield | Waiting::Sleep | Waiting::Doze => {
+                let mut pause = Pause::new(self);
+                loop {
+                    if let Some(probed) = process.immediate_matched_probe_with_tag(tag) {
+                        break probed;
+                    }
+                    pause.pause();
+                }
+            }
+        };
+        let len = usize::try_from(status.count(T::equivalent_datatype()))
+            .expect("a message has a non-negative size");
+        let mut buffer = vec![T::default(); len];
+        mpi::request::scope(|scope| {
+            self.wait(message.immediate_matched_receive_into(scope, &mut buffer[..]));
+        });
+        buffer
+    }
 }

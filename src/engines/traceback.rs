@@ -17,8 +17,9 @@
 //! messages until that notice arrives, so no rank is left waiting. Cost: O(m + n) steps in
 //! all, one message per hop, each a quarter of a byte per step walked so far.
 //!
-//! Sends are non-blocking and received messages are probed, then received into a buffer of
-//! their size, and every request is waited for as [`Waiting`] says: on a host with more ranks
+//! Sends are non-blocking and received messages are probed (the traceback's own tags only: a
+//! rank already on its next pair may be sending that fill's messages), then received into a
+//! buffer of their size, and every request is waited for as [`Waiting`] says: on a host with more ranks
 //! than cores no rank spins in MPI while the rank it waits for needs the core.
 //!
 //! The protocol does not depend on how a rank walks its own cells: an engine provides a
@@ -149,7 +150,7 @@ pub fn run<W: Walker>(
             traffic.sent(Kind::Control, 0, msg.len(), None);
             send(0, &msg, tag::RESULT);
         }
-        let (msg, status) = waiting.receive_any(world);
+        let (msg, status) = waiting.receive_any_of(world, &[tag::HOP, tag::RESULT, tag::DONE]);
         match status.tag() {
             tag::HOP => {
                 traffic.received(Kind::Traceback, msg.len());
