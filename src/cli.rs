@@ -9,7 +9,6 @@ use clap::{Args, Parser, Subcommand};
 use crate::engines::bands::CheckpointChoice;
 use crate::engines::diagonal::store::StoreKind;
 use crate::input::FormatChoice;
-use crate::report::EngineKind;
 use lcs_core::diagonal_band::BandChoice;
 use lcs_core::problem::Problem;
 
@@ -194,14 +193,32 @@ fn parse_edits(text: &str) -> Result<usize, String> {
     }
 }
 
+/// The engine a command line asks for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineArg {
+    /// The report's design: a share of every anti-diagonal per rank, one message per boundary
+    /// cell.
+    #[default]
+    Diagonal,
+    /// Bit-parallel column bands, rows pipelined in batches, one message of carries per batch.
+    Bands,
+    /// Diagonal transition: work that follows the difference, each score step's diagonals
+    /// split among the ranks.
+    Wave,
+    /// The bands or the wave engine, whichever a sample of the pair says is faster.
+    Auto,
+}
+
 /// Which engine, and its settings; shared by `solve`, `schedule` and `self-test`.
 #[derive(Debug, Args)]
 pub struct EngineArgs {
-    /// The schedule: `diagonal` (the report's design: a share of every anti-diagonal per rank,
-    /// one message per boundary cell) or `bands` (bit-parallel column bands, rows pipelined in
-    /// batches, one message of carries per batch).
-    #[arg(long, value_enum, default_value_t = EngineKind::Diagonal)]
-    pub engine: EngineKind,
+    /// The engine: `diagonal` (the report's design: a share of every anti-diagonal per rank,
+    /// one message per boundary cell), `bands` (bit-parallel column bands, rows pipelined in
+    /// batches, one message of carries per batch), `wave` (diagonal transition: work that
+    /// follows the difference, each score step's diagonals split among the ranks) or `auto`
+    /// (bands or wave, whichever a sample of the pair says is faster).
+    #[arg(long, value_enum, default_value_t = EngineArg::Diagonal)]
+    pub engine: EngineArg,
     /// Where each rank of the diagonal engine keeps its cells (default: dense).
     #[arg(long, value_enum)]
     pub store: Option<StoreKind>,

@@ -17,8 +17,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::{
-    EngineArgs, GenerateArgs, InputArgs, PlotArgs, ReferenceArgs, ScheduleArgs, SearchArgs,
-    SelfTestArgs, SolveArgs, TableArgs,
+    EngineArg, EngineArgs, GenerateArgs, InputArgs, PlotArgs, ReferenceArgs, ScheduleArgs,
+    SearchArgs, SelfTestArgs, SolveArgs, TableArgs,
 };
 use crate::comm::fault::{Fault, FAULT_ENV};
 use crate::comm::waiting::Waiting;
@@ -30,7 +30,6 @@ use crate::input::FormatChoice;
 use crate::launch::Launch;
 use crate::progress::{self, Show};
 use crate::provenance::RunInfo;
-use crate::report::EngineKind;
 use lcs_core::diagonal_band::BandChoice;
 use lcs_core::problem::Problem;
 use lcs_core::search::lanes::Simd;
@@ -54,8 +53,21 @@ pub const DEFAULT_BATCH: usize = 256;
 /// belong to it.
 pub fn method(args: EngineArgs) -> Result<Method, Error> {
     let usage = |text: &str| Err(Error::Usage(text.to_owned()));
+    let bands_settings = |args: &EngineArgs| -> Result<(usize, CheckpointChoice), Error> {
+        let batch = args.batch.unwrap_or(DEFAULT_BATCH);
+        if batch == 0 {
+            return Err(Error::Usage("--batch must be at least 1 row".into()));
+        }
+        let checkpoint = args.checkpoint.unwrap_or(CheckpointChoice::Auto);
+        if checkpoint == CheckpointChoice::Every(0) {
+            return Err(Error::Usage(
+                "--checkpoint must be at least 1 row (or auto, or full)".into(),
+            ));
+        }
+        Ok((batch, checkpoint))
+    };
     match args.engine {
-        EngineKind::Diagonal | EngineKind::Reference => {
+        EngineArg::Diagonal => {
             if args.batch.is_some() || args.checkpoint.is_some() || args.band.is_some() {
                 return usage("--batch, --checkpoint and --band belong to --engine bands");
             }
@@ -63,25 +75,39 @@ pub fn method(args: EngineArgs) -> Result<Method, Error> {
                 store: args.store.unwrap_or(StoreKind::Dense),
             })
         }
-        EngineKind::Bands => {
+        EngineArg::Wave => {
+            if args.store.is_some()
+                || args.batch.is_some()
+                || args.checkpoint.is_some()
+                || args.band.is_some()
+            {
+                return usage(
+                    "--store, --batch, --checkpoint and --band belong to the diagonal and bands \
+                     engines; the wave engine has no setting",
+                );
+            }
+            Ok(Method::Wave)
+        }
+        EngineArg::Bands | EngineArg::Auto => {
             if args.store.is_some() {
                 return usage(
                     "--store belongs to the diagonal engine; the bands engine keeps bits \
                      (see --checkpoint)",
                 );
             }
-            let batch = args.batch.unwrap_or(DEFAULT_BATCH);
-            if batch == 0 {
-                return usage("--batch must be at least 1 row");
-            }
-            let checkpoint = args.checkpoint.unwrap_or(CheckpointChoice::Auto);
-            if checkpoint == CheckpointChoice::Every(0) {
-                return usage("--checkpoint must be at least 1 row (or auto, or full)");
-            }
-            Ok(Method::Bands {
-                batch,
-                checkpoint,
-                band: args.band.unwrap_or_default(),
+            let (batch, checkpoint) = bands_settings(&args)?;
+            let band = args.band.unwrap_or_default();
+            Ok(match args.engine {
+                EngineArg::Bands => Method::Bands {
+                    batch,
+                    checkpoint,
+                    band,
+                },
+                _ => Method::Auto {
+                    batch,
+                    checkpoint,
+                    band,
+                },
             })
         }
     }

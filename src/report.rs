@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::comm::stats::{FillTimes, RankStats};
 use crate::comm::traffic::PerKind;
 use crate::engines::bands::Checkpoint;
-use crate::engines::config::Method;
+use crate::engines::choice::EngineChoice;
 use crate::engines::diagonal::store::StoreKind;
 use crate::engines::layout::Layout;
 use crate::engines::solve::Solved;
@@ -23,9 +23,7 @@ use lcs_core::diagonal_band::BandSearch;
 use lcs_core::problem::{Path, Problem};
 
 /// Which engine computed a run.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
-)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EngineKind {
     /// The report's diagonal schedule over MPI ranks.
@@ -34,19 +32,11 @@ pub enum EngineKind {
     /// Bit-parallel column bands, rows pipelined in batches: one message of carry bits per
     /// batch and band edge.
     Bands,
+    /// Diagonal transition: each score step's furthest rows, the diagonals split among the
+    /// ranks, one halo message each way per neighbour and step.
+    Wave,
     /// The sequential bit-parallel reference (one process).
-    #[value(skip)]
     Reference,
-}
-
-impl EngineKind {
-    /// The engine of a run with `method`.
-    pub fn of(method: &Method) -> EngineKind {
-        match method {
-            Method::Diagonal { .. } => EngineKind::Diagonal,
-            Method::Bands { .. } => EngineKind::Bands,
-        }
-    }
 }
 
 impl fmt::Display for EngineKind {
@@ -54,6 +44,7 @@ impl fmt::Display for EngineKind {
         f.write_str(match self {
             EngineKind::Diagonal => "diagonal",
             EngineKind::Bands => "bands",
+            EngineKind::Wave => "wave",
             EngineKind::Reference => "reference",
         })
     }
@@ -137,6 +128,14 @@ pub struct Report {
     pub band_doublings: Option<usize>,
     /// The band of every fill, in order.
     pub band_fills: Option<Vec<Margin>>,
+    /// The wave engine's score steps: its final cost (the edit distance, or the LCS's indel
+    /// distance), the steps' last.
+    pub score_steps: Option<usize>,
+    /// The bound the wave engine kept every step within (an alignment's cost, found first).
+    pub wave_bound: Option<usize>,
+    /// What `--engine auto` chose, and why: the estimated final cost and each engine's
+    /// modelled seconds.
+    pub engine_choice: Option<EngineChoice>,
     pub ranks: usize,
     #[serde(flatten)]
     pub answer: Answer,
@@ -439,6 +438,7 @@ impl Report {
         let (engine, store, batch, checkpoint) = match *layout {
             Layout::Diagonal(_, store) => (EngineKind::Diagonal, Some(store), None, None),
             Layout::Bands(plan, mode) => (EngineKind::Bands, None, Some(plan.batch()), Some(mode)),
+            Layout::Wave(_) => (EngineKind::Wave, None, None, None),
         };
         let band = solved.band.as_ref();
         Report {
@@ -455,12 +455,17 @@ impl Report {
             band: band.map(|b| Margin(b.last())),
             band_doublings: band.map(BandSearch::doublings),
             band_fills: band.map(|b| b.fills.iter().map(|&k| Margin(k)).collect()),
+            score_steps: solved.wave.map(|w| w.cost),
+            wave_bound: solved.wave.map(|w| w.bound),
+            engine_choice: solved.choice,
             ranks: stats.len(),
             answer: Answer::new(*problem, pair, path),
             messages: PerKind::sum(stats.iter().map(|s| &s.sent)),
             bytes: PerKind::sum(stats.iter().map(|s| &s.sent_bytes)),
             predicted: Predicted {
-                boundary: layout.predicted(solved.band.as_ref()).total,
+                boundary: layout
+                    .predicted(solved.band.as_ref(), solved.wave.map(|w| w.cost))
+                    .total,
             },
             traceback_hops: stats.iter().map(|s| s.hops).sum(),
             pairs: gathered.pairs.clone(),
@@ -528,6 +533,9 @@ impl Report {
             band: Some(Margin(band.last())),
             band_doublings: Some(band.doublings()),
             band_fills: Some(band.fills.iter().map(|&k| Margin(k)).collect()),
+            score_steps: None,
+            wave_bound: None,
+            engine_choice: None,
             ranks: 1,
             answer: Answer::new(problem, pair, path),
             messages: PerKind::default(),

@@ -75,6 +75,9 @@ const NOTE_SECONDS: f64 = 3.0;
 /// flag that switches.
 fn engine_note(method: Method, m: usize, n: usize, ranks: usize) -> Option<String> {
     let (chosen, other, switch) = match method {
+        // The wave engine's cost follows the difference, which the shape does not tell; auto
+        // chooses with a sample of the pair.
+        Method::Wave | Method::Auto { .. } => return None,
         Method::Diagonal { store } => (
             cost::diagonal_seconds(m, n, ranks, store),
             cost::bands_seconds(m, n, ranks, DEFAULT_BATCH),
@@ -101,11 +104,11 @@ fn engine_note(method: Method, m: usize, n: usize, ranks: usize) -> Option<Strin
             "it steps through the {} anti-diagonals one at a time",
             crate::report::thousands((m + n - 1) as u64)
         ),
-        Method::Bands { .. } => "its bands are narrow for the rows they pipeline".to_owned(),
+        _ => "its bands are narrow for the rows they pipeline".to_owned(),
     };
     let (engine, other_engine) = match method {
         Method::Diagonal { .. } => ("diagonal", "bands"),
-        Method::Bands { .. } => ("bands", "diagonal"),
+        _ => ("bands", "diagonal"),
     };
     Some(format!(
         "on this {} x {} matrix the {engine} engine should take about {} ({why}), the \
@@ -139,6 +142,12 @@ fn refuse_size(outputs: &Outputs, method: Method, m: usize, n: usize) -> Option<
             "--trace is limited to {} cells; this matrix is {m} x {n} = {cells} cells",
             trace::MAX_TRACE_CELLS,
         ))
+    } else if let (true, Method::Wave | Method::Auto { .. }) = (drawn, method) {
+        Some(
+            "--svg and --html draw the diagonal and bands engines' runs; choose one of them \
+             with --engine"
+                .to_owned(),
+        )
     } else if let (true, Method::Bands { .. }) = (drawn, method) {
         bands_picture::too_large(m, n).map(|p| format!("--svg and --html {p}"))
     } else if outputs.svg.is_some() && n > side {
@@ -181,6 +190,7 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
                     crate::engines::diagonal::schedule::Schedule::new(m, n, plan.ranks()),
                     Some(Pipeline::of_plan(plan)),
                 ),
+                Layout::Wave(_) => unreachable!("wave runs are not drawn (refused before)"),
             };
             let mut picture = Picture::of_run(
                 &schedule,

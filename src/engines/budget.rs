@@ -11,6 +11,7 @@
 use crate::engines::bands::{self, BandPlan, Checkpoint};
 use crate::engines::diagonal::schedule::Schedule;
 use crate::engines::diagonal::store::StoreKind;
+use crate::engines::wave::plan::WavePlan;
 use crate::mem;
 use lcs_core::problem::Problem;
 
@@ -40,6 +41,36 @@ pub fn bands_working(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -
     } else {
         0
     }
+}
+
+/// The message for a wave-engine run that will not fit: its need, the limit, and what would:
+/// more ranks (the wavefronts are divided among them), or the bands engine.
+pub fn wave_advice(plan: &WavePlan, limit: u64, baseline: u64) -> String {
+    // The middle ranks hold the widest runs, rank 0 the first steps: the busier of two.
+    let busiest = |p: &WavePlan| {
+        [0, p.ranks() / 2]
+            .iter()
+            .map(|&r| need(baseline, p.working_bytes(r)))
+            .max()
+            .unwrap_or(0)
+    };
+    let (m, n) = (plan.rows(), plan.cols());
+    let mut fits: Vec<String> = more_ranks(plan.ranks(), m, limit, |p| {
+        busiest(&WavePlan::new(plan.problem(), m, n, p, plan.bound()))
+    })
+    .into_iter()
+    .collect();
+    fits.push("--engine bands fills a diagonal band in less memory on distant pairs".into());
+    refusal(
+        format!(
+            "the wave engine (a final cost of at most {}) for {m} x {n} on {} ranks",
+            plan.bound(),
+            plan.ranks()
+        ),
+        busiest(plan),
+        limit,
+        fits,
+    )
 }
 
 /// The message for a diagonal-engine run that will not fit: its need, the limit, and what

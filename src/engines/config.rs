@@ -22,6 +22,15 @@ pub enum Method {
         /// The diagonal band (`--band`).
         band: BandChoice,
     },
+    /// Diagonal transition: each score step's furthest rows, split by diagonals.
+    Wave,
+    /// The bands or the wave engine, chosen per pair (the bands engine's settings, should it
+    /// be chosen).
+    Auto {
+        batch: usize,
+        checkpoint: CheckpointChoice,
+        band: BandChoice,
+    },
 }
 
 /// Switches that change how the engine runs, not what it computes: the tests' faults and

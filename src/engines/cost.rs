@@ -19,13 +19,30 @@
 //! T_bands = (b + p - 1) * (min(B, m) * w_0 * c_word + c_batch(p))
 //! ```
 //!
-//! The unit costs (`c_cell` per store, `c_step` on one rank and on more, `c_word`,
-//! `c_batch`) are constants below, calibrated on `scripts/bench`'s runs; where each comes
-//! from is in `docs/performance.md`.
+//! On similar sequences the bands engine fills only a diagonal band (`--band auto`), about
+//! `m * ((n - m) + 2k) / 64` words for the margin `k` the final cost `s` proves, its rows taken
+//! in turn whatever the ranks; the wave engine computes about every diagonal a step of cost up
+//! to `s` can use, `D(s)` of them (`s^2 / 2` for a square matrix, half that for the LCS's
+//! indel distance), shared among the ranks, one message each way per step:
 //!
-//! Reading and broadcasting the input cost both engines alike and are left out. The figures
-//! are right within a small factor, which is all their one use needs: a note when one engine
-//! should take ten times as long as the other. O(1).
+//! ```text
+//! T_banded = W_band(s) * c_word
+//! T_wave   = D(s) * c_diagonal / P + (m + n) * c_slide + s * c_wave_step(P)
+//! ```
+//!
+//! The unit costs (`c_cell` per store, `c_step` on one rank and on more, `c_word`,
+//! `c_batch`, `c_diagonal`, `c_slide`, `c_wave_step`) are constants below, calibrated on
+//! `scripts/bench`'s runs; where each comes from is in `docs/performance.md`.
+//!
+//! Reading and broadcasting the input cost every engine alike and are left out. The figures
+//! are right within a small factor, which is all their uses need: a note when one engine
+//! should take ten times as long as the other, and `--engine auto`'s choice between the bands
+//! and wave engines, where a wrong choice on a close call costs little. O(1), but for the
+//! wave's diagonals, O(s).
+
+use lcs_core::diagonal_band::{Band, WHOLE_SHARE};
+use lcs_core::problem::Problem;
+use lcs_core::wave::front::Reach;
 
 use super::bands::BandPlan;
 use super::diagonal::schedule::Schedule;
@@ -67,6 +84,54 @@ pub fn bands_seconds(m: usize, n: usize, ranks: usize, batch: usize) -> f64 {
     let message = if p > 1 { BATCH } else { 0.0 };
     let per_batch = batch.min(m) as f64 * plan.words(0).len() as f64 * WORD + message;
     (batches + p - 1) as f64 * per_batch
+}
+
+/// Seconds per diagonal step of the wave engine (computing it and slid a little), and per
+/// byte slid along the matches.
+const DIAGONAL: f64 = 1.7e-9;
+const SLID: f64 = 0.1e-9;
+/// Seconds per score step of the wave engine on more than one rank: a message each way.
+const WAVE_STEP: f64 = 2e-6;
+/// The edit distance's word step against the LCS's.
+const EDIT_WORD: f64 = 1.5;
+
+/// Seconds the wave engine should take on an `m x n` matrix (`m <= n`) of final cost `cost`
+/// on `ranks` ranks: every step's diagonals within the cost's bound, shared among the ranks.
+pub fn wave_seconds(problem: Problem, m: usize, n: usize, cost: usize, ranks: usize) -> f64 {
+    let diagonals = Reach::new(problem, m, n, cost).total(cost) as f64;
+    let messages = if ranks > 1 {
+        cost as f64 * WAVE_STEP
+    } else {
+        0.0
+    };
+    diagonals * DIAGONAL / ranks as f64 + (m + n) as f64 * SLID + messages
+}
+
+/// Seconds the bands engine should take on an `m x n` matrix (`m <= n`) of final cost `cost`
+/// with `--band auto`: the diagonal band that cost proves, its rows taken in turn whatever the
+/// ranks; or, past half the matrix, the whole matrix ([`bands_seconds`]).
+pub fn banded_seconds(
+    problem: Problem,
+    m: usize,
+    n: usize,
+    cost: usize,
+    ranks: usize,
+    batch: usize,
+) -> f64 {
+    let margin = match problem {
+        Problem::Edit => cost.saturating_sub(n - m).div_ceil(2),
+        Problem::Lcs => cost.saturating_sub(n - m).div_ceil(2),
+    };
+    let band = Band::new(m, n, Some(margin));
+    let whole = Band::whole(m, n);
+    let per_word = match problem {
+        Problem::Edit => WORD * EDIT_WORD,
+        Problem::Lcs => WORD,
+    };
+    if band.total_words() as f64 >= WHOLE_SHARE * whole.total_words() as f64 {
+        return bands_seconds(m, n, ranks, batch) * per_word / WORD;
+    }
+    band.total_words() as f64 * per_word
 }
 
 #[cfg(test)]

@@ -8,10 +8,11 @@ use lcs_core::problem::Problem;
 
 use crate::comm::traffic::{Predicted, Traffic};
 use crate::engines::bands::{self, BandPlan, Checkpoint};
-use crate::engines::budget;
 use crate::engines::config::{Method, RunConfig};
 use crate::engines::diagonal::{self, schedule::Schedule, store::StoreKind};
 use crate::engines::outcome::RankOutcome;
+use crate::engines::wave::{self, plan::WavePlan};
+use crate::engines::{budget, choice};
 use crate::input::Pair;
 
 /// How the matrix is split among the ranks, as this rank will run it.
@@ -21,6 +22,8 @@ pub enum Layout {
     Diagonal(Schedule, StoreKind),
     /// Column bands, and what this rank keeps for its traceback.
     Bands(BandPlan, Checkpoint),
+    /// Each score step's diagonals split among the ranks.
+    Wave(WavePlan),
 }
 
 impl Layout {
@@ -46,6 +49,11 @@ impl Layout {
                 let mode = Checkpoint::choose(&plan, rank, &pair.x, checkpoint, budget);
                 Layout::Bands(plan, mode)
             }
+            Method::Wave => {
+                let bound = lcs_core::wave::bound::upper_bound(config.problem, (&pair.x, &pair.y));
+                Layout::Wave(WavePlan::new(config.problem, m, n, ranks, bound))
+            }
+            Method::Auto { .. } => unreachable!("--engine auto is resolved before the layout"),
         }
     }
 
@@ -56,6 +64,7 @@ impl Layout {
                 budget::diagonal_working(schedule, store.estimate_bytes(problem, schedule, rank))
             }
             Layout::Bands(plan, mode) => budget::bands_working(plan, rank, &pair.x, *mode),
+            Layout::Wave(plan) => plan.working_bytes(rank),
         }
     }
 
@@ -66,37 +75,45 @@ impl Layout {
                 budget::diagonal_advice(problem, schedule, *store, limit, baseline)
             }
             Layout::Bands(plan, _) => budget::bands_advice(plan, &pair.x, limit, baseline),
+            Layout::Wave(plan) => budget::wave_advice(plan, limit, baseline),
         }
     }
 
     /// Boundary messages the layout predicts, for a bands run that filled the diagonal bands
     /// of `band` (each fill a pipeline of its own; without a search, one fill of the whole
-    /// matrix).
-    pub fn predicted(&self, band: Option<&BandSearch>) -> Predicted {
+    /// matrix), or a wave run of final cost `cost`.
+    pub fn predicted(&self, band: Option<&BandSearch>, cost: Option<usize>) -> Predicted {
         match (self, band) {
             (Layout::Diagonal(schedule, _), _) => schedule.predicted_messages(),
             (Layout::Bands(plan, _), Some(search)) => plan.predicted_fills(&search.fills),
             (Layout::Bands(plan, _), None) => plan.predicted(),
+            (Layout::Wave(plan), _) => match (plan.rows(), cost) {
+                (0, _) | (_, None) => Predicted::none(plan.ranks()),
+                (_, Some(cost)) => plan.predicted(cost),
+            },
         }
     }
 
-    /// Cells this rank owns.
+    /// Cells this rank owns (the wave engine's: none; it counts what it touched).
     pub fn cells(&self, rank: usize) -> u64 {
         match self {
             Layout::Diagonal(schedule, _) => schedule.rank_cells(rank),
             Layout::Bands(plan, _) => plan.rank_cells(rank),
+            Layout::Wave(_) => 0,
         }
     }
 }
 
 /// Runs the fill and the traceback of `pair` on this rank, with no memory limit for the
-/// layout's choices. Collective.
+/// layout's choices (and `--engine auto` resolved for the pair). Collective.
 pub fn run_pair(
     world: &SimpleCommunicator,
     pair: &Pair,
     config: &RunConfig,
 ) -> (Layout, RankOutcome) {
     let (ranks, rank) = (world.size() as usize, world.rank() as usize);
+    let (method, _) = choice::resolve(config.method, config.problem, pair, ranks);
+    let config = &RunConfig { method, ..*config };
     let layout = Layout::new(config, pair, ranks, rank, None, 0);
     let outcome = run_layout(world, pair, &layout, config);
     (layout, outcome)
@@ -124,6 +141,12 @@ pub fn run_layout(
             };
             bands::run(world, &plan, (mode, choice), pair, traffic, config)
         }
+        Layout::Wave(plan) => wave::run(world, &plan, pair, traffic, config),
     };
-    ran.finish(layout.cells(rank))
+    // The wave engine's cells are those it touched: every diagonal step and byte slid.
+    let cells = match &ran.wave {
+        Some(w) => w.diagonals + w.slid,
+        None => layout.cells(rank),
+    };
+    ran.finish(cells)
 }

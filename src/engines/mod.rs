@@ -20,6 +20,7 @@
 
 pub mod bands;
 pub mod budget;
+pub mod choice;
 pub mod config;
 pub mod cost;
 pub mod diagonal;
@@ -28,3 +29,4 @@ pub mod outcome;
 pub mod search;
 pub mod solve;
 pub mod traceback;
+pub mod wave;

@@ -17,6 +17,21 @@ pub struct RankOutcome {
     pub traffic: Traffic,
     /// The diagonal bands a bands run filled (the same on every rank).
     pub band: Option<BandSearch>,
+    /// What a wave run did: its final cost and this rank's work.
+    pub wave: Option<WaveRun>,
+}
+
+/// What a wave run did on one rank.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WaveRun {
+    /// The final cost: the score steps the fill took (the edit distance, or the LCS's indel
+    /// distance).
+    pub cost: usize,
+    /// The bound the steps were kept within.
+    pub bound: usize,
+    /// Diagonal steps this rank computed, and bytes it slid along matches.
+    pub diagonals: u64,
+    pub slid: u64,
 }
 
 /// What an engine's fill and traceback produced on one rank, before its cell count and
@@ -30,6 +45,7 @@ pub struct Ran {
     pub seconds_recompute: f64,
     pub hops: u64,
     pub band: Option<BandSearch>,
+    pub wave: Option<WaveRun>,
 }
 
 impl Ran {
@@ -48,6 +64,7 @@ impl Ran {
             stats,
             traffic: self.traffic,
             band: self.band,
+            wave: self.wave,
         }
     }
 }

@@ -21,8 +21,10 @@ use crate::comm::share;
 use crate::comm::stats::{self, Gathered};
 use crate::comm::waiting::Waiting;
 use crate::engines::budget;
+use crate::engines::choice::{self, EngineChoice};
 use crate::engines::config::RunConfig;
 use crate::engines::layout::{run_layout, Layout};
+use crate::engines::outcome::WaveRun;
 use crate::error::{Error, EXIT_MEMORY};
 use crate::input::{self, FormatChoice, Pair};
 use crate::mem;
@@ -59,6 +61,10 @@ pub struct Solved {
     pub gathered: Gathered,
     /// The diagonal bands a bands run filled.
     pub band: Option<BandSearch>,
+    /// What a wave run did (rank 0's share of the work).
+    pub wave: Option<WaveRun>,
+    /// What `--engine auto` chose, and why.
+    pub choice: Option<EngineChoice>,
     pub started_at: SystemTime,
     /// From the start until rank 0 held the path.
     pub seconds_total: f64,
@@ -83,9 +89,12 @@ pub fn solve(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
             _ => Error::Peer(crate::error::EXIT_USAGE),
         });
     }
+    let ranks = world.size() as usize;
+    let (method, choice) = choice::resolve(config.method, config.problem, &pair, ranks);
+    let config = &RunConfig { method, ..*config };
     let baseline = mem::peak_rss_bytes();
     let limit = memory_limit(world, request.memory_limit);
-    let layout = Layout::new(config, &pair, world.size() as usize, rank, limit, baseline);
+    let layout = Layout::new(config, &pair, ranks, rank, limit, baseline);
     let working = layout.working_bytes(config.problem, &pair, rank);
     let need = budget::need(baseline, working);
     check_memory(world, waiting, need, limit, || {
@@ -122,6 +131,8 @@ pub fn solve(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
         path: outcome.path.expect("rank 0 holds the path"),
         gathered,
         band: outcome.band,
+        wave: outcome.wave,
+        choice,
         started_at,
         seconds_total,
     }))

@@ -1,6 +1,7 @@
 //! The messages ranks exchange: one fixed tag per kind of message, the kinds as every report
 //! counts them, and every message's wire format: a traceback hop ([`hop`]), the search's
-//! messages ([`search`]), both built from 64-bit words and bytes ([`words`]). Every decoder
+//! messages ([`search`], built from 64-bit words and bytes: [`words`]), the wave engine's
+//! halo ([`wave`]). Every decoder
 //! checks lengths and answers `None` for a message that is not what it claims.
 //!
 //! Tags never carry a diagonal or row number: `MPI_TAG_UB` may be as small as 32767, and a
@@ -23,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod hop;
 pub mod search;
+pub mod wave;
 pub mod words;
 
 pub use hop::{decode_hop, encode_hop, HOP_HEADER_BYTES};
@@ -42,6 +44,8 @@ pub mod tag {
     pub const CARRIES: Tag = 5;
     /// A search's matches, delivered to rank 0 (in pieces when large).
     pub const MATCHES: Tag = 6;
+    /// A score step's halo of the wave engine.
+    pub const HALO: Tag = 7;
 }
 
 /// Posts a send of a fill message: standard (`MPI_Isend`), or synchronous (`MPI_Issend`, it

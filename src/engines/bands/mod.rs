@@ -205,5 +205,6 @@ pub(super) fn run(
         seconds_recompute,
         hops,
         band: Some(search),
+        wave: None,
     }
 }

@@ -133,5 +133,6 @@ fn run_with<S: Store>(
         seconds_recompute: 0.0,
         hops: outcome.hops,
         band: None,
+        wave: None,
     }
 }

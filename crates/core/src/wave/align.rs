@@ -98,7 +98,7 @@ pub fn align(problem: Problem, x: &[u8], y: &[u8]) -> Aligned {
 /// [`align`] with the compare kernel `compare`.
 pub fn align_with(problem: Problem, compare: Compare, x: &[u8], y: &[u8]) -> Aligned {
     let seqs = Seqs::new(x, y);
-    let bound = bound::upper_bound(problem, compare, &seqs);
+    let bound = bound::upper_bound(problem, (x, y));
     let filled = fill(problem, compare, &seqs, bound);
     let mut path = Path::new();
     let at = At {

@@ -9,7 +9,7 @@
 //! doi:10.1093/bioinformatics/btaa777). Every value it keeps is reached by real moves, so when
 //! it reaches the last cell its step is the cost of an alignment: at least `s`, usually `s`
 //! itself on similar sequences. Cost: `O(s * REDUCTION)` diagonal steps and one slide along
-//! the best diagonals.
+//! the best diagonals, in plain code (the gathering kernel pays off on wide steps only).
 //!
 //! The estimate aligns [`SAMPLES`] pieces of [`SAMPLE_ROWS`] bytes of `x`, spread along it,
 //! each against the stretch of `y` at the same place with [`SLACK`] bytes more on either side
@@ -21,10 +21,7 @@
 use crate::bitpar::{self, edit::Delta, Masks};
 use crate::problem::Problem;
 
-use super::compare::Compare;
 use super::front::{self, seed, trivial_bound, Prev, PAD};
-use super::kernel;
-use super::seqs::Seqs;
 
 /// Anti-diagonal progress a diagonal may lag behind the furthest before the bound's reduced
 /// wavefront drops it.
@@ -39,8 +36,8 @@ pub const SLACK: usize = 256;
 
 /// An upper bound of the final cost of `x` (the rows, `m <= n`) and `y`: the cost of the
 /// alignment a reduced wavefront finds, or the trivial bound.
-pub fn upper_bound(problem: Problem, compare: Compare, seqs: &Seqs) -> usize {
-    let (m, n) = (seqs.x().len(), seqs.y().len());
+pub fn upper_bound(problem: Problem, (x, y): (&[u8], &[u8])) -> usize {
+    let (m, n) = (x.len(), y.len());
     let trivial = trivial_bound(problem, m, n);
     if m == 0 {
         return trivial;
@@ -61,7 +58,7 @@ pub fn upper_bound(problem: Problem, compare: Compare, seqs: &Seqs) -> usize {
             first: prev_first,
             values: &prev,
         };
-        kernel::step(problem, compare, p, first, &mut out, seqs);
+        front::step_words(problem, p, first, &mut out, (x, y));
         let at = end - first;
         if at >= 0 && end <= last && at % stride == 0 && out[(at / stride) as usize] >= m as i32 {
             return t;
@@ -164,17 +161,15 @@ mod tests {
             let (a, b) = (a.min(b), a.max(b));
             let (x, y) = (rng.bytes(a, b"ACGT"), rng.bytes(b, b"ACGT"));
             for problem in [Problem::Lcs, Problem::Edit] {
-                for compare in Compare::available() {
-                    let bound = upper_bound(problem, compare, &Seqs::new(&x, &y));
-                    assert!(bound >= cost(problem, &x, &y), "case {case}");
-                    assert!(bound <= trivial_bound(problem, a, b));
-                }
+                let bound = upper_bound(problem, (&x, &y));
+                assert!(bound >= cost(problem, &x, &y), "case {case}");
+                assert!(bound <= trivial_bound(problem, a, b));
             }
         }
         let (x, y) = mutated_pair(20_000, 0.01, b"ACGT", 8);
         let (x, y) = if x.len() <= y.len() { (x, y) } else { (y, x) };
         for problem in [Problem::Lcs, Problem::Edit] {
-            let bound = upper_bound(problem, Compare::detected(), &Seqs::new(&x, &y));
+            let bound = upper_bound(problem, (&x, &y));
             let exact = cost(problem, &x, &y);
             assert!(
                 bound >= exact && bound <= exact + exact / 20,

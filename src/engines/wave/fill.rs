@@ -1,0 +1,320 @@
+//! One rank's share of the wave engine's fill: step after step, its run of the step's diagonals
+//! ([`WavePlan::own`]) computed from what it held of the step before, then one halo message
+//! each way with each neighbour ([`WavePlan::sends`]), until the fill is over.
+//!
+//! A step's values live in one buffer over every diagonal the rank must hold after the step
+//! (its run, and what it reads next or keeps: [`WavePlan::need`]); the rank computes its run
+//! into it, first the diagonals its neighbours need and the last cell's diagonal, then posts
+//! its messages and computes the rest while they travel, then receives its neighbours' values
+//! into the same buffer, which the next step reads. What the walk needs ([`WavePlan::kept`]) is
+//! copied from it into the rank's [`Kept`].
+//!
+//! The end: the rank owning the last cell's diagonal sees it reach the last row at step `s`,
+//! and its messages of that step carry `s`. A rank that learns it from a message sends its
+//! next step's messages, empty, carrying `s` to the neighbours that have not said so, and stops
+//! after that exchange; no rank stops before receiving what was sent to it, and no message is
+//! sent to a rank that has stopped (see the module doc of [`super::plan`] for the count).
+
+use std::time::Instant;
+
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+
+use lcs_core::wave::compare::Compare;
+use lcs_core::wave::front::{seed, Work, NONE, PAD};
+use lcs_core::wave::kept::{Kept, EVERY};
+use lcs_core::wave::kernel;
+use lcs_core::wave::seqs::Seqs;
+
+use super::plan::{Run, WavePlan};
+use crate::comm::fault::{Fault, Phase};
+use crate::comm::protocol::wave::{halo_of, halo_words, HEADER};
+use crate::comm::protocol::{post_send, tag, Kind};
+use crate::comm::stats::FillTimes;
+use crate::comm::traffic::Traffic;
+use crate::engines::config::Switches;
+use crate::progress::Progress;
+
+/// What a rank's fill produced.
+pub struct Filled {
+    /// The final cost.
+    pub cost: usize,
+    pub kept: Kept,
+    pub work: Work,
+    pub times: FillTimes,
+}
+
+/// One step's values over a run of diagonals, with [`PAD`] [`NONE`]s on each side.
+struct Front {
+    first: i64,
+    values: Vec<i32>,
+}
+
+impl Front {
+    /// The values of `run` (inside this front's).
+    fn slice(&self, run: &Run, stride: i64) -> &[i32] {
+        let at = PAD + ((run.start() - self.first) / stride) as usize;
+        let len = ((run.end() - run.start()) / stride) as usize + 1;
+        &self.values[at..at + len]
+    }
+
+    fn slice_mut(&mut self, run: &Run, stride: i64) -> &mut [i32] {
+        let at = PAD + ((run.start() - self.first) / stride) as usize;
+        let len = ((run.end() - run.start()) / stride) as usize + 1;
+        &mut self.values[at..at + len]
+    }
+
+    /// Resets the front to `run`, every value [`NONE`].
+    fn reset(&mut self, run: &Run, stride: i64) {
+        self.first = *run.start();
+        self.values.clear();
+        let len = ((run.end() - run.start()) / stride) as usize + 1;
+        self.values.resize(len + 2 * PAD, NONE);
+    }
+}
+
+/// The parts of `own` to compute before the messages go: the runs the neighbours need, and the
+/// last cell's diagonal; and the rest, after.
+fn order(plan: &WavePlan, (t, cp): (usize, bool), r: usize, own: &Run) -> (Vec<Run>, Vec<Run>) {
+    let s = plan.reach().stride();
+    let mut early: Vec<Run> = [r.checked_sub(1), Some(r + 1)]
+        .into_iter()
+        .flatten()
+        .filter(|&q| q < plan.ranks())
+        .filter_map(|q| plan.sends_in(t, r, q, cp))
+        .collect();
+    let end = plan.reach().end();
+    if own.contains(&end) && (end - own.start()) % s == 0 {
+        early.push(end..=end);
+    }
+    early.sort_by_key(|run| *run.start());
+    // Merge overlaps, then the gaps between are the rest.
+    let mut merged: Vec<Run> = Vec::new();
+    for run in early {
+        match merged.last_mut() {
+            Some(last) if *run.start() <= last.end() + s => {
+                *last = *last.start()..=*last.end().max(run.end());
+            }
+            _ => merged.push(run),
+        }
+    }
+    let mut rest = Vec::new();
+    let mut next = *own.start();
+    for run in &merged {
+        if *run.start() > next {
+            rest.push(next..=run.start() - s);
+        }
+        next = run.end() + s;
+    }
+    if next <= *own.end() {
+        rest.push(next..=*own.end());
+    }
+    (merged, rest)
+}
+
+/// Runs this rank's fill; returns the final cost, what it kept and where its time went.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    world: &SimpleCommunicator,
+    plan: &WavePlan,
+    seqs: &Seqs,
+    compare: Compare,
+    traffic: &mut Traffic,
+    progress: &mut Progress,
+    switches: Switches,
+) -> Filled {
+    let rank = world.rank() as usize;
+    let reach = plan.reach();
+    let (problem, stride) = (plan.problem(), reach.stride());
+    let waiting = switches.waiting();
+    let fault = Fault::for_rank(switches.fault, Phase::Fill, rank);
+    let neighbours: Vec<usize> = [rank.checked_sub(1), Some(rank + 1)]
+        .into_iter()
+        .flatten()
+        .filter(|&q| q < plan.ranks())
+        .collect();
+    let mut shown = vec![false; neighbours.len()];
+    let mut kept = Kept::new(reach);
+    let mut work = Work::default();
+    let mut times = FillTimes::default();
+    let (seed_first, seed_values) = seed(problem);
+    let mut prev = Front {
+        first: seed_first,
+        values: seed_values,
+    };
+    let mut cur = Front {
+        first: 0,
+        values: Vec::new(),
+    };
+    let mut words: Vec<Vec<i32>> = vec![Vec::new(); neighbours.len()];
+    let mut known: Option<usize> = None;
+    let mut t = 0usize;
+    // Whether the current block of steps keeps checkpoints, for the block that starts at.
+    let mut block = (usize::MAX, false);
+    loop {
+        let c = t - t % EVERY;
+        if block.0 != c {
+            block = (c, plan.checkpointed(c));
+        }
+        let cp = block.1;
+        if let Some(f) = fault.filter(|f| f.step == t) {
+            f.trigger(t);
+        }
+        progress.at(t.min(plan.bound()));
+        let started = Instant::now();
+        let own = known.is_none().then(|| plan.own(t, rank)).flatten();
+        let need = plan.need_in(t, rank, cp);
+        let hull = match (&own, &need) {
+            (Some(o), Some(n)) => Some(*o.start().min(n.start())..=*o.end().max(n.end())),
+            (o, n) => o.clone().or(n.clone()),
+        };
+        let mut rest = Vec::new();
+        match &hull {
+            Some(hull) => cur.reset(hull, stride),
+            None => cur.values.clear(),
+        }
+        if let Some(own) = &own {
+            let (early, later) = order(plan, (t, cp), rank, own);
+            for part in &early {
+                let at = cur.slice_mut(part, stride);
+                let prev = lcs_core::wave::front::Prev {
+                    first: prev.first,
+                    values: &prev.values,
+                };
+                work.add(kernel::step(
+                    problem,
+                    compare,
+                    prev,
+                    *part.start(),
+                    at,
+                    seqs,
+                ));
+            }
+            let end = reach.end();
+            if own.contains(&end) && (end - own.start()) % stride == 0 {
+                let at = PAD + ((end - cur.first) / stride) as usize;
+                if cur.values[at] >= reach.m as i32 {
+                    known = Some(t);
+                }
+            }
+            rest = later;
+        }
+        times.compute += started.elapsed().as_secs_f64();
+
+        // The exchange: post the messages, compute the rest, receive the neighbours'.
+        let sent_done = known.is_some();
+        let wait = match own {
+            Some(_) => waiting,
+            None => waiting.while_others_work(),
+        };
+        let mut received: Vec<Option<Vec<i32>>> = vec![None; neighbours.len()];
+        mpi::request::scope(|scope| {
+            let started = Instant::now();
+            let mut requests = Vec::new();
+            for (slot, &q) in neighbours.iter().enumerate() {
+                if shown[slot] {
+                    continue;
+                }
+                let run = match known {
+                    Some(_) => None,
+                    None => plan.sends_in(t, rank, q, cp),
+                };
+                let (first, values) = match &run {
+                    Some(run) => (*run.start(), cur.slice(run, stride)),
+                    None => (0, &[][..]),
+                };
+                halo_words(t, known, first, values, &mut words[slot]);
+                traffic.sent(Kind::Boundary, q, 4 * words[slot].len(), None);
+            }
+            for (slot, &q) in neighbours.iter().enumerate() {
+                if !shown[slot] {
+                    let dest = world.process_at_rank(q as i32);
+                    requests.push(post_send(
+                        &dest,
+                        scope,
+                        &words[slot][..],
+                        tag::HALO,
+                        switches.synchronous_sends,
+                    ));
+                }
+            }
+            times.send += started.elapsed().as_secs_f64();
+
+            let started = Instant::now();
+            if known.is_none() {
+                for part in &rest {
+                    let at = cur.slice_mut(part, stride);
+                    let prev = lcs_core::wave::front::Prev {
+                        first: prev.first,
+                        values: &prev.values,
+                    };
+                    work.add(kernel::step(
+                        problem,
+                        compare,
+                        prev,
+                        *part.start(),
+                        at,
+                        seqs,
+                    ));
+                }
+            }
+            times.compute += started.elapsed().as_secs_f64();
+
+            let started = Instant::now();
+            for (slot, &q) in neighbours.iter().enumerate() {
+                if !shown[slot] {
+                    let message: Vec<i32> = wait.receive_from(world, q, tag::HALO);
+                    traffic.received(Kind::Boundary, 4 * message.len());
+                    received[slot] = Some(message);
+                }
+            }
+            for request in requests {
+                waiting.wait(request);
+            }
+            times.wait_receive += started.elapsed().as_secs_f64();
+        });
+        for (slot, message) in received.iter().enumerate() {
+            let Some(message) = message else {
+                continue;
+            };
+            let q = neighbours[slot];
+            let halo = halo_of(message).filter(|h| h.step == t).unwrap_or_else(|| {
+                panic!("rank {rank}: a malformed halo from rank {q} at step {t}")
+            });
+            if let Some(cost) = halo.done {
+                shown[slot] = true;
+                known.get_or_insert(cost);
+            } else if known.is_none() {
+                let want = plan.sends_in(t, q, rank, cp);
+                let got = (!halo.values.is_empty())
+                    .then(|| halo.first..=halo.first + stride * (halo.values.len() as i64 - 1));
+                assert_eq!(got, want, "rank {rank}: rank {q}'s halo of step {t}");
+                if let Some(run) = got {
+                    cur.slice_mut(&run, stride).copy_from_slice(halo.values);
+                }
+            }
+        }
+        if sent_done {
+            break;
+        }
+        if known.is_none() {
+            if let Some(run) = plan.kept_in(t, rank, cp) {
+                kept.keep(t, *run.start(), cur.slice(&run, stride));
+            }
+        }
+        std::mem::swap(&mut prev, &mut cur);
+        if prev.values.is_empty() {
+            // Nothing held: the next step's run, if any, comes whole from the neighbours.
+            prev.first = 0;
+            prev.values.resize(2 * PAD + 1, NONE);
+        }
+        t += 1;
+    }
+    debug_assert!(words.iter().all(|w| w.len() >= HEADER || w.is_empty()));
+    Filled {
+        cost: known.expect("the fill ended on a known cost"),
+        kept,
+        work,
+        times,
+    }
+}

@@ -1,0 +1,399 @@
+//! Who computes which diagonals of each score step of the wave engine, what each rank sends its
+//! neighbours, and how many messages a run takes: pure arithmetic, no MPI.
+//!
+//! Step `t` reaches the diagonals [`Reach::range`] gives (the final cost's bound keeps them to
+//! those a path of that cost can use). They are split among the first `p(t)` ranks as the other
+//! engines split a run of items ([`Split`]), `p(t) = min(P, max(1, count / MIN_SHARE))`: each
+//! rank a contiguous run, in diagonal order, the first ranks one more. As the wavefront widens
+//! and narrows the split follows it step by step, so every step is balanced; a boundary then
+//! moves at most one diagonal per step, except where `p` changes, and a rank always finds the
+//! diagonals it needs next in its own run or its neighbours' (the tests check it).
+//!
+//! Computing its run of step `t + 1` a rank reads step `t` on its run one diagonal wider each
+//! way ([`WavePlan::input`]): after each step every rank sends each neighbour one message with
+//! the values of its run that the neighbour reads next ([`WavePlan::sends`]), one message each
+//! way per neighbour and step, empty when there is nothing to pass. Every [`EVERY`] steps the
+//! message also carries [`HALO`] diagonals around the neighbour's run, so that each rank keeps
+//! a checkpoint the walk can recompute its windows from ([`WavePlan::kept`]); a block of steps
+//! where the split moves too much for that keeps every step a rank read instead.
+//!
+//! The fill ends when the rank owning the last cell's diagonal reaches it at step `s`: its
+//! messages of that step say so, each neighbour passes it on with its next step's messages and
+//! stops after the exchange, so rank `r` makes its last exchange at step `s + |r - o|` (`o` the
+//! rank that found it), and the boundary messages are exactly
+//! `sum over r < P - 1 of 2 * (s + min(|r - o|, |r + 1 - o|) + 1)` ([`WavePlan::predicted`]).
+
+use std::ops::RangeInclusive;
+
+use lcs_core::problem::Problem;
+use lcs_core::split::Split;
+use lcs_core::wave::front::{Reach, PAD};
+use lcs_core::wave::kept::{EVERY, WINDOW};
+use lcs_core::wave::seqs::SLACK;
+
+use crate::comm::traffic::Predicted;
+
+/// Diagonals a rank owns at least when it shares a step with others.
+pub const MIN_SHARE: usize = 16;
+
+/// Diagonals beyond a rank's own that it keeps of a checkpoint: the walk's window around any
+/// diagonal the rank owns within the block.
+pub const HALO: i64 = EVERY as i64 + WINDOW + 2;
+
+/// A run of diagonals of one step: first and last, every stride.
+pub type Run = RangeInclusive<i64>;
+
+/// How the wave engine splits a pair among `ranks` ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WavePlan {
+    reach: Reach,
+    ranks: usize,
+}
+
+impl WavePlan {
+    /// The plan of `problem` on an `m x n` matrix (`m <= n`) over `ranks` ranks, its steps kept
+    /// within `bound` (at least the final cost).
+    pub fn new(problem: Problem, m: usize, n: usize, ranks: usize, bound: usize) -> WavePlan {
+        WavePlan {
+            reach: Reach::new(problem, m, n, bound),
+            ranks,
+        }
+    }
+
+    pub fn reach(&self) -> Reach {
+        self.reach
+    }
+
+    pub fn ranks(&self) -> usize {
+        self.ranks
+    }
+
+    pub fn problem(&self) -> Problem {
+        self.reach.problem
+    }
+
+    pub fn rows(&self) -> usize {
+        self.reach.m
+    }
+
+    pub fn cols(&self) -> usize {
+        self.reach.n
+    }
+
+    /// The bound every step is kept within.
+    pub fn bound(&self) -> usize {
+        self.reach.bound
+    }
+
+    /// Ranks sharing step `t`.
+    pub fn active(&self, t: usize) -> usize {
+        (self.reach.count(t) / MIN_SHARE).clamp(1, self.ranks)
+    }
+
+    fn split(&self, t: usize) -> Split {
+        Split::new(self.reach.count(t), self.active(t))
+    }
+
+    /// Rank `r`'s diagonals of step `t`, or `None`.
+    pub fn own(&self, t: usize, r: usize) -> Option<Run> {
+        let (lo, _) = self.reach.range(t)?;
+        let items = self.split(t).range(r);
+        let s = self.reach.stride();
+        (!items.is_empty()).then(|| lo + s * items.start as i64..=lo + s * (items.end as i64 - 1))
+    }
+
+    /// The rank owning diagonal `k` of step `t` (which the step reaches).
+    pub fn owner(&self, t: usize, k: i64) -> usize {
+        let (lo, _) = self.reach.range(t).expect("a reached step");
+        let item = ((k - lo) / self.reach.stride()) as usize;
+        self.split(t).owner(item)
+    }
+
+    /// The diagonals of step `t` within `run` widened by `by` each way, inside the step's
+    /// reach, of the step's stride.
+    fn widen(&self, t: usize, run: &Run, by: i64) -> Option<Run> {
+        let (lo, hi) = self.reach.range(t)?;
+        let s = self.reach.stride();
+        let mut a = (run.start() - by).max(lo);
+        let mut b = (run.end() + by).min(hi);
+        a += (a - lo).rem_euclid(s);
+        b -= (b - lo).rem_euclid(s);
+        (a <= b).then_some(a..=b)
+    }
+
+    /// What rank `r` reads of step `t - 1` to compute its diagonals of step `t`: its run one
+    /// diagonal wider each way.
+    pub fn input(&self, t: usize, r: usize) -> Option<Run> {
+        let own = self.own(t, r)?;
+        self.widen(t.checked_sub(1)?, &own, 1)
+    }
+
+    /// Whether the block of steps from `c` (a multiple of [`EVERY`]) keeps checkpoints: while
+    /// each rank's run stays within its run of step `c` widened by `HALO - WINDOW - 1`, and every
+    /// rank's wider run at `c` lies within its neighbours' runs (so one message brings it).
+    pub fn checkpointed(&self, c: usize) -> bool {
+        let spare = HALO - WINDOW - 1;
+        (0..self.ranks).all(|r| {
+            let Some(base) = self.own(c, r) else {
+                return (c..=c + EVERY).all(|t| self.own(t, r).is_none());
+            };
+            let covered = match self.widen(c, &base, HALO) {
+                Some(wide) => {
+                    let from = |q: usize| self.own(c, q);
+                    let left = r
+                        .checked_sub(1)
+                        .and_then(from)
+                        .map_or(*base.start(), |o| *o.start());
+                    let right = from(r + 1).map_or(*base.end(), |o| *o.end());
+                    left <= *wide.start() && *wide.end() <= right
+                }
+                None => true,
+            };
+            covered
+                && (c + 1..=c + EVERY).all(|t| match self.own(t, r) {
+                    Some(run) => {
+                        *run.start() >= base.start() - spare && *run.end() <= base.end() + spare
+                    }
+                    None => true,
+                })
+        })
+    }
+
+    /// What rank `r` keeps of step `t` for the walk: at a checkpoint of a checkpointed block,
+    /// its run with [`HALO`] diagonals each way; in a block that is not, what it reads for the
+    /// next step; else nothing.
+    pub fn kept(&self, t: usize, r: usize) -> Option<Run> {
+        self.kept_in(t, r, self.checkpointed(t - t % EVERY))
+    }
+
+    /// [`Self::kept`], given whether the step's block is checkpointed.
+    pub fn kept_in(&self, t: usize, r: usize, checkpointed: bool) -> Option<Run> {
+        match checkpointed {
+            true if t.is_multiple_of(EVERY) => self.widen(t, &self.own(t, r)?, HALO),
+            true => None,
+            false => self.input(t + 1, r),
+        }
+    }
+
+    /// The diagonals of step `t` rank `r` must hold after the step's exchange: what it reads
+    /// next and what it keeps.
+    pub fn need(&self, t: usize, r: usize) -> Option<Run> {
+        self.need_in(t, r, self.checkpointed(t - t % EVERY))
+    }
+
+    /// [`Self::need`], given whether the step's block is checkpointed.
+    pub fn need_in(&self, t: usize, r: usize, checkpointed: bool) -> Option<Run> {
+        let hull = |a: Option<Run>, b: Option<Run>| match (a, b) {
+            (Some(a), Some(b)) => Some(*a.start().min(b.start())..=*a.end().max(b.end())),
+            (a, b) => a.or(b),
+        };
+        hull(self.input(t + 1, r), self.kept_in(t, r, checkpointed))
+    }
+
+    /// The values rank `from` sends its neighbour `to` after step `t`: its own run's part of
+    /// what `to` must hold.
+    pub fn sends(&self, t: usize, from: usize, to: usize) -> Option<Run> {
+        self.sends_in(t, from, to, self.checkpointed(t - t % EVERY))
+    }
+
+    /// [`Self::sends`], given whether the step's block is checkpointed.
+    pub fn sends_in(&self, t: usize, from: usize, to: usize, checkpointed: bool) -> Option<Run> {
+        let own = self.own(t, from)?;
+        let need = self.need_in(t, to, checkpointed)?;
+        let a = *own.start().max(need.start());
+        let b = *own.end().min(need.end());
+        (a <= b).then_some(a..=b)
+    }
+
+    /// Whether rank `r` can answer the walk at a cell of cost `d` on diagonal `k` (its
+    /// look-ups in step `d - 1`), given whether that step's block is checkpointed: from a
+    /// checkpoint that holds a whole window around `k`, or from the step it kept whole. The
+    /// owner of `(d, k)` always can; a walk stays on a rank while it can, so that it hops only
+    /// when it strays well into another rank's diagonals.
+    pub fn serves(&self, r: usize, d: usize, k: i64, checkpointed: bool) -> bool {
+        let Some(t) = d.checked_sub(1) else {
+            return true;
+        };
+        let step = match checkpointed {
+            true => t - t % EVERY,
+            false => t,
+        };
+        let (Some(held), Some((lo, hi))) =
+            (self.kept_in(step, r, checkpointed), self.reach.range(step))
+        else {
+            return false;
+        };
+        let reach = match checkpointed {
+            true => WINDOW + 1,
+            false => 1,
+        };
+        *held.start() <= (k - reach).max(lo) && (k + reach).min(hi) <= *held.end()
+    }
+
+    /// Values in `run` (every stride).
+    pub fn len(&self, run: &Run) -> usize {
+        ((run.end() - run.start()) / self.reach.stride()) as usize + 1
+    }
+
+    /// The rank that finds the end: the owner of the last cell's diagonal at step `cost`.
+    pub fn finder(&self, cost: usize) -> usize {
+        self.owner(cost, self.reach.end())
+    }
+
+    /// The last step whose exchange rank `r` takes part in, for a run of final cost `cost`.
+    pub fn last_step(&self, cost: usize, r: usize) -> usize {
+        cost + r.abs_diff(self.finder(cost))
+    }
+
+    /// Boundary messages of a run of final cost `cost`, per neighbouring pair: one each way
+    /// per step both take part in.
+    pub fn predicted(&self, cost: usize) -> Predicted {
+        let mut predicted = Predicted::none(self.ranks);
+        for r in 0..self.ranks.saturating_sub(1) {
+            let steps = self.last_step(cost, r).min(self.last_step(cost, r + 1)) as u64 + 1;
+            predicted.add(r, r + 1, steps);
+            predicted.add(r + 1, r, steps);
+        }
+        predicted
+    }
+
+    /// Diagonals rank `r` computes up to step `cost`: the measure of its share of the work.
+    pub fn diagonals(&self, cost: usize, r: usize) -> u64 {
+        (0..=cost)
+            .filter_map(|t| self.own(t, r))
+            .map(|run| self.len(&run) as u64)
+            .sum()
+    }
+}
+
+impl WavePlan {
+    /// Bytes rank `r` occupies while running this plan to its bound: the sequences' padded
+    /// copies, two steps' buffers, what it keeps for the walk, a recomputed window and the
+    /// path. O(bound).
+    pub fn working_bytes(&self, r: usize) -> u64 {
+        let (m, n) = (self.rows() as u64, self.cols() as u64);
+        let seqs = m + n + 2 * SLACK as u64;
+        let mut widest = 0u64;
+        let mut kept = 0u64;
+        let mut block = (usize::MAX, false);
+        for t in 0..=self.bound() {
+            let c = t - t % EVERY;
+            if block.0 != c {
+                block = (c, self.checkpointed(c));
+            }
+            let hull = [self.own(t, r), self.need_in(t, r, block.1)]
+                .into_iter()
+                .flatten()
+                .map(|run| self.len(&run) as u64)
+                .sum::<u64>();
+            widest = widest.max(hull);
+            if let Some(run) = self.kept_in(t, r, block.1) {
+                kept += self.len(&run) as u64 + 2 * PAD as u64;
+            }
+        }
+        let fronts = 2 * (widest + 2 * PAD as u64);
+        let window = (2 * WINDOW as u64 + 2 * EVERY as u64 + 2) * EVERY as u64;
+        seqs + 4 * (fronts + kept + window) + (m + n) / 4
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every shape the split goes through: narrow and wide, growing and shrinking, bounded
+    /// or not, both problems, one to nine ranks.
+    fn plans() -> Vec<WavePlan> {
+        let mut out = Vec::new();
+        for problem in [Problem::Lcs, Problem::Edit] {
+            for (m, n, bound) in [
+                (40, 40, 200),
+                (300, 300, 90),
+                (500, 520, 240),
+                (1000, 1000, 700),
+                (200, 900, 1100),
+                (3, 5, 8),
+            ] {
+                for ranks in 1..=9 {
+                    out.push(WavePlan::new(problem, m, n, ranks, bound));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_diagonal_of_every_step_has_one_owner_in_order() {
+        for plan in plans() {
+            for t in 0..=plan.bound() {
+                let Some((lo, hi)) = plan.reach.range(t) else {
+                    continue;
+                };
+                let mut next = lo;
+                for r in 0..plan.ranks() {
+                    if let Some(run) = plan.own(t, r) {
+                        assert_eq!(*run.start(), next, "{plan:?} step {t}");
+                        for k in (*run.start()..=*run.end()).step_by(plan.reach.stride() as usize) {
+                            assert_eq!(plan.owner(t, k), r);
+                        }
+                        next = run.end() + plan.reach.stride();
+                    }
+                }
+                assert_eq!(next, hi + plan.reach.stride(), "{plan:?} step {t}");
+            }
+        }
+    }
+
+    #[test]
+    fn what_a_rank_must_hold_comes_from_itself_or_its_neighbours() {
+        for plan in plans() {
+            for t in 0..plan.bound() {
+                for r in 0..plan.ranks() {
+                    let Some(need) = plan.need(t, r) else {
+                        continue;
+                    };
+                    let own = |q: usize| plan.own(t, q);
+                    // What the neighbours send, with its own run, is all of it.
+                    let mut got = 0;
+                    for q in [r.wrapping_sub(1), r, r + 1] {
+                        let part = match q == r {
+                            true => own(r).and_then(|o| {
+                                let a = *o.start().max(need.start());
+                                let b = *o.end().min(need.end());
+                                (a <= b).then_some(a..=b)
+                            }),
+                            false if q < plan.ranks() => plan.sends(t, q, r),
+                            false => None,
+                        };
+                        got += part.map_or(0, |p| plan.len(&p));
+                    }
+                    assert_eq!(got, plan.len(&need), "{plan:?} step {t} rank {r}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn wide_runs_keep_checkpoints_and_messages_follow_the_last_steps() {
+        let plan = WavePlan::new(Problem::Edit, 100_000, 100_000, 2, 4_000);
+        let blocks = (0..4_000)
+            .step_by(EVERY)
+            .filter(|&c| plan.checkpointed(c))
+            .count();
+        assert!(blocks > 4_000 / EVERY - 10, "{blocks} checkpointed blocks");
+        // The end's diagonal, 0, is the middle one: rank 0's (the first ranks hold one more).
+        let cost = 3_000;
+        assert_eq!(plan.finder(cost), 0);
+        assert_eq!(plan.predicted(cost).total, 2 * (cost as u64 + 1));
+        let four = WavePlan::new(Problem::Lcs, 100_000, 100_000, 4, 4_000);
+        let o = four.finder(cost);
+        let want: u64 = (0..3)
+            .map(|r: usize| 2 * (cost + r.abs_diff(o).min((r + 1).abs_diff(o)) + 1) as u64)
+            .sum();
+        assert_eq!(four.predicted(cost).total, want);
+        assert_eq!(
+            (0..4).map(|r| four.diagonals(cost, r)).sum::<u64>(),
+            four.reach.total(cost)
+        );
+    }
+}
