@@ -1,31 +1,16 @@
 //! What a run should take, in closed form, on either engine: enough to tell a user before the
 //! fill that the other engine would take a small fraction of the time on this input's shape.
 //!
-//! The diagonal engine's busiest rank (rank 0) computes its share of the `m x n` cells and
-//! steps through the `m + n - 1` anti-diagonals one after another; on more than one rank every
-//! step is a synchronisation with its neighbours (the boundary values of one diagonal are
-//! needed on the next). So, with `C_0` the busiest rank's cells,
-//!
 //! ```text
 //! T_diagonal = C_0 * c_cell + (m + n - 1) * c_step(P)
+//! T_bands    = (b + p - 1) * (min(B, m) * w_0 * c_word + c_batch(p))
 //! ```
 //!
-//! The bands engine advances `m` rows of `W = ceil(n / 64)` words, split among `p = min(P, W)`
-//! ranks (the widest band `w_0 = ceil(W / p)` words), in `b = ceil(m / B)` batches pipelined
-//! from band to band: the last band starts `p - 1` batches after the first, and each batch
-//! ends with one message per band edge. So
-//!
-//! ```text
-//! T_bands = (b + p - 1) * (min(B, m) * w_0 * c_word + c_batch(p))
-//! ```
-//!
-//! The unit costs (`c_cell` per store, `c_step` on one rank and on more, `c_word`,
-//! `c_batch`) are constants below, calibrated on `scripts/bench`'s runs; where each comes
-//! from is in `docs/performance.md`.
-//!
-//! Reading and broadcasting the input cost both engines alike and are left out. The figures
-//! are right within a small factor, which is all their one use needs: a note when one engine
-//! should take ten times as long as the other. O(1).
+//! with `C_0` the busiest rank's cells, `b = ceil(m / B)` batches and `w_0` the widest band's
+//! words. The unit costs are the constants below, calibrated on `scripts/bench`'s runs (where each
+//! comes from: `docs/performance.md`); reading and broadcasting the input are left out. Right
+//! within a small factor, which is all their one use needs: a note when one engine should take
+//! ten times as long as the other. O(1). The model: `docs/algorithms.md#the-cost-model`.
 
 use super::bands::BandPlan;
 use super::diagonal::schedule::Schedule;

@@ -1,13 +1,11 @@
-//! The engines that compute a pair (or a search) over MPI ranks, side by side, and what a run
-//! of any of them needs.
+//! The engines that compute a pair (or a search) over MPI ranks, side by side, and what a run of
+//! any of them needs. Nothing here writes a file or formats a report.
 //!
 //! - [`diagonal`] — the report's design: each rank computes a contiguous share of every
-//!   anti-diagonal ([`diagonal::schedule`]), keeps its cells in a store ([`diagonal::store`])
-//!   and sends each boundary value as its own message ([`diagonal::fill`]).
-//! - [`bands`] — each rank owns a band of whole 64-bit words of columns ([`bands::plan`]),
-//!   advances its rows 64 cells per word operation ([`bands::advance`]) and sends one message
-//!   of carries per batch of rows ([`bands::fill`]); on similar sequences only a diagonal band
-//!   is filled (`lcs_core::diagonal_band`).
+//!   anti-diagonal and sends each boundary value as its own message;
+//! - [`bands`] — each rank owns a band of whole 64-bit words of columns, advances its rows 64
+//!   cells per word operation and sends one message of carries per batch of rows; on similar
+//!   sequences only a diagonal band is filled;
 //! - [`search`] — approximate search: each rank scans its part of the text.
 //!
 //! The pair engines are laid out alike: a plan of who owns what, a store of what a rank keeps,
@@ -16,7 +14,8 @@
 //! laid out by [`layout::Layout`] and driven by [`solve::solve`]: rank 0 reads the input and
 //! shares it, every rank checks the memory it will need ([`budget`]), runs the layout, and the
 //! records are gathered to rank 0 as a [`solve::Solved`]. [`cost`] estimates either engine's
-//! time in closed form. Nothing here writes a file or formats a report.
+//! time in closed form. The derivations: `docs/algorithms.md#the-diagonal-engine` and the
+//! sections after it.
 
 pub mod bands;
 pub mod budget;
