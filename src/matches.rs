@@ -2,24 +2,16 @@
 //! ([`SearchReport`]) for the JSON report, the CSV row of a result set ([`SearchRow`]) and the
 //! summary.
 //!
-//! # The TSV
+//! The TSV: a header line, `pattern\trecord\tstart\tend\tdistance`, then one line per match, sorted
+//! by pattern, record, end: the pattern's number (0-based, in the patterns file's order), the
+//! record's name (a FASTA header's first word, the record's number counted from 1 when the header
+//! has none; `-` for a plain text), the start and end (exclusive, 0-based offsets in the record's
+//! sequence), and the distance.
 //!
-//! A header line, `pattern\trecord\tstart\tend\tdistance`, then one line per match, sorted by
-//! pattern, record, end: the pattern's number (0-based, in the patterns file's order), the
-//! record's name (a FASTA header's first word, the record's number counted from 1 when the
-//! header has none; `-` for a plain text), the start and end (exclusive), 0-based offsets in
-//! the record's sequence, and the distance.
-//!
-//! # Result sets
-//!
-//! Search rows have a result set of their own: a `search` row has none of a `solve` row's
-//! answer or schedule (the LCS length, the distance of two sequences, predicted boundary
-//! messages, hops, fill and traceback times) and a `solve` row none of a search's (patterns,
-//! `k`, matches, throughput), while `table` and `plot` compare `solve` rows by exactly those
-//! columns. One shared row would be mostly empty columns, and every table and figure would need
-//! a case for rows it cannot compare; so `--append-csv` of `search` writes [`SearchRow`]s, with
-//! the same provenance columns as `solve`'s, into a file of their own, and `table` and `plot`
-//! refuse such a file by name.
+//! Search rows have a result set of their own: a search has none of a `solve` row's answer and
+//! schedule, and `table` and `plot` compare `solve` rows by exactly those columns; so
+//! `search --append-csv` writes [`SearchRow`]s (with `solve`'s provenance columns) into a file of
+//! their own, which `table` and `plot` refuse by name.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};

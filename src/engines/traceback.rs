@@ -1,15 +1,10 @@
 //! The distributed traceback: the path found so far travels backwards through the ranks that own
-//! the cells of the walk.
-//!
-//! The walk starts at `(m-1, n-1)`; at each cell its owner takes one step by the problem's rule
-//! ([`lcs_core::problem`]) until the walk leaves the matrix. When the next cell belongs to
-//! another rank, the owner sends it one `traceback` message
-//! ([`crate::comm::protocol::encode_hop`]: the next cell and the path so far, four moves to a
-//! byte). The rank where the walk leaves the matrix sends the path to rank 0 (a `control`
-//! message, unless it is rank 0), and rank 0 tells every other rank that the walk is over (one
-//! empty `control` message each); until then every other rank serves incoming messages, so no
-//! rank is left waiting in a receive. Sends are non-blocking, received messages are probed and
-//! received into a buffer of their size, and every wait goes as
+//! the cells of the walk. At each cell its owner takes one step by the problem's rule
+//! ([`lcs_core::problem`]); when the next cell belongs to another rank it sends that rank one
+//! `traceback` message ([`crate::comm::protocol::encode_hop`]: the next cell and the path so far).
+//! The rank where the walk leaves the matrix sends the path to rank 0 (a `control` message, unless
+//! it is rank 0), and rank 0 sends every other rank an empty end-of-walk notice; until then every
+//! rank serves incoming messages, so none is left waiting in a receive. Every wait goes as
 //! [`Waiting`](crate::comm::waiting::Waiting) says. An engine provides a [`Walker`] for its own
 //! cells; [`run`] moves the walk between ranks.
 //!

@@ -1,19 +1,13 @@
-//! A search's patterns file: one pattern per line, or FASTA (one pattern per record).
+//! A search's patterns file: one pattern per line, or FASTA (one pattern per record, its sequence
+//! lines joined), numbered from 0 in the file's order: the number the search's output gives.
 //!
-//! Read whole, from a file or `-` (standard input), gzip decompressed, at most `--max-input`
-//! bytes, as `solve`'s input is ([`super::read_stream`]); then:
-//!
-//! * a file with a NUL byte is not text and is refused (a binary file named by mistake would
-//!   otherwise become thousands of patterns); UTF-16 and UTF-32 are refused by their byte-order
-//!   mark, and UTF-8's mark is skipped;
-//! * FASTA when the first non-blank line starts with `>` (as `--format auto` reads an input):
-//!   each record's sequence lines, concatenated, are one pattern;
-//! * else every line is a pattern, its line ending (`\n`, `\r\n`, or a `\r` that ends the file)
-//!   not part of it; blank lines at the end are ignored;
-//! * an empty pattern (a blank line between patterns, a record with no sequence) is refused
-//!   with its number and line; so is a file with no pattern at all.
-//!
-//! Patterns are numbered from 0 in the file's order: the number the search's output gives.
+//! Read whole, as `solve`'s input is ([`super::read_stream`]: a file or `-`, gzip decompressed, at
+//! most `--max-input` bytes). A file with a NUL byte is not text and is refused (a binary file
+//! named by mistake would otherwise become thousands of patterns), UTF-16 and UTF-32 by their
+//! byte-order mark; UTF-8's mark is skipped. Line endings (`\n`, `\r\n`, or a `\r` that ends the
+//! file) are not part of a pattern, and blank lines at the end are ignored; an empty pattern (a
+//! blank line between patterns, a record with no sequence) is refused with its number and line, and
+//! so is a file with no pattern at all.
 
 use std::path::Path;
 

@@ -1,19 +1,13 @@
-//! The bands engine's MPI fill: each rank computes its band of columns batch by batch, one
-//! message of carry bits per batch to the band on its right.
-//!
-//! For batch `b` a rank posts the receive of batch `b + 1`'s carries from band `k - 1`, computes
-//! batch `b` ([`BandStore::run_batch`], four rows per pass of the kernel), sends batch `b`'s
-//! carries out to band `k + 1`, and waits for both: band `k + 1` works on batch `b` while band `k`
-//! works on batch `b + 1`. On a diagonal band a rank runs only the batches holding its work and
-//! exchanges only those spanning its edges ([`BandPlan::edge_batches`]). Every rank posts its
-//! receive before it waits and data only flows right, so the exchange cannot deadlock even with
-//! synchronous sends. One fixed tag ([`tag::CARRIES`]) and MPI's non-overtaking order keep the
-//! batches in step. Boundary messages: `(p - 1) * ceil(m / B)` for the whole matrix, as
-//! [`BandPlan::predicted_messages`] says.
-//!
-//! A recorded run (a trace, a picture or a page) also keeps every cell's step along its row, so
-//! it computes its rows one at a time ([`BandStore::row`]), and when each batch was computed,
-//! sent and waited on ([`Span`]); it fills the whole matrix, whatever `--band` says.
+//! The bands engine's MPI fill, batch by batch: a rank posts the receive of batch `b + 1`'s carries
+//! from band `k - 1`, computes batch `b` ([`BandStore::run_batch`]), sends its carries out to band
+//! `k + 1`, and waits for both, so band `k + 1` works on batch `b` while band `k` works on `b + 1`.
+//! On a diagonal band a rank runs only the batches holding its work and exchanges only those
+//! spanning its edges ([`BandPlan::edge_batches`]). Receives are posted before any wait and data
+//! only flows right, so the exchange cannot deadlock even with synchronous sends; one tag
+//! ([`tag::CARRIES`]) and MPI's non-overtaking order keep the batches in step. Boundary messages:
+//! [`BandPlan::predicted_messages`]. A recorded run also keeps each cell's step along its row
+//! (computing its rows one at a time, [`BandStore::row`]) and when each batch was computed, sent
+//! and waited on ([`Span`]), and fills the whole matrix.
 //! `docs/algorithms.md#ownership-and-the-pipeline`.
 
 use std::time::{Instant, SystemTime};

@@ -1,23 +1,18 @@
 //! The bands engine: the bit-parallel steps of [`lcs_core::bitpar`] split by columns into bands of
-//! whole 64-bit words, one band per rank, rows pipelined in batches of `B`: after each batch a rank
+//! whole 64-bit words, one per rank, rows pipelined in batches of `B`: after each batch a rank
 //! sends the band on its right one message of carries (one bit per row for the LCS, two for the
 //! edit distance). On similar sequences a fill computes only a diagonal band
-//! ([`lcs_core::diagonal_band`]), and the engine fills band after band, each a pipeline of its
-//! own, until one proves itself. The walk and its tie-breaking are the reference's, so the LCS
-//! and the alignment are the same byte for byte.
+//! ([`lcs_core::diagonal_band`]), band after band until one proves itself. The walk is the
+//! reference's, so the answer is the same byte for byte.
 //!
-//! - [`plan`] — who owns which words, the batches, the predicted messages;
-//! - [`kernel`] — each problem's row step over a run of words, and its carry payload;
-//! - [`advance`] — how a band advances through a batch; [`carry`] — the packed carry bits;
-//! - [`store`] — one rank's band: its state, and what the traceback keeps (every bit, or
-//!   checkpoints every `K` rows);
-//! - [`fill`] — the MPI pipeline; [`walker`] — the walk inside a band;
-//! - [`local`] — the whole engine in one process, for tests and one-rank runs.
+//! [`plan`] says who owns which words and predicts the messages; [`kernel`] is each problem's row
+//! step, [`advance`] a band's way through a batch, [`carry`] the packed carries; [`store`] holds a
+//! rank's band and what the traceback keeps (every bit, or checkpoints every `K` rows); [`fill`] is
+//! the MPI pipeline, [`walker`] the walk inside a band, [`local`] the whole engine in one process.
 //!
-//! Cost per rank with `w` band words: `m * w` word steps; `ceil(m / B)` messages each way (in all
-//! `(p - 1) * ceil(m / B)` for the whole matrix); memory the masks, the state and what the
-//! traceback keeps; the traceback `O(m + n)` steps and at most `p - 1` hops. The pipeline, the
-//! checkpoints and the costs in full: `docs/algorithms.md#the-bands-engine`.
+//! Cost per rank with `w` band words: `m * w` word steps, `ceil(m / B)` messages each way
+//! (`(p - 1) * ceil(m / B)` in all for the whole matrix), the traceback `O(m + n)` steps and at
+//! most `p - 1` hops. `docs/algorithms.md#the-bands-engine`.
 
 pub mod advance;
 pub mod carry;

@@ -2,18 +2,14 @@
 //! messages the pipeline sends. Pure arithmetic: O(1) per query (O(log m) with a band), no
 //! allocation.
 //!
-//! The `W = ceil(n / 64)` words are split among `p = min(P, W)` active ranks into contiguous runs
-//! of whole words, balanced by [`lcs_core::split`], so a band needs only the addition's carry from
-//! its left neighbour and only the last word of the last band holds padding. Batch `b` is rows
-//! `[b * B, min((b + 1) * B, m))`; after a batch each active rank but the last sends its right
-//! neighbour one message of `ceil(len / 64)` words per plane of carry (one for the LCS; two for
-//! the edit distance, the `+1` bits then the `-1` bits): `(p - 1) * ceil(m / B)` boundary messages
-//! for the whole matrix. Inside a band words go in segments of [`SEGMENT_WORDS`]
-//! ([`BandPlan::segment_words`]), at whose seams checkpoints keep the carries. With a diagonal band
-//! ([`BandPlan::with_band`]) row `i` computes only its window ([`BandPlan::window`]), rank `k`
-//! works on the rows whose window touches its words ([`BandPlan::work_rows`]), and only the
-//! batches holding a row whose window spans an edge send a message on it
-//! ([`BandPlan::edge_batches`]). `docs/algorithms.md#the-bands-engine`.
+//! The `W = ceil(n / 64)` words go to `p = min(P, W)` ranks in balanced contiguous runs of whole
+//! words ([`lcs_core::split`]); batch `b` is rows `[b * B, min((b + 1) * B, m))`, after which each
+//! active rank but the last sends one message of `ceil(len / 64)` words per plane of carry:
+//! `(p - 1) * ceil(m / B)` for the whole matrix. A band's words go in segments of
+//! [`SEGMENT_WORDS`], whose seams checkpoints keep. With a diagonal band ([`BandPlan::with_band`])
+//! row `i` computes only its window ([`BandPlan::window`]), rank `k` works on the rows whose window
+//! touches its words ([`BandPlan::work_rows`]), and only batches with a row whose window spans an
+//! edge send on it ([`BandPlan::edge_batches`]). `docs/algorithms.md#the-bands-engine`.
 
 use std::ops::Range;
 

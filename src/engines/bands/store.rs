@@ -1,20 +1,16 @@
-//! One rank's band: its row state, its masks, and what its part of the traceback needs.
+//! One rank's band: its row state (the LCS's `V`, or the edit distance's `Pv` and `Mv`, `width`
+//! words each), its masks, and what its part of the traceback needs ([`Checkpoint`]): either every
+//! owned cell's bits (`Full`, `planes * m * width * 8` bytes, read directly), or (`Every(K)`) the
+//! state every `K` rows, each row's carry in, and the carry into every segment of `G` words but the
+//! first; the walk then recomputes a block of `K` rows locally, over the segment it is in, into one
+//! reused buffer ([`RecomputeStats`] counts it). [`BandStore::walk`] ([`super::walker`]) follows
+//! the reference's rule until the walk leaves the matrix ([`Exit::Done`]) or the band, only ever to
+//! the left ([`Exit::Hop`]).
 //!
-//! The state is the row the band last computed (the LCS's `V`, one plane of `width` words; the
-//! edit distance's `Pv` and `Mv`, two), advanced row by row in order ([`super::advance`]). For the
-//! walk's questions at a mismatch (`planes` = 1 or 2 bits per cell) a band keeps ([`Checkpoint`])
-//! either every owned cell's bits (`Full`: `planes * m * width * 8` bytes, read directly), or
-//! (`Every(K)`) its state every `K` rows, each row's carry in, and the carry into every segment
-//! of `G` words but its first. The walk then recomputes a block of `K` rows locally, over the
-//! segment it is in, up to its column, into one reused block buffer ([`RecomputeStats`] counts
-//! it); on a diagonal band each row and its recompute cover only its window.
-//! [`BandStore::walk`] ([`super::walker`]) follows the reference's rule until the walk leaves the
-//! matrix ([`Exit::Done`]) or the band, which it can only leave to the left ([`Exit::Hop`]).
-//!
-//! Memory with checkpoints: `planes * ((floor((m-1)/K) + min(K, m) + 1) * width * 8 +
-//! (s + 1) * ceil(m/64) * 8)` bytes besides the state and the masks, with
-//! `s = floor((width - 1) / G)` seams, smallest near `K = sqrt(m)` ([`Checkpoint::leanest`]); the
-//! recompute is never more than one more fill. The layout and the argument:
+//! Memory with checkpoints:
+//! `planes * ((floor((m-1)/K) + min(K, m) + 1) * width * 8 + (s + 1) * ceil(m/64) * 8)` bytes
+//! besides the state and the masks (`s` seams), smallest near `K = sqrt(m)`
+//! ([`Checkpoint::leanest`]); the recompute is never more than one more fill.
 //! `docs/algorithms.md#what-the-traceback-keeps-checkpoints`.
 
 use std::ops::Range;

@@ -1,23 +1,19 @@
-//! One `search` run over MPI: rank 0 reads the patterns and checks the text, every rank opens the
-//! text itself, the ranks share the work as [`lcs_core::search::chunks`] plans it, each scans its
-//! part ([`super::scan`]), and the matches go to rank 0 in counted messages.
+//! One `search` run over MPI, the ranks sharing the work as [`lcs_core::search::chunks`] plans it:
 //!
-//! 1. Rank 0 runs the caller's checks (the output paths), reads the patterns, checks them against
-//!    `k` and the length limit, and checks the text ([`text::open_text`]); then it broadcasts an
-//!    ok/error code, the text's layout and the patterns. On error every rank returns it
-//!    together; only rank 0's carries the message.
-//! 2. Every rank opens the text at the same path and checks that it sees the size rank 0 saw; a
-//!    rank that cannot says why, and every rank stops.
-//! 3. The plan: units, grid, this rank's text range and units; for FASTA rank 0 gathers the
-//!    ranges' summaries and broadcasts every part's start ([`text::starts`]).
-//! 4. The memory check, decided over all ranks as `solve`'s is.
-//! 5. The scan; then every rank other than 0 sends its matches and their records' names to rank 0
-//!    in one `control` message (in pieces of at most [`share::PIECE`] bytes when larger).
-//! 6. Every rank's record is gathered to rank 0.
+//! 1. rank 0 runs the caller's checks (the output paths), reads and checks the patterns, checks the
+//!    text ([`text::open_text`]), and broadcasts an ok/error code, the text's layout and the
+//!    patterns; on error every rank returns it together, only rank 0's with the message;
+//! 2. every rank opens the text at the same path and checks that it sees rank 0's size;
+//! 3. the plan (units, grid, this rank's range and units); for FASTA, the ranges' summaries
+//!    gathered to rank 0 and every part's start broadcast back ([`text::starts`]);
+//! 4. the memory check, decided over all ranks as `solve`'s is;
+//! 5. the scan ([`super::scan`]), then each rank's matches with their records' names to rank 0 in
+//!    one counted `control` message (in pieces of at most [`share::PIECE`] bytes when larger);
+//! 6. every rank's record gathered to rank 0.
 //!
-//! Only the matches are counted messages: the setup's exchanges and the gathering are
-//! collectives, not counted, as in `solve`. Any failure after the first step is agreed on by all
-//! ranks (a reduction of exit codes), and the rank that failed prints its message with its rank.
+//! Only the matches are counted: the setup's exchanges and the gathering are collectives, as in
+//! `solve`. A failure after the first step is agreed on by all ranks (a reduction of exit codes),
+//! and the rank that failed prints its message with its rank.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
