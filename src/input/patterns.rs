@@ -1,13 +1,9 @@
 //! A search's patterns file: one pattern per line, or FASTA (one pattern per record, its sequence
-//! lines joined), numbered from 0 in the file's order: the number the search's output gives.
-//!
-//! Read whole, as `solve`'s input is ([`super::read_stream`]: a file or `-`, gzip decompressed, at
-//! most `--max-input` bytes). A file with a NUL byte is not text and is refused (a binary file
-//! named by mistake would otherwise become thousands of patterns), UTF-16 and UTF-32 by their
-//! byte-order mark; UTF-8's mark is skipped. Line endings (`\n`, `\r\n`, or a `\r` that ends the
-//! file) are not part of a pattern, and blank lines at the end are ignored; an empty pattern (a
-//! blank line between patterns, a record with no sequence) is refused with its number and line, and
-//! so is a file with no pattern at all.
+//! lines joined), numbered from 0 in the file's order. Read whole, as `solve`'s input is
+//! ([`super::read_stream`]: a file or `-`, gzip, at most `--max-input` bytes); a file with a NUL byte
+//! is not text and is refused (a binary file named by mistake would otherwise become thousands of
+//! patterns), and so are UTF-16, UTF-32, an empty pattern (with its number and line) and a file
+//! with no pattern. The rules for users: `docs/search.md#what-is-searched`.
 
 use std::path::Path;
 

@@ -1,15 +1,10 @@
-//! The classroom text view of a diagonal schedule: who computes which cell, the formulas that say
-//! so, how each diagonal is cut into segments, and how many boundary messages the run will send,
-//! per diagonal and per rank, without starting MPI.
-//!
-//! The ownership grid is printed in the report's own layout (one matrix row per line, `p0 p1 …`),
-//! so the report's two example grids can be compared line by line; the formulas use the report's
-//! names (`diag_start_end`, `cell_proc`), and the segment table gives, for every diagonal, the
-//! numbers they take, each rank's positions with their rows, and the messages it sends. Large
-//! matrices keep only the numbers (no grid wider than [`MAX_GRID_COLS`], no table of more than
-//! [`MAX_TABLE_DIAGONALS`] diagonals), so the cost stays O((m + n) * P), like
-//! [`Schedule::predicted_messages`]. The picture of the same schedule is [`super::svg`]'s, played
-//! step by step by [`super::html`].
+//! The classroom text view of a diagonal schedule, without starting MPI: the ownership grid in the
+//! report's own layout (one matrix row per line, `p0 p1 …`), the formulas in the report's names
+//! (`diag_start_end`, `cell_proc`), each diagonal's segments with the numbers those formulas take,
+//! and the boundary messages per diagonal and per rank
+//! (`docs/classroom.md#1-who-computes-what-no-mpi`). Large matrices keep only the numbers (no grid
+//! wider than [`MAX_GRID_COLS`], no table of more than [`MAX_TABLE_DIAGONALS`] diagonals), so the
+//! cost stays O((m + n) * P), like [`Schedule::predicted_messages`].
 
 use std::fmt::{self, Write};
 

@@ -1,16 +1,13 @@
 //! The messages ranks exchange: one fixed tag per kind of message ([`tag`]), the kinds as every
-//! report counts them ([`Kind`]), and every message's wire format: a traceback hop ([`hop`]), the
-//! search's messages ([`search`]), both built from 64-bit words and bytes ([`words`]). Every
-//! decoder checks lengths and answers `None` for a message that is not what it claims.
+//! report counts them ([`Kind`]: `boundary`, `traceback`, `control`), and every message's wire
+//! format: a traceback hop ([`hop`]), the search's messages ([`search`]), both built from 64-bit
+//! words and bytes ([`words`]). Every decoder checks lengths and answers `None` for a message that
+//! is not what it claims.
 //!
-//! Tags never carry a diagonal or row number: `MPI_TAG_UB` may be as small as 32767, and a 50,000 x
-//! 50,000 matrix has 99,999 diagonals. Each kind has one fixed tag, and MPI's non-overtaking rule
-//! (messages between one pair of ranks with one tag arrive in the order they were sent) keeps them
-//! in step. The counted kinds, spelled the same in the JSON report, the CSV rows and the trace:
-//! `boundary` (a cell's `u32` value in the diagonal engine, a batch's carries in the bands engine),
-//! `traceback` (a hop: the next cell and the path so far) and `control` (the finished path to rank
-//! 0 and the end-of-walk notices; a search's matches to rank 0). What each holds, in bytes:
-//! `docs/report.md#what-is-counted`.
+//! Tags never carry a diagonal or row number (`MPI_TAG_UB` may be as small as 32767, and a
+//! 50,000 x 50,000 matrix has 99,999 diagonals): each kind has one fixed tag, and MPI's
+//! non-overtaking rule (messages between one pair of ranks with one tag arrive in the order they
+//! were sent) keeps them in step. What each kind holds, in bytes: `docs/report.md#what-is-counted`.
 
 use serde::{Deserialize, Serialize};
 
