@@ -89,8 +89,8 @@ impl Searcher {
 
 /// Groups of one width over `text`, [`lanes::INTERLEAVE`] at a time. A group left alone goes
 /// as two halves of the text stepped together ([`lanes::scan_halves`]) on AVX2 and plain
-/// arrays, where that hides the step's latency (up to 13% on a 1 MB text, `cargo bench --bench
-/// kernel -- search`); AVX-512 steps it whole, 10% faster than in halves.
+/// arrays, where that hides the step's latency; AVX-512 steps it whole, which is faster there
+/// (`cargo bench --bench kernel -- search`; the figures are in `docs/performance.md`).
 fn scan_groups<T: Lane + Compiled<T, L>, const L: usize>(
     simd: Simd,
     groups: &mut [Group<T, L>],
