@@ -54,6 +54,7 @@ test: setup
 lint: setup-lint
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 	shellcheck -S warning $(SHELL_SCRIPTS)
 
 build: setup

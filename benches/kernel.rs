@@ -1,19 +1,9 @@
-//! Micro-benchmark of the kernels alone: the dense store's diagonal segment (values, then
-//! traceback bits, for `u16` and `u32` values), each figure the median of 15 timed batches
-//! after a warm-up, as ns per cell; then one band of the bands engine (20,000 x 200,000, no
-//! MPI): its fill row by row and four rows fused, with checkpoints (segments of several widths
-//! `G`, and none: the traceback recomputing from the band's first word) and with every bit, and
-//! its traceback, each the best of five rounds, as ns per 64-cell word and as a share of the
-//! fill; and the bit-parallel row steps alone, LCS and edit distance, one row at a time and
-//! four fused, plain and traced, over one run of 782 words (a band of large_3 at one rank) and
-//! of 4,096 (the run, its masks and the traced rows all in L2 either way), each the median of
-//! 15 batches, as ns per row-word.
-//!
-//! The fused steps are timed on every kernel this CPU runs ([`Kernel::available`]), side by
-//! side.
-//!
-//! Run with `cargo bench --bench kernel`, or `cargo bench --bench kernel -- steps` (or `dense`,
-//! `band`) for some sections only.
+//! Micro-benchmark of the kernels alone, no MPI: the dense store's diagonal segment, the
+//! bit-parallel row steps (LCS and edit distance, one row and four fused, plain and traced, on
+//! every kernel this CPU runs: [`Kernel::available`]), one band of the bands engine (its fill and
+//! its traceback, with and without checkpoints), and the search kernels. How each is timed and
+//! where the figures go: `docs/performance.md#measuring`. Run with `cargo bench --bench kernel`, or
+//! `-- steps` (or `dense`, `band`, `search`, `narrow`) for some sections only.
 
 use std::hint::black_box;
 use std::time::Instant;

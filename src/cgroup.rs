@@ -1,12 +1,9 @@
-//! This process's control groups: the directories whose control files limit it, for one
-//! controller, from its own cgroup up to the root of the hierarchy (a limit set on an ancestor
-//! binds as much as one set on the cgroup itself).
-//!
-//! `/proc/self/cgroup` names one path per hierarchy: `0::/PATH` for cgroup v2 (one unified
-//! hierarchy mounted at `/sys/fs/cgroup`), `N:CONTROLLERS:/PATH` for v1 (one hierarchy per
-//! controller, mounted at `/sys/fs/cgroup/CONTROLLER`, `cpu` often as `cpu,cpuacct`). Both
-//! the memory limit (`mem`) and the CPU quota (`cpus`) read their files at [`levels`]; the
-//! reading goes through a function so the tests can give fake files.
+//! This process's control groups: the directories whose control files limit it, for one controller,
+//! from its own cgroup up to the root (a limit on an ancestor binds as much as one on the cgroup
+//! itself). `/proc/self/cgroup` names one path per hierarchy: `0::/PATH` for v2 (one hierarchy at
+//! `/sys/fs/cgroup`), `N:CONTROLLERS:/PATH` for v1 (one per controller, at
+//! `/sys/fs/cgroup/CONTROLLER`). Both `mem` and `cpus` read their files at [`levels`], through a
+//! function so that the tests can give fake files.
 
 use std::path::{Path, PathBuf};
 

@@ -1,16 +1,12 @@
 //! The cores a process may run on: its CPU affinity mask (`sched_getaffinity`, which `taskset`,
-//! cpusets and launchers' binding set), bounded by the CPU quota of its cgroup and its
-//! ancestors (cgroup v2 `cpu.max`, v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`), rounded up
-//! to whole cores. The CPUs merely online on the host (`_SC_NPROCESSORS_ONLN`) say nothing of
-//! what a process pinned to one of them, or throttled to one core's time, can use.
-//!
-//! Ranks on one host compare their counts with how many of them there are (reports'
-//! `oversubscribed`, and whether a waiting rank yields its core). A launcher that binds each
-//! rank to a core of its own would make every rank count one, so the engine combines the
-//! masks of the ranks on a host (their union) once MPI has started and records the host's
-//! count here ([`set_host_cores`]); until then, and without MPI, a process counts its own.
-//!
-//! Linux only; elsewhere the count is what `available_parallelism` says.
+//! cpusets and launchers' binding set), bounded by the CPU quota of its cgroup and its ancestors
+//! (v2 `cpu.max`, v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`), rounded up to whole cores, not the
+//! CPUs merely online on the host. Ranks on one host compare this with how many of them there are
+//! (reports' `oversubscribed`, and whether a waiting rank yields its core); since a launcher that
+//! binds each rank to a core of its own leaves each a mask of one, the engine combines the masks of
+//! a host's ranks once MPI has started and records the host's count here ([`set_host_cores`]);
+//! until then, and without MPI, a process counts its own. Linux only; elsewhere the count is what
+//! `available_parallelism` says.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

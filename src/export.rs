@@ -1,22 +1,14 @@
-//! Writing a run's files: every output path checked before any work, whole files written
-//! atomically, and CSV rows appended under a lock in a single write that is undone if it fails.
+//! Writing a run's files: every output path checked before any work ([`check_outputs`]), whole
+//! files written atomically (a temporary file in the target's directory, synced, renamed over the
+//! target), and CSV rows appended under a lock in a single write that is cut back if it fails.
 //!
-//! An output path must be absent or a regular file (a symbolic link is followed to the regular
-//! file it names; that file is replaced and the link kept); it must not be a directory, device,
-//! FIFO or socket, nor one of the run's inputs (compared by device and inode, so a hard link or
-//! another spelling of the same file is caught), nor another output of the same run; and its
-//! directory must accept a new file, which is tried by creating and removing one. All of this
-//! is decided before the input is read, so a bad path costs no work. One device is accepted:
-//! the null device (`/dev/null`, or a link to it), where a user means "discard"; nothing is
-//! written there, and no temporary file is made beside it. Other devices stay refused: a file
-//! written to a terminal or a full device is neither atomic nor checkable before the run.
-//!
-//! Whole files (`--json`, `--trace`, `--svg`, `-o`, plots and tables) go to a temporary file
-//! in the target's directory, are synced, and renamed over the target: a reader, a crash or a
-//! failed run never leaves half a file, and a file from an earlier run stays as it was. CSV rows
-//! are appended to an existing result set only when it begins with exactly this program's
-//! header and ends with a newline; an append that fails (a full disk) cuts the file back to
-//! its length before the append, under the same lock, so a result set is never left torn.
+//! An output must be absent or a regular file (a symbolic link is followed); not a directory,
+//! device, FIFO or socket, nor one of the run's inputs (compared by device and inode), nor another
+//! output of the same run; and its directory must accept a new file. The null device is the one
+//! device accepted: nothing is written there. A CSV row is appended only to a result set that
+//! begins with exactly this program's header and ends with a newline. So a bad path costs no work,
+//! and a reader, a crash or a failed run never sees half a file or a torn result set. The rules as
+//! users meet them: `docs/troubleshooting.md#outputs`.
 
 use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom, Write};

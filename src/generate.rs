@@ -1,18 +1,13 @@
 //! Seeded random inputs, for the committed benchmark inputs, the tests and the self-test.
 //!
-//! Each byte is a uniform pick from the alphabet by [`Random`], whose stream is fixed by its
-//! seed, so a `(len, len2, alphabet, seed)` tuple names one file byte for byte, for good: the
-//! files in `inputs/` can be regenerated and checked instead of trusted.
-//!
-//! Files are written in the plain format that [`crate::input`] reads, and never one that
-//! reading would misunderstand: an alphabet with a line break is refused by the options, and a
-//! pair whose first line would begin with `>` (read as FASTA) is refused here.
-//!
-//! A file is never built in memory: [`PairFile`] makes its bytes as they are read, in the order
-//! [`generate_pair`] draws them, and [`write_generated`] streams them through a buffer of
-//! [`CHUNK`] bytes into a temporary file that is renamed over the target once complete, so
-//! memory stays the same at any length. Lengths whose file would exceed [`MAX_FILE_BYTES`], or
-//! the free space of the output's directory, are refused before anything is written.
+//! Each byte is a uniform pick from the alphabet by [`Random`], whose stream is fixed by its seed,
+//! so a `(len, len2, alphabet, seed)` tuple names one file byte for byte, for good: the files in
+//! `inputs/` can be regenerated and checked instead of trusted. Files are written in the plain
+//! format [`crate::input`] reads, and never one it would misread (the options refuse an alphabet
+//! with a line break; a pair whose first line would begin with `>` is refused here). A file is
+//! never built in memory: [`write_generated`] streams [`PairFile`]'s bytes through a buffer of
+//! [`CHUNK`] bytes into a temporary file renamed over the target, and refuses before writing a file
+//! over [`MAX_FILE_BYTES`] or the free space.
 
 use std::fs;
 use std::io::{self, Read};

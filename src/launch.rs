@@ -1,19 +1,15 @@
 //! How this process was started: by which launcher, how many processes that launcher says it
-//! started, and whether the terminal the run was started from can be drawn on. Read once, from
-//! the environment, when the options are built.
+//! started, and whether the terminal the run was started from can be drawn on. Read once, from the
+//! environment, when the options are built.
 //!
 //! Launchers announce themselves through their environment: Open MPI's `mpirun` sets
-//! `OMPI_COMM_WORLD_SIZE`, MPICH's Hydra (`mpiexec`) sets `PMI_SIZE`, Slurm's `srun` sets
-//! `SLURM_STEP_NUM_TASKS`, and a PMIx launcher `PMIX_RANK`. A process with none of them is an
-//! MPI singleton. When the launcher's count and the MPI world's size differ, the binary was
-//! built against another MPI than the launcher's (`commands` refuses to run then).
-//!
-//! The variables of the library the binary is linked with ([`Family::of_library`]) are read
-//! first, then the other family's, then `srun`'s: a variable of the other family can be left
-//! over in an environment (Hydra passes the whole environment on, an exported
-//! `OMPI_COMM_WORLD_SIZE` included), and only when the binary's own launcher said nothing is it
-//! the sign of a launcher from another MPI. `MPI_LCS_LAUNCHER` overrides the name recorded in
-//! reports (the experiment scripts set it to the exact launcher command).
+//! `OMPI_COMM_WORLD_SIZE`, MPICH's Hydra `PMI_SIZE`, Slurm's `srun` `SLURM_STEP_NUM_TASKS`, a PMIx
+//! launcher `PMIX_RANK`; a process with none of them is an MPI singleton. The variables of the
+//! library the binary is linked with ([`Family::of_library`]) are read first, then the other
+//! family's, then `srun`'s: a variable of the other family can be left over in an environment, and
+//! only when the binary's own launcher said nothing is it the sign of a launcher from another MPI
+//! (whose count then differs from the world's size, which `commands` refuses). `MPI_LCS_LAUNCHER`
+//! overrides the name recorded in reports.
 
 use std::io::IsTerminal;
 

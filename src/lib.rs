@@ -1,21 +1,17 @@
-//! mpi-lcs: the longest common subsequence, the edit distance with its alignment, and
-//! approximate search, computed over MPI ranks with every message, byte and second counted.
+//! mpi-lcs: the longest common subsequence, the edit distance with its alignment, and approximate
+//! search, computed over MPI ranks with every message, byte and second counted.
 //!
-//! The algorithms themselves live in the `lcs_core` crate, which has no MPI; this crate runs
-//! them over ranks and writes what they find. The binary only calls [`commands::main`]. The
-//! layers, each using only itself and those below it (checked on the source by the
-//! `structure` tests):
+//! The algorithms live in the [`lcs_core`] crate, which has no MPI; this crate runs them over ranks
+//! and writes what they find, and the binary only calls [`commands::main`]. The map of the files is
+//! the README's "Layout"; each module's doc says the rest. The modules form layers, each using only
+//! itself and those below it (checked by the `structure` tests):
 //!
-//! 1. the command line: [`cli`] (what is accepted), [`options`] (validated, with the
-//!    environment: with [`launch`], the only modules that read it), [`commands`] (what each
-//!    subcommand does);
-//! 2. what comes out: [`report`] (one model for JSON, CSV rows and the summary), [`paf`],
-//!    [`matches`] (a search's TSV, report and rows), [`export`] (files written atomically),
-//!    [`render`] (the classroom's pictures and page), [`plot`], [`runs`] and [`table`] (result
-//!    sets), [`generate`] (random inputs);
-//! 3. the engines over ranks: [`engines`] (diagonal, bands, search, side by side);
-//! 4. how ranks talk: [`comm`] (the messages, their counting and recording, waiting, sharing
-//!    and gathering);
+//! 1. the command line: [`cli`], [`options`] and [`launch`] (the only readers of the environment),
+//!    [`commands`];
+//! 2. the outputs: [`report`], [`paf`], [`matches`](mod@matches), [`export`], [`render`], [`plot`],
+//!    [`runs`], [`table`], [`generate`];
+//! 3. the engines over ranks: [`engines`];
+//! 4. how ranks talk: [`comm`];
 //! 5. the ground: [`input`], [`error`], [`mem`], [`cgroup`], [`cpus`], [`provenance`],
 //!    [`progress`].
 

@@ -1,25 +1,9 @@
-//! What a search found, as it leaves the program: the TSV of matches, and one report model
-//! ([`SearchReport`]) for the JSON report, the CSV row of a result set ([`SearchRow`]) and the
-//! summary.
-//!
-//! # The TSV
-//!
-//! A header line, `pattern\trecord\tstart\tend\tdistance`, then one line per match, sorted by
-//! pattern, record, end: the pattern's number (0-based, in the patterns file's order), the
-//! record's name (a FASTA header's first word, the record's number counted from 1 when the
-//! header has none; `-` for a plain text), the start and end (exclusive), 0-based offsets in
-//! the record's sequence, and the distance.
-//!
-//! # Result sets
-//!
-//! Search rows have a result set of their own: a `search` row has none of a `solve` row's
-//! answer or schedule (the LCS length, the distance of two sequences, predicted boundary
-//! messages, hops, fill and traceback times) and a `solve` row none of a search's (patterns,
-//! `k`, matches, throughput), while `table` and `plot` compare `solve` rows by exactly those
-//! columns. One shared row would be mostly empty columns, and every table and figure would need
-//! a case for rows it cannot compare; so `--append-csv` of `search` writes [`SearchRow`]s, with
-//! the same provenance columns as `solve`'s, into a file of their own, and `table` and `plot`
-//! refuse such a file by name.
+//! What a search found, as it leaves the program: the TSV of matches (a header line, then one line
+//! per match sorted by pattern, record and end: `pattern`, `record`, `start`, `end` exclusive,
+//! `distance`), and one report model ([`SearchReport`]) for the JSON report, the row of a result
+//! set of search runs ([`SearchRow`], in a file of its own: a search has none of the columns `table`
+//! and `plot` compare `solve` runs by) and the summary. Every column, and why search rows live
+//! apart: `docs/search.md#what-is-printed-and-written`.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};

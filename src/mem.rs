@@ -1,14 +1,9 @@
-//! Memory: the peak a process reached, what the host can still give it, and the sizes users
-//! write (`512M`, `2G`, `1.5GiB`, plain bytes).
-//!
-//! Sizes are binary both ways: `512M` is 512 MiB and is printed as `512.0 MiB`.
-//!
-//! The memory pre-check compares a run's estimate with the smallest of the user's limit,
-//! the kernel's `MemAvailable` (from `/proc/meminfo`, for which there is no system call), and
-//! the room left under the memory limits of this process's own cgroup and its ancestors:
-//! cgroup v2 (`memory.max` − `memory.current`, at the path `/proc/self/cgroup` names) or v1
-//! (`memory.limit_in_bytes` − `memory.usage_in_bytes`). Where none of these exist (not Linux),
-//! there is no host limit and only the user's applies.
+//! Memory: the peak a process reached, what the host can still give it, and the sizes users write
+//! (`512M`, `2G`, `1.5GiB`, plain bytes; binary both ways, `512M` printed as `512.0 MiB`). The
+//! pre-check compares a run's estimate with the smallest of the user's limit, the kernel's
+//! `MemAvailable` (`/proc/meminfo`) and the room left under the memory limits of this process's
+//! cgroup and its ancestors (v2 `memory.max` − `memory.current`, v1 `memory.limit_in_bytes` −
+//! `memory.usage_in_bytes`); without these (not Linux) only the user's limit applies.
 
 use std::path::{Path, PathBuf};
 

@@ -392,8 +392,8 @@ pub struct ScheduleOptions {
     pub html: Option<PathBuf>,
 }
 
-/// Most ranks `schedule` describes: its counts cost O(P^2) (a third of a second at this
-/// bound), and a class looks at a handful.
+/// Most ranks `schedule` describes: its counts cost O(P^2) (what that takes at this bound:
+/// `docs/performance.md`), and a class looks at a handful.
 pub const MAX_SCHEDULE_RANKS: usize = 1024;
 /// Longest side `schedule` describes: 10^9 (cell counts then stay well inside 64 bits).
 pub const MAX_SCHEDULE_SIDE: usize = 1_000_000_000;

@@ -1,13 +1,9 @@
-//! A progress bar over diagonals on rank 0, for runs long enough to wonder about.
-//!
-//! Only rank 0 shows it, only when its stderr ends at a terminal (or `--progress` asks for it
-//! anyway), never with `--no-progress`; on a terminal only once the fill has run for
-//! [`DELAY`], so short runs print nothing extra, and when asked for, from the start. Checking
-//! costs one clock read every `STRIDE` steps.
-//!
-//! Under a launcher a rank's stderr is a pipe that the launcher copies to its own stderr, so
-//! the options ask the launcher's terminal (`launch`), and the bar is drawn with plain ANSI
-//! sequences that survive the copy.
+//! A progress bar over diagonals on rank 0, for runs long enough to wonder about: only when its
+//! stderr ends at a terminal (after [`DELAY`], so short runs print nothing extra) or `--progress`
+//! asks for it (from the start), never with `--no-progress`; checking costs one clock read every
+//! `STRIDE` steps. Under a launcher stderr is a pipe the launcher copies, so the options ask the
+//! launcher's terminal (`launch`) and the bar is drawn with plain ANSI sequences that survive the
+//! copy.
 
 use std::io::Write;
 use std::time::{Duration, Instant};

@@ -1,16 +1,11 @@
-//! Result sets: the CSV files of runs that `--append-csv` and the experiment scripts write,
-//! read back into [`Row`]s with the very struct that wrote them, for tables and plots.
-//!
-//! A result set of `search` runs (see `matches`) is refused by name: its rows are not runs of
-//! the two sequences these tables and plots compare.
-//!
-//! A file that is missing, unreadable, not a result set of this program (another header) or
-//! has a malformed row is refused with a message naming the file and the line.
-//!
-//! Reading is bounded whatever the path names: a result set must be a regular file (a device
-//! such as `/dev/zero` would never end, a FIFO might never start) of at most
-//! [`MAX_RESULT_SET_BYTES`], whose lines are at most [`MAX_LINE_BYTES`] long; anything else
-//! is refused before it is read, or as soon as the read passes the bound.
+//! Result sets: the CSV files of runs that `--append-csv` and the experiment scripts write, read
+//! back into [`Row`]s with the very struct that wrote them, for tables and plots, and reduced to
+//! configurations by [`summarise`]. A result set of `search` runs (see `matches`) is refused by
+//! name, and so is a file that is missing, unreadable, not this program's (another header) or has a
+//! malformed row, with a message naming the file and the line. Reading is bounded whatever the path
+//! names: a regular file of at most [`MAX_RESULT_SET_BYTES`] with lines of at most
+//! [`MAX_LINE_BYTES`]; anything else is refused before it is read, or as soon as the read passes
+//! the bound.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;

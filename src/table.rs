@@ -1,13 +1,10 @@
-//! `mpi-lcs table`: result sets as Markdown, in the layout of the report's table — one line
-//! per input, engine and store, the sequential reference beside the rank counts — then where
-//! the fill time went, the measured messages against the schedule's prediction, a check that
-//! every run found the same LCS length, where the ranks ran, and on what.
-//!
-//! The aggregation is [`crate::runs::summarise`], the same as `plot`'s: each time is the
-//! median of `seconds_total` over the repetitions, with their range; a configuration is marked
-//! † when any of its runs had more ranks than cores on a host (the runs' own `oversubscribed`
-//! record, which `plot` draws as hollow markers). A result set that mixes commits, machines,
-//! launchers, MPI libraries or placements is tabled under a warning that says so.
+//! `mpi-lcs table`: result sets as Markdown, in the layout of the report's table (one line per
+//! input, engine and store, the sequential reference beside the rank counts), then where the fill
+//! time went, the measured messages against the prediction, a check that every run found the same
+//! answer (LCS length or edit distance), where the ranks ran, and on what. The aggregation is
+//! [`crate::runs::summarise`], as `plot`'s: medians with their range, † where a run was
+//! oversubscribed. A result set that mixes commits, machines, launchers, MPI libraries or
+//! placements is tabled under a warning saying so.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

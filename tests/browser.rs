@@ -1,17 +1,12 @@
-//! Headless Chromium, driven over the DevTools protocol on a pipe: the classroom page's tests
-//! load it as a teacher's browser would, press its keys, move the mouse over it and read its
-//! state back, and watch what it logs and what it requests.
-//!
-//! Chromium is started with `--remote-debugging-pipe`: it reads commands on file descriptor 3
-//! and writes replies and events on descriptor 4, each one JSON text ended by a NUL byte, so no
-//! port or websocket client is needed. It runs as a [`Job`] in a session of its own, with a
-//! fresh profile, so a failing test kills it with all its helper processes. The flags keep it
-//! off the network (no background requests, updates or sync); the tests then count every
-//! request the page makes.
-//!
-//! The browser is Debian's `chromium` (`scripts/setup.sh` installs it), or the program named by
-//! `MPI_LCS_TEST_CHROMIUM`. When it is missing the tests fail with the setup hint: they are
-//! never skipped.
+//! Headless Chromium, driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`:
+//! commands on file descriptor 3, replies and events on 4, each a JSON text ended by a NUL byte, so
+//! no port or websocket client is needed): the classroom page's tests load the page as a teacher's
+//! browser would, press its keys, move the mouse over it, read its state back, and count what it
+//! logs and every request it makes. It runs as a [`Job`] in a session of its own with a fresh
+//! profile and flags that keep it off the network, so a failing test kills it with all its helper
+//! processes. The browser is Debian's `chromium` (`scripts/setup.sh` installs it) or the program
+//! named by `MPI_LCS_TEST_CHROMIUM`; when it is missing the tests fail with the setup hint, never
+//! skip.
 
 use std::collections::VecDeque;
 use std::fs::File;

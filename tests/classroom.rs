@@ -1,11 +1,10 @@
-//! The classroom page in a real browser (headless Chromium, see `browser`): for small inputs on
-//! 1, 3 and 8 ranks it is stepped to several diagonals, by its API and by its keys, and what it
-//! shows is compared with the run's own records: the arrows of step d with the trace's boundary
-//! messages of diagonal d, the counters with the trace and the JSON report, the walk's hops
-//! with the trace's traceback messages, the LCS with the report's; owners with the `schedule`
-//! command's grid. An edit run's picture (parsed as XML) and page speak of the edit distance
-//! and end with the report's distance and CIGAR. Every page must log no error and request
-//! nothing but itself.
+//! The classroom page in a real browser (headless Chromium, see `browser`): for small inputs on 1,
+//! 3 and 8 ranks it is stepped by its API and by its keys, and what it shows is compared with the
+//! run's own records (the arrows of step d with the trace's boundary messages of diagonal d, the
+//! counters with the trace and the report, the hops with the traceback messages, the answer with
+//! the report's, the owners with `schedule`'s grid); an edit run's picture (parsed as XML) and page
+//! speak of the edit distance and end with its distance and CIGAR. Every page must log no error and
+//! request nothing but itself.
 
 use std::path::{Path, PathBuf};
 

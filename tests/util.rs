@@ -1,16 +1,11 @@
-//! The harness every integration test uses: runs the real `mpi-lcs` binary, alone or under an
-//! MPI launcher, in a temporary directory of its own, with a hard timeout so a hung rank fails
-//! the test instead of hanging the suite.
-//!
-//! Every launched command is a [`Job`] in a session of its own, marked by a variable of its own
-//! that its processes inherit; a job that is dropped before it ended (a timeout, a failed
-//! assertion, a panic) is killed with every process of its session or with its mark, the
-//! launcher's ranks included (Hydra's proxies and ranks start sessions of their own), so a
-//! failing test never leaves a process behind.
-//!
-//! The launcher is `mpirun` unless `MPI_LCS_TEST_LAUNCHER` names another (`mpiexec.mpich`);
-//! its family decides the flags: Open MPI needs `--oversubscribe` for more ranks than cores and
-//! `-x VAR` to pass a variable, MPICH's Hydra takes neither and passes the environment.
+//! The harness every integration test uses: runs the real `mpi-lcs` binary, alone or under an MPI
+//! launcher, in a temporary directory of its own, with a hard timeout so a hung rank fails the test
+//! instead of hanging the suite. Every launched command is a [`Job`] in a session of its own,
+//! marked by a variable its processes inherit; a job dropped before it ended (a timeout, a failed
+//! assertion, a panic) is killed with every process of its session or with its mark, the launcher's
+//! ranks included (Hydra's proxies and ranks start sessions of their own). The launcher is `mpirun`
+//! unless `MPI_LCS_TEST_LAUNCHER` names another (`mpiexec.mpich`); its family decides the flags
+//! (Open MPI's `--oversubscribe` and `-x VAR`; Hydra needs neither).
 
 use std::ffi::{OsStr, OsString};
 use std::io::{Read, Write};

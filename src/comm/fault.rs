@@ -1,12 +1,9 @@
 //! Planted faults, for the tests: one rank crashes, or hangs, at a chosen step of its fill or
-//! traceback, so that the tests can show every other rank still ends.
-//!
-//! A fault is written `fill:RANK:STEP` (the rank aborts when its fill reaches step `STEP`: a
-//! diagonal of the diagonal engine), `traceback:RANK:STEP` (it aborts when the walk reaches one
-//! of its cells on diagonal `STEP` or below), or `stall:RANK:STEP` (it hangs at that fill step
-//! until killed). The options read it from `MPI_LCS_FAULT`; nothing happens unless it is set.
-//! A fault naming a rank the run does not have is a usage error once MPI has started
-//! ([`Fault::check_ranks`]): a test that plants one must see it strike, not pass unharmed.
+//! traceback, so that the tests can show every other rank still ends. Written `fill:RANK:STEP`,
+//! `traceback:RANK:STEP` or `stall:RANK:STEP` in `MPI_LCS_FAULT` (read by the options; nothing
+//! happens unless it is set); a fault naming a rank the run does not have is a usage error once MPI
+//! has started ([`Fault::check_ranks`]): a test that plants one must see it strike. What each
+//! means: `docs/troubleshooting.md#planted-faults-for-the-tests`.
 
 use std::str::FromStr;
 

@@ -1,6 +1,7 @@
-//! How ranks talk: the messages and their wire formats, the counting of every message, the
-//! recording of a run, how a rank waits, sharing the input and gathering what every rank
-//! measured, and the tests' planted faults.
+//! How ranks talk: [`protocol`] (every message and wire format, one tag per kind), [`traffic`]
+//! (counting every message), [`trace`] (the recording of a run), [`waiting`] (how a rank waits,
+//! with [`host`]: the cores its host's ranks may use), [`share`] (the input's broadcast), [`stats`]
+//! (gathering what every rank measured) and [`fault`] (the tests' planted faults).
 
 pub mod fault;
 pub mod host;

@@ -1,17 +1,10 @@
-//! The input's way from rank 0 to every rank.
-//!
-//! Only rank 0 reads the input: it checks and reads it (from a file, standard input or a
-//! FIFO, for as long as the writer takes), then broadcasts a header of five `u64`s: an
-//! ok/error code, the two lengths, the orientation and the format. On error every rank returns
-//! it together, and only rank 0's carries the message. Then each sequence follows in pieces of
-//! at most [`PIECE`] bytes: MPI counts a message's elements in a C `int`, so one message holds
-//! less than 2^31 bytes, and a genome-sized sequence needs several.
-//!
-//! The other ranks wait for the header asleep ([`Waiting::Sleep`]) whatever the host's
-//! choice: rank 0 may be waiting for a person at a terminal or a pipe's writer, and a rank
-//! spinning in MPI's wait all that time would keep a core busy. The pieces follow the header
-//! at once, so they are waited for as the host's choice says (a non-blocking broadcast of a
-//! large piece advances only while it is tested, which a sleeping wait would slow down).
+//! The input's way from rank 0 to every rank: rank 0 reads it (for as long as a pipe's writer
+//! takes), then broadcasts a header of five `u64`s (an ok/error code, the two lengths, the
+//! orientation and the format), so that on error every rank returns together; then each sequence
+//! in pieces of at most [`PIECE`] bytes, since MPI counts a message's elements in a C `int`. The
+//! other ranks wait for the header asleep ([`Waiting::Sleep`]), keeping no core busy while rank 0
+//! waits on a person or a pipe; the pieces, which follow at once, are waited for as the host's
+//! choice says.
 
 use std::ops::Range;
 

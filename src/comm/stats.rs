@@ -1,11 +1,9 @@
 //! Gathering to rank 0 what every rank measured and recorded: its counts and times as one
-//! fixed-size [`RankStats`] record, its boundary messages per target, and, for a recorded run,
-//! its events, values (or a bands run's steps and timeline) and walk. These are MPI collectives, whose internal traffic depends on
-//! the MPI library; they are not counted as messages.
-//!
-//! Records travel as plain 64-bit words ([`Words`]), so no MPI datatype is created: a derived
-//! datatype lives until the process exits, and MPICH reports every one as leaked when MPI is
-//! finalised.
+//! fixed-size [`RankStats`] record, its boundary messages per target, and, for a recorded run, its
+//! events, values (or a bands run's steps and timeline) and walk. These are MPI collectives, whose
+//! internal traffic depends on the MPI library; they are not counted as messages. Records travel as
+//! plain 64-bit words ([`Words`]), so no MPI datatype is created (MPICH reports every derived
+//! datatype as leaked at finalisation).
 
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;

@@ -1,15 +1,10 @@
-//! The recording of a run, for teaching and for checking counts by hand: every message sent,
-//! and, for pictures, every computed value and every cell of the traceback walk; the bands
-//! engine also records each cell's step along its row (it keeps bits, not values: see
-//! [`Recording::deltas`]) and, for the classroom page's timeline, when each rank computed,
-//! sent and waited on each batch ([`Span`]).
-//!
-//! Recording is off unless `solve --trace` or a picture asks for it, and refused above
-//! [`MAX_TRACE_CELLS`] cells, since a trace holds one event per boundary cell. Each rank records
-//! what it sends, computes and walks; rank 0 gathers the recordings and orders them: boundary
-//! messages by diagonal and sender, then the traceback hops and the walk in walk order (the
-//! walk's diagonal `i + j` falls at every step), then the control messages. The trace is
-//! written as CSV with the columns of [`Event`].
+//! The recording of a run, for teaching and for checking counts by hand: every message sent, and,
+//! for pictures, every computed value (a bands run: each cell's step along its row,
+//! [`Recording::deltas`]) and every cell of the walk, and when a bands rank computed, sent and
+//! waited on each batch ([`Span`]). Off unless `solve --trace` or a picture asks for it, refused
+//! above [`MAX_TRACE_CELLS`] cells. Rank 0 gathers the recordings and orders them: boundary
+//! messages by diagonal and sender, then the hops and the walk in walk order, then the control
+//! messages; the trace is written as CSV with the columns of [`Event`].
 
 use serde::{Deserialize, Serialize};
 

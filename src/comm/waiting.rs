@@ -1,23 +1,16 @@
 //! How a rank waits for the messages it needs: inside MPI, or by testing and yielding its core
-//! between tests when its host runs more ranks than the cores they may use (`host`: their
+//! between tests when its host runs more ranks than the cores they may use ([`super::host`]: their
 //! affinity masks and CPU quota, not the CPUs online).
 //!
-//! MPI's waits poll. A rank that waits for its neighbour keeps its core busy until the message
-//! arrives, which is the fastest way to wait when every rank has a core of its own. When ranks
-//! share cores, the waiting rank may hold the very core its neighbour needs to compute the
-//! message: the neighbour then runs only when the scheduler takes the core away, once per time
-//! slice (milliseconds). Open MPI's `mpirun` notices an oversubscribed host and makes its waits
-//! yield; MPICH's do not, and a diagonal fill, which waits once per diagonal, then runs hundreds
-//! of times slower. So on an oversubscribed host every wait of the fill and the traceback tests
-//! its request and yields the core between two tests. The run's collectives (the input's
-//! broadcast, the memory check, the gathering of statistics) go through the same choice: they
-//! are started as non-blocking collectives and waited for as any request.
-//!
-//! Yielding still keeps a core busy when nothing else wants it (`sched_yield` returns at
-//! once). A wait that may last as long as a person or a pipe takes, such as the wait for rank
-//! 0 to read standard input or a FIFO, sleeps between its tests instead, a little longer each
-//! time up to [`MAX_SLEEP`] ([`Waiting::Sleep`]): it costs no core, and adds at most that much
-//! to the wait.
+//! MPI's waits poll, the fastest way to wait when every rank has a core of its own. When ranks
+//! share cores, a waiting rank may hold the very core its neighbour needs to compute the message,
+//! which then runs once per scheduler time slice; Open MPI's `mpirun` makes its waits yield on an
+//! oversubscribed host, MPICH's do not. So there every wait of the fill and the traceback tests its
+//! request and yields between tests, and the run's collectives are started non-blocking and waited
+//! for the same way. A wait that may last as long as a person or a pipe takes (rank 0 reading
+//! standard input) sleeps between its tests instead, a little longer each time up to [`MAX_SLEEP`]
+//! ([`Waiting::Sleep`]): it costs no core. What it buys:
+//! `docs/mpi-families.md#what-oversubscription-costs`.
 
 use std::time::Duration;
 

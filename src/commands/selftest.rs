@@ -1,17 +1,14 @@
-//! `mpi-lcs self-test`: many random pairs through the real engine inside one launch, each
-//! answer compared with the sequential reference on rank 0.
+//! `mpi-lcs self-test`: many random pairs through the real engine inside one launch, each answer
+//! compared with the sequential reference on rank 0, so that the test suite checks hundreds of
+//! pairs per rank count and store with one launch each instead of one per pair.
 //!
-//! A launch of `mpirun` costs a few hundred milliseconds and the engine's answer for a small
-//! pair a fraction of one, so the test suite checks its hundreds of pairs per rank count and
-//! store with one launch each instead of one per pair. Every rank draws the same pairs from the
-//! same seed ([`crate::generate::test_pairs`]: the edge shapes, then random pairs); the pairs of
-//! the `--file` inputs are read by rank 0 and broadcast as `solve` broadcasts its input
-//! ([`crate::comm::share`], in pieces of `--piece` bytes), so a file that fails to read ends
-//! every rank with one message. For each pair rank 0 checks what a `solve` run checks and
-//! more: the LCS is the reference's byte for byte, boundary messages equal the prediction in
-//! total and per rank pair, every cell is owned once, one traceback message per hop, hops
-//! bounded by the walk's length. It prints one line per failed pair and a summary; the exit
-//! status is 1 when any pair failed.
+//! Every rank draws the same pairs from the same seed ([`crate::generate::test_pairs`]: the edge
+//! shapes, then random pairs); the pairs of the `--file` inputs are read by rank 0 and broadcast as
+//! `solve` broadcasts its input ([`crate::comm::share`], in pieces of `--piece` bytes). For each
+//! pair rank 0 checks what a `solve` run checks and more: the LCS is the reference's byte for byte,
+//! boundary messages equal the prediction in total and per rank pair, every cell is owned once, one
+//! traceback message per hop, hops bounded by the walk's length. It prints one line per failed pair
+//! and a summary; the exit status is 1 when any pair failed.
 
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;

@@ -1,12 +1,9 @@
 //! The memory budget of a run: what each rank will occupy, checked against the limit before
-//! anything is allocated, and, when it does not fit, what would.
-//!
-//! A rank's need is what it already occupies (its peak resident set so far: the program, the
-//! MPI library, the sequences it holds), plus the engine's working memory (the pages its store
-//! will touch, and the copies of the sequences it reads), plus a margin for the MPI library's
-//! communication buffers. The advice compares the busiest rank of other stores and rank counts
-//! by closed-form bounds, so it costs O(1) per candidate whatever the size: a refusal is as
-//! quick as an acceptance.
+//! anything is allocated, and, when it does not fit, what would. A rank's need is what it already
+//! occupies (its peak resident set so far), plus the engine's working memory (the pages its store
+//! will touch, the copies of the sequences it reads), plus a margin for the MPI library's buffers.
+//! The advice compares other stores and rank counts by closed-form bounds, O(1) per candidate: a
+//! refusal is as quick as an acceptance.
 
 use crate::engines::bands::{self, BandPlan, Checkpoint};
 use crate::engines::diagonal::schedule::Schedule;

@@ -1,44 +1,26 @@
 //! What a run should take, in closed form, on either engine: enough to tell a user before the
 //! fill that the other engine would take a small fraction of the time on this input's shape.
 //!
-//! The diagonal engine's busiest rank (rank 0) computes its share of the `m x n` cells and
-//! steps through the `m + n - 1` anti-diagonals one after another; on more than one rank every
-//! step is a synchronisation with its neighbours (the boundary values of one diagonal are
-//! needed on the next). So, with `C_0` the busiest rank's cells,
-//!
 //! ```text
 //! T_diagonal = C_0 * c_cell + (m + n - 1) * c_step(P)
+//! T_bands    = (b + p - 1) * (min(B, m) * w_0 * c_word + c_batch(p))
 //! ```
 //!
-//! The bands engine advances `m` rows of `W = ceil(n / 64)` words, split among `p = min(P, W)`
-//! ranks (the widest band `w_0 = ceil(W / p)` words), in `b = ceil(m / B)` batches pipelined
-//! from band to band: the last band starts `p - 1` batches after the first, and each batch
-//! ends with one message per band edge. So
-//!
-//! ```text
-//! T_bands = (b + p - 1) * (min(B, m) * w_0 * c_word + c_batch(p))
-//! ```
-//!
-//! On similar sequences the bands engine fills only a diagonal band (`--band auto`), about
-//! `m * ((n - m) + 2k) / 64` words for the margin `k` the final cost `s` proves, its rows taken
-//! in turn whatever the ranks; the wave engine computes about every diagonal a step of cost up
-//! to `s` can use, `D(s)` of them (`s^2 / 2` for a square matrix, half that for the LCS's
-//! indel distance), shared among the ranks, one message each way per step:
+//! with `C_0` the busiest rank's cells, `b = ceil(m / B)` batches and `w_0` the widest band's
+//! words. On similar pairs, for a final cost `s`: the bands engine's diagonal band, `W_band(s)`
+//! words whose rows the ranks take in turn, and the wave engine's `D(s)` diagonal steps (about
+//! `s^2 / 2`), shared among the ranks, one message each way per step:
 //!
 //! ```text
 //! T_banded = W_band(s) * c_word
 //! T_wave   = D(s) * c_diagonal / P + (m + n) * c_slide + s * c_wave_step(P)
 //! ```
 //!
-//! The unit costs (`c_cell` per store, `c_step` on one rank and on more, `c_word`,
-//! `c_batch`, `c_diagonal`, `c_slide`, `c_wave_step`) are constants below, calibrated on
-//! `scripts/bench`'s runs; where each comes from is in `docs/performance.md`.
-//!
-//! Reading and broadcasting the input cost every engine alike and are left out. The figures
-//! are right within a small factor, which is all their uses need: a note when one engine
-//! should take ten times as long as the other, and `--engine auto`'s choice between the bands
-//! and wave engines, where a wrong choice on a close call costs little. O(1), but for the
-//! wave's diagonals, O(s).
+//! The unit costs are the constants below, calibrated on `scripts/bench`'s runs (where each
+//! comes from: `docs/performance.md`); reading and broadcasting the input are left out. Right
+//! within a small factor, which is all their uses need: a note when one engine should take ten
+//! times as long as the other, and `--engine auto`'s choice between the bands and wave engines.
+//! O(1), but O(s) for `D(s)`. The model: `docs/algorithms.md#the-cost-model`.
 
 use lcs_core::diagonal_band::{Band, WHOLE_SHARE};
 use lcs_core::problem::Problem;

@@ -1,14 +1,11 @@
 //! One `solve` run over MPI: the input on rank 0, broadcast, checks, the engine's fill and
-//! traceback, every rank's record gathered to rank 0. It returns what the run produced; the
-//! command makes the report and writes the files.
-//!
-//! Every failure a user can cause is decided collectively, before any work: rank 0 runs the
-//! caller's checks (the output paths) and reads and validates the input, then broadcasts an
-//! ok/error code before any data; the caller's checks of the matrix's size (traces and
-//! pictures) run on every rank from the broadcast lengths; the memory pre-check is reduced over
-//! all ranks. So every rank leaves together with the same exit status and only rank 0 carries
-//! the message. Anything else that goes wrong on one rank (a panic, a planted fault) aborts the
-//! whole job through `MPI_Abort`, so no rank is ever left blocked in a receive.
+//! traceback, every rank's record gathered to rank 0; the command makes the report and writes the
+//! files. Every failure a user can cause is decided collectively before any work (rank 0's checks
+//! and input, then an ok/error code broadcast before any data; the size checks on every rank from
+//! the broadcast lengths; the memory pre-check reduced over all ranks), so every rank leaves
+//! together with one exit status and only rank 0 carries the message. Anything else that goes wrong
+//! on one rank (a panic, a planted fault) aborts the whole job through `MPI_Abort`: no rank is ever
+//! left blocked in a receive.
 
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};

@@ -1,29 +1,18 @@
-//! The distributed traceback: the path found so far travels backwards through the ranks that
-//! own the cells of the walk.
+//! The distributed traceback: the path found so far travels backwards through the ranks that own
+//! the cells of the walk. At each cell its owner takes one step by the problem's rule
+//! ([`lcs_core::problem`]); when the next cell belongs to another rank it sends that rank one
+//! `traceback` message ([`crate::comm::protocol::encode_hop`]: the next cell and the path so far).
+//! The rank where the walk leaves the matrix sends the path to rank 0 (a `control` message, unless
+//! it is rank 0), and rank 0 sends every other rank an empty end-of-walk notice; until then every
+//! rank serves incoming messages, so none is left waiting in a receive. Every wait goes as
+//! [`Waiting`](crate::comm::waiting::Waiting) says. An engine provides a [`Walker`] for its own
+//! cells; [`run`] moves the walk between ranks.
 //!
-//! The walk starts at `(m-1, n-1)`. At a cell `(i, j)` its owner takes one step by the rule
-//! of the problem ([`lcs_core::problem`]): diagonally on a match; otherwise as the cells
-//! it kept say (LCS: up when `M(i-1, j) >= M(i, j-1)`, else left; edit distance: a
-//! substitution, else up, else left). The walk ends when it *leaves* the matrix (`i < 0` or
-//! `j < 0`), the rest of the path then running along the border: stopping at row or column 0,
-//! as the report's pseudo-code does, would lose a match further along that row or column.
+//! Messages are probed for the traceback's own tags only (a rank already on its next pair may be
+//! sending that fill's messages), then received into a buffer of their size.
 //!
-//! When the next cell belongs to another rank, the owner sends that rank one `traceback`
-//! message ([`crate::comm::protocol::encode_hop`]): the next cell and the path found so far
-//! (its moves, four to a byte; the LCS is its matches, the alignment the path itself). The
-//! rank where the walk leaves the matrix sends the path to rank 0 (a `control` message, unless
-//! it is rank 0), and rank 0 tells every other rank that the walk is over (one empty `control`
-//! message each). Every rank other than the one holding the start simply serves incoming
-//! messages until that notice arrives, so no rank is left waiting. Cost: O(m + n) steps in
-//! all, one message per hop, each a quarter of a byte per step walked so far.
-//!
-//! Sends are non-blocking and received messages are probed (the traceback's own tags only: a
-//! rank already on its next pair may be sending that fill's messages), then received into a
-//! buffer of their size, and every request is waited for as [`Waiting`] says: on a host with more ranks
-//! than cores no rank spins in MPI while the rank it waits for needs the core.
-//!
-//! The protocol does not depend on how a rank walks its own cells: an engine provides a
-//! [`Walker`], and [`run`] moves the walk between ranks.
+//! Cost: O(m + n) steps in all, one message per hop, each a quarter of a byte per step walked so
+//! far. `docs/algorithms.md#the-distributed-traceback`.
 
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;

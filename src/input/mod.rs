@@ -1,38 +1,15 @@
-//! Reading the two input sequences from a file.
+//! Reading the two input sequences, from a file, `-` (standard input) or any stream (a FIFO, a
+//! device), gzip decompressed as it is read (told by its first two bytes). Two formats and nothing
+//! else, so that a malformed file is reported instead of silently giving another answer: **plain**
+//! (X on the first line, Y on the second) and **FASTA** (exactly two records), told apart by
+//! `--format auto` from the first non-blank line. Any byte but `\n` is data; at most the limit is
+//! read, counted decompressed; UTF-16 and UTF-32 are refused by their byte-order mark. Every rule:
+//! `docs/report.md#input-files`.
 //!
-//! Two formats are accepted, and nothing else, so that a malformed file is reported instead of
-//! silently producing a different LCS:
-//!
-//! * **Plain**: the first line is X, the second line is Y. Lines end with `\n`; a `\r` just
-//!   before a `\n`, or as the very last byte of the file, belongs to the line ending (CRLF
-//!   files, with or without a final newline); any other `\r` is data. The final newline is
-//!   optional, blank lines after the second line are ignored, and either line may be empty (an
-//!   empty sequence).
-//! * **FASTA**: `>` header lines, each followed by sequence lines that are concatenated (blank
-//!   lines ignored, line endings as above). A UTF-8 byte-order mark and blank lines before the
-//!   first header are skipped. Exactly two records are required.
-//!
-//! With `--format auto` (the default) a file is FASTA when its first non-blank line (after a
-//! byte-order mark) starts with `>`, and plain otherwise; the report says which was read.
-//! `--format plain` reads a plain file whose first sequence itself begins with `>`.
-//!
-//! A sequence is any run of bytes other than `\n`; nothing is assumed about the alphabet, so
-//! binary data is compared byte for byte. [`parse`] is linear in the input and never panics, so
-//! it is safe to feed arbitrary bytes. [`read_pair`] adds the file-system checks and orients the
-//! pair so that the shorter sequence becomes the rows of the DP matrix.
-//!
-//! Where the bytes come from: a file, `-` for standard input, or anything else that can be
-//! opened and read (a FIFO, a device), read as a stream until it ends. Either may be gzip,
-//! told by its first two bytes (`1f 8b`, whatever the name) and decompressed as it is read
-//! (several members one after the other, as `cat a.gz b.gz` makes, read as one). At most the
-//! limit is read, counted in decompressed bytes, so no stream and no gzip bomb can take more
-//! memory than the limit; a regular file that is not gzip is refused from its size alone.
-//! Text in UTF-16 or UTF-32 (told by its byte-order mark) is refused as such, except under
-//! `--format plain`, which reads every byte as data.
-//!
-//! `search` reads two other inputs, each in a module of its own: [`patterns`] (the patterns
-//! file, read whole on rank 0 as above) and [`text`] (the text, which every rank reads its own
-//! byte range of).
+//! [`parse`] is linear in the input and never panics, so it is safe to feed arbitrary bytes;
+//! [`read_pair`] adds the file-system checks and orients the pair (the shorter sequence becomes the
+//! rows). `search`'s inputs: [`patterns`] (read whole on rank 0 as above) and [`text`] (read by
+//! byte ranges on every rank).
 
 pub mod patterns;
 pub mod text;

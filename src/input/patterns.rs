@@ -1,19 +1,9 @@
-//! A search's patterns file: one pattern per line, or FASTA (one pattern per record).
-//!
-//! Read whole, from a file or `-` (standard input), gzip decompressed, at most `--max-input`
-//! bytes, as `solve`'s input is ([`super::read_stream`]); then:
-//!
-//! * a file with a NUL byte is not text and is refused (a binary file named by mistake would
-//!   otherwise become thousands of patterns); UTF-16 and UTF-32 are refused by their byte-order
-//!   mark, and UTF-8's mark is skipped;
-//! * FASTA when the first non-blank line starts with `>` (as `--format auto` reads an input):
-//!   each record's sequence lines, concatenated, are one pattern;
-//! * else every line is a pattern, its line ending (`\n`, `\r\n`, or a `\r` that ends the file)
-//!   not part of it; blank lines at the end are ignored;
-//! * an empty pattern (a blank line between patterns, a record with no sequence) is refused
-//!   with its number and line; so is a file with no pattern at all.
-//!
-//! Patterns are numbered from 0 in the file's order: the number the search's output gives.
+//! A search's patterns file: one pattern per line, or FASTA (one pattern per record, its sequence
+//! lines joined), numbered from 0 in the file's order. Read whole, as `solve`'s input is
+//! ([`super::read_stream`]: a file or `-`, gzip, at most `--max-input` bytes); a file with a NUL byte
+//! is not text and is refused (a binary file named by mistake would otherwise become thousands of
+//! patterns), and so are UTF-16, UTF-32, an empty pattern (with its number and line) and a file
+//! with no pattern. The rules for users: `docs/search.md#what-is-searched`.
 
 use std::path::Path;
 

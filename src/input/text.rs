@@ -1,41 +1,15 @@
-//! A search's text, read by byte ranges: each rank reads its own part of the file, in blocks,
-//! so no rank holds the text (a 10 GB text needs a few MB per rank) and no rank sends it.
+//! A search's text, read by byte ranges: each rank reads its own part in blocks of [`BLOCK`] bytes,
+//! so no rank holds the text and none sends it. It must be a regular file that every rank opens at
+//! the same path (not standard input, a FIFO, a device or gzip); [`open_text`] checks it on rank 0
+//! and tells its format: **plain** (one sequence, every byte data but one line ending at the very
+//! end) or **FASTA** (records, each named by its header's first word, searched on its own).
 //!
-//! The text must therefore be a regular file that every rank can open at the same path (on one
-//! host, or on a file system the hosts share): not standard input, a FIFO or a device, and not
-//! gzip, whose bytes cannot be read from the middle. [`open_text`] checks it on rank 0 and
-//! tells its format, as `--format auto` tells an input's:
-//!
-//! * **plain** when the first non-blank line does not start with `>`: the whole file is one
-//!   sequence, every byte data (newlines inside it too), except one line ending at its very end
-//!   (`\n`, `\r\n` or `\r`). Its sequence area is `[0, size - ending)`, and a byte's offset in
-//!   the sequence is its offset in the file.
-//! * **FASTA**: records, each a `>` header line (its name: the header's first word) and
-//!   sequence lines whose bytes, without their line endings (`\n`, or `\r\n`; a `\r` at the
-//!   file's end), make the record's sequence. Each record is searched on its own. A UTF-8
-//!   byte-order mark is skipped; the area is the rest of the file.
-//!
-//! # FASTA from the middle
-//!
-//! A rank that starts reading at byte `a` does not know, alone, which record it is in, how far
-//! into it, or whether `a` lies inside a header. It learns it in two steps:
-//!
-//! 1. [`summarize`]: it reads its range once for line starts and headers only: the sequence
-//!    bytes before its first line start (its *lead*, a piece of a line begun earlier), the
-//!    headers that start in it and the name of the last, the sequence bytes after that header
-//!    (or after its first line start), and whether its last line is a header. A header that
-//!    runs past the range is read to the end of its name.
-//! 2. [`starts`]: from every rank's summary, in order (gathered by the engine), the state at
-//!    each range's first byte ([`Start`]): inside a header or not, the record (counted from 0
-//!    over the whole file), its name, and the sequence bytes of that record before the range.
-//!
-//! Then [`stream`] walks the range again, giving the caller each record's sequence bytes in
-//! runs, and [`read_before`] reads the sequence bytes just before the range, backwards, for the
-//! search's warm-up. Line endings may straddle blocks and ranges: each block is read with the
-//! byte after it, which tells whether a final `\r` is a line ending or data.
-//!
-//! Cost: two passes over the range (the first finds line ends only, at memory speed) and a
-//! block of memory ([`BLOCK`]) for each.
+//! A rank reading FASTA from the middle learns where it is in two steps: [`summarize`] reads its
+//! range for line starts and headers only, and [`starts`], from every rank's summary in order,
+//! gives the state at each range's first byte ([`Start`]). Then [`stream`] gives the record's bytes
+//! in runs, and [`read_before`] the bytes just before the range for the warm-up. Cost: two passes
+//! over the range and a block of memory for each.
+//! `docs/algorithms.md#reading-a-fasta-text-from-the-middle`.
 
 use std::fs::File;
 use std::io;

@@ -1,12 +1,8 @@
-//! Axes: the range an axis covers, where its ticks go, and their labels in the unit of the
-//! values — `20 µs`, `5 ms`, `2 s`; `500`, `10k`, `2M`; `0.5×`, `4×`; `50%` — so that no tick
-//! reads `1e-5` beside `0.001`.
-//!
-//! An axis works in drawing units: the value itself on a linear axis, its logarithm on a log
-//! axis. Rank counts are drawn on a base-2 log axis (the experiments double them) with a tick at
-//! every count that was run; measured values on a base-10 log axis with ticks at 1, 2 and 5
-//! times the powers of ten (or fewer, when the range is wide); stacked bars on a linear axis
-//! from zero.
+//! Axes: the range an axis covers, where its ticks go, and their labels in the unit of the values
+//! (`20 µs`, `5 ms`, `2 s`; `500`, `10k`, `2M`; `0.5×`, `4×`; `50%`), so that no tick reads `1e-5`
+//! beside `0.001`. Rank counts go on a base-2 log axis with a tick at every count run, measured
+//! values on a base-10 log axis with ticks at 1, 2 and 5 times the powers of ten (fewer when the
+//! range is wide), stacked bars on a linear axis from zero.
 
 /// What the values of an axis are, for their labels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

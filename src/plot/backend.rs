@@ -1,14 +1,10 @@
-//! The drawing backend of the plots: plotters lays out the axes, ticks, lines, legend and notes
-//! and hands each shape to this backend, which writes it through the crate's one SVG writer
-//! ([`SvgWriter`]). The marks plotters has no shape for (a point's group with its classes,
-//! data attributes and title) are plotters elements drawn on this same backend
-//! ([`super::draw`]), so a plot is drawn through plotters' API alone and written by one writer
-//! with one escape, and nothing is pasted into a finished document.
-//!
-//! Shapes are written as plotters' own SVG backend writes them (the same elements and
-//! attributes, colours as upper-case `#RRGGBB`, each text on a line of its own), so the plots
-//! look as they did. The document's `svg` element is the caller's: this backend draws inside
-//! it.
+//! The drawing backend of the plots: plotters lays out the axes, ticks, lines, legend and notes and
+//! hands each shape to this backend, which writes it through the crate's one SVG writer
+//! ([`SvgWriter`]), the shapes as plotters' own SVG backend writes them (so the plots look as they
+//! did). The marks plotters has no shape for (a point's group with its classes, data attributes and
+//! title) are plotters elements drawn on this same backend ([`super::draw`]): a plot is drawn
+//! through plotters' API alone, written with one escape, and nothing is pasted into a finished
+//! document. The document's `svg` element is the caller's.
 
 use std::convert::Infallible;
 

@@ -1,20 +1,14 @@
-//! Drawing: a figure model to an SVG document, with plotters for the axes, lines, legend and
-//! notes, and every data point written as a group of its own.
+//! Drawing: a figure model to an SVG document, with plotters for the axes, lines, legend and notes,
+//! and every data point written as a group of its own (`<g class="point">`, a bar's
+//! `<g class="bar">`): its error bar and marker, a `<title>` a viewer shows on hovering, and
+//! `data-` attributes naming the configuration it stands for (input, engine, store, ranks, hosts,
+//! oversubscribed), so that a test can check what was drawn against the table without guessing from
+//! pixels. Hollow markers (oversubscribed) are filled white with a coloured outline.
 //!
-//! A point's group (`<g class="point">`, a bar's `<g class="bar">`) holds its error bar and
-//! marker, a `<title>` that a viewer shows on hovering over it, and `data-` attributes naming
-//! the configuration it stands for (input, engine, store, ranks, hosts, oversubscribed). So a
-//! reader can ask any point what it is, and a test can check what was drawn against the
-//! table without guessing from pixels. Hollow markers (oversubscribed) are filled white with a
-//! coloured outline.
-//!
-//! Points, bars and the legend's markers are plotters elements of their own ([`Mark`]): the
-//! chart maps their coordinates like any series, and they write their groups through the
-//! writer of the plots' backend ([`super::backend`]), which writes everything else plotters
-//! draws. A point is drawn right after its panel's lines, so it lies on top of them.
-//!
-//! Colours and fonts come from `render::style`; no font files are needed (the SVG names the
-//! family and the viewer lays out the text), so text widths are estimates.
+//! Points, bars and the legend's markers are plotters elements of their own (`Mark`), written
+//! through the plots' backend ([`super::backend`]) like everything else plotters draws; a point is
+//! drawn right after its panel's lines, so it lies on top of them. Colours and fonts come from
+//! `render::style`.
 
 use std::convert::Infallible;
 

@@ -1,23 +1,12 @@
-//! Figure definitions: which measurements of the summarised runs each plot shows, against
-//! what, and what its notes say.
-//!
-//! Every figure is made from [`crate::runs::summarise`], the aggregation `table` uses: a
-//! point is the median of a configuration's repetitions, its error bar their minimum and
-//! maximum, and it is hollow when the configuration was oversubscribed (the runs' own record,
-//! which `table` marks †). A series is one input with one engine and store, named
-//! `name (m × n) · engine · store`; its colour is the input's, its marker the engine and
-//! store's.
-//!
-//! - time: median `seconds_total` per rank count, the sequential reference dashed;
-//! - speed-up: against the sequential reference (`mpi-lcs reference` of the same input) and
-//!   against P = 1 of the same engine and store, side by side;
-//! - efficiency: speed-up against P = 1 divided by P;
-//! - breakdown: per series, the busiest rank's fill split into compute, waiting and sending,
-//!   plus the traceback, stacked per rank count, with the total time marked;
-//! - messages: boundary messages measured against the schedule's prediction.
-//!
-//! Speed-up and efficiency take the median of the baseline and divide by each repetition's
-//! extremes for their error bars: the bars show how much the P-rank runs varied.
+//! Figure definitions: which measurements of the summarised runs each plot shows, against what, and
+//! what its notes say. Every figure is made from [`crate::runs::summarise`], the aggregation
+//! `table` uses: a point is the median of a configuration's repetitions, its error bar their
+//! minimum and maximum, hollow when the configuration was oversubscribed. A series is one input
+//! with one engine and store, named `name (m × n) · engine · store`, its colour the input's, its
+//! marker the engine and store's. The five figures (time, speed-up, efficiency, where the time
+//! goes, messages against the prediction): `docs/experiments.md#tables-and-plots`. Speed-up and
+//! efficiency divide the baseline's median by each repetition's extremes for their error bars: the
+//! bars show how much the P-rank runs varied.
 
 use std::collections::BTreeSet;
 

@@ -1,13 +1,9 @@
-//! `mpi-lcs plot`: result sets drawn as SVG figures fit for a report — time, speed-up,
-//! efficiency, where the time goes, and messages against the prediction, each against the
-//! rank count.
-//!
-//! The runs are read with [`crate::runs::read_result_sets`] and reduced with
-//! [`crate::runs::summarise`], exactly as `table` does, so a plot and a table of the same
-//! result set show the same medians and mark the same configurations oversubscribed. Then:
-//! [`figures`] decides what each figure shows ([`model`]), [`axis`] places and labels the
-//! ticks, and [`draw`] turns a figure into SVG, plotters drawing through [`backend`], which
-//! writes with the crate's one SVG writer. Every file is written atomically.
+//! `mpi-lcs plot`: result sets drawn as SVG figures fit for a report (time, speed-up, efficiency,
+//! where the time goes, and messages against the prediction, each against the rank count), read and
+//! reduced exactly as `table` does ([`crate::runs`]), so a plot and a table of one result set
+//! agree. [`figures`] decides what each figure shows ([`model`]), [`axis`] places and labels the
+//! ticks, and [`draw`] turns a figure into SVG through [`backend`], with the crate's one SVG
+//! writer; every file is written atomically.
 
 pub mod axis;
 pub mod backend;

@@ -1,12 +1,9 @@
-//! The picture of the bands engine's layout (`schedule --engine bands --svg`): each rank's
+//! The picture of the bands engine's layout to scale (`schedule --engine bands --svg`): each rank's
 //! band of columns in its colour, the 64-column words, the batches of rows, and one arrow per
-//! boundary message — the batch's carries, from a band's last column into the next band.
-//!
-//! The matrix is drawn to scale as a whole, not cell by cell (a band is at least 64 columns
-//! wide), so any size draws; the arrows are one per message, so the picture is refused above
-//! [`MAX_MESSAGES`] of them (a larger `--batch` sends fewer). Marks carry classes and data
-//! attributes (`rect.band`, `line.message` with `data-batch`, `data-from`, `data-to`) so the
-//! tests count them from the parsed document.
+//! boundary message, from a band's last column into the next band. Any size draws, but the arrows
+//! are one per message, so the picture is refused above [`MAX_MESSAGES`] of them (a larger
+//! `--batch` sends fewer). Marks: `rect.band`, `line.message` (`data-batch`, `data-from`,
+//! `data-to`), counted by the tests from the parsed document.
 
 use std::fmt::Write as _;
 use std::path::Path;

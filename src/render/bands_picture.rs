@@ -1,16 +1,11 @@
 //! The classroom picture of a bands run or schedule, cell by cell: the bands of columns in their
-//! owners' colours, fenced by thick lines and named above (ownership is not told by colour
-//! alone), the words and the batches, one arrow per message of carries at the band's edge in
-//! the sender's colour, each cell's value (or owner), the traceback walk with its hops, and
-//! below it the per-rank timeline ([`super::timeline`]).
-//!
-//! Cells need not be square: a band is at least a word wide, 64 columns for the engine, so a
+//! owners' colours, fenced by thick lines and named above (ownership is not told by colour alone),
+//! the words and the batches, one arrow per message of carries at the band's edge in the sender's
+//! colour, each cell's value (or owner), the traceback walk with its hops, and below it the
+//! per-rank timeline (`timeline`). Cells need not be square: a band is at least a word wide, so a
 //! run's grid is wide and flat and its cells are stretched to keep the rows readable. The marks
-//! carry the contract the page reads ([`super::svg`]'s, with `data-unit`, the pipeline stage
-//! `band + batch` of a cell or message, in place of the diagonal): `rect.cell` (`data-i`,
-//! `data-j`, `data-owner`, `data-batch`, `data-unit`), `rect.stage` (one outline per band and
-//! batch, `data-unit`), `line.message` and `line.message-halo` (`data-unit`, `data-batch`,
-//! `data-from`, `data-to`, `data-i`, `data-j`, `data-bytes`), and the walk's marks.
+//! carry the contract of [`super::svg`]'s with the pipeline stage in place of the diagonal:
+//! `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use super::layout::{Geometry, LEGEND_PX, MARGIN, TITLE_PX};
 use super::picture::{check, hops, Picture};

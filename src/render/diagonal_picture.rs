@@ -1,37 +1,16 @@
-//! SVG pictures of a schedule: the ownership grid in colour, the boundary messages as arrows,
-//! and, for a solved matrix, every cell's value and the traceback walk with its hops.
+//! The SVG picture of a diagonal schedule or run: the ownership grid in its owners' colours, the
+//! boundary messages as arrows from the sending cell into the receiver's, and, for a solved matrix,
+//! every cell's value and the traceback walk with its hops. The text view answers "who computes
+//! which cell"; a picture also shows *where the messages go*, which is what a class needs to see to
+//! believe the message count.
 //!
-//! The text view in the parent module answers "who computes which cell"; a picture also shows
-//! *where the messages go*, which is what a class needs to see to believe the message count.
-//! Each cell is filled with its owner's colour ([`super::style`]: twelve colours, hatched
-//! beyond); the rows' sequence runs down the left and the columns' along the top; each
-//! diagonal `d = i + j` is numbered where it leaves the grid at its top-right end, along the
-//! top and right edges; every message is an arrow from the sending cell into the neighbour
-//! cell its receiver owns. The traceback walk is one connected line through the centres of its
-//! cells, an arrowhead halfway along each step showing its direction (it starts at the
-//! bottom-right cell); each match sits on a black disc that shows its value (`M[i][j]`, the
-//! match's place in the LCS, or `D[i][j]`, the edits before it); each hop onto another rank is
-//! a thick red arrow over its step, and the legend lists the hops with what they carry (the
-//! next cell and the path so far). Every text follows the run's problem; an edit run's legend
-//! ends with its distance, its CIGAR and, for short inputs, the alignment's three lines.
-//! Above [`MAX_CELL_TEXT_SIDE`] cells a side the cells carry no text.
-//!
-//! Every mark carries its meaning as a class and data attributes (`rect.cell` with `data-i`,
-//! `data-j`, `data-d`, `data-pos`, `data-owner`; `line.message` with the trace's fields;
-//! `path.walk-step` with `data-t`; `circle.match`; `path.hop` with its payload), so tests and
-//! the classroom page ([`super::html`]) find marks by what they mean, not by how they are
-//! drawn. The page embeds the same drawing ([`render_grid`]) and animates it.
-//!
-//! Pictures are drawn from what a run recorded (its values, messages and walk), or, for a
-//! schedule, from the messages the schedule predicts. The document is written by hand (a
-//! plotting library cannot attach classes to its marks), rendered into a string and written
-//! atomically, so a failed run never leaves half a picture. Pictures are limited to
-//! [`MAX_PICTURE_CELLS_SIDE`] cells a side: beyond that a cell would be too small to read.
-//!
-//! This module checks the picture, asks for its layout and draws the parts in order, each in
-//! a module of its own: what is shown ([`super::picture`]), where it goes (`layout`), the
-//! matrix (`grid`), the walk (`walk`) and the legend (`legend`), all written through
-//! [`super::xml::SvgWriter`]; the title is drawn here.
+//! Pictures are drawn from what a run recorded (its values, messages and walk), or, for a schedule,
+//! from the messages the schedule predicts, and are limited to [`MAX_PICTURE_CELLS_SIDE`] cells a
+//! side (beyond, a cell would be too small to read). This module checks the picture, asks for its
+//! layout and draws the parts in order, each in a module of its own: what is shown
+//! ([`super::picture`]), where it goes (`layout`), the matrix (`grid`), the walk (`walk`) and the
+//! legend (`legend`); the title is drawn here. The marks and their classes:
+//! `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use super::layout::{swap_note, Layout, LEGEND_PX, MARGIN, TITLE_PX};
 use super::marks::defs;

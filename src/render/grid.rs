@@ -1,11 +1,8 @@
-//! The matrix of a classroom picture: the axes with their indices and sequence bytes, the
-//! diagonal numbers along the top and right edges, the cells in their owners' colours (hatched
-//! beyond twelve ranks), the page's hidden diagonal outlines, the text in each cell and the
-//! boundary messages as arrows.
-//!
-//! Each mark is classed and tagged with what it means (`rect.cell` with `data-i`, `data-j`,
-//! `data-d`, `data-pos`, `data-owner`; `line.message` with the trace's fields; ...), the
-//! contract that the tests and the classroom page's script read (see [`super::svg`]).
+//! The matrix of a classroom picture: the axes with their indices and sequence bytes, the diagonal
+//! numbers along the top and right edges, the cells in their owners' colours (hatched beyond twelve
+//! ranks), the page's hidden diagonal outlines, the text in each cell and the boundary messages as
+//! arrows, each mark classed and tagged with what it means
+//! (`docs/classroom.md#the-pictures-marks-and-the-pages-data`).
 
 use std::fmt::Write as _;
 

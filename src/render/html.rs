@@ -1,32 +1,16 @@
-//! The classroom page: one self-contained HTML file that plays the wavefront fill diagonal by
-//! diagonal and then the traceback cell by cell (`schedule --html`, `solve --html`).
+//! The classroom page: one self-contained HTML file that plays the fill step by step (the
+//! diagonals, or the bands engine's pipeline stage by stage) and then the traceback cell by cell
+//! (`schedule --html`, `solve --html`).
 //!
-//! The page holds everything it needs: the grid drawn by [`super::svg::render_grid`] (every mark
-//! classed and tagged with its cell, diagonal and ranks), the style sheet, the script
-//! (`page/page.css`, `page/page.js`, compiled in) and the run's data as one JSON block. It loads
-//! nothing: a Content-Security-Policy forbids every fetch, so it works offline and shows the
-//! same thing in any current browser.
-//!
-//! The data (schema 2, the `run-data` block): `command` (`schedule` or `solve`), `problem`
-//! (`lcs` or `edit`; `lcs` for a schedule), `rows`, `cols`, `ranks`, `swapped`; for a solved
-//! run the sequences `x`, `y` (bytes), the recorded values `values[i][j]` (`M` or `D`), the
-//! answer (`lcs` for an LCS run, `distance` for an edit run, the `cigar` and, for short inputs,
-//! the three-line `view` for both), the CIGAR letter of each move (`cigar_ops`: match,
-//! substitution, up, left, in the file's orientation), the walk's cells in walk order (`walk`),
-//! its `hops` (step `t`, `from`, `to`, next cell `i, j`, `bytes`, the `moves` of the path so
-//! far and its `prefix`: the LCS so far, or the CIGAR so far) and the report's `per_rank`
-//! lines and `control` explanation; `events`, every message exactly as the trace
-//! lists it (`kind`, `diagonal`, `from`, `to`, `i`, `j`, `bytes`: for `schedule`, the
-//! predicted boundary messages); and `steps`: the fill's unit (`diagonal`; the bands engine
-//! will add `batch`) and how many units one step shows (`group`, `walk_group`, more than one
-//! only above [`MAX_STEPS_PER_PHASE`] diagonals or walk cells, so that large matrices still
-//! play at a readable pace).
-//!
-//! The script derives owners and segments from the schedule's formulas (`diag_start_end`,
-//! `cell_proc`), checks them against the grid's marks, and exposes its state to tests as
-//! `window.lcsPage` (see `page.js`). Pages are limited to [`MAX_PAGE_CELLS_SIDE`] cells a side,
-//! like the pictures they contain; the 64 x 64 page on 8 ranks loads and plays through in well
-//! under two seconds.
+//! The page holds everything it needs: the grid drawn by [`super::svg::render_grid`] (or the bands
+//! picture's), the style sheet and the script (`page/page.css` and the `page/*.js` parts, compiled
+//! in) and the run's data as one JSON block (`Data`, schema 2). It loads nothing: a
+//! Content-Security-Policy forbids every fetch, so it works offline and shows the same thing in any
+//! current browser. The script derives owners and segments from the schedule's formulas, checks
+//! them against the grid's marks, and exposes its state to tests as `window.lcsPage`. Pages are
+//! limited to [`MAX_PAGE_CELLS_SIDE`] cells a side, like the pictures they contain, and group units
+//! beyond [`MAX_STEPS_PER_PHASE`] per phase. The data's fields:
+//! `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use std::fmt::Write as _;
 use std::path::Path;

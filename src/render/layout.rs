@@ -1,12 +1,7 @@
-//! Where everything of a classroom picture goes: the [`Layout`] of a picture (the cell size
-//! from the matrix's size, the grid's corner, the axes' baselines, how often an index or a
-//! diagonal is numbered, the picture's width and height) and the lines of its legend, wrapped
-//! to the legend's width.
-//!
-//! Text is not measured (the viewer lays it out in a font of its choice), so widths come from
-//! the shared estimate in [`super::style`]; everything is kept apart by those estimates plus
-//! some room. The drawings (`grid`, `walk`, `legend`) only read
-//! positions from here, so a picture's geometry is decided in one place.
+//! Where everything of a classroom picture goes: its [`Layout`] (the cell size, the grid's corner,
+//! the axes, how often an index or a diagonal is numbered, the picture's size) and the lines of its
+//! legend, wrapped to its width by the text-width estimate of [`super::style`]. The drawings only
+//! read positions from here, so a picture's geometry is decided in one place.
 
 use super::picture::{byte_label, is_match, Hop, Picture};
 use super::style;

@@ -1,13 +1,9 @@
-//! What the classroom page teaches besides the run: the introduction a student reads first
-//! (the problem, its recurrence, why a diagonal's cells are independent, what a message and a
-//! hop cost), and the comparison of the two engines' messages for the same input, the lesson
-//! of message aggregation in one table: the diagonal engine sends one 4-byte value per
-//! boundary cell and synchronises once per diagonal, the bands engine one message of carries
-//! per batch and band edge. A count is the run's own where the run measured it, else the
-//! closed-form prediction (which every run is tested to meet exactly); times appear only
-//! where measured.
-//!
-//! Texts mark formulas with backticks, as [`super::words`] does: [`super::words::html`] sets them.
+//! What the classroom page teaches besides the run: the introduction a student reads first (the
+//! problem, its recurrence, why a diagonal's cells are independent, what a message and a hop cost),
+//! and the two engines' messages for the same input compared in one table (the lesson of message
+//! aggregation): a count is the run's own where the run measured it, else the closed-form
+//! prediction (which every run is tested to meet exactly); times appear only where measured. Texts
+//! mark formulas with backticks, as the legends' words do.
 
 use serde::Serialize;
 

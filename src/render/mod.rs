@@ -1,17 +1,12 @@
-//! What the classroom sees: the schedule as text ([`text`]), pictures of a schedule or a run
-//! as SVG ([`svg`]), the page that plays them step by step ([`html`]), the bands engine's
-//! layout ([`bands`]), and the look they share with the plots ([`style`]).
-//!
-//! A picture is made in steps, each in a module of its own: what it shows ([`picture`]: the
-//! model, its hops and arrows), where everything goes (`layout`: sizes, positions, the
-//! legend's lines), and the drawings of the matrix (`grid`), the traceback walk (`walk`) and
-//! the legend (`legend`); [`svg`] puts them together. A bands run or schedule is drawn from its
-//! [`pipeline`] (the bands at the engine's word or a teaching word) by [`bands_picture`], with the
-//! per-rank `timeline` beneath; what the page teaches besides the run (its introduction, the two
-//! engines compared) is written in [`lesson`]. What the legends say about the run's
-//! problem (the LCS or the edit distance) is written once, in `words`. Every hand-written SVG
-//! in the crate, the plots' included, is written by [`xml::SvgWriter`], and every text put
-//! into SVG or HTML is escaped by [`xml::escape`].
+//! What the classroom sees: the schedule as text ([`text`]), pictures of a schedule or a run as SVG
+//! ([`svg`]: [`diagonal_picture`] or [`bands_picture`]), the page that plays them step by step
+//! ([`html`], with what it teaches besides the run in [`lesson`]), the bands layout to scale
+//! ([`bands`]), and the look shared with the plots ([`style`]). A picture is made in steps, each in
+//! a module of its own: what it shows ([`picture`], or a bands run's [`pipeline`]), where
+//! everything goes (`layout`), and the drawings of the matrix (`grid`), the walk (`walk`), the
+//! legend (`legend`) and the timeline (`timeline`), with the problem's words (`words`) written
+//! once. Every hand-written SVG is written by [`xml::SvgWriter`] and every text put into SVG or
+//! HTML escaped by [`xml::escape`].
 
 pub mod bands;
 pub mod bands_picture;

@@ -1,12 +1,9 @@
-//! What a classroom picture shows, before anything is placed or drawn: the [`Picture`] (a
-//! schedule, and for a solved run its problem, sequences, values, messages, walk and answer),
-//! the hops of the walk derived from its traceback messages ([`hops`]) with what each carries,
-//! the arrow each boundary message becomes, and how sequence bytes are labelled.
-//!
-//! The picture ([`super::svg`]) and the classroom page ([`super::html`]) are both drawn from
-//! this model, so the grid and the page's data agree on every hop and label. Everything here
-//! checks the recorded parts against the schedule: a part of the wrong size, or a traceback
-//! message that is not on the walk, is an internal error rather than a wrong picture.
+//! What a classroom picture shows, before anything is placed or drawn: the [`Picture`] (a schedule,
+//! and for a solved run its problem, sequences, values, messages, walk and answer), the hops of the
+//! walk derived from its traceback messages ([`hops`]), the arrow each boundary message becomes,
+//! and how sequence bytes are labelled. The picture and the page are both drawn from this model, so
+//! they agree on every hop and label; a recorded part that disagrees with the schedule is an
+//! internal error rather than a wrong picture.
 
 use std::fmt::Write as _;
 

@@ -1,18 +1,14 @@
-//! The bands engine's pipeline as a class sees it: its bands of whole words, its batches of
-//! rows, the stages in which the batches flow from band to band, the message of carries each
-//! band sends per batch, and a timeline of each rank's work, recorded by a run or, for a
-//! schedule, modelled.
+//! The bands engine's pipeline as a class sees it: its bands of whole words, its batches of rows,
+//! the stages in which the batches flow from band to band (band `k` computes batch `b` at stage
+//! `k + b`, after band `k − 1`'s batch `b` and its own batch `b − 1`), the message of carries each
+//! band sends per batch, and a timeline of each rank's work, recorded by a run or, for a schedule,
+//! modelled.
 //!
-//! A [`Pipeline`] is the engine's [`BandPlan`] (the same balanced split of words, the same
-//! batches, messages and bytes) with one difference a teacher may ask for: the number of
-//! columns in a word. The engine's word is 64 bits, so a matrix narrower than 64 columns is a
-//! single word owned by one rank; `schedule --engine bands --word 4` draws the same pipeline
-//! with words of 4 columns so that a small matrix still shows every rank (every page and
-//! picture says so). A word of 64 gives exactly the engine's plan (tested).
-//!
-//! **Stages.** Band `k` computes batch `b` at stage `k + b`: batch `b` needs the carries of
-//! batch `b` from band `k − 1` (stage `k − 1 + b`) and band `k`'s own batch `b − 1`. Stage by
-//! stage is the order the page plays; the recorded timeline shows when it really happened.
+//! A [`Pipeline`] is the engine's [`BandPlan`] (the same split, batches, messages and bytes) with
+//! one difference a teacher may ask for: the number of columns in a word.
+//! `schedule --engine bands --word 4` draws the same pipeline with words of 4 columns so that a
+//! small matrix still shows every rank (every page and picture says so); a word of 64 gives exactly
+//! the engine's plan (tested).
 
 use std::ops::Range;
 

@@ -1,23 +1,15 @@
 //! The look every picture and plot shares: colours, the font and a text-width estimate.
 //!
-//! Ranks get twelve light colours chosen for a projector: light enough for black text on a cell
-//! (contrast at least 8:1), none so pale that it passes for an empty cell (the page's grey of
-//! a cell not computed yet), each pair at least 0.12 apart in the perceptual OKLab space (ranks
-//! up to two apart, which share boundaries or sit side by side, at least 0.18), so that p0/p2
-//! or p1/p3 read as different colours on a washed-out screen too; and every pair at least 8
-//! apart (CIE76 ΔE in CIELAB) as a deuteranope or a protanope sees them, simulated with the
-//! matrices of Machado, Oliveira and Fernandes (2009) at full severity. They were found by a
-//! search under those constraints; the tests check each one. Beyond twelve ranks the colours
-//! repeat and a hatching tells the rounds apart ([`rank_hatch`]): stripes for p12..p23, a
-//! cross-hatch for p24..p35. The page reads them as CSS custom properties `--rank-0` …
-//! `--rank-11` ([`css_variables`]), so the palette is defined here only.
-//! The series of a plot get Okabe and Ito's colour-blind-safe palette at full strength, yellow
-//! darkened to show on white. Text is drawn in one sans-serif family whose glyphs are sized in
-//! pixels (the plots' backend, like plotters' own, divides a font's size by 1.24, so sizes are
-//! scaled by it here).
-//! No font files are needed: an SVG names the family and the viewer lays out the text; widths
-//! are therefore estimated (about 0.6 em per character), which is what layouts need to leave
-//! room.
+//! Ranks get twelve light colours chosen for a projector, defined here only (the page reads them as
+//! CSS custom properties, [`css_variables`]): light enough for black text on a cell (contrast at
+//! least 8:1), none so pale that it passes for an empty cell, each pair at least 0.12 apart in the
+//! OKLab space (0.18 for ranks up to two apart, which share boundaries), and every pair at least 8
+//! apart (CIE76 ΔE) as a deuteranope or a protanope sees them, simulated with the matrices of
+//! Machado, Oliveira and Fernandes (2009) at full severity; the tests check each. Beyond twelve
+//! ranks the colours repeat with a hatching ([`rank_hatch`]). Plot series get Okabe and Ito's
+//! colour-blind-safe palette, yellow darkened to show on white. No font files are needed: an SVG
+//! names the family and the viewer lays out the text, so widths are estimated (about 0.6 em per
+//! character, sizes scaled by the 1.24 plotters divides them by).
 
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};

@@ -1,20 +1,10 @@
-//! The classroom text view of a diagonal schedule: who computes which cell, the formulas that
-//! say so, how each diagonal is cut into segments, and how many boundary messages the run will
-//! send, per diagonal and per rank.
-//!
-//! It exists so that a teacher can show the wavefront assignment without starting MPI: the
-//! ownership grid is printed in the report's own layout (one matrix row per line, `p0 p1 …`),
-//! so the report's two example grids (5 x 8 on 3 ranks, 4 x 6 on 2 ranks) can be compared
-//! line by line; the formulas use the report's names (`diag_start_end`, `cell_proc`), and the
-//! segment table gives, for every diagonal, the numbers they take (`p`, `c`, `f`, `r`), each
-//! rank's positions with their rows, and the messages the diagonal sends. Large matrices keep
-//! only the numbers: the grid is dropped when it is wider than [`MAX_GRID_COLS`] and the
-//! per-diagonal table when there are more than [`MAX_TABLE_DIAGONALS`] diagonals, so the cost
-//! stays O((m + n) * P) like [`Schedule::predicted_messages`] and 100,000 x 100,000 prints
-//! instantly.
-//!
-//! The picture of the same schedule (and of a solved matrix with its messages and traceback
-//! walk) is drawn by [`super::svg`], and played step by step by [`super::html`].
+//! The classroom text view of a diagonal schedule, without starting MPI: the ownership grid in the
+//! report's own layout (one matrix row per line, `p0 p1 …`), the formulas in the report's names
+//! (`diag_start_end`, `cell_proc`), each diagonal's segments with the numbers those formulas take,
+//! and the boundary messages per diagonal and per rank
+//! (`docs/classroom.md#1-who-computes-what-no-mpi`). Large matrices keep only the numbers (no grid
+//! wider than [`MAX_GRID_COLS`], no table of more than [`MAX_TABLE_DIAGONALS`] diagonals), so the
+//! cost stays O((m + n) * P), like [`Schedule::predicted_messages`].
 
 use std::fmt::{self, Write};
 

@@ -1,14 +1,9 @@
-//! The per-rank timeline of a bands run (a Gantt chart): one row per rank that owns a band,
-//! and on it, batch by batch, when the rank computed (its colour), posted its messages (black)
-//! and waited (hatched grey), from the run's own recording; a line from the end of each
-//! batch's computation on one band to its start on the next shows the message of carries that
-//! passed between them. A schedule has no run: its timeline is a model (one unit of time per
-//! row and word, messages arriving at once), and its title says so.
-//!
-//! Marks: `rect.span` (`data-rank`, `data-batch`, `data-kind`, `data-unit` the pipeline stage,
-//! `data-start` and `data-end` in milliseconds from the first span, or in model units) and
-//! `line.carry` (`data-unit`, `data-from`, `data-batch`); the page lights the current stage's
-//! and moves its cursor, `line.now`, to the end of it.
+//! The per-rank timeline of a bands run (a Gantt chart): one row per rank that owns a band, and on
+//! it, batch by batch, when the rank computed (its colour), posted its messages (black) and waited
+//! (hatched grey), from the run's own recording, with a line per message of carries from the end of
+//! a batch on one band to its start on the next. A schedule has no run: its timeline is a model
+//! (one unit of time per row and word, messages arriving at once), and its title says so. The
+//! marks: `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use super::layout::MARGIN;
 use super::pipeline::Pipeline;

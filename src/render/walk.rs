@@ -1,12 +1,8 @@
 //! The traceback walk of a classroom picture: one step per pair of consecutive cells with its
 //! arrowhead halfway, a black disc on each match showing the cell's value (for an LCS run the
-//! match's place in the LCS, for an edit run the edits before it), and each hop onto another
-//! rank as a thick red arrow over its step, haloed in white.
-//!
-//! The steps are `path.walk-step` with `data-t`, the discs `circle.match`, the hops `path.hop`
-//! with their payload (`data-bytes`, `data-moves` of the path so far, and `data-prefix`, what
-//! that path spells: the LCS so far or the CIGAR so far; see [`super::svg`]); the classroom
-//! page reveals them step by step.
+//! match's place in the LCS, for an edit run the edits before it), and each hop onto another rank
+//! as a thick red arrow over its step, haloed in white, carrying its payload; the page reveals them
+//! step by step (`docs/classroom.md#the-pictures-marks-and-the-pages-data`).
 
 use super::layout::Geometry;
 use super::picture::{is_match, Hop, Picture};

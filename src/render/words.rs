@@ -1,7 +1,7 @@
 //! What the legends say about a run's problem: the value in a cell, the walk's rule, a match,
 //! what a hop carries and how the walk ends. The picture's legend (`layout`) and the page's
 //! (`html`) both read them here, so that the two never tell a class different things; the
-//! page's script (`page/page.js`) follows the same wording step by step.
+//! page's script (`page/*.js`) follows the same wording step by step.
 //!
 //! Formulas are marked with backticks: [`plain`] drops them (the SVG's text), [`html`] escapes
 //! the text and sets them in `<code>`.

@@ -1,5 +1,6 @@
-//! A run's path as the alignment tools write it: the extended CIGAR of SAM, the PAF line of
-//! minimap2, and the three-line view a person reads.
+//! A run's path as the alignment tools write it: the extended CIGAR of SAM (Li et al. 2009,
+//! doi:10.1093/bioinformatics/btp352), the PAF line of minimap2 (Li 2018,
+//! doi:10.1093/bioinformatics/bty191), and the three-line view a person reads.
 //!
 //! The file's first sequence is the **query** and its second the **target**, as edlib's
 //! `align(query, target)` and minimap2 read them, whichever of the two became the matrix's
@@ -10,6 +11,18 @@
 //! run's CIGAR has no `X`: its `=` bytes spell the LCS.
 //!
 //! Cost: O(m + n) to build, one operation per run of equal moves.
+//!
+//! ```
+//! use lcs_core::alignment::{apply, Alignment};
+//! use lcs_core::problem::Problem;
+//! use lcs_core::reference;
+//!
+//! let (query, target) = (&b"kitten"[..], &b"sitting"[..]);
+//! let alignment = Alignment::of_path(&reference::align(Problem::Edit, query, target), false);
+//! assert_eq!(alignment.cigar(), "1X3=1X1=1D");
+//! assert_eq!(alignment.edits(), 3);
+//! assert_eq!(apply(&alignment.cigar(), query, target).as_deref(), Some(target));
+//! ```
 
 use std::fmt::Write as _;
 

@@ -1,98 +1,21 @@
-//! Ukkonen's diagonal band with doubling: compute only the cells near the diagonals that join
-//! the matrix's corners, widen until the answer proves itself optimal. Pure arithmetic, shared
-//! by the sequential reference and the bands engine (whose *column* bands, one per rank, are
-//! another thing: see [`super::bands`]).
+//! Ukkonen's diagonal band with doubling (Ukkonen 1985, doi:10.1016/S0019-9958(85)80046-2; the
+//! doubling as edlib does it, Šošić & Šikić 2017, doi:10.1093/bioinformatics/btw753): compute
+//! only the cells near the diagonals that join the matrix's corners, widen until the answer proves
+//! itself optimal. Pure arithmetic, shared by the sequential reference and the bands engine (whose
+//! *column* bands, one per rank, are another thing).
 //!
-//! # The band
+//! The band of margin `k` is the cells with `-k <= j - i <= (n - m) + k`. Row `i` computes the
+//! window of whole words holding the band's columns of its group of four rows ([`Band::words`]);
+//! cells outside the windows take the values of straight moves, never better than the truth. A
+//! fill proves itself ([`Band::proves`]) when its edit distance `D'` is at most `(n - m) + 2k`, or
+//! its LCS `M'` has `m - M' <= k`: every optimal path then lies in the band, the answer is exact,
+//! and the banded walk is the whole matrix's walk, move for move. `--band auto`
+//! ([`BandChoice::Auto`]) starts at [`AUTO_START`] and at least doubles ([`Band::next`]); it fills
+//! the whole matrix once the band would hold [`WHOLE_SHARE`] of its words, or from the start when
+//! [`SAMPLES`] samples of the pair say so ([`sampled_margin`]).
 //!
-//! Rows are `x` (`m`), columns `y` (`n >= m`); cell `(i, j)` lies on diagonal `d = j - i`.
-//! Every path from `(-1, -1)` to `(m-1, n-1)` starts on diagonal 0 and ends on `n - m`. The
-//! band of margin `k` is the cells with `-k <= j - i <= (n - m) + k`: the strip between the two
-//! corners' diagonals and `k` more on either side (for a square matrix, `|j - i| <= k`). The
-//! bit-parallel fill works on whole words of 64 columns, so row `i` computes the *window* of
-//! words that hold the band's columns of rows `4 floor(i / 4)` to `4 floor(i / 4) + 3` (the four
-//! rows the fused kernel steps together share one window, [`Band::words`]). Windows only move
-//! right as `i` grows, never shrink on the left and never grow on the left.
-//!
-//! # What the fill computes outside its window
-//!
-//! The fill treats the matrix as if every cell outside the window were defined by its
-//! neighbours along one straight move, which is what the kernel's carries and untouched words
-//! say:
-//!
-//! * left of row `i`'s window, a cell equals the cell above, plus one for the edit distance
-//!   (`D(i, j) = D(i-1, j) + 1`, `M(i, j) = M(i-1, j)`): the carry into the window's first
-//!   word is the matrix's left-edge carry (0 for the LCS, a vertical delta of `+1` for the
-//!   edit distance), and the words left of the window keep the deltas of the last row that
-//!   computed them;
-//! * right of the window, a cell equals the cell on its left, plus one for the edit distance:
-//!   words no row has reached yet hold the initial state (`V` all ones, `Pv` all ones).
-//!
-//! Call the values so defined `D'` (or `M'`). Each is the cost (the length) of a real path
-//! through the whole matrix, built from real moves, so `D' >= D` and `M' <= M` everywhere.
-//! Inside the windows the kernel applies the exact recurrence, so a cell whose optimal path
-//! from `(-1, -1)` stays inside the windows has `D' = D` (`M' = M`). The answer of a fill is
-//! `D'(m-1, n-1)` (`M'(m-1, n-1)`): the sum of every band's horizontal deltas, stale words
-//! included, exactly as for the whole matrix.
-//!
-//! # When a fill proves itself
-//!
-//! A path through a cell on diagonal `d` costs at least `|d|` to reach it and
-//! `|(n - m) - d|` to go on to the end, so a path of cost `C` never strays further than
-//! `(C - (n - m)) / 2` diagonals outside the strip. So:
-//!
-//! * edit distance: if `D' <= (n - m) + 2k`, then `D <= D' <= (n - m) + 2k`, every optimal path
-//!   lies inside the band, the band's optimum is `D` and `D' = D`;
-//! * LCS: an LCS path makes `m - L` up moves and `n - L` left moves, so it never leaves the
-//!   diagonals `[-(m - L), (n - m) + (m - L)]`; if `m - M' <= k`, then `m - L <= m - M' <= k`,
-//!   every LCS path lies inside the band and `M' = L`. (Through the indel distance
-//!   `m + n - 2L = (n - m) + 2(m - L)` this is the edit distance's rule.)
-//!
-//! [`Band::proves`] is that test; a fill of the whole matrix always proves itself.
-//!
-//! # Why the walk is the whole matrix's walk, move for move
-//!
-//! When a fill proves itself, take the walk of the whole matrix (`reference`'s). It is an
-//! optimal path, so it lies in the band, and every prefix of it is an optimal path to its
-//! cell that stays in the band: every cell `c` on it has `D'(c) = D(c)`. At such a cell the
-//! rule compares neighbours `q` in a fixed order and takes the first whose value is
-//! `D(c) - 1` (edit distance: diagonal, then up; LCS: up when `M(up) = M(c)`). The banded fill
-//! reads `D'(q)`, which is `>= D(q) >= D(c) - 1` for every neighbour, and equal to `D(q)` when
-//! `q` is on the walk:
-//!
-//! * a neighbour the whole matrix rejects has `D(q) >= D(c)`, so `D'(q) >= D(c) = D'(c)`: the
-//!   band rejects it too (for the LCS: `M'(up) <= M(up) < M(c) = M'(c)`);
-//! * the neighbour the whole matrix takes is on the walk, so `D'(q) = D(q) = D'(c) - 1`: the
-//!   band takes it too.
-//!
-//! By induction from `(m-1, n-1)` the two walks make the same moves and the banded walk only
-//! reads cells inside its windows. Neighbours outside a window never need `+infinity`: the
-//! conventions above give them values `>= D` (`<= M`), which is all the argument uses, so no
-//! margin beyond the band is needed. Ties break as in the whole matrix because the rule's order
-//! is the same and its comparisons come out the same.
-//!
-//! # Doubling ([`BandChoice::Auto`])
-//!
-//! The first fill has margin [`AUTO_START`]. A fill that does not prove itself still bounds
-//! the answer (`D <= D'`, `L >= M'`), and the margin that bound would prove is
-//! [`Band::needed`]: `ceil((D' - (n - m)) / 2)`, or `m - M'`. The next margin is the larger of
-//! that and twice the last (Ukkonen's and edlib's doubling is the least it grows), so a fill
-//! whose value the wider band does not make worse proves itself at the second fill. Once the
-//! next band's windows would hold half the whole matrix's words or more ([`WHOLE_SHARE`]), the
-//! next fill is the whole matrix: on unrelated sequences the search then costs one narrow fill
-//! more than the whole matrix.
-//!
-//! Before the first fill `auto` looks at [`SAMPLES`] pieces of the pair, [`SAMPLE_ROWS`] bytes
-//! of `x` against as many of `y` spread along the strip, and scales the margin each would
-//! need to the whole matrix ([`sampled_margin`]). When their mean asks for a band of
-//! [`WHOLE_SHARE`] of the whole matrix's words or more (an LCS of unrelated sequences: about
-//! 58%, where an edit distance asks for about 45%), the first fill is the whole matrix, the
-//! fill the search would reach after its first narrow one; otherwise the search starts at
-//! [`AUTO_START`] as above. The samples only choose where the search starts: every
-//! answer is still a fill that proved itself, so a misleading sample costs time, never
-//! exactness.
-//!
-//! Cost of a fill of margin `k`: about `m * ((n - m) + 2k + 128) / 64` word steps.
+//! Cost of a fill of margin `k`: about `m * ((n - m) + 2k + 128) / 64` word steps. The proofs and
+//! the doubling rule: `docs/algorithms.md#ukkonens-diagonal-band`.
 
 use std::ops::Range;
 
@@ -129,7 +52,7 @@ pub const AUTO_START: usize = 64;
 pub const WHOLE_SHARE: f64 = 0.5;
 
 /// Bytes of `x` in each of the samples `auto` looks at before its first fill
-/// ([`sampled_margin`]), and how many samples: a few tens of microseconds of bit-parallel DP.
+/// ([`sampled_margin`]), and how many samples: four bit-parallel DPs of 1,024 x 1,024 cells.
 pub const SAMPLE_ROWS: usize = 1024;
 pub const SAMPLES: usize = 4;
 

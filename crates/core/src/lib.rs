@@ -1,8 +1,36 @@
-//! lcs-core: the sequential algorithms of mpi-lcs, with no MPI.
+//! lcs-core: the sequential algorithms of mpi-lcs, with no MPI dependency. Three problems on byte
+//! sequences, each with the bit-parallel kernels that make it fast and a plain DP that checks them:
 //!
-//! Three problems on two byte sequences: the longest common subsequence, the edit
-//! (Levenshtein) distance with an optimal alignment, and approximate search of many patterns
-//! in a text.
+//! - the **longest common subsequence** of two sequences: the string itself, not only its length;
+//! - the **edit (Levenshtein) distance** of two sequences with an optimal alignment, as a CIGAR;
+//! - **approximate search**: every place where each of many patterns occurs in a text with at most
+//!   `k` edits.
+//!
+//! The modules (each opens with its recurrence and cost; the derivations are in
+//! `docs/algorithms.md`):
+//!
+//! - [`problem`] — the two pair problems, the walk's rule and the path it takes;
+//! - [`recurrence`] — each problem's cell recurrence, as the diagonal engine's stores compute it;
+//! - [`bitpar`] — the bit-parallel row steps (LCS and edit distance) and their kernels;
+//! - [`diagonal_band`] — Ukkonen's diagonal band with doubling;
+//! - [`reference`](mod@reference) — the sequential oracle: either problem's path, bit-parallel;
+//! - [`alignment`] — a path as a CIGAR, a PAF line and the three-line view;
+//! - [`search`] — the search's kernels, how ranks share it, where a match starts, its oracle;
+//! - [`split`] — the balanced contiguous split of the engines;
+//! - [`random`], [`exhaustive`] — seeded random sequences, and the tests' exhaustive cases.
+//!
+//! ```
+//! use lcs_core::alignment::Alignment;
+//! use lcs_core::problem::Problem;
+//! use lcs_core::reference;
+//!
+//! // The rows are the shorter sequence.
+//! let lcs = reference::lcs(b"AGGTAB", b"GXTXAYB");
+//! assert_eq!(lcs.lcs, b"GTAB");
+//!
+//! let path = reference::align(Problem::Edit, b"kitten", b"sitting");
+//! assert_eq!(Alignment::of_path(&path, false).cigar(), "1X3=1X1=1D");
+//! ```
 
 pub mod alignment;
 pub mod bitpar;

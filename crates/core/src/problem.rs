@@ -1,9 +1,8 @@
 //! The two problems both engines solve, and the walk both share: its moves and how they travel.
 //!
-//! # Problems
-//!
-//! Rows are `x` (the shorter sequence), columns `y`; cells are 0-indexed, virtual cells left of
-//! column 0 or above row 0 hold the border.
+//! Rows are `x` (the shorter sequence), columns `y`; cells are 0-indexed, and virtual cells left
+//! of column 0 or above row 0 hold the border (the DP of Wagner & Fischer 1974,
+//! doi:10.1145/321796.321811):
 //!
 //! * [`Problem::Lcs`]: `M(i, j)` = LCS length of `x[..=i]` and `y[..=j]`, border 0;
 //!   `M(i, j) = M(i-1, j-1) + 1` on a match, else `max(M(i-1, j), M(i, j-1))`.
@@ -11,28 +10,14 @@
 //!   `y[..=j]`, border `D(-1, j) = j + 1`, `D(i, -1) = i + 1`, `D(-1, -1) = 0`;
 //!   `D(i, j) = D(i-1, j-1)` on a match, else `1 + min(D(i-1, j-1), D(i-1, j), D(i, j-1))`.
 //!
-//! A virtual cell on anti-diagonal `e = i + j` (`e >= -2`) holds `0` for LCS and `e + 2` for
-//! the edit distance ([`Problem::border`]): the border depends on the diagonal alone, which is
-//! what lets the diagonal engine write it into its buffers as it goes.
-//!
-//! # The walk
-//!
-//! The traceback walks from `(m-1, n-1)` until it leaves the matrix, one [`Move`] per cell, by
-//! a fixed rule, so every engine, store and rank count gives the same path:
-//!
-//! * LCS: a match goes diagonally; else up when `M(i-1, j) >= M(i, j-1)`; else
-//!   left.
-//! * Edit: a match goes diagonally; else diagonally (a substitution) when
-//!   `D(i-1, j-1) = D(i, j) - 1`; else up when `D(i-1, j) = D(i, j) - 1`; else left.
-//!
-//! Once the walk leaves the matrix through row -1 or column -1 the rest of the path runs
-//! along the border ([`Path::leave`]), so a path always accounts for every byte of both
-//! sequences: `Up` takes a byte of `x` alone, `Left` a byte of `y` alone. The LCS is the bytes
-//! of the `Match` moves; the edit distance is the number of the other moves.
-//!
-//! A path travels in the traceback's messages packed four moves to a byte ([`Path::encode`]):
-//! a hop carries the path found so far, the finished path goes to rank 0. Cost: a quarter of a
-//! byte per step of the walk, at most `(m + n) / 4` bytes.
+//! A virtual cell's border depends on its anti-diagonal `e = i + j` alone (`0`, or `e + 2`:
+//! [`Problem::border`]). The walk goes from `(m-1, n-1)` until it leaves the matrix, one [`Move`]
+//! per cell: a match diagonally; else for the LCS up when `M(i-1, j) >= M(i, j-1)`, else left;
+//! for the edit distance diagonally when `D(i-1, j-1) = D(i, j) - 1`, else up when
+//! `D(i-1, j) = D(i, j) - 1`, else left. The rest of the path runs along the border
+//! ([`Path::leave`]), so it takes every byte of both sequences. A path travels in messages packed
+//! four moves to a byte ([`Path::encode`]): at most `(m + n) / 4` bytes. Why the walk stops only
+//! when it leaves the matrix: `docs/algorithms.md#problems-recurrences-and-the-walk`.
 
 use std::fmt;
 

@@ -1,62 +1,27 @@
 //! The sequential reference: the oracle every distributed run is checked against, for both
-//! problems.
+//! problems. It walks by the rule of [`crate::problem`], as every engine does, so all of them give
+//! the identical path (the same LCS string, the same alignment), not just one of the same length
+//! or cost.
 //!
-//! # Recurrences
+//! [`align`] fills with the bit-parallel step of [`crate::bitpar`] over one run of words spanning
+//! every column and keeps, per cell, the bits the walk asks at a mismatch: "up?" for the LCS,
+//! "substitute?" and "up?" for the edit distance, each plane row-major with every row starting on
+//! a fresh word ([`traceback_bytes`]). [`align_scalar`] fills the same bits by the plain
+//! cell-by-cell recurrence over two rows of `u32` values, an independent check; [`align_banded`]
+//! fills only a diagonal band ([`crate::diagonal_band`]).
 //!
-//! Rows are `x` (length `m`), columns are `y` (length `n`), with `m <= n`; cells are
-//! 0-indexed (see [`crate::problem`]).
+//! Cost: [`align`] `O(m * n / 64)` word operations, [`align_scalar`] `O(m * n)` cell updates; the
+//! traceback `O(m + n)`. Memory: the bit planes (`m * ceil(n / 64) * 8` bytes each) plus a row or
+//! two of state and, for [`align`], `ceil(n / 64)` words of masks per distinct byte of `x`.
 //!
-//! ```text
-//! LCS   M(i, j) = M(i-1, j-1) + 1                               if x[i] == y[j]
-//!               = max(M(i-1, j), M(i, j-1))                     otherwise, border 0
-//! Edit  D(i, j) = D(i-1, j-1)                                   if x[i] == y[j]
-//!               = 1 + min(D(i-1, j-1), D(i-1, j), D(i, j-1))    otherwise,
-//!       D(-1, j) = j + 1, D(i, -1) = i + 1, D(-1, -1) = 0
 //! ```
+//! use lcs_core::reference;
 //!
-//! # Traceback and tie-breaking
-//!
-//! The walk starts at `(m-1, n-1)` and runs while `i >= 0 && j >= 0`, one [`Move`] per cell:
-//!
-//! * `x[i] == y[j]`: go diagonally to `(i-1, j-1)` (for the LCS, prepend `x[i]`);
-//! * LCS: else if `M(i-1, j) >= M(i, j-1)` go up (ties go up), else left;
-//! * edit: else if `D(i-1, j-1) = D(i, j) - 1` substitute (diagonally), else if
-//!   `D(i-1, j) = D(i, j) - 1` go up, else left.
-//!
-//! It stops only when it leaves the matrix, never on reaching row 0 or column 0, because a
-//! match further left in row 0 (or further up in column 0) still belongs to the answer; the
-//! path then runs along the border to `(-1, -1)`. Every engine walks by the same rule, so all
-//! produce the identical path (the same LCS string, the same alignment), not just one of the
-//! same length or cost.
-//!
-//! # Storage
-//!
-//! The walk needs, at a mismatch, one bit per cell for the LCS ("up?") and two for the edit
-//! distance ("substitute?", "up?"); match cells need none, since a match is known from the
-//! sequences. Each plane of bits is packed row-major into `u64` words and each row starts at a
-//! word boundary, so row `i` is words `[i*W, (i+1)*W)` with `W = ceil(n/64)`; a plane takes
-//! `m * W * 8` bytes ([`traceback_bytes`]), about 320 MB for 50,000 x 50,000. The values
-//! themselves are never kept beyond the row being filled.
-//!
-//! # Fill
-//!
-//! [`align`] fills the bits with the bit-parallel step of [`crate::bitpar`] over one
-//! run of words spanning every column: for the LCS the Allison–Dix/Hyyrö step, whose carry out
-//! of bit `j` is the vertical difference `M(i, j) - M(i-1, j)`, so "go up" is that carry being
-//! 0 (the case analysis is in `bitpar`); for the edit distance Myers' step in Hyyrö's form,
-//! whose traced variant writes the "up" and "substitute" bits. One word step settles 64 cells.
-//!
-//! [`align_scalar`] fills the same bits with the plain cell-by-cell recurrence over two rows
-//! of `u32` values; it exists as an independent check on the bit-parallel fill.
-//!
-//! # Cost
-//!
-//! * [`align`]: `O(m * n / 64)` word operations; memory is the bit planes plus a row or two of
-//!   state and `W` words of match positions per distinct byte of `x` (at most the size of a
-//!   plane, since `x` has at most `m` distinct bytes).
-//! * [`align_scalar`]: `O(m * n)` cell updates; memory is the bit planes plus two `u32` rows
-//!   of length `n`.
-//! * The traceback is `O(m + n)` for both.
+//! let lcs = reference::lcs(b"AGGTAB", b"GXTXAYB");
+//! assert_eq!(lcs.length, 4);
+//! assert_eq!(lcs.lcs, b"GTAB");
+//! assert_eq!(lcs, reference::lcs_scalar(b"AGGTAB", b"GXTXAYB"));
+//! ```
 
 use crate::bitpar::edit::Delta;
 use crate::bitpar::{self, Masks, WORD_BITS};
@@ -179,7 +144,7 @@ pub fn align_timed(problem: Problem, x: &[u8], y: &[u8]) -> (Path, f64, f64) {
 }
 
 /// The path of `problem` by the cell-by-cell recurrence; same contract and same result as
-/// [`align`], more than ten times slower. Kept as an independent check on [`align`].
+/// [`align`], one cell per step instead of 64. Kept as an independent check on [`align`].
 pub fn align_scalar(problem: Problem, x: &[u8], y: &[u8]) -> Path {
     check_lengths(x, y);
     let bits = fill_scalar(problem, x, y);
@@ -266,7 +231,7 @@ impl BandBits {
     }
 }
 
-/// Bytes [`fill_band`] allocates for `band` (its windows' bits, their offsets, the masks and
+/// Bytes the banded fill allocates for `band` (its windows' bits, their offsets, the masks and
 /// the row state).
 pub fn band_memory_bytes(problem: Problem, x: &[u8], y: &[u8], band: Band) -> u64 {
     if band.is_whole() {

@@ -1,6 +1,7 @@
-//! The balanced contiguous split both engines use: `len` items shared by at most `ranks`
-//! ranks, as the report's `diag_start_end` shares a diagonal. The diagonal engine splits each
-//! diagonal's cells; the bands engine splits a row's words.
+//! The balanced contiguous split both engines use: `len` items shared by at most `ranks` ranks,
+//! as the report *Parallel computing 2021 — Longest Common Subsequence problem* (Marco Mariotto
+//! and Luca Crema) shares a diagonal in its `diag_start_end`. The diagonal engine splits each
+//! diagonal's cells; the bands engine splits a row's words; a search splits its text.
 //!
 //! With `p = min(ranks, len)` ranks at work, `c = ceil(len / p)`, `f = floor(len / p)` and
 //! `r = len mod p`: rank `k < r` owns the `c` items `[k c, k c + c)`, ranks `r <= k < p` own

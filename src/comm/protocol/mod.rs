@@ -1,24 +1,13 @@
-//! The messages ranks exchange: one fixed tag per kind of message, the kinds as every report
-//! counts them, and every message's wire format: a traceback hop ([`hop`]), the search's
-//! messages ([`search`], built from 64-bit words and bytes: [`words`]), the wave engine's
-//! halo ([`wave`]). Every decoder
-//! checks lengths and answers `None` for a message that is not what it claims.
+//! The messages ranks exchange: one fixed tag per kind of message ([`tag`]), the kinds as every
+//! report counts them ([`Kind`]: `boundary`, `traceback`, `control`), and every message's wire
+//! format: a traceback hop ([`hop`]), the search's messages ([`search`], built from 64-bit words
+//! and bytes: [`words`]), the wave engine's halo ([`wave`]). Every decoder checks lengths and
+//! answers `None` for a message that is not what it claims.
 //!
-//! Tags never carry a diagonal or row number: `MPI_TAG_UB` may be as small as 32767, and a
-//! 50,000 x 50,000 matrix has 99,999 diagonals. Each kind has one fixed tag, and MPI's
-//! non-overtaking rule (messages between one pair of ranks with one tag arrive in the order
-//! they were sent) keeps them in step.
-//!
-//! Counted kinds, spelled the same in the JSON report, the CSV rows and the trace:
-//! - `boundary`: what a neighbour needs during the fill: one cell's value (a `u32`: a length
-//!   or a distance) in the diagonal engine, a batch's carries in the bands engine (one bit per
-//!   row for the LCS, two for the edit distance: `ceil(B / 64)` words per bit);
-//! - `traceback`: a hop of the walk onto another rank: the next cell (two little-endian `u64`)
-//!   followed by the path found so far ([`Path::encode`]: its number of moves as a `u64`, then
-//!   the moves four to a byte);
-//! - `control`: the finished path delivered to rank 0 (encoded the same way), and the
-//!   end-of-walk notice to every other rank (empty); in a search, each rank's matches
-//!   delivered to rank 0 (see `search::run`), its only counted messages.
+//! Tags never carry a diagonal or row number (`MPI_TAG_UB` may be as small as 32767, and a
+//! 50,000 x 50,000 matrix has 99,999 diagonals): each kind has one fixed tag, and MPI's
+//! non-overtaking rule (messages between one pair of ranks with one tag arrive in the order they
+//! were sent) keeps them in step. What each kind holds, in bytes: `docs/report.md#what-is-counted`.
 
 use serde::{Deserialize, Serialize};
 

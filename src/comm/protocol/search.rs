@@ -1,15 +1,10 @@
-//! The messages of a search, each a run of 64-bit words (see [`super::words`]):
-//!
-//! - the header rank 0 broadcasts first ([`Header`]): its verdict (an exit code, 0 when it
-//!   read the patterns and checked the text) and the shape of what follows;
-//! - a FASTA text part's summary, gathered to rank 0 ([`summary_words`]), and every part's
-//!   start, broadcast back ([`starts_words`]);
-//! - a rank's matches and the names of their records, delivered to rank 0 in counted
-//!   `control` messages ([`matches_bytes`]): its length in bytes first, so that pieces can be
-//!   joined, then the counts, five words per match, and per name its record, its length and
-//!   its bytes.
-//!
-//! Every decoder checks the lengths it reads and answers `None` for a malformed message.
+//! The messages of a search, each a run of 64-bit words ([`super::words`]): the header rank 0
+//! broadcasts first ([`Header`]: its verdict, an exit code, and the shape of what follows); a FASTA
+//! text part's summary, gathered to rank 0 ([`summary_words`]), and every part's start, broadcast
+//! back ([`starts_words`]); and a rank's matches with their records' names, delivered to rank 0 in
+//! counted `control` messages ([`matches_bytes`]: its length in bytes first, so that pieces can be
+//! joined, then the counts, five words per match, and per name its record, length and bytes). Every
+//! decoder checks the lengths it reads and answers `None` for a malformed message.
 
 use std::ops::Range;
 

@@ -1,17 +1,10 @@
-//! Packed carry bits: the payload of a bands boundary message, and the store's record of each
-//! row's carry-in.
-//!
-//! Row `start + t` of a run of rows is bit `t % 64` of word `t / 64`, so one bit per row of a
-//! batch of `len` rows travels as `ceil(len / 64)` `u64` words (an MPI message of plain
-//! numbers) and bits past `len` in the last word are 0. A row's carry is a small payload of
-//! `planes` bits (the LCS's carry: one; the edit distance's delta: two, see
-//! `bitpar::edit::Delta`): bit `p` of row `t`'s payload is bit `t` of plane `p`, the planes
-//! laid one after the other, `words` words each ([`get_payload`], [`set_payload`]). O(1) per
-//! bit.
-//!
-//! [`Seams`] keeps the same payloads for every row at several places inside a band (the carry
-//! into each of its segments but the first), packed so that the fill, which writes all seams of
-//! a few rows at a time, touches one short run of words per 64 rows.
+//! Packed carry bits: the payload of a bands boundary message, and the store's record of each row's
+//! carry in. Row `start + t` is bit `t % 64` of word `t / 64` of each plane (one plane for the
+//! LCS's carry, two for the edit distance's delta), the planes laid one after the other, so a batch
+//! of `len` rows travels as `planes * ceil(len / 64)` `u64` words with the bits past `len` zero
+//! ([`get_payload`], [`set_payload`]: O(1) per bit). [`Seams`] keeps the same payloads at the seams
+//! inside a band, packed so that the fill, which writes all seams of a few rows at a time, touches
+//! one short run of words per 64 rows.
 
 use lcs_core::bitpar::WORD_BITS;
 

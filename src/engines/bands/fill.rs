@@ -1,47 +1,14 @@
-//! The bands engine over MPI: each rank computes its band of columns row by row, the rows
-//! pipelined in batches, one message of carry bits per batch to the band on the right; then the
-//! distributed traceback walks the bands from right to left.
-//!
-//! # Fill
-//!
-//! Rank `k` (of the `p` ranks that own words, see [`BandPlan`]) runs batches `0, 1, …` in
-//! order. For batch `b` it needs the carries into its band's first word of the batch's rows,
-//! which band `k - 1` computed (band 0 starts every row with the matrix's left edge: carry 0
-//! for the LCS, a vertical delta of +1 for the edit distance). Each step
-//! 1. posts the receive of batch `b + 1`'s carries from band `k - 1`, so they can arrive while
-//!    it works;
-//! 2. computes batch `b` ([`BandStore::run_batch`], four rows per pass of the kernel);
-//! 3. sends batch `b`'s carry-outs to band `k + 1` as one message of `ceil(B / 64)` words per
-//!    bit of carry (one for the LCS, two for the edit distance);
-//! 4. waits for both.
-//!
-//! Band `k + 1` so works on batch `b` while band `k` works on batch `b + 1`: a pipeline that
-//! fills in `p - 1` batches. On a diagonal band a rank runs only the batches holding its work,
-//! receives only the batches whose windows span its left edge and sends only those spanning
-//! its right edge ([`BandPlan::edge_batches`]), as both ends compute alike. Every rank posts
-//! its receive before it waits and data only flows right, so the exchange cannot deadlock even
-//! when sends are synchronous (the tests' switch).
-//! Messages use one fixed tag ([`tag::CARRIES`]) and MPI's non-overtaking order. Boundary
-//! messages: `(p - 1) * ceil(m / B)`, as [`BandPlan::predicted_messages`] says.
-//!
-//! # Recording
-//!
-//! A recorded run (a trace, a picture or a page was asked for) also keeps what the classroom
-//! page replays: every cell's step along its row, `M[i][j] − M[i][j−1]` (or `D`'s), read from
-//! the band's bits after each row, so that such a run computes its rows one at a time
-//! ([`BandStore::row`], the same step as the fused one); and when it computed, sent and waited
-//! on each batch ([`Span`], on the wall clock). It fills the whole matrix, whatever `--band`
-//! says (a diagonal band leaves cells uncomputed). Pages are small, so neither costs a
-//! measurable time; an unrecorded run does neither.
-//!
-//! # Traceback
-//!
-//! The walk starts at `(m-1, n-1)` on the last band and leaves a band only to its left, so it
-//! makes at most `p - 1` hops; the protocol (hops carrying the subsequence found so far, the
-//! LCS to rank 0, the end-of-walk notices) is [`crate::engines::traceback`]'s, with a
-//! [`BandWalker`](super::walk::BandWalker) answering
-//! "up or left?" from the band's bits, recomputing checkpointed blocks as the walk reaches
-//! them.
+//! The bands engine's MPI fill, batch by batch: a rank posts the receive of batch `b + 1`'s carries
+//! from band `k - 1`, computes batch `b` ([`BandStore::run_batch`]), sends its carries out to band
+//! `k + 1`, and waits for both, so band `k + 1` works on batch `b` while band `k` works on `b + 1`.
+//! On a diagonal band a rank runs only the batches holding its work and exchanges only those
+//! spanning its edges ([`BandPlan::edge_batches`]). Receives are posted before any wait and data
+//! only flows right, so the exchange cannot deadlock even with synchronous sends; one tag
+//! ([`tag::CARRIES`]) and MPI's non-overtaking order keep the batches in step. Boundary messages:
+//! [`BandPlan::predicted_messages`]. A recorded run also keeps each cell's step along its row
+//! (computing its rows one at a time, [`BandStore::row`]) and when each batch was computed, sent
+//! and waited on ([`Span`]), and fills the whole matrix.
+//! `docs/algorithms.md#ownership-and-the-pipeline`.
 
 use std::time::{Instant, SystemTime};
 

@@ -1,29 +1,14 @@
-//! How a band advances: its rows in order, four at a time through the fused bit-parallel step
-//! where it can, each row fed the carry out of the band to its left, and what the band keeps
-//! for the traceback written as it goes (every row's bits, or a checkpoint every `K` rows and
-//! each row's carry-in; see [`super::store`]).
+//! Each problem's row step over a run of a band's words, as the bands engine calls it: for the
+//! LCS the Allison–Dix step over `V` ([`bitpar::lcs`]) with a one-bit carry (0 at the matrix's left
+//! edge), for the edit distance Myers' step over `Pv`/`Mv` ([`bitpar::edit`]) with a vertical delta
+//! in {-1, 0, +1} as the carry (+1 at the left edge). A carry travels as a payload of `planes`
+//! bits (`Delta::to_bits` for the edit distance), so the pipeline and the checkpoints treat both
+//! problems alike: one row ([`step`]) or four ([`step4`]), whole or segment by segment, `G` words
+//! at a time, the carry out of one segment going into the next and kept at the seam
+//! ([`step_segments`], [`step4_segments`]).
 //!
-//! The problem decides the step ([`step`], [`step4`]): for the LCS the Allison–Dix/Hyyrö step
-//! over `V` ([`bitpar`]) with a one-bit carry (0 at the matrix's left edge); for the edit
-//! distance Myers' step in Hyyrö's form over `Pv`/`Mv` ([`bitpar::edit`]) with a vertical
-//! delta in {-1, 0, +1} as the carry (+1 at the left edge). A carry travels as a payload of
-//! `planes` bits (`Delta::to_bits` for the edit distance), so the MPI driver and the
-//! checkpoints treat both problems alike.
-//!
-//! The MPI driver ([`super::fill`]) calls [`BandStore::run_batch`], which has a whole batch's
-//! carry-ins at hand and so runs four rows per pass of the kernel, except across a checkpoint,
-//! which must see the state after its own row. A batch's carries out ([`super::carry`]) are
-//! the message to the band on the right.
-//!
-//! With checkpoints a row (or four fused rows) is stepped segment by segment, `G` words at a
-//! time ([`super::plan::SEGMENT_WORDS`]), the carry out of one segment going into the next and
-//! kept at the seam ([`step_segments`], [`step4_segments`]): the same words stepped in the same
-//! order, with one more stored payload per `G` words.
-//!
-//! Cost per row: one step over the band's words (a few instructions per word for the LCS,
-//! about three times as many for the edit distance, see [`bitpar`]), plus one stored word per
-//! band word and plane with every bit kept, or `planes` bits per row and `G` words with
-//! checkpoints.
+//! Cost per row: one step over the band's words, a few instructions per word for the LCS, about
+//! three times as many for the edit distance.
 
 use std::ops::Range;
 

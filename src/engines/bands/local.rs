@@ -1,13 +1,9 @@
-//! The whole bands engine in one process: every rank's band driven in pipeline order, the
-//! boundary carries handed over as the packed words an MPI message would carry, then the walk
-//! from band to band. For tests, for checking the MPI engine, and for one-rank runs.
-//!
-//! Order: for each batch `b`, band 0 computes its rows with carry-in 0, its carry-outs go to
-//! band 1 as one message of `ceil(len / 64)` words, band 1 computes the batch, and so on; this
-//! is the dependency order of the MPI pipeline, where band `k` works on batch `b` while band
-//! `k + 1` works on batch `b - 1`. The walk starts at `(m-1, n-1)` in the last active band and
-//! hops left. Cost: the fill's `m * ceil(n / 64)` word steps, the walk's `O(m + n)` steps plus
-//! any recompute, and the stores' memory all at once.
+//! The whole bands engine in one process: every rank's band driven in the pipeline's dependency
+//! order (for each batch, band 0, then its carries as the packed words an MPI message would carry
+//! to band 1, and so on), then the walk from band to band, starting in the last active band and
+//! hopping left. For tests, for checking the MPI engine, and for one-rank runs. Cost: the fill's
+//! `m * ceil(n / 64)` word steps, the walk's `O(m + n)` steps plus any recompute, and every band's
+//! store at once.
 
 use super::plan::BandPlan;
 use super::store::{BandStore, Checkpoint, Exit, RecomputeStats};

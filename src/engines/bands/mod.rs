@@ -1,65 +1,18 @@
-//! The bands engine: the bit-parallel LCS split by columns into bands of whole words, one band
-//! per rank, rows pipelined in batches. Laid out as the diagonal engine is: the plan of who
-//! owns what ([`plan`]), how a band advances its rows ([`kernel`]), what it keeps for the
-//! traceback ([`store`]), the MPI fill ([`fill`]), and its walker ([`walk`]); [`local`] runs
-//! the whole engine in one process.
+//! The bands engine: the bit-parallel steps of [`lcs_core::bitpar`] split by columns into bands of
+//! whole 64-bit words, one per rank, rows pipelined in batches of `B`: after each batch a rank
+//! sends the band on its right one message of carries (one bit per row for the LCS, two for the
+//! edit distance). On similar sequences a fill computes only a diagonal band
+//! ([`lcs_core::diagonal_band`]), band after band until one proves itself. The walk is the
+//! reference's, so the answer is the same byte for byte.
 //!
-//! # Recurrence
+//! [`plan`] says who owns which words and predicts the messages; [`kernel`] is each problem's row
+//! step, [`advance`] a band's way through a batch, [`carry`] the packed carries; [`store`] holds a
+//! rank's band and what the traceback keeps (every bit, or checkpoints every `K` rows); [`fill`] is
+//! the MPI pipeline, [`walker`] the walk inside a band, [`local`] the whole engine in one process.
 //!
-//! Rows are `x` (the shorter, `m`), columns `y` (`n >= m`). Row `i` is the bit vector `V_i`
-//! over the columns, bit `j` clear iff `M[i][j] - M[i][j-1] = 1`, `V_{-1}` all ones; with `P`
-//! the match mask of `x[i]` and `U = V_{i-1} & P`,
-//! `V_i = (V_{i-1} + U) | (V_{i-1} & !P)`, the `+` a multi-word addition ([`lcs_core::bitpar`]). The only
-//! dependency between the words of a row is that addition's carry.
-//!
-//! # Ownership and pipeline ([`plan`])
-//!
-//! With `W = ceil(n / 64)` words and `p = min(P, W)` active ranks, rank `k` owns a contiguous,
-//! balanced run of whole words (the first `W mod p` ranks one word more); ranks `>= p` own
-//! nothing. Per row a band needs one bit from the band on its left: the carry into its first
-//! word (0 for band 0). Rows go in batches of `B`: band `k` computes a batch, sends the batch's
-//! carry-outs to band `k + 1` as one message of `ceil(len / 64)` words ([`carry`]), and goes on
-//! with the next batch while band `k + 1` computes this one. Boundary messages:
-//! `(p - 1) * ceil(m / B)` exactly (0 for an empty `x`). The pipeline fills in `p - 1` batches,
-//! so a smaller `B` starts the last band sooner at the price of more messages.
-//!
-//! # The diagonal band ([`lcs_core::diagonal_band`])
-//!
-//! A fill may compute only a diagonal band: row `i` steps only its *window*, the words holding
-//! the band's columns, within each rank's own words ([`BandPlan::window`]); the other words keep
-//! what the last row that reached them left (or the initial state), and the carry into a window
-//! that starts inside a rank is the matrix's left-edge carry. Only the batches holding a row
-//! whose window spans an edge send a message on it ([`BandPlan::edge_batches`]); a rank skips
-//! the batches in which it has no work. [`run`] fills band after band until one proves itself,
-//! each fill a pipeline of its own, the ranks summing their shares of the answer after each.
-//!
-//! # Traceback ([`store`])
-//!
-//! At a mismatch cell the walk goes up iff the carry out of bit `j` in row `i`'s addition is 0
-//! (the bit `reference` stores), so the walk and its tie-breaking are exactly `reference`'s and
-//! the LCS string is byte for byte the same. It starts at `(m-1, n-1)` in the last band and
-//! only moves up and left, so it leaves a band only to its left: at most `p - 1` hops, each
-//! carrying the subsequence found so far. A band keeps either every cell's bit (`Full`) or `V`
-//! every `K` rows plus each row's carry-in, at the band's first word and at every `G`-th word
-//! inside it (`Every(K)`), recomputing a block of `K` rows, locally, over the segment of `G`
-//! words the walk is in, up to the walk's column, and over the next segment to the left when
-//! the walk drifts into it.
-//!
-//! # Costs, per rank with `w` band words
-//!
-//! * fill: `m * w` word steps of a few instructions each, no branch, four rows per pass;
-//! * messages: `ceil(m / B)` sent and received, `ceil(B / 64) * 8` bytes each;
-//! * memory: masks `distinct(x) * w * 8` bytes, `V` `w * 8`, plus `Full`: `m * w * 8`, or
-//!   `Every(K)`: `(floor((m-1)/K) + min(K, m) + 1) * w * 8 + (s + 1) * ceil(m/64) * 8` with
-//!   `s = floor((w-1)/G)` seams, smallest near `K = sqrt(m)`: for 10^6 x 10^6 on 2 ranks,
-//!   about 2 * 1000 * 7813 * 8 bytes = 125 MB, plus 4 MB of seams (`G = 256`); twice all that
-//!   for the edit distance;
-//! * traceback: `O(m + n)` steps plus, with checkpoints, about `G / 2` word steps per row the
-//!   walk crosses (more where it drifts far left within a block), never more than one more fill
-//!   of the band.
-//!
-//! [`lcs_core::bitpar::lcs_length`] gives the length alone in `O(n / 64)` memory, to check
-//! a run.
+//! Cost per rank with `w` band words: `m * w` word steps, `ceil(m / B)` messages each way
+//! (`(p - 1) * ceil(m / B)` in all for the whole matrix), the traceback `O(m + n)` steps and at
+//! most `p - 1` hops. `docs/algorithms.md#the-bands-engine`.
 
 pub mod advance;
 pub mod carry;

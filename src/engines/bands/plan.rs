@@ -1,37 +1,15 @@
 //! The bands plan: which rank owns which columns, how rows are batched, and how many boundary
-//! messages the pipeline sends.
+//! messages the pipeline sends. Pure arithmetic: O(1) per query (O(log m) with a band), no
+//! allocation.
 //!
-//! The `n` columns are `W = ceil(n / 64)` words of 64 columns. They are split among
-//! `p = min(P, W)` active ranks into contiguous runs of **whole words**, balanced as the
-//! diagonal schedule balances a diagonal ([`lcs_core::split`]): with `c = ceil(W / p)`, `f = floor(W / p)` and
-//! `r = W mod p`, rank `k < r` owns `c` words and ranks `r <= k < p` own `f`; ranks `>= p` own
-//! nothing. Whole words keep the addition's carry the only thing a band needs from its left
-//! neighbour, and let a band's masks and bit vectors start at bit 0 of a word. Only the last
-//! word of the last band can hold padding bits (columns `>= n`).
-//!
-//! Rows go in batches of `B`: batch `b` is rows `[b * B, min((b + 1) * B, m))`, so there are
-//! `ceil(m / B)` batches and only the last can be shorter. After a batch each active rank but
-//! the last sends its right neighbour one message: the carries out of its last word, one bit
-//! per row for the LCS (`ceil(len / 64)` words), two for the edit distance (twice that: a
-//! plane of `+1` bits, then a plane of `-1` bits). Boundary messages: `(p - 1) * ceil(m / B)`
-//! exactly, for either problem.
-//!
-//! Inside a band, words go in segments of `G` words from the band's first
-//! ([`BandPlan::segment_words`], [`SEGMENT_WORDS`] unless a test asks otherwise): with
-//! checkpoints a band keeps the carry into every segment but its first for every row, so that
-//! the traceback can recompute a block over a few segments near the walk instead of from the
-//! band's first word (see [`super::store`]). A band of `w` words has `floor((w - 1) / G)` such
-//! seams.
-//!
-//! A plan may carry a diagonal band ([`BandPlan::with_band`], [`lcs_core::diagonal_band`]): row
-//! `i` then computes only its window of words, and rank `k` works on the rows whose window
-//! touches its words ([`BandPlan::work_rows`]). A row's carry crosses the edge between ranks
-//! `k` and `k + 1` only when its window spans it; the batches holding such rows, a run of
-//! them since windows only move right, are the only ones whose message crosses that edge
-//! ([`BandPlan::edge_batches`]), so the boundary messages of a fill are the sum of those runs'
-//! lengths (for the whole matrix, `(p - 1) * ceil(m / B)` again).
-//!
-//! Pure arithmetic: O(1) per query (O(log m) with a band), no allocation.
+//! The `W = ceil(n / 64)` words go to `p = min(P, W)` ranks in balanced contiguous runs of whole
+//! words ([`lcs_core::split`]); batch `b` is rows `[b * B, min((b + 1) * B, m))`, after which each
+//! active rank but the last sends one message of `ceil(len / 64)` words per plane of carry:
+//! `(p - 1) * ceil(m / B)` for the whole matrix. A band's words go in segments of
+//! [`SEGMENT_WORDS`], whose seams checkpoints keep. With a diagonal band ([`BandPlan::with_band`])
+//! row `i` computes only its window ([`BandPlan::window`]), rank `k` works on the rows whose window
+//! touches its words ([`BandPlan::work_rows`]), and only batches with a row whose window spans an
+//! edge send on it ([`BandPlan::edge_batches`]). `docs/algorithms.md#the-bands-engine`.
 
 use std::ops::Range;
 

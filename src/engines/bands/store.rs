@@ -1,60 +1,17 @@
-//! One rank's band: its row state, its masks, and what its part of the traceback needs.
+//! One rank's band: its row state (the LCS's `V`, or the edit distance's `Pv` and `Mv`, `width`
+//! words each), its masks, and what its part of the traceback needs ([`Checkpoint`]): either every
+//! owned cell's bits (`Full`, `planes * m * width * 8` bytes, read directly), or (`Every(K)`) the
+//! state every `K` rows, each row's carry in, and the carry into every segment of `G` words but the
+//! first; the walk then recomputes a block of `K` rows locally, over the segment it is in, into one
+//! reused buffer ([`RecomputeStats`] counts it). [`BandStore::walk`] ([`super::walker`]) follows
+//! the reference's rule until the walk leaves the matrix ([`Exit::Done`]) or the band, only ever to
+//! the left ([`Exit::Hop`]).
 //!
-//! # Fill
-//!
-//! The band's state is the row it last computed: for the LCS the bit vector `V` (one plane of
-//! `width` words), for the edit distance the horizontal deltas `Pv` and `Mv` (two planes).
-//! [`super::kernel`] advances it row by row, feeding it the carry out of the band to the left;
-//! rows go `0..m` in order.
-//!
-//! # What the traceback keeps ([`Checkpoint`])
-//!
-//! The walk asks, at a mismatch, the problem's questions (`Problem::step`): for the LCS one bit
-//! per cell ("up?"), for the edit distance two ("substitute?", "up?"): `planes` = 1 or 2.
-//!
-//! * `Full`: every owned cell's bits, row-major with `width` words per row and plane:
-//!   `planes * m * width * 8` bytes. The walk reads them directly.
-//! * `Every(K)`: the band's state after rows `K-1, 2K-1, …` (only those that start a later
-//!   block: `floor((m-1) / K)` of them; the state before row 0 is implicit), the carry into
-//!   the band of every row (`planes` bits), and the carry into every segment of the band but
-//!   its first (segments of `G` words, [`super::plan::SEGMENT_WORDS`]; `planes` bits per row
-//!   and seam, written by the fill as it steps each row a segment at a time). Block `b` is rows
-//!   `[bK, (b+1)K)`. When the walk needs a cell `(i, j)` of a block that is not loaded, rows
-//!   `bK..=i` are recomputed over a *window*: the words from the start of the segment holding
-//!   `j` up to the word holding `j`, from the checkpoint before the block and the carries kept
-//!   into the window's first word, into one reused block buffer: locally, no message. Carries
-//!   run left to right and the walk only moves up and left, so it never needs a column to the
-//!   right of `j` again, nor a row below `i`; when it drifts into the segment on the left, that
-//!   segment is the next window, recomputed for rows `bK..=i'` (`i'` the walk's row then). One
-//!   window of bits is kept at a time.
-//!
-//!   On a diagonal band ([`lcs_core::diagonal_band`]) every row computed only its window of words,
-//!   and so does the recompute: row `r` is recomputed over the words of the segment that its
-//!   fill window held, from the carry the fill used at the window's first word (kept for every
-//!   row, whether it came from the band on the left or the left edge) or at a seam inside it.
-//!   A checkpoint keeps only its row's window; words right of it are in the initial state, and
-//!   words left of it are never read again (windows only move right).
-//!
-//!   Memory: `planes * ((floor((m-1)/K) + min(K, m) + 1) * width * 8 + (s + 1) * ceil(m/64) * 8)`
-//!   bytes besides the state and the masks, with `s = floor((width - 1) / G)` seams: the seams
-//!   cost `planes * m * s` bits, about `planes * m * width / (8 G)` bytes (for 10^6 x 10^6 on
-//!   2 ranks, 15 MB for the LCS, 30 MB for the edit distance, beside 125 MB of checkpoints and
-//!   block buffer per plane). Smallest near `K = sqrt(m)` ([`Checkpoint::auto`]); the block
-//!   buffer is as wide as the band, but only `min(K, m) * G` words of it are ever written.
-//!
-//!   Recompute work: a row-word is recomputed at most once in the walk's order (the windows of
-//!   a block are disjoint segments, the blocks disjoint rows), so never more than one more
-//!   fill; in practice about `K * (G / 2 + d)` word steps per block for a walk that drifts `d`
-//!   words left in it, whatever the band's width: for 50,000 x 50,000, 4% of the fill's words
-//!   at one rank where recomputing from the band's first word took half a fill. Timed and
-//!   counted in [`RecomputeStats`].
-//!
-//! # Walk
-//!
-//! [`BandStore::walk`] (in [`super::walk`]) follows the rule of `reference`: a match goes
-//! diagonally, a mismatch as the bits say; it ends when the walk leaves the matrix
-//! ([`Exit::Done`]) or the band, which it can only leave to the left ([`Exit::Hop`]): a walk
-//! crosses at most `P - 1` band edges.
+//! Memory with checkpoints:
+//! `planes * ((floor((m-1)/K) + min(K, m) + 1) * width * 8 + (s + 1) * ceil(m/64) * 8)` bytes
+//! besides the state and the masks (`s` seams), smallest near `K = sqrt(m)`
+//! ([`Checkpoint::leanest`]); the recompute is never more than one more fill.
+//! `docs/algorithms.md#what-the-traceback-keeps-checkpoints`.
 
 use std::ops::Range;
 use std::time::Instant;
@@ -190,7 +147,7 @@ pub enum CheckpointChoice {
 
 /// Rows from which `auto` keeps checkpoints even when every bit would fit: writing a bit per
 /// cell (faulting in a page every 32,768 cells) costs more than recomputing the blocks the
-/// walk visits (measured on 50,000 x 50,000; see the README, "Performance").
+/// walk visits (measured on 50,000 x 50,000: `docs/performance.md`, "What makes it fast").
 pub const AUTO_CHECKPOINT_ROWS: usize = 4096;
 
 impl Checkpoint {

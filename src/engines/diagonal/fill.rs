@@ -1,24 +1,14 @@
 //! The fill phase: every rank walks the diagonals in order, computes its contiguous share of
-//! each, and sends each boundary value as its own point-to-point message.
+//! each, and sends each boundary value as its own point-to-point message of 4 bytes.
 //!
-//! Rank `k` works on diagonals `k <= d < m + n - 1 - k`. At step `d` it
-//! 1. posts non-blocking sends of the boundary values it computed on `d - 1`
-//!    ([`Schedule::sends_from`]: at most two per segment end, one message per cell), and
-//!    non-blocking receives of the values of `d - 1` its neighbours send it
-//!    ([`Schedule::receives_on`], grouped by sender in the order the sender sends them);
-//! 2. seals diagonal `d - 1` (the store's traceback data) while those values travel;
-//! 3. computes the rows of `d` that need none of the values it is receiving;
-//! 4. waits for its sends and receives, then computes the one or two rows at each end of its
-//!    segment that need the received values.
-//!
-//! Computing the interior before receiving hides the neighbours' latency behind useful work,
-//! without changing a single message. Messages carry only the 4-byte value: sender and receiver
-//! derive the cell from the schedule and MPI's non-overtaking order between a pair of ranks, so
-//! one fixed tag serves every diagonal (a 50,000 x 50,000 run has 99,999 diagonals, and
-//! `MPI_TAG_UB` may be 32,767). Every rank posts its sends and receives before it waits, so
-//! the exchange cannot deadlock even when the MPI library delivers nothing eagerly; the
-//! synchronous-sends switch (`engine::Switches`) proves it in the tests. The step
-//! after the rank's last diagonal only sends.
+//! At step `d` a rank posts the sends of the values it computed on `d - 1`
+//! ([`Schedule::sends_from`]) and the receives of those it needs ([`Schedule::receives_on`]),
+//! seals diagonal `d - 1` (its traceback bits) while they travel, computes the rows of `d` that
+//! need none of them, then waits and computes the one or two rows at each end of its segment.
+//! One fixed tag serves every diagonal: sender and receiver derive each cell from the schedule
+//! and MPI's non-overtaking order. Every rank posts before it waits, so the exchange cannot
+//! deadlock even with synchronous sends (the tests' switch, `config::Switches`). The step after
+//! the rank's last diagonal only sends. `docs/algorithms.md#the-fill`.
 
 use std::ops::Range;
 use std::time::Instant;

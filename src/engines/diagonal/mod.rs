@@ -1,14 +1,14 @@
 //! The diagonal engine, the design of the report *Parallel computing 2021 — Longest Common
-//! Subsequence problem*: every rank computes a contiguous share of every anti-diagonal
-//! ([`schedule`]), keeps the cells it owns and receives in a store ([`store`]: the report's
-//! hash table, or dense diagonals with one traceback bit per cell), sends each boundary value
-//! to the neighbour that needs it as its own message ([`fill`]), and answers the traceback's
-//! "up or left?" on its own cells ([`walk`]) while the walk is forwarded backwards through
-//! the owning ranks.
+//! Subsequence problem* (Marco Mariotto and Luca Crema): every rank computes a contiguous share of
+//! every anti-diagonal ([`schedule`]), keeps the cells it owns and receives in a store ([`store`]:
+//! the report's hash table, or dense diagonals with the walk's bits per cell), sends each boundary
+//! value to the neighbour that needs it as its own message ([`fill`]), and answers the walk's
+//! questions on its own cells ([`walker`]) while the walk is forwarded backwards through the
+//! owning ranks ([`crate::engines::traceback`]).
 //!
 //! Cost per rank: its share of the `m * n` cells, one message per boundary cell (the count is
-//! predicted exactly from `(m, n, P)`), and one synchronisation with its neighbours per
-//! diagonal: `m + n - 1` in all.
+//! predicted exactly from `(m, n, P)`), and one synchronisation with its neighbours per diagonal:
+//! `m + n - 1` in all. `docs/algorithms.md#the-diagonal-engine`.
 
 pub mod fill;
 pub mod schedule;

@@ -1,24 +1,17 @@
 //! The diagonal schedule: which rank computes which cell, and which boundary values travel.
 //!
-//! The matrix has `m` rows (the shorter sequence) and `n >= m` columns. Principal diagonal
-//! `d = i + j` (`0 <= d <= m + n - 2`) has length `L(d) = min(d + 1, m, m + n - 1 - d)`; a cell's
-//! position on its diagonal is counted from the top-right end, `pos(i, j) = min(i, n - 1 - j)`,
-//! so on every diagonal position and row grow together: row = `first_row(d) + pos`.
+//! Principal diagonal `d = i + j` (`0 <= d <= m + n - 2`) has length
+//! `L(d) = min(d + 1, m, m + n - 1 - d)`; a cell's position on it is counted from the top-right
+//! end, `pos(i, j) = min(i, n - 1 - j)`, so on every diagonal row = `first_row(d) + pos`.
+//! Diagonal `d` is split among `p = min(P, L)` ranks by [`Split`] (the report's `diag_start_end`;
+//! `cell_proc` inverts it in O(1)). A computed value goes to the owner of the cell below if that
+//! is another rank, else to the owner of the cell to the right if that is another rank: one
+//! message per cell suffices, and only the two cells at each end of a segment can send, so the
+//! predicted message count costs O((m + n) * P) however large the matrix. The tests check all of
+//! this exhaustively against brute force.
 //!
-//! Diagonal `d` is split among `p = min(P, L)` ranks into contiguous runs: with
-//! `c = ceil(L / p)`, `f = floor(L / p)` and `r = L mod p`, rank `k < r` owns `c` positions and
-//! ranks `r <= k < p` own `f` (`diag_start_end`); `cell_proc` inverts this in O(1).
-//!
-//! After computing a cell its owner sends the value to the owner of the cell below if that is
-//! another rank, else to the owner of the cell to the right if that is another rank. One
-//! message per cell suffices because the owner of `(i+1, j+1)` always owns `(i+1, j)` or
-//! `(i, j+1)`. Segment ends move by at most one position from one diagonal to the next and a
-//! cell's neighbours below and to the right sit at positions `q - 1 ..= q + 1` of the next
-//! diagonal, so only the two cells at each end of a segment can send: the predicted message
-//! count costs O((m + n) * P) however large the matrix. All of this is checked exhaustively
-//! against brute force in the tests below.
-//!
-//! Pure arithmetic: no MPI, no allocation except the per-pair count table.
+//! Pure arithmetic: no MPI, no allocation except the per-pair count table. Why one message per
+//! cell suffices: `docs/algorithms.md#the-schedule`.
 
 use std::ops::Range;
 

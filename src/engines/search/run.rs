@@ -1,29 +1,19 @@
-//! One `search` run over MPI: rank 0 reads the patterns and checks the text, every rank opens
-//! the text itself, the ranks share the work as [`lcs_core::search::chunks`] plans it, each scans its part
-//! ([`super::scan`]), and the matches go to rank 0 in counted messages.
+//! One `search` run over MPI, the ranks sharing the work as [`lcs_core::search::chunks`] plans it:
 //!
-//! 1. Rank 0 runs the caller's checks (the output paths), reads the patterns file, checks them
-//!    against `k` and the length limit, and checks the text ([`text::open_text`]); then it
-//!    broadcasts an ok/error code, the text's layout and the patterns (their lengths, then
-//!    their bytes in pieces). On error every rank returns it together; only rank 0's carries
-//!    the message.
-//! 2. Every rank opens the text at the same path and checks that it sees the size rank 0 saw:
-//!    each reads its own byte range, so the file must be one they all see (one host, or a
-//!    shared file system). A rank that cannot says why, and every rank stops.
-//! 3. The plan: units, grid, this rank's text range and units; for FASTA each rank summarises
-//!    its range, rank 0 gathers the summaries of the text parts and broadcasts every part's
-//!    start ([`text::starts`]).
-//! 4. The memory check, decided over all ranks as `solve`'s is: the units' tables, the blocks
-//!    and the longest window of columns for the starts.
-//! 5. The scan, then every rank other than 0 sends its matches and the names of their records
-//!    to rank 0: one `control` message (more, in pieces of at most [`share::PIECE`] bytes,
-//!    when they are larger), counted as every message of this program is.
-//! 6. Every rank's record is gathered to rank 0 (a collective, not counted, as `solve`'s).
+//! 1. rank 0 runs the caller's checks (the output paths), reads and checks the patterns, checks the
+//!    text ([`text::open_text`]), and broadcasts an ok/error code, the text's layout and the
+//!    patterns; on error every rank returns it together, only rank 0's with the message;
+//! 2. every rank opens the text at the same path and checks that it sees rank 0's size;
+//! 3. the plan (units, grid, this rank's range and units); for FASTA, the ranges' summaries
+//!    gathered to rank 0 and every part's start broadcast back ([`text::starts`]);
+//! 4. the memory check, decided over all ranks as `solve`'s is;
+//! 5. the scan ([`super::scan`]), then each rank's matches with their records' names to rank 0 in
+//!    one counted `control` message (in pieces of at most [`share::PIECE`] bytes when larger);
+//! 6. every rank's record gathered to rank 0.
 //!
-//! The setup's exchanges (the broadcasts, the summaries' gather, the agreement on errors) are
-//! collectives too, and not counted: what the counts show is what the search itself sends.
-//! Any failure after the first step is agreed on by all ranks (a reduction of exit codes), and
-//! the rank that failed prints its message with its rank.
+//! Only the matches are counted: the setup's exchanges and the gathering are collectives, as in
+//! `solve`. A failure after the first step is agreed on by all ranks (a reduction of exit codes),
+//! and the rank that failed prints its message with its rank.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;

@@ -1,12 +1,9 @@
 //! One rank's share of a search, with no MPI: its units of patterns ([`Searcher`]) run over its
-//! range of the text ([`search_range`]), the warm-up first, each record from a fresh column,
-//! and every match located ([`lcs_core::search::starts`]).
-//!
-//! The text comes in runs of at most a block ([`text::stream`]); the kernels carry their
-//! columns from one run to the next, so a record is one scan however it is read. For the
-//! starts, the last `m + k` bytes of the record before each run are kept (the *history*): a
-//! match found in a run has its window in the history and the run. Memory: the block and its
-//! copy with the history, the units' tables, the matches found.
+//! range of the text ([`search_range`]), the warm-up first, each record from a fresh column, and
+//! every match located ([`lcs_core::search::starts`]). The text comes in runs of at most a block
+//! ([`text::stream`]) and the kernels carry their columns from run to run; the last `m + k` bytes
+//! of the record before each run (the *history*) hold the start of any match's window. Memory: the
+//! block and its copy with the history, the units' tables, the matches found.
 
 use std::fs::File;
 use std::io;
@@ -92,8 +89,8 @@ impl Searcher {
 
 /// Groups of one width over `text`, [`lanes::INTERLEAVE`] at a time. A group left alone goes
 /// as two halves of the text stepped together ([`lanes::scan_halves`]) on AVX2 and plain
-/// arrays, where that hides the step's latency (up to 13% on a 1 MB text, `cargo bench --bench
-/// kernel -- search`); AVX-512 steps it whole, 10% faster than in halves.
+/// arrays, where that hides the step's latency; AVX-512 steps it whole, which is faster there
+/// (`cargo bench --bench kernel -- search`; the figures are in `docs/performance.md`).
 fn scan_groups<T: Lane + Compiled<T, L>, const L: usize>(
     simd: Simd,
     groups: &mut [Group<T, L>],

@@ -1,114 +1,29 @@
-//! The bit-parallel edit-distance row step (Myers 1999, in Hyyrö's block form; edlib's
-//! `calculateBlock` computes the same block) over a run of whole 64-bit words: two bits per
-//! column of a row, and one vertical delta in {-1, 0, +1} between runs.
+//! The bit-parallel edit-distance row step over a run of whole 64-bit words: Myers' step (Myers
+//! 1999, doi:10.1145/316542.316550) for the global distance as in Hyyrö 2003 ("A bit-vector
+//! algorithm for computing Levenshtein and Damerau edit distances"); edlib's `calculateBlock`
+//! (Šošić & Šikić 2017, doi:10.1093/bioinformatics/btw753) computes the same block. The
+//! traceback bits follow Hyyrö 2004 ("A note on bit-parallel alignment computation").
 //!
-//! # Matrix and borders
-//!
-//! `D(i, j)` is the unit-cost edit distance (Levenshtein) of `x[..=i]` and `y[..=j]`, 0-based as
-//! every cell in the crate, with the virtual cells `D(-1, j) = j + 1`, `D(i, -1) = i + 1` and
-//! `D(-1, -1) = 0`:
-//!
-//! ```text
-//! D(i, j) = min(D(i-1, j-1) + [x[i] != y[j]], D(i-1, j) + 1, D(i, j-1) + 1)
-//! ```
-//!
-//! Neighbouring cells differ by -1, 0 or +1. Row `i` is kept as its horizontal deltas
-//! `h(i, j) = D(i, j) - D(i, j-1)`: bit `j` of `pv` is set iff `h = +1`, of `mv` iff `h = -1`
-//! (never both). Before row 0 every `h(-1, j)` is `+1`: `pv` all ones, `mv` zero. What crosses
-//! a word edge is a vertical delta `v(i, j) = D(i, j) - D(i-1, j)` ([`Delta`]): `hin` is
-//! `v(i, j0 - 1)` at the column left of a run that starts at `j0`, `hout` is `v` at the run's
-//! last bit. At the matrix's left edge `v(i, -1) = (i + 1) - i = +1` ([`Delta::EDGE`]), where
-//! the LCS step has 0.
-//!
-//! The names are Myers' and edlib's, whose bits run down a column of their matrix (along the
-//! pattern: "vertical"). Here the bits run along a row, so `pv`/`mv` hold horizontal deltas and
-//! `ph`/`mh` (the `up` bits, the carries) the vertical ones, from row `i - 1` to row `i`.
-//!
-//! # One cell
-//!
-//! In the square with corners `(i-1, j-1)` and `(i, j)`, let `a = h(i-1, j)` (its top edge),
-//! `b = v(i, j-1)` (its left edge) and `e = [x[i] == y[j]]`. Counting from `D(i-1, j-1)`, the
-//! other corners are `D(i-1, j) = a`, `D(i, j-1) = b` and `D(i, j) = min(1 - e, a + 1, b + 1)`,
-//! so, going through the nine `(a, b)`:
+//! Row `i` is kept as its horizontal deltas `D(i, j) - D(i, j-1)`: bit `j` of `pv` set iff +1, of
+//! `mv` iff -1; before row 0 `pv` is all ones. Per word, with `Eq` the match mask of `x[i]` and
+//! `Ph_s`/`Mh_s` the vectors `Ph`/`Mh` moved up one column (bit 0 from `hin`):
 //!
 //! ```text
-//! v(i, j) = D(i, j) - a = +1  iff  a = -1, or a = 0 and e = 0 and b != -1
-//!                       = -1  iff  a = +1 and (e = 1 or b = -1)
-//! h(i, j) = D(i, j) - b         the same with a and b exchanged
+//! Xv  = Eq | Mv                  Xh  = Eq | Mh_s            (an addition's carry chain)
+//! Ph  = Mv | !(Xh | Pv)          Mh  = Pv & Xh              (vertical +1 / -1)
+//! Pv' = Mh_s | !(Xv | Ph_s)      Mv' = Ph_s & Xv            (horizontal +1 / -1)
 //! ```
 //!
-//! With `Xh = e | [b = -1]` and `Xv = e | [a = -1]`, over a whole word (`Eq` the match mask of
-//! `x[i]`, `Ph_s`/`Mh_s` the vectors `Ph`/`Mh` moved up one column, so that bit `j` holds
-//! `b = v(i, j-1)`, and bit 0 filled from `hin`):
+//! What crosses a word edge is one vertical delta in {-1, 0, +1} ([`Delta`]; +1 at the matrix's
+//! left edge, [`Delta::EDGE`]): runs chained left to right, each `hout` the next run's `hin`,
+//! compute the whole row. The traced steps also write the walk's "up" bits (`Ph`) and
+//! "substitute" bits (`(Pv' ^ Ph_s) & !(Mv' | Mh_s)`). Padding columns match nothing and never
+//! affect a real one; the distance sums real columns only ([`delta_sum`]).
 //!
-//! ```text
-//! Xv  = Eq | Mv                  Xh  = Eq | Mh_s
-//! Ph  = Mv | !(Xh | Pv)          Mh  = Pv & Xh              (v(i, j) = +1 / -1)
-//! Pv' = Mh_s | !(Xv | Ph_s)      Mv' = Ph_s & Xv            (h(i, j) = +1 / -1)
-//! ```
-//!
-//! # The one sequential part, and what crosses a word edge
-//!
-//! Everything above is bitwise except `Xh`, which needs `Mh` one column down:
-//! `Xh[j] = Eq[j] | (Pv[j-1] & Xh[j-1])`. That is the carry of an addition: in
-//! `S = (Eq & Pv) + Pv + c_0`, the carry into bit `j + 1` is
-//! `c_{j+1} = maj(Eq[j] & Pv[j], Pv[j], c_j) = Pv[j] & (Eq[j] | c_j)`, so `X[j] = Eq[j] | c_j`
-//! satisfies the recurrence and equals `((S ^ Pv) | Eq)[j]` (`S[j] ^ Pv[j] = (Eq[j] & Pv[j]) ^
-//! c_j`). The carry into bit `j` is `Pv[j-1] & Xh[j-1] = Mh[j-1] = [v(i, j-1) = -1]`: at bit 0
-//! that is `[hin = -1]` (edlib ORs it into bit 0 of `Eq` instead, the same addition), and the
-//! carry out of bit 63 is `Mh[63] = [hout = -1]`. The only other use of the left neighbour is
-//! bit 0 of `Ph_s`, `[hin = +1]`. So a word needs exactly `hin` from the word to its left and
-//! gives exactly `hout = (Ph[63], Mh[63])` to the word to its right: across the words of a run
-//! the carry is `hout` → `hin` and nothing else, and chaining runs left to right, each `hout`
-//! the next run's `hin`, is the same computation as one run over the whole row: one message of
-//! two bits per row per band edge. At column 0 `hin = +1`: no carry, bit 0 of `Ph_s` set, the
-//! left border `D(i, -1) - D(i-1, -1) = +1`; the initial all-ones `pv` is the top border.
-//!
-//! # Padding
-//!
-//! Apart from the addition (carries move up) and the shifts by one (up), every operation is
-//! bitwise, so bit `j` of every output depends on bits `<= j` of the inputs only: information
-//! flows only towards higher columns. Padding bits (columns `>= n` in the last word, match bit
-//! 0) sit above every real column and can never affect one; they compute the matrix of a `y`
-//! extended with bytes that match nothing, so the state stays consistent there. Only `hout` of
-//! a run that ends in padding belongs to a padding column (the last band's, which no one
-//! reads), and the distance sums real columns only ([`delta_sum`]).
-//!
-//! # Traceback bits
-//!
-//! The walk ([`crate::problem`]) asks, at a mismatch: diagonal iff `D(i-1, j-1) = D(i, j) - 1`, else
-//! up iff `D(i-1, j) = D(i, j) - 1`, else left. The traced steps write, per run word:
-//!
-//! - `up`: `v(i, j) = +1`, which is `Ph` before the shift;
-//! - `sub`: `D(i, j) - D(i-1, j-1) = h(i, j) + v(i, j-1) = +1`, i.e. `(h, v)` is `(+1, 0)` or
-//!   `(0, +1)`: `(Pv' & !Ph_s & !Mh_s) | (Ph_s & !Pv' & !Mv')`, computed as
-//!   `(Pv' ^ Ph_s) & !(Mv' | Mh_s)` (exactly one of the two is +1 and neither is -1).
-//!
-//! Both are defined at every cell (the tests check every one) but the walk reads them at
-//! mismatch cells of real columns only; a match goes diagonally without asking.
-//!
-//! # Cost
-//!
-//! Per word: three loads (`pv`, `mv`, `Eq`), about twenty bitwise and arithmetic operations (one
-//! add with carry), two stores (four with the traceback bits); no branch and no bounds check in
-//! the loop. From one word to the next only the addition's carry passes (a flag saved to a
-//! register and restored: about four cycles); `Ph[63]` only feeds the next word's shifted bit 0,
-//! not its addition. Unlike the LCS step, whose six operations per word wait on that chain, one
-//! edit row is bound by how many instructions the core issues per cycle: about 35 per word,
-//! some five and a half cycles, about twice the LCS step's time. Fusing rows overlaps their chains and saves the
-//! loads and stores of `pv` and `mv`, which helps less here: four rows in one pass need more
-//! registers than x86-64 has (six streams and eight carried bits) and spill, running no faster
-//! than one row at a time. So the portable [`step4`] makes two passes of two rows, each word in
-//! edlib's spelling of the step (the -1 bit ORed into `Eq` and read back from `Mh[63]`: two
-//! instructions fewer and no flag to keep, at the price of a longer chain that the second row
-//! hides).
-//!
-//! Where the CPU has AVX2 ([`Kernel`]), the four rows run instead as the four lanes of one
-//! 256-bit vector, each a few words behind the one before (a wavefront, `four_rows`), so that every
-//! operation of the step serves four rows; AVX-512 adds three-input logic and funnel shifts on
-//! the same vectors. The measured cost of each kernel per row-word is in
-//! `docs/performance.md` (`cargo bench --bench kernel`).
-//! Masks as for LCS; the row state is two words per 64 columns.
+//! Cost: per word three loads, about twenty operations (one add with carry) and two stores (four
+//! traced), no branch. The portable [`step4`] makes two passes of two rows; where the CPU has AVX2
+//! or AVX-512 ([`Kernel`]) the four rows run as the lanes of one vector. The derivation, the
+//! padding and why two passes: `docs/algorithms.md#the-bit-parallel-edit-distance-step`.
 
 use crate::problem::Problem;
 
@@ -442,7 +357,7 @@ pub fn step4_traced_with(
 }
 
 /// The portable four rows: two passes of two rows, which is faster than one pass of four
-/// here (see the module doc's cost).
+/// here (`docs/algorithms.md#the-bit-parallel-edit-distance-step`).
 #[inline(always)]
 fn step4_portable<const TRACED: bool>(
     pv: &mut [u64],

@@ -1,53 +1,14 @@
 //! Four consecutive rows of a bit-parallel row step ([`super::lcs::step4`],
 //! [`super::edit::step4`]) as the four 64-bit lanes of one 256-bit vector, staggered in a
-//! wavefront: the driver, shared by both problems and by the AVX2 and AVX-512 kernels, which
-//! differ only in how they spell one word step ([`Step`]).
+//! wavefront: row `i + r` works on word `s - LAG * r` at step `s`, lane 3 loading the run's state,
+//! lane 0 storing the finished word, the state passed down one lane per step ([`Step::down`]), each
+//! lane's carry its own from the step before. The driver is shared by both problems and by the
+//! AVX2 and AVX-512 kernels, which differ only in how they spell one word step ([`Step`]).
 //!
-//! # The wavefront
-//!
-//! Word `t` of row `i + 1` needs word `t` of row `i` (its state: `V` for the LCS, `pv` and `mv`
-//! for the edit distance) and word `t - 1` of its own row (the carry out of bit 63). So the rows
-//! cannot all work on the same word: row `i + r` works on word `s - LAG * r` at step `s`. The
-//! vector holds the rows from the last to the first, so that what goes in and out of memory
-//! sits at its ends:
-//!
-//! ```text
-//! lane 3: row i,     word s            state loaded from the run
-//! lane 2: row i + 1, word s - LAG      state = lane 3's output LAG steps ago
-//! lane 1: row i + 2, word s - 2 LAG    state = lane 2's output LAG steps ago
-//! lane 0: row i + 3, word s - 3 LAG    its output stored to the run
-//! ```
-//!
-//! and each lane's carry is its own from the step before, kept as the word whose bit 63 it is
-//! ([`Step::word4`]). A step's output goes to memory whole: lane 0 is the finished word
-//! `s - 3 LAG`, the other three land on words that the next three steps store again (and that
-//! lane 3 read long ago). Passing the state down is one cross-lane move per vector
-//! ([`Step::down`]: `[o1, o2, o3, w]`, with `w` the run's word `s` for row `i`). The stagger
-//! costs `3 LAG` extra steps: a prologue where the later rows have not started and an epilogue
-//! where the earlier ones have finished, done with every lane checked and an idle lane's carry
-//! kept; in between, nothing is checked.
-//!
-//! `LAG` is 3 because of latency. With `LAG = 1` each step would wait for the one before (the
-//! edit distance's `pv` goes through some ten dependent operations and the cross-lane move:
-//! 15 cycles or so for four row-words); with `LAG = 3` three steps are in flight, and what
-//! remains from one step to the next is a lane's own carry (shift, add, a few logic
-//! operations), close to what the core needs to issue a step anyway. For the edit distance
-//! `LAG = 2` measured 10–15% slower, 4 no faster.
-//!
-//! # Memory
-//!
-//! The four rows' masks are read at four different words: two steps' worth come from two
-//! 256-bit loads of two 128-bit halves each (`Eq_3[s-9..s-7]` with `Eq_1[s-3..s-1]`,
-//! `Eq_2[s-6..s-4]` with `Eq_0[s..s+2]`) and an unpack of 64-bit lanes; the traced bits go out
-//! the same way backwards. So the steady loop takes two steps per iteration.
-//!
-//! # Cost
-//!
-//! Per step (four row-words): the word step; per plane of state one load, one cross-lane move
-//! (and a blend in AVX2) and one store; for the masks one load and half a load, insert and
-//! unpack each; with the traceback bits, per plane one unpack and two 128-bit stores. The
-//! prologue and epilogue are `6 LAG` steps of about twice the cost per call (a 782-word run:
-//! some 3%).
+//! Cost per step (four row-words): the word step; per plane of state one load, one cross-lane move
+//! and one store; the masks of two steps in two 256-bit loads. A prologue and an epilogue of
+//! `3 LAG` steps each per call, every lane checked there. Why `LAG` is 3, and the memory layout:
+//! `docs/algorithms.md#the-four-row-vector-wavefront`.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 

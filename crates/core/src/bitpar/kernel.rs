@@ -3,14 +3,16 @@
 
 use crate::problem::Problem;
 
-/// Rows the fused steps ([`step4`], [`edit::step4`]) advance in one call.
+/// Rows the fused steps ([`step4`](super::step4), [`edit::step4`](super::edit::step4))
+/// advance in one call.
 pub const FUSED_ROWS: usize = 4;
 
 /// Which implementation of the fused steps (four rows per call) runs: the portable one, compiled
 /// everywhere, or one that needs CPU features and is chosen at run time where the CPU has them
 /// (the memchr model). Every kernel gives the same bits; [`Kernel::detected`] is what
-/// [`step4`], [`edit::step4`] and their traced siblings use, and the `_with` functions take
-/// one explicitly so that the tests and the micro-benchmark run each on the same inputs.
+/// [`step4`](super::step4), [`edit::step4`](super::edit::step4) and their traced siblings use,
+/// and the `_with` functions take one explicitly so that the tests and the micro-benchmark run
+/// each on the same inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kernel {
     /// Plain 64-bit words: for the LCS four rows per pass, for the edit distance two passes of

@@ -1,50 +1,26 @@
-//! The bit-parallel LCS row step (Allison–Dix, Hyyrö) over a run of whole 64-bit words: one
-//! bit per column of a row, one carry bit between runs.
+//! The bit-parallel LCS row step over a run of whole 64-bit words (Allison & Dix 1986,
+//! doi:10.1016/0020-0190(86)90091-8, in the form of Crochemore, Iliopoulos, Pinzon & Reid 2001,
+//! doi:10.1016/S0020-0190(01)00182-X; Hyyrö 2004, "Bit-parallel LCS-length computation revisited",
+//! revisits both): one bit per column of a row, one carry bit between runs.
 //!
-//! # Recurrence
-//!
-//! Row `i` is the bit vector `V_i` over the columns (bit `j` clear iff
-//! `M[i][j] - M[i][j-1] = 1`), `V_{-1}` all ones. With `P` the match mask of `x[i]` (bit `j`
-//! set iff `y[j] == x[i]`) and `U = V_{i-1} & P`,
+//! Row `i` is the bit vector `V_i` over the columns (bit `j` clear iff `M[i][j] - M[i][j-1] = 1`),
+//! `V_{-1}` all ones. With `P` the match mask of `x[i]` and `U = V_{i-1} & P`,
 //!
 //! ```text
 //! V_i = (V_{i-1} + U) | (V_{i-1} & !P)
 //! ```
 //!
-//! with `+` a multi-word addition. Over a run of whole words that addition is an ordinary
-//! multi-word addition whose carry into the first word comes from the words to the left (0 at
-//! column 0) and whose carry out of the last word goes to the words to the right: in the bands
-//! engine, that one bit per row is all bands exchange.
+//! with `+` a multi-word addition whose carry in comes from the words to the left (0 at column 0)
+//! and whose carry out goes to the right: the one bit per row a band passes on. The carry out of
+//! bit `j` is `M[i][j] - M[i-1][j]`, so at a mismatch the walk goes up iff it is 0;
+//! [`step_traced`] stores those "go up" bits, the complement of the carries `u | (old & !sum)`.
+//! Padding columns start at 1 with match bit 0 and stay 1.
 //!
-//! The carry out of bit `j` is `M[i][j] - M[i-1][j]`. Inductively, with `c` the carry into bit
-//! `j` (the vertical difference at `(i, j-1)`, 0 at column 0):
-//!
-//! * `Δ_{i-1}[j] = 1` (old bit 0, `u` 0): the sum bit is `c`, no carry; the new `Δ` is `1 - c`,
-//!   so the vertical difference is 0;
-//! * a match with `Δ_{i-1}[j] = 0` (old 1, `u` 1): sum `c`, carry 1; new `Δ = 1 - c`, vertical
-//!   difference 1;
-//! * a mismatch with `Δ_{i-1}[j] = 0` (old 1, `u` 0): carry `c`; new `Δ = 0`, vertical
-//!   difference `c`.
-//!
-//! At a mismatch the traceback goes up (`M[i-1][j] >= M[i][j-1]`) iff `M[i-1][j] == M[i][j]`,
-//! i.e. iff that carry is 0. The carry-out vector of `a + b` is `(a & b) | ((a | b) & !sum)`,
-//! here `u | (old & !sum)` since `u` is a subset of `old`, and [`step_traced`] stores its
-//! complement, the "go up" bits.
-//!
-//! Padding bits (columns `>= n` in the last word) start at 1 with match bit 0, so they stay 1,
-//! never count as a +1 step and never carry into a real column.
-//!
-//! # Cost
-//!
-//! Per word: two loads, an and, an add with carry, an and-not, an or and a store (plus one
-//! more store for the traceback bits); no branch and no bounds check in the loop. The carry is
-//! the only dependency between words, a chain of about three cycles per word; the portable
-//! [`step4`] advances four rows in one pass so that four independent chains overlap. Where the
-//! CPU has AVX2 ([`Kernel`]), the four rows run instead as the four lanes of one vector in a
-//! wavefront (`four_rows`, as for the edit distance), the carry out of each word found from the
-//! sum (`u | (old & !sum)`, bit 63) since vectors have no add with carry. The measured cost of
-//! each kernel per row-word is in `docs/performance.md` (`cargo bench --bench kernel`).
-//! Masks: one row of words per distinct byte of `x`, so `distinct(x) * words * 8` bytes.
+//! Cost: per word two loads, four operations and a store (one more store traced), no branch; the
+//! carry is the only dependency between words, so [`step4`] overlaps four rows' chains (portable,
+//! or the four lanes of one vector where the CPU has AVX2 or AVX-512, [`Kernel`]). Masks:
+//! `distinct(x) * words * 8` bytes. The case analysis:
+//! `docs/algorithms.md#the-bit-parallel-lcs-step`.
 
 use crate::problem::Problem;
 

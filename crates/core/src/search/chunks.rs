@@ -1,37 +1,16 @@
 //! How a search is shared among ranks: pure arithmetic, no MPI.
 //!
-//! # Patterns in units
+//! Patterns are sorted by length and packed into units ([`units`]): a vector of lanes of the
+//! narrowest [`Class`] that holds them, or one long pattern alone, each weighted by its estimated
+//! cost per text byte. `P` ranks form a [`Grid`] of `T x Q = P`: the text in `T` balanced
+//! contiguous parts ([`text_range`]), the units in `Q` runs balanced by weight ([`balance`]), rank
+//! `r` taking text part `r / Q` and units `r % Q`; [`Grid::choose`] takes the divisor pair with the
+//! least cost for the busiest rank. Each part is scanned from its warm-up of `m + k - 1` bytes
+//! before it ([`overlap`], [`warm_up`]; never across a record's start) and reports exactly the
+//! matches whose last byte lies in it: none is lost or doubled where the text is cut.
 //!
-//! Patterns are sorted by length (then by number) and packed into units of work
-//! ([`units`]): a vector of lanes of the narrowest width that holds them (32 patterns of up to 8
-//! bytes, 16 of up to 16, 8 of up to 32, 4 of up to 64: [`Class`]), or one long pattern of
-//! more than 64 bytes on its own. A unit's weight estimates its cost per text byte: 1 for a
-//! vector; for a long pattern the words Ukkonen's cut-off keeps computed on random text, about
-//! `k / 64 + 2` (at most its words).
-//!
-//! # The grid
-//!
-//! `P` ranks form a grid of `T x Q = P` ([`Grid`]): the text in `T` contiguous parts, the units
-//! in `Q` contiguous runs balanced by weight, rank `r` taking text part `r / Q` and units
-//! `r % Q`. A text part of `n / T` bytes costs its bytes plus the warm-up before it (below),
-//! times its units' weight; [`Grid::choose`] takes the divisor pair of `P` with the least
-//! cost for the busiest rank (reading a byte counted as a tenth of a unit), the most text parts
-//! on a tie. Splitting the text is best until the warm-up is a large share of a part (a short
-//! text): many patterns then go to different ranks instead.
-//!
-//! # Text parts and the warm-up
-//!
-//! The text's bytes `[0, n)` (file offsets of its sequence area) are split as [`Split`] does:
-//! balanced contiguous parts. A match's alignment spans at most `m + d <= m + k` text bytes
-//! (`m` matches and substitutions plus `d` inserted text bytes at most), so a scan started
-//! `m + k - 1` bytes before a part, from a column with no text before it (as at a record's
-//! start), finds every match that ends in the part, with the same distance: an alignment that
-//! ends after the part's first byte and starts before the warm-up would span `m + k + 1` bytes
-//! or more and cost more than `k`; the values it computes are never below the true ones
-//! (it sees fewer starts), and equal wherever the true distance is within `k`. A part reports
-//! exactly the matches whose last byte lies in it: none is lost or counted twice where the
-//! text is split. The warm-up never crosses a record's start (a match never spans records),
-//! and with `k >= m` it is `2 m - 1`: no distance exceeds `m`.
+//! Cost: a sort of the patterns; one balancing of the units per divisor of `P`. The warm-up's
+//! argument: `docs/algorithms.md#the-warm-up-no-match-lost-or-doubled`.
 
 use std::ops::Range;
 

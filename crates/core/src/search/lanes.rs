@@ -1,75 +1,20 @@
-//! The search kernel for patterns of up to 64 bytes: Myers' bit-vector step (Myers 1999, the
-//! same recurrence as [`bitpar::edit`](crate::bitpar::edit)) run on many patterns side
-//! by side, one pattern per lane of a 32-byte vector, the text scanned one byte per step.
+//! The search kernel for patterns of up to 64 bytes: Myers' bit-vector step (Myers 1999,
+//! doi:10.1145/316542.316550) with the pattern as the bit dimension and one text byte per step,
+//! many patterns side by side, one per lane of a 32-byte vector ([`Group`]: 32 lanes of 8 bits,
+//! 16 of 16, 8 of 32 or 4 of 64). A lane holds a column's vertical deltas as `pv` (+1) and `mv`
+//! (-1); nothing is shifted into bit 0, so row 0 is free (the semi-global DP). Each pattern sits at
+//! the top of its lane, its last row the lane's top bit, above padding rows that match every byte
+//! and stay at distance 0.
 //!
-//! # Orientation
+//! Each lane keeps the lowest score of a stretch of [`STRETCH`] bytes, and only a stretch where
+//! some lane came within its limit is stepped again to say where. [`scan`] steps up to
+//! [`INTERLEAVE`] groups per text byte so that their dependency chains overlap; the step is written
+//! once over a small vector trait ([`Vector`]) compiled for AVX-512, AVX2 and plain arrays, and
+//! [`Simd::detect`] chooses at run time.
 //!
-//! Here the pattern is the bit dimension: lane bit `r` is a row of the DP (a pattern byte) and
-//! one step consumes one text byte (a column), as in Myers' paper. `bitpar::edit` has the same
-//! step with its rows the bytes it consumes and its bits the other sequence: with `x` the text
-//! and `y` the pattern it is this computation for one pattern, and the long patterns' kernel
-//! ([`super::long`]) calls it so. This kernel is written apart because it needs what
-//! `edit::step` does not give: the delta at the pattern's last row every step (`edit::step`
-//! returns it only at the last bit of its last word), and many patterns in the lanes of one
-//! vector, each lane an independent word (no carry crosses a lane).
-//!
-//! # The step
-//!
-//! `D[i][j]`, `i` the pattern's rows (`D[0][j] = 0`, the free start: a match may begin anywhere)
-//! and `j` the text's columns. A lane holds a column's vertical deltas `D[i][j] - D[i-1][j]` as
-//! two bit vectors, `pv` (+1) and `mv` (-1). With `eq` the pattern's bits equal to the text byte
-//! (the lane's entry of the byte's row of [`Group`]'s table):
-//!
-//! ```text
-//! xv = eq | mv                         xh = (((eq & pv) + pv) ^ pv) | eq
-//! ph = mv | !(xh | pv)                 mh = pv & xh          (horizontal +1 / -1)
-//! pv' = (mh << 1) | !(xv | (ph << 1))  mv' = (ph << 1) & xv
-//! ```
-//!
-//! Nothing is shifted into bit 0 (`bitpar::edit` shifts in its `hin`): row 0's horizontal delta
-//! is 0, which is what makes the search semi-global. The score, `D[m][j]`, moves by the
-//! horizontal delta of the last row: `+1` where `ph` has that bit, `-1` where `mh` has it.
-//!
-//! # Lanes and padding
-//!
-//! A pattern of `m` bytes sits in a lane of `W >= m` bits (`W` = 8, 16, 32 or 64: [`Lane`]) at
-//! its top: byte `q` is bit `W - m + q`, so its last row is the lane's top bit and the score's
-//! delta is the top bits of `ph` and `mh` shifted down, two shifts and an add and a subtract.
-//! The `W - m` bits below are padding rows that match every byte (set in every row of the
-//! table) and start with `pv = mv = 0`: with a zero delta above them and always a match, such a
-//! row keeps `D = 0` in every column (`ph = mh = 0`, `pv' = mv' = 0`: the step above leaves all
-//! four at zero), so the pattern's first row sees exactly the free row 0 above it. A lane with
-//! no pattern is all padding and never reports (its score starts at the lane's maximum).
-//!
-//! Patterns are grouped by length into vectors of 32 bytes: 32 lanes of 8 bits, 16 of 16, 8 of
-//! 32 or 4 of 64. Every operation above is lane-wise (the add wraps inside its lane), so a
-//! vector step is some twenty vector instructions, whatever the lane width.
-//!
-//! # Reporting
-//!
-//! A match ends after text byte `j` when the score is at most the lane's `limit` (`min(k, m)`:
-//! no distance exceeds `m`). Checking every lane every step would cost as much as the step's
-//! own compares, so each lane keeps the lowest score of a stretch of [`STRETCH`] bytes (one
-//! `min` per step), and only a stretch where some lane went low enough is stepped again from
-//! its saved state, one lane at a time, to say where. Random text rarely has a match, so the
-//! second pass costs nothing there; text where every position matches costs twice the scan.
-//!
-//! # Interleaving and instruction sets
-//!
-//! One step's chain (and, add, xor, or, or, not, or, shift, or, not, or) is about eleven
-//! instructions long, and the next step needs its end: a single vector waits on it. So
-//! [`scan`] steps up to [`INTERLEAVE`] groups per text byte, whose chains overlap. The step is
-//! written once over a small vector trait ([`Vector`]) with three implementations: AVX-512
-//! (VL and BW, on 256-bit registers: each three-input operation is one ternary-logic
-//! instruction, which cuts the chain to seven), AVX2, and plain arrays for any other CPU; the
-//! two first use the instructions explicitly (left to itself the compiler vectorized the arrays
-//! for AVX-512 into shuffles between 512-bit registers, and the 8-bit lanes not at all).
-//! [`Simd::detect`] picks one at run time, as the dense store's segment kernels do, and the
-//! tests run every compilation the machine has on the same inputs.
-//!
-//! Cost: one step per text byte and group, a few vector operations per step (`cargo bench
-//! --bench kernel -- search`; the figures are in `docs/performance.md`). A group's table is 256
-//! rows of 32 bytes (8 KiB).
+//! Cost: one step of some twenty vector operations per text byte and group; a group's table is 256
+//! rows of 32 bytes (8 KiB). Why this is not `bitpar::edit::step`, the padding and the reporting:
+//! `docs/algorithms.md#the-lanes-kernel-patterns-of-up-to-64-bytes`.
 
 /// Bytes per vector of lanes: 256 bits.
 pub const VECTOR_BYTES: usize = 32;
@@ -368,7 +313,7 @@ fn scan_body<T: Lane, const L: usize, const N: usize, V: Vector<T, L>>(
     }
 }
 
-/// The compilations, one per instruction set, of [`scan_body`] for lanes of `T`.
+/// The compilations, one per instruction set, of the scan's body for lanes of `T`.
 pub trait Compiled<T: Lane, const L: usize> {
     /// `N` groups over their streams (of one length) with the compilation `simd`, which the
     /// CPU must have.

@@ -1,33 +1,12 @@
 //! The search kernel for patterns longer than a word: Myers' block form (the pattern in
 //! `ceil(m / 64)` words, one delta passing from each word to the next, as edlib's
-//! `calculateBlock`), stepped by [`bitpar::edit::step`] itself, with Ukkonen's cut-off: only the
-//! words down to the last one that can hold a distance within the limit are computed.
+//! `calculateBlock`), stepped by [`edit::step`] itself with the text as `x` and `hin` 0 (row 0
+//! free), with Ukkonen's cut-off (Ukkonen 1985, doi:10.1016/S0019-9958(85)80046-2): only the words
+//! down to the last one that can hold a distance within the limit are computed, the cells below
+//! taken as `score + 1, score + 2, ...`, never less than the truth and exact within the limit.
 //!
-//! # Orientation and padding
-//!
-//! `edit::step` advances a row of `x` over the bits of `y`; with `x` the text and `y` the
-//! pattern, one call is one text byte over the pattern's words, and its `hin` (the delta
-//! entering bit 0) is 0: row 0 of the search is free (see [`super::lanes`]). As in the lanes
-//! kernel the pattern sits at the top of its words, byte `q` at bit `64 w - m + q`, so the last
-//! row is the last word's top bit and `edit::step`'s `hout` is the score's delta; the padding
-//! bits below the first byte match every text byte and start at zero deltas, which keeps them
-//! at distance 0 in every column (the free row continued).
-//!
-//! # The cut-off
-//!
-//! Let `last` be the last word computed and `score` the distance at its bottom row. Cells below
-//! `last` are taken to be `score + 1, score + 2, ...` (their deltas +1), never less than the
-//! true values; a column computed from values no less than the truth is no less than the truth,
-//! and exact on every cell whose true distance is within the limit `k` (its best predecessors
-//! are within `k` too, and exact). So it suffices that `last` holds the last row within `k`,
-//! which moves down at most one row per column (Ukkonen): after each column, the next word is
-//! computed when its top row may be within `k` (the bottom row was below `k`, or at `k` with a
-//! match under the next word's first bit, or is below `k` now), its previous column taken as
-//! `score + 1, ...`; and `last` drops while its bottom row is at `k + 64` or more (then every row
-//! of it is above `k`). Its score below is the bottom's less the word's deltas
-//! ([`edit::delta_sum`]). A match needs `last` to be the pattern's last word.
-//!
-//! Cost: per text byte, the words down to `last`: about `k / 64 + 2` on random text.
+//! Cost: per text byte, the words down to the last one computed: about `k / 64 + 2` on random
+//! text. The argument: `docs/algorithms.md#long-patterns-ukkonens-cut-off`.
 
 use crate::bitpar::edit::{self, Delta};
 use crate::bitpar::WORD_BITS;

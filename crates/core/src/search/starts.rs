@@ -1,24 +1,13 @@
-//! Where a match starts: the walk of [`crate::problem`] from the match's last cell back to row 0, on
-//! columns recomputed for it.
+//! Where a match starts: the walk of [`crate::problem`] from the match's last cell back to row 0,
+//! on columns recomputed for it. A match that ends at `e` within `k` edits spans at most `m + k`
+//! text bytes, so a window of `m + k` bytes ending at `e`, computed from a column with no text
+//! before it, gives the true walk: its values are never below the truth and equal it on the walk.
+//! The window's columns are [`edit::step_traced`]'s rows (the text as `x`, the pattern as `y`,
+//! `hin` 0); matches of one pattern whose windows overlap share one ([`locate`]).
 //!
-//! The scan keeps one column per pattern and forgets the rest, but the walk needs the columns
-//! before the match's end. A match of pattern `p` (`m` bytes) ending at `e` with distance `d`
-//! aligns `p` with at most `m + d <= m + k` text bytes, so a window of `m + k` text bytes
-//! ending at `e`, computed from a column with no text before it, holds the whole walk: its
-//! values are never below the true ones and equal them on every cell of the walk (each cell's
-//! best alignment starts inside the window), and every test the walk makes on a neighbour
-//! asks whether it is one less than the current cell, which a value no lower than the truth
-//! passes only where the truth does (neighbours differ by at most one, and the one the walk
-//! moves to lies on it). So the window gives the true walk, and its start; at a record's start
-//! the window simply begins there.
-//!
-//! The window's columns are [`edit::step_traced`]'s rows, with the text as `x` and the pattern
-//! as `y` (bits in the pattern's order, no padding), `hin` 0 (the free row 0): per text byte
-//! the pattern's horizontal deltas (`pv`) and the substitution bits (`sub`), two bits per
-//! cell. Matches of one pattern whose windows overlap share one window ([`locate`]): matches
-//! come in runs around a planted copy, and a run of `r` ends costs `r + m + k` columns instead
-//! of `r (m + k)`. Cost per window: its columns times `ceil(m / 64)` traced word steps, and two
-//! words per column and pattern word of memory (at most [`MAX_WINDOW`] columns at a time).
+//! Cost per window: its columns times `ceil(m / 64)` traced word steps, and two words per column
+//! and pattern word of memory (at most [`MAX_WINDOW`] columns at a time). The argument:
+//! `docs/algorithms.md#where-a-match-starts`.
 
 use crate::bitpar::edit::{self, Delta};
 use crate::bitpar::{Masks, WORD_BITS};

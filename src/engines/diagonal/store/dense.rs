@@ -1,28 +1,16 @@
-//! The dense store: values of the last three diagonals in flat row-indexed arrays, and the
-//! walk's bits for every owned cell (one per cell for the LCS, two for the edit distance).
+//! The dense store: values of the last three diagonals in flat row-indexed arrays, and the walk's
+//! bits for every owned cell (one per cell for the LCS, two for the edit distance, packed 64 to a
+//! word per plane, written when a diagonal is sealed).
 //!
-//! Diagonal `d` lives in buffer `d mod 3`, slot `i + 1` holding row `i` (slot 0 is the virtual
-//! row -1). A cell `(i, j)` on `d` reads `up = (i-1, j)` and `left = (i, j-1)` from buffer
-//! `d - 1` at slots `i` and `i + 1`, and `diag = (i-1, j-1)` from buffer `d - 2` at slot `i`;
-//! with `y` reversed, `y[d - i]` is read forwards too, so a rank's segment is one straight
-//! loop over rows with no hashing, no branch and no ownership test, which the compiler turns
-//! into SIMD code (AVX2 when the CPU has it, chosen at run time). Received boundary values are
-//! written into the same buffers; a rank reads only slots it computed or received (the schedule
-//! guarantees it), so the arrays need no clearing between diagonals. The virtual cells a
-//! segment reads (row -1 above row 0, column -1 left of column 0) hold the problem's border,
-//! which depends on the diagonal alone: the rank computing row 0 or column 0 writes it into
-//! the previous two buffers just before.
+//! Diagonal `d` lives in buffer `d mod 3`, slot `i + 1` holding row `i` (slot 0 the virtual row
+//! -1), and `y` is stored reversed, so a rank's segment is one straight loop over rows with no
+//! hashing, no branch and no ownership test, which the compiler vectorises (AVX2 chosen at run
+//! time). Values are `u16` when every value fits with room for one more
+//! ([`lcs_core::recurrence::narrow`]), else `u32`.
 //!
-//! Values are `u16` when every value fits with room for one more (an LCS of at most 65,534, a
-//! distance of at most 65,534: [`lcs_core::recurrence::narrow`]), else `u32`: half the
-//! memory traffic, twice the SIMD lanes.
-//!
-//! The walk needs, at a mismatch, the answers of [`Recurrence::bits`]: packed 64 to a word per
-//! plane, each diagonal's run starting on a fresh word. A diagonal's bits are written when it
-//! is sealed, one step later, once the values it reads have all arrived (the edit distance's
-//! also read the diagonal two back, which the buffers still hold then). Memory per rank:
-//! `planes * cells / 8` bytes of bits plus three diagonals of values, so an LCS of 50,000 x
-//! 50,000 on one rank needs about 313 MB, an edit distance about 625 MB.
+//! Memory per rank: `planes * cells / 8` bytes of bits plus three diagonals of values: an LCS of
+//! 50,000 x 50,000 on one rank about 313 MB, an edit distance about 625 MB. The buffers, the
+//! borders and the sealing: `docs/algorithms.md#the-stores`.
 
 use std::marker::PhantomData;
 use std::ops::Range;

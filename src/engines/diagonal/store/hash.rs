@@ -1,19 +1,13 @@
 //! The hash store: the report's design, one hash table holding every cell the rank owns and
-//! every boundary value it receives, looked up by cell.
+//! every boundary value it receives, looked up by cell (`i << 32 | j`, so sequences up to 2^32
+//! bytes): three lookups and one insert per cell, as in the report. The capacity is reserved up
+//! front from the schedule, so the table never grows during the fill; an entry takes 16 bytes
+//! plus a control byte in a power-of-two table at most 7/8 full, about 20 to 39 bytes per cell.
 //!
-//! Entries are `(key, value)` with the cell as key (`i << 32 | j`, so sequences up to 2^32
-//! bytes). Computing a cell looks up its three predecessors (missing only outside the matrix,
-//! where the value is 0) and inserts it: three lookups and one insert per cell, as in the
-//! report. The table's capacity is reserved up front from the schedule (owned cells plus the
-//! cells the rank will receive), so it never grows during the fill. Each entry takes 16 bytes
-//! plus one control byte, in a power-of-two table at most 7/8 full: about 20 to 39 bytes per
-//! cell depending on how the count falls against the power of two.
-//!
-//! The hash of a cell is its place in the rank's own cells in diagonal order (with two spare
-//! slots at each end of each diagonal for received cells), plus mixed bits in the top seven
-//! bits, which the table uses to filter candidates. Cells the fill touches together so sit
-//! together in the table: the report spent a third of its time on hash lookups, mostly cache
-//! misses of a hash that scatters neighbouring cells across the whole table.
+//! The hash of a cell is its place in the rank's own cells in diagonal order (two spare slots at
+//! each end of each diagonal for received cells), plus mixed bits in the top seven bits, which
+//! the table uses to filter candidates: the cells the fill touches together sit together in the
+//! table, where the report's hash scattered them. `docs/algorithms.md#the-stores`.
 
 use std::ops::Range;
 

@@ -1,20 +1,11 @@
 //! Cell stores: where a rank keeps the values it computes and receives, and what the traceback
-//! reads back.
-//!
-//! The fill phase drives a store diagonal by diagonal: [`Store::put_received`] records a
-//! boundary value another rank sent, [`Store::compute`] fills the rank's share of the next
-//! diagonal, [`Store::value`] reads a freshly computed value to send it on. The traceback then
-//! asks [`Store::step`] at each mismatch cell the rank owns. Two implementations, each written
-//! once against the problem's [`Recurrence`](lcs_core::recurrence::Recurrence):
-//!
-//! - [`hash::HashStore`], the report's design: one hash map from cell to value, holding every
-//!   owned and every received cell (about 20 bytes per cell);
-//! - [`dense::DenseStore`], the report's proposed improvement: the last two diagonals as flat
-//!   row-indexed arrays plus the walk's bits of every owned cell (one eighth of a byte per cell
-//!   for the LCS, a quarter for the edit distance).
-//!
-//! Both give the same values, the same messages and the same path: the tie-breaking lives in
-//! the walk's rule, which only asks the questions of [`Problem::step`].
+//! reads back. The fill drives a store diagonal by diagonal ([`Store::put_received`],
+//! [`Store::compute`], [`Store::value`]); the walk asks [`Store::step`] at each mismatch cell the
+//! rank owns. Two implementations, each written once against the problem's
+//! [`Recurrence`](lcs_core::recurrence::Recurrence): [`hash::HashStore`], the report's design (one
+//! hash table of every owned and received cell), and [`dense::DenseStore`], the report's proposed
+//! improvement (three diagonals of values and the walk's bits of every owned cell). Both give the
+//! same values, messages and path: the tie-breaking lives in the walk's rule ([`Problem::step`]).
 
 mod cells;
 pub mod dense;

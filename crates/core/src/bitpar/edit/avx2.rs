@@ -1,12 +1,7 @@
 //! The edit-distance word step in AVX2, four rows at once, for the wavefront of
-//! [`crate::bitpar::four_rows`].
-//!
-//! The operations of the scalar `word_step`, the `-1` bit of `hin` added as the carry into the
-//! sum (whose carry out is `Mh[63]`, so each lane's addition is a plain 64-bit add with nothing
-//! to emulate), and the `+1` side kept complemented, `!Ph` and `!Ph_s`: AVX2 has and-not but no
-//! or-not, and `Ph = Mv | !(Xh | Pv)`, `Pv' = Mh_s | !(Xv | Ph_s)` each become one and-not.
-//! Moving a bit across words, `(a << 1) | (before >> 63)`, takes three operations; the step is
-//! 18, the traceback bits five more.
+//! [`crate::bitpar::four_rows`]: the `-1` bit of `hin` added as the sum's carry, the `+1` side kept
+//! complemented so that each or-not is one and-not; 18 operations, the traceback bits five more
+//! (`docs/algorithms.md#the-four-row-vector-wavefront`).
 
 #![deny(unsafe_op_in_unsafe_fn)]
 

@@ -1,13 +1,8 @@
-//! The edit-distance word step in AVX-512 on 256-bit vectors (AVX-512VL), four rows at once,
-//! for the wavefront of [`crate::bitpar::four_rows`].
-//!
-//! The AVX2 step ([`super::avx2`]) with three instructions that fold several of its operations
-//! into one: `vpternlogq`, any function of three inputs (`Xh`, `!Ph`, `Pv'`, and two or three
-//! operations each become one); `vpshldq` (VBMI2), the funnel shift that moves a word up one bit
-//! with bit 0 from the word before (three operations in AVX2); and `valignq`, which passes the
-//! state down a lane and puts the run's next word into lane 3 at once (a permute and a blend).
-//! The step is 13 operations, the traceback bits three more. Zen 4 runs these on the same
-//! 256-bit pipes as AVX2, so fewer operations is all the gain.
+//! The edit-distance word step in AVX-512 on 256-bit vectors (AVX-512VL and VBMI2), four rows at
+//! once, for the wavefront of [`crate::bitpar::four_rows`]: the AVX2 step ([`super::avx2`]) with
+//! `vpternlogq` (any function of three inputs), `vpshldq` (the funnel shift across words) and
+//! `valignq` (the state passed down a lane); 13 operations, the traceback bits three more
+//! (`docs/algorithms.md#the-four-row-vector-wavefront`).
 
 #![deny(unsafe_op_in_unsafe_fn)]
 

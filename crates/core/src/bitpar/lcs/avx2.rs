@@ -1,10 +1,7 @@
 //! The LCS word step in AVX2, four rows at once, for the wavefront of
-//! [`crate::bitpar::four_rows`].
-//!
-//! The scalar `word_step` with the addition's carry kept as the word whose bit 63 it is: the
-//! carry vector `u | (old & !sum)` (see the module doc of [`super`]), shifted down to bit 0 for
-//! the next word's sum, where AVX2 has no add with carry. Nine operations, the "go up" bits
-//! (that vector's complement) one more.
+//! [`crate::bitpar::four_rows`]: the scalar step with the addition's carry kept as the word whose
+//! bit 63 it is (`u | (old & !sum)`, see [`super`]), since AVX2 has no add with carry; nine
+//! operations, the "go up" bits one more.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 

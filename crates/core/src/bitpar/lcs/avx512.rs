@@ -1,9 +1,7 @@
 //! The LCS word step in AVX-512 on 256-bit vectors (AVX-512VL), four rows at once, for the
-//! wavefront of [`crate::bitpar::four_rows`].
-//!
-//! The AVX2 step ([`super::avx2`]) with `vpternlogq` (any function of three inputs) for `V` and
-//! for the carries, and `valignq` to pass the state down a lane: six operations, the "go up"
-//! bits one more.
+//! wavefront of [`crate::bitpar::four_rows`]: the AVX2 step ([`super::avx2`]) with `vpternlogq`
+//! for `V` and the carries and `valignq` to pass the state down a lane; six operations, the "go
+//! up" bits one more.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
