@@ -332,6 +332,10 @@ pub struct Row {
     pub band: Option<Margin>,
     #[serde(default)]
     pub band_doublings: Option<usize>,
+    /// The wave engine's score steps (its final cost); result sets written before the wave
+    /// engine have no such column.
+    #[serde(default)]
+    pub score_steps: Option<usize>,
     pub ranks: usize,
     /// Empty for an edit run.
     pub lcs_length: Option<u64>,
@@ -573,6 +577,7 @@ impl Report {
             checkpoint: self.checkpoint,
             band: self.band,
             band_doublings: self.band_doublings,
+            score_steps: self.score_steps,
             ranks: self.ranks,
             problem: self.answer.problem,
             lcs_length: self.answer.lcs_length.map(|l| l as u64),
@@ -644,6 +649,20 @@ impl Report {
                 format!("{how}, diagonal band {band} (fills: {})", tried.join(", "))
             }
             _ => how,
+        };
+        let how = match (self.score_steps, self.wave_bound) {
+            (Some(steps), Some(bound)) => {
+                format!("{how}, {steps} score steps (bound {bound})")
+            }
+            _ => how,
+        };
+        let how = match &self.engine_choice {
+            Some(c) => format!(
+                "{how}, chosen by --engine auto: a cost of about {} makes the wave engine \
+                 about {:.3} s, the bands engine about {:.3} s",
+                c.estimate, c.wave_seconds, c.bands_seconds
+            ),
+            None => how,
         };
         let fasta = if self.format == Format::Fasta {
             ", read as FASTA"

@@ -162,8 +162,13 @@ pub fn read_result_set(path: &Path) -> Result<Vec<Row>, Error> {
 
 /// Columns result sets gained after their first version, in the order they came: a set
 /// without the first group was written before the edit distance (its runs read as LCS runs),
-/// one without the second before the diagonal band (its runs have no band).
-const LATER_COLUMNS: [&[&str]; 2] = [&["problem", "distance"], &["band", "band_doublings"]];
+/// one without the second before the diagonal band (its runs have no band), one without the
+/// third before the wave engine.
+const LATER_COLUMNS: [&[&str]; 3] = [
+    &["problem", "distance"],
+    &["band", "band_doublings"],
+    &["score_steps"],
+];
 
 /// The header of the version before the groups `LATER_COLUMNS[from..]` came.
 fn header_before(from: usize) -> String {
