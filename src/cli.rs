@@ -269,6 +269,19 @@ pub struct ReferenceArgs {
     /// matrix: the oracle).
     #[arg(long, value_name = "K|auto|off", value_parser = parse_band, conflicts_with = "length_only")]
     pub band: Option<BandChoice>,
+    /// The algorithm: `bitpar` (the bit-parallel DP, the oracle) or `wave` (diagonal
+    /// transition in one process: the wave engine's algorithm, whose work follows the
+    /// difference).
+    #[arg(long, value_enum, default_value_t = Sequential::Bitpar, conflicts_with = "band")]
+    pub engine: Sequential,
+}
+
+/// The sequential reference's algorithm.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Sequential {
+    #[default]
+    Bitpar,
+    Wave,
 }
 
 #[derive(Debug, Args)]

@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use crate::error::Error;
 use crate::matches::SearchRow;
-use crate::report::Row;
+use crate::report::row::Row;
 
 /// The two kinds of result sets `--append-csv` writes: `solve`'s runs ([`Row`]) and
 /// `search`'s ([`SearchRow`]), each with its own header (see `matches`).

@@ -15,7 +15,7 @@ use crate::comm::traffic::PerKind;
 use crate::engines::search::run::Searched;
 use crate::input::Format;
 use crate::provenance::Provenance;
-use crate::report::thousands;
+use crate::report::text::thousands;
 use lcs_core::search::chunks::Grid;
 use lcs_core::search::lanes::Simd;
 
@@ -371,14 +371,14 @@ pub struct SearchRow {
 impl SearchRow {
     /// The CSV header line (without its newline), derived from the struct.
     pub fn header() -> String {
-        crate::report::csv_header::<SearchRow>()
+        crate::report::text::csv_header::<SearchRow>()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Row;
+    use crate::report::row::Row;
 
     #[test]
     fn search_rows_have_the_provenance_columns_of_solve_rows_and_another_header() {

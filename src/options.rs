@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use crate::cli::{
     EngineArg, EngineArgs, GenerateArgs, InputArgs, PlotArgs, ReferenceArgs, ScheduleArgs,
-    SearchArgs, SelfTestArgs, SolveArgs, TableArgs,
+    SearchArgs, SelfTestArgs, Sequential, SolveArgs, TableArgs,
 };
 use crate::comm::fault::{Fault, FAULT_ENV};
 use crate::comm::waiting::Waiting;
@@ -354,6 +354,8 @@ pub struct ReferenceOptions {
     pub run: RunInfo,
     /// The diagonal band (`--band`; off unless asked).
     pub band: BandChoice,
+    /// The algorithm (`--engine`).
+    pub engine: Sequential,
 }
 
 impl ReferenceOptions {
@@ -371,6 +373,7 @@ impl ReferenceOptions {
             memory_limit: args.memory_limit.or(env.memory_limit),
             run: env.run_info(mpi_library),
             band: args.band.unwrap_or(BandChoice::Off),
+            engine: args.engine,
         }
     }
 }

@@ -18,7 +18,7 @@ use crate::engines::diagonal::store::StoreKind;
 use crate::error::Error;
 use crate::input::InputError;
 use crate::report::EngineKind;
-use crate::report::{thousands, Row};
+use crate::report::{row::Row, text::thousands};
 use lcs_core::problem::Problem;
 
 /// Reads every row of the result sets at `paths`, in file order.

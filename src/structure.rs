@@ -557,11 +557,8 @@ fn the_readme_map_names_only_what_exists() {
     for line in block.lines() {
         let indent = line.len() - line.trim_start().len();
         let column = line.trim_start().split("  ").next().unwrap_or_default();
-        if !column
-            .split(", ")
-            .all(|p| p.contains('/') || p.ends_with(".rs"))
-            || column.is_empty()
-        {
+        let is_path = |p: &str| !p.contains(' ') && (p.contains('/') || p.ends_with(".rs"));
+        if column.is_empty() || !column.split(", ").all(is_path) {
             continue;
         }
         parents.retain(|(at, _)| *at < indent);

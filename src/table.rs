@@ -9,9 +9,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use crate::report::thousands;
+use crate::report::row::Row;
+use crate::report::text::thousands;
 use crate::report::EngineKind;
-use crate::report::Row;
 use crate::runs::{mixtures, summarise, Config, Placement, Summary};
 use lcs_core::problem::Problem;
 

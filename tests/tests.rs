@@ -13,3 +13,4 @@ mod inputs;
 mod launchers;
 mod search;
 mod solve;
+mod wave;

@@ -19,7 +19,7 @@ use mpi::collective::SystemOperation;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives};
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, Sequential};
 use crate::comm::fault::FAULT_ENV;
 use crate::comm::waiting::Waiting;
 use crate::engines::config::Method;
@@ -32,7 +32,8 @@ use crate::options::{
     SelfTestOptions, SolveOptions, TableOptions,
 };
 use crate::provenance::{HostInfo, Provenance};
-use crate::report::Report;
+use crate::report::row::Row;
+use crate::report::{Report, SequentialRun};
 use lcs_core::bitpar;
 use lcs_core::problem::Problem;
 
@@ -277,6 +278,27 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
     let need = std::cell::Cell::new(0);
     let check =
         |bytes: u64| reference_memory(&opts, &pair, bytes).map(|n| need.set(need.get().max(n)));
+    if opts.engine == Sequential::Wave {
+        let bound = lcs_core::wave::bound::upper_bound(problem, (&pair.x, &pair.y));
+        let (m, n) = (pair.x.len(), pair.y.len());
+        check(lcs_core::wave::align::memory_bytes(problem, m, n, bound))?;
+        let began = std::time::Instant::now();
+        let aligned = lcs_core::wave::align::align(problem, &pair.x, &pair.y);
+        let seconds = began.elapsed().as_secs_f64();
+        let how = SequentialRun::Wave {
+            cost: aligned.cost,
+            bound: aligned.bound,
+            bytes: aligned.bytes,
+        };
+        let total = started.elapsed().as_secs_f64();
+        return reference_outputs(
+            &opts,
+            &pair,
+            &aligned.path,
+            (started_at, total, seconds, 0.0),
+            (need.get(), &how),
+        );
+    }
     let (path, band, fill, traceback) =
         lcs_core::reference::align_banded(problem, &pair.x, &pair.y, opts.band, check)?;
     let Some(path) = path else {
@@ -287,22 +309,40 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
         )));
     };
     let total = started.elapsed().as_secs_f64();
+    let how = SequentialRun::BitParallel(band);
+    reference_outputs(
+        &opts,
+        &pair,
+        &path,
+        (started_at, total, fill, traceback),
+        (need.get(), &how),
+    )
+}
+
+/// The reference's report and the files it was asked for.
+fn reference_outputs(
+    opts: &ReferenceOptions,
+    pair: &crate::input::Pair,
+    path: &lcs_core::problem::Path,
+    (started_at, total, fill, traceback): (std::time::SystemTime, f64, f64, f64),
+    (need, how): (u64, &SequentialRun),
+) -> Result<(), Error> {
     let run = Provenance::new(started_at, &opts.run, &[HostInfo::here()]);
     let report = Report::of_reference(
         run,
-        input.path.display().to_string(),
-        (problem, &pair, &path),
+        opts.input.path.display().to_string(),
+        (opts.problem, pair, path),
         (total, fill, traceback),
-        (need.get(), &band),
+        (need, how),
     );
     if let Some(out) = &opts.outputs.json {
         export::write_json(out, &report)?;
     }
     if let Some(out) = &opts.outputs.paf {
-        export::write_atomic(out, crate::paf::paf_line(&pair, &path).as_bytes())?;
+        export::write_atomic(out, crate::paf::paf_line(pair, path).as_bytes())?;
     }
     if let Some(out) = &opts.outputs.append_csv {
-        export::append_row(out, &report.row())?;
+        export::append_row(out, &Row::of(&report))?;
     }
     print(&report.summary())
 }

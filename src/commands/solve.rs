@@ -24,6 +24,7 @@ use crate::render::html;
 use crate::render::picture::Picture;
 use crate::render::svg;
 use crate::render::{bands_picture, pipeline::Pipeline};
+use crate::report::row::Row;
 use crate::report::Report;
 
 /// Runs `solve` on this rank and writes its outputs. Rank 0 gets the report; other ranks
@@ -98,11 +99,11 @@ fn engine_note(method: Method, m: usize, n: usize, ranks: usize) -> Option<Strin
     let why = match method {
         Method::Diagonal { .. } if ranks > 1 => format!(
             "it synchronises its {ranks} ranks once per anti-diagonal, {} times",
-            crate::report::thousands((m + n - 1) as u64)
+            crate::report::text::thousands((m + n - 1) as u64)
         ),
         Method::Diagonal { .. } => format!(
             "it steps through the {} anti-diagonals one at a time",
-            crate::report::thousands((m + n - 1) as u64)
+            crate::report::text::thousands((m + n - 1) as u64)
         ),
         _ => "its bands are narrow for the rows they pipeline".to_owned(),
     };
@@ -113,8 +114,8 @@ fn engine_note(method: Method, m: usize, n: usize, ranks: usize) -> Option<Strin
     Some(format!(
         "on this {} x {} matrix the {engine} engine should take about {} ({why}), the \
          {other_engine} engine about {}: run with {switch} (--quiet hides notes)",
-        crate::report::thousands(m as u64),
-        crate::report::thousands(n as u64),
+        crate::report::text::thousands(m as u64),
+        crate::report::text::thousands(n as u64),
         duration(chosen),
         duration(other)
     ))
@@ -211,7 +212,7 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
         }
     }
     if let Some(path) = &outputs.append_csv {
-        export::append_row(path, &report.row())?;
+        export::append_row(path, &Row::of(report))?;
     }
     // Last, as standard output would be: after every file the run was asked for.
     if let Some(path) = &outputs.output {

@@ -694,8 +694,8 @@ pub fn messages(data: &Data) -> Figure {
                             s,
                             &format!(
                                 "{} boundary messages, predicted {}",
-                                crate::report::thousands(m.median as u64),
-                                crate::report::thousands(s.predicted)
+                                crate::report::text::thousands(m.median as u64),
+                                crate::report::text::thousands(s.predicted)
                             ),
                         ),
                         tags: tags(s),
@@ -756,7 +756,7 @@ mod tests {
     use super::*;
     use crate::engines::diagonal::store::StoreKind;
     use crate::plot::tests::row;
-    use crate::report::Row;
+    use crate::report::row::Row;
     use crate::runs::{mixtures, summarise};
 
     fn figure_of(rows: &[Row], make: fn(&Data) -> Figure) -> Figure {

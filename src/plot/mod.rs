@@ -60,7 +60,7 @@ mod tests {
     use super::*;
     use crate::engines::diagonal::store::StoreKind;
     use crate::input::InputError;
-    use crate::report::{EngineKind, Row};
+    use crate::report::{row::Row, EngineKind};
 
     /// A run of `input` (`n` × `n`) on `ranks` ranks with `store` (`None`: the reference).
     pub fn row(input: &str, n: u64, ranks: usize, store: Option<StoreKind>, seconds: f64) -> Row {

@@ -74,6 +74,19 @@ pub fn fill(problem: Problem, compare: Compare, seqs: &Seqs, bound: usize) -> Fi
     unreachable!("a fill bounded by {} did not reach the end", reach.bound)
 }
 
+/// Bytes [`align`] holds at most for an `m x n` pair (`m <= n`) whose fill is kept within
+/// `bound`: the sequences' padded copies, two steps and the checkpoints.
+pub fn memory_bytes(problem: Problem, m: usize, n: usize, bound: usize) -> u64 {
+    let reach = Reach::new(problem, m, n, bound);
+    let widest = (0..=reach.bound).map(|t| reach.count(t)).max().unwrap_or(0) as u64;
+    let checkpoints: u64 = (0..=reach.bound)
+        .step_by(super::kept::EVERY)
+        .map(|t| reach.count(t) as u64 + 2 * PAD as u64)
+        .sum();
+    let seqs = (m + n + 2 * super::seqs::SLACK) as u64;
+    seqs + 4 * (2 * (widest + 2 * PAD as u64) + checkpoints) + (m + n) as u64 / 4
+}
+
 /// A pair aligned by the wave engine.
 #[derive(Debug, Clone)]
 pub struct Aligned {

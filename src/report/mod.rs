@@ -22,6 +22,9 @@ use lcs_core::alignment::Alignment;
 use lcs_core::diagonal_band::BandSearch;
 use lcs_core::problem::{Path, Problem};
 
+pub mod row;
+pub mod text;
+
 /// Which engine computed a run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -101,6 +104,18 @@ impl fmt::Display for Margin {
             None => f.write_str("the whole matrix"),
         }
     }
+}
+
+/// How the sequential reference computed: the bit-parallel DP with the diagonal bands it
+/// filled, or the wave algorithm with its final cost, bound and memory.
+#[derive(Debug, Clone)]
+pub enum SequentialRun {
+    BitParallel(BandSearch),
+    Wave {
+        cost: usize,
+        bound: usize,
+        bytes: u64,
+    },
 }
 
 /// The full report of a run.
@@ -309,96 +324,6 @@ impl LcsText {
     }
 }
 
-/// One run as one row of an experiment's CSV. Reading a result set back uses the same
-/// struct, so the columns are defined once.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Row {
-    pub timestamp: String,
-    pub commit: String,
-    pub version: String,
-    pub input: String,
-    pub rows: u64,
-    pub cols: u64,
-    pub swapped: bool,
-    /// Result sets written before the edit distance have no such column: LCS.
-    #[serde(default)]
-    pub problem: Problem,
-    pub engine: EngineKind,
-    pub store: Option<StoreKind>,
-    pub batch: Option<usize>,
-    pub checkpoint: Option<Checkpoint>,
-    /// Result sets written before the diagonal band have no such column.
-    #[serde(default)]
-    pub band: Option<Margin>,
-    #[serde(default)]
-    pub band_doublings: Option<usize>,
-    /// The wave engine's score steps (its final cost); result sets written before the wave
-    /// engine have no such column.
-    #[serde(default)]
-    pub score_steps: Option<usize>,
-    pub ranks: usize,
-    /// Empty for an edit run.
-    pub lcs_length: Option<u64>,
-    /// Empty for an LCS run.
-    #[serde(default)]
-    pub distance: Option<u64>,
-    pub messages_boundary: u64,
-    pub messages_traceback: u64,
-    pub messages_control: u64,
-    pub bytes_boundary: u64,
-    pub bytes_traceback: u64,
-    pub bytes_control: u64,
-    pub predicted_boundary: u64,
-    pub traceback_hops: u64,
-    pub seconds_total: f64,
-    pub seconds_fill: f64,
-    pub seconds_traceback: f64,
-    pub seconds_recompute: f64,
-    /// The busiest rank's (longest fill) compute, receive-wait and send seconds.
-    pub seconds_compute: f64,
-    pub seconds_wait: f64,
-    pub seconds_send: f64,
-    pub max_peak_rss_bytes: u64,
-    pub host: String,
-    /// Every host, separated by spaces.
-    pub hosts: String,
-    pub cpu: String,
-    pub cores: usize,
-    pub ranks_per_host: usize,
-    pub oversubscribed: bool,
-    pub launcher: String,
-    pub mpi_library: String,
-}
-
-impl Row {
-    /// The CSV header line (without its newline), derived from the struct.
-    pub fn header() -> String {
-        csv_header::<Row>()
-    }
-}
-
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (k, c) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// The CSV header line (without its newline) of a row type, derived from its fields' names.
-pub fn csv_header<T: serde::Serialize + Default>() -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.serialize(T::default()).expect("a row serializes");
-    let bytes = w.into_inner().expect("writing to memory cannot fail");
-    let text = String::from_utf8(bytes).expect("the header is UTF-8");
-    text.lines().next().unwrap_or_default().to_owned()
-}
-
 impl RankReport {
     /// Rank `rank`'s line, from the record it sent rank 0.
     pub fn new(rank: usize, s: &RankStats) -> RankReport {
@@ -488,16 +413,19 @@ impl Report {
     }
 
     /// The report of a sequential reference run: one rank, no messages, `seconds` = (total,
-    /// fill, traceback), `need` the memory pre-check's estimate, `band` the diagonal bands it
-    /// filled.
+    /// fill, traceback), `need` the memory pre-check's estimate, `how` what it computed with.
     pub fn of_reference(
         run: Provenance,
         input: String,
         (problem, pair, path): (Problem, &Pair, &Path),
         (total, fill, traceback): (f64, f64, f64),
-        (need, band): (u64, &BandSearch),
+        (need, how): (u64, &SequentialRun),
     ) -> Report {
         let (rows, cols) = (pair.x.len(), pair.y.len());
+        let (band, wave) = match how {
+            SequentialRun::BitParallel(band) => (Some(band), None),
+            SequentialRun::Wave { cost, bound, .. } => (None, Some((*cost, *bound))),
+        };
         Report {
             per_rank: vec![RankReport {
                 rank: 0,
@@ -516,12 +444,15 @@ impl Report {
                 seconds_recompute: 0.0,
                 traceback_hops: 0,
                 peak_rss_bytes: crate::mem::peak_rss_bytes(),
-                store_bytes_estimate: lcs_core::reference::band_memory_bytes(
-                    problem,
-                    &pair.x,
-                    &pair.y,
-                    lcs_core::diagonal_band::Band::new(rows, cols, band.last()),
-                ),
+                store_bytes_estimate: match how {
+                    SequentialRun::BitParallel(band) => lcs_core::reference::band_memory_bytes(
+                        problem,
+                        &pair.x,
+                        &pair.y,
+                        lcs_core::diagonal_band::Band::new(rows, cols, band.last()),
+                    ),
+                    SequentialRun::Wave { bytes, .. } => *bytes,
+                },
                 memory_estimate_bytes: need,
             }],
             run,
@@ -534,11 +465,11 @@ impl Report {
             store: None,
             batch: None,
             checkpoint: None,
-            band: Some(Margin(band.last())),
-            band_doublings: Some(band.doublings()),
-            band_fills: Some(band.fills.iter().map(|&k| Margin(k)).collect()),
-            score_steps: None,
-            wave_bound: None,
+            band: band.map(|b| Margin(b.last())),
+            band_doublings: band.map(BandSearch::doublings),
+            band_fills: band.map(|b| b.fills.iter().map(|&k| Margin(k)).collect()),
+            score_steps: wave.map(|(cost, _)| cost),
+            wave_bound: wave.map(|(_, bound)| bound),
             engine_choice: None,
             ranks: 1,
             answer: Answer::new(problem, pair, path),
@@ -553,64 +484,6 @@ impl Report {
                 traceback,
                 recompute: 0.0,
             },
-        }
-    }
-
-    /// The report as one CSV row.
-    pub fn row(&self) -> Row {
-        let busiest = self
-            .per_rank
-            .iter()
-            .max_by(|a, b| a.seconds_fill.total_cmp(&b.seconds_fill));
-        let breakdown = busiest.map(|r| r.fill_breakdown).unwrap_or_default();
-        Row {
-            timestamp: self.run.timestamp.clone(),
-            commit: self.run.commit.clone(),
-            version: self.run.version.clone(),
-            input: self.input.clone(),
-            rows: self.rows as u64,
-            cols: self.cols as u64,
-            swapped: self.swapped,
-            engine: self.engine,
-            store: self.store,
-            batch: self.batch,
-            checkpoint: self.checkpoint,
-            band: self.band,
-            band_doublings: self.band_doublings,
-            score_steps: self.score_steps,
-            ranks: self.ranks,
-            problem: self.answer.problem,
-            lcs_length: self.answer.lcs_length.map(|l| l as u64),
-            distance: self.answer.distance.map(|d| d as u64),
-            messages_boundary: self.messages.boundary,
-            messages_traceback: self.messages.traceback,
-            messages_control: self.messages.control,
-            bytes_boundary: self.bytes.boundary,
-            bytes_traceback: self.bytes.traceback,
-            bytes_control: self.bytes.control,
-            predicted_boundary: self.predicted.boundary,
-            traceback_hops: self.traceback_hops,
-            seconds_total: self.seconds.total,
-            seconds_fill: self.seconds.fill,
-            seconds_traceback: self.seconds.traceback,
-            seconds_recompute: self.seconds.recompute,
-            seconds_compute: breakdown.compute,
-            seconds_wait: breakdown.wait_receive,
-            seconds_send: breakdown.send,
-            max_peak_rss_bytes: self
-                .per_rank
-                .iter()
-                .map(|r| r.peak_rss_bytes)
-                .max()
-                .unwrap_or(0),
-            host: self.run.host.clone(),
-            hosts: self.run.hosts.join(" "),
-            cpu: self.run.cpu.clone(),
-            cores: self.run.cores,
-            ranks_per_host: self.run.ranks_per_host,
-            oversubscribed: self.run.oversubscribed,
-            launcher: self.run.launcher.clone(),
-            mpi_library: self.run.mpi_library.clone(),
         }
     }
 
@@ -793,40 +666,5 @@ mod tests {
         assert_eq!(LcsText::new(&[0xff, 0x00]), LcsText::Hex("ff00".into()));
         let json = serde_json::to_value(LcsText::new(&[0xff])).unwrap();
         assert_eq!(json, serde_json::json!({"lcs_hex": "ff"}));
-    }
-
-    #[test]
-    fn row_header_names_every_column_once() {
-        let header = Row::header();
-        let columns: Vec<&str> = header.split(',').collect();
-        assert_eq!(columns[0], "timestamp");
-        assert!(columns.contains(&"predicted_boundary"));
-        assert!(columns.contains(&"mpi_library"));
-        let mut unique = columns.clone();
-        unique.sort();
-        unique.dedup();
-        assert_eq!(unique.len(), columns.len(), "{header}");
-    }
-
-    #[test]
-    fn rows_round_trip_through_csv() {
-        let row = Row {
-            input: "a,b \"quoted\".txt".into(),
-            engine: EngineKind::Diagonal,
-            store: Some(StoreKind::Hash),
-            ranks: 4,
-            seconds_total: 0.125,
-            hosts: "n1 n2".into(),
-            ..Row::default()
-        };
-        let mut w = csv::Writer::from_writer(Vec::new());
-        w.serialize(&row).unwrap();
-        w.serialize(Row::default()).unwrap();
-        let bytes = w.into_inner().unwrap();
-        let back: Vec<Row> = csv::Reader::from_reader(&bytes[..])
-            .deserialize()
-            .collect::<Result<_, _>>()
-            .unwrap();
-        assert_eq!(back, vec![row, Row::default()]);
     }
 }
