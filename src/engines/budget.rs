@@ -40,6 +40,23 @@ pub fn bands_working(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -
     }
 }
 
+/// The plan with its checkpoints as close together as `budget` allows rank `rank` (from
+/// [`lcs_core::wave::kept::EVERY`] steps apart, doubling), or as far apart as it takes.
+pub fn wave_spacing(plan: WavePlan, rank: usize, budget: Option<u64>) -> WavePlan {
+    let Some(budget) = budget else {
+        return plan;
+    };
+    let mut every = plan.every();
+    while every < MAX_SPACING && plan.with_every(every).working_bytes(rank) > budget {
+        every *= 2;
+    }
+    plan.with_every(every)
+}
+
+/// The widest spacing of the wave engine's checkpoints: beyond it the walk's recomputed
+/// windows would cost more than the fill.
+const MAX_SPACING: usize = 4096;
+
 /// The message for a wave-engine run that will not fit: its need, the limit, and what would:
 /// more ranks (the wavefronts are divided among them), or the bands engine.
 pub fn wave_advice(plan: &WavePlan, limit: u64, baseline: u64) -> String {

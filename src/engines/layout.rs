@@ -51,7 +51,11 @@ impl Layout {
             }
             Method::Wave => {
                 let bound = lcs_core::wave::bound::upper_bound(config.problem, (&pair.x, &pair.y));
-                Layout::Wave(WavePlan::new(config.problem, m, n, ranks, bound))
+                let plan = WavePlan::new(config.problem, m, n, ranks, bound);
+                // What the checkpoints may take: the limit less what the rank holds and the
+                // margin. The ranks then agree on the widest spacing any of them needs.
+                let budget = limit.map(|l| l.saturating_sub(budget::need(baseline, 0)));
+                Layout::Wave(budget::wave_spacing(plan, rank, budget))
             }
             Method::Auto { .. } => unreachable!("--engine auto is resolved before the layout"),
         }

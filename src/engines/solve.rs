@@ -91,7 +91,18 @@ pub fn solve(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
     let config = &RunConfig { method, ..*config };
     let baseline = mem::peak_rss_bytes();
     let limit = memory_limit(world, request.memory_limit);
-    let layout = Layout::new(config, &pair, ranks, rank, limit, baseline);
+    let mut layout = Layout::new(config, &pair, ranks, rank, limit, baseline);
+    if let Layout::Wave(plan) = layout {
+        // Every rank runs the same plan: the widest spacing of checkpoints any rank needs.
+        let mut every = 0u64;
+        waiting.all_reduce(
+            world,
+            &(plan.every() as u64),
+            &mut every,
+            SystemOperation::max(),
+        );
+        layout = Layout::Wave(plan.with_every(every as usize));
+    }
     let working = layout.working_bytes(config.problem, &pair, rank);
     let need = budget::need(baseline, working);
     check_memory(world, waiting, need, limit, || {

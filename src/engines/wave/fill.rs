@@ -22,7 +22,7 @@ use mpi::traits::*;
 
 use lcs_core::wave::compare::Compare;
 use lcs_core::wave::front::{seed, Work, NONE, PAD};
-use lcs_core::wave::kept::{Kept, EVERY};
+use lcs_core::wave::kept::Kept;
 use lcs_core::wave::kernel;
 use lcs_core::wave::seqs::Seqs;
 
@@ -134,7 +134,7 @@ pub fn run(
         .filter(|&q| q < plan.ranks())
         .collect();
     let mut shown = vec![false; neighbours.len()];
-    let mut kept = Kept::new(reach);
+    let mut kept = Kept::new(reach, plan.every());
     let mut work = Work::default();
     let mut times = FillTimes::default();
     let (seed_first, seed_values) = seed(problem);
@@ -152,7 +152,7 @@ pub fn run(
     // Whether the current block of steps keeps checkpoints, for the block that starts at.
     let mut block = (usize::MAX, false);
     loop {
-        let c = t - t % EVERY;
+        let c = t - t % plan.every();
         if block.0 != c {
             block = (c, plan.checkpointed(c));
         }

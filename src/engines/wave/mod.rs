@@ -9,12 +9,12 @@
 //! * fill: about `s^2 / (2 P)` diagonal steps for a final cost `s` (half as many diagonals per
 //!   step for the LCS's indel distance), and the slides along the matches;
 //! * messages: one each way per neighbour and step, `2 (P - 1) (s + 1)` and a few more while
-//!   the end is passed on; a few values each, more every `EVERY` steps (a checkpoint's halo);
-//! * memory: the sequences, two steps' runs and the checkpoints, about `s^2 / (2 P EVERY)`
-//!   values;
-//! * traceback: `O(m + n)` steps, each block of `EVERY` steps it crosses computed again over a
-//!   window of about `4 EVERY` diagonals, and a hop where the walk strays far into another
-//!   rank's diagonals.
+//!   the end is passed on; a few values each, more every `E` steps (a checkpoint's halo);
+//! * memory: the sequences, two steps' runs and the checkpoints, about `s^2 / (2 P E)` values,
+//!   the spacing `E` 32 steps or, where the memory limit asks for it, more;
+//! * traceback: `O(m + n)` steps, each block of `E` steps it crosses computed again over a
+//!   window of about `4 E` diagonals, and a hop where the walk strays far into another rank's
+//!   diagonals.
 
 pub mod fill;
 pub mod plan;

@@ -12,8 +12,8 @@
 //! Computing its run of step `t + 1` a rank reads step `t` on its run one diagonal wider each
 //! way ([`WavePlan::input`]): after each step every rank sends each neighbour one message with
 //! the values of its run that the neighbour reads next ([`WavePlan::sends`]), one message each
-//! way per neighbour and step, empty when there is nothing to pass. Every [`EVERY`] steps the
-//! message also carries [`HALO`] diagonals around the neighbour's run, so that each rank keeps
+//! way per neighbour and step, empty when there is nothing to pass. Every so many steps the
+//! message also carries [`WavePlan::halo`] diagonals around the neighbour's run, so that each rank keeps
 //! a checkpoint the walk can recompute its windows from ([`WavePlan::kept`]); a block of steps
 //! where the split moves too much for that keeps every step a rank read instead.
 //!
@@ -28,17 +28,13 @@ use std::ops::RangeInclusive;
 use lcs_core::problem::Problem;
 use lcs_core::split::Split;
 use lcs_core::wave::front::{Reach, PAD};
-use lcs_core::wave::kept::{EVERY, WINDOW};
+use lcs_core::wave::kept::{window, EVERY};
 use lcs_core::wave::seqs::SLACK;
 
 use crate::comm::traffic::Predicted;
 
 /// Diagonals a rank owns at least when it shares a step with others.
 pub const MIN_SHARE: usize = 16;
-
-/// Diagonals beyond a rank's own that it keeps of a checkpoint: the walk's window around any
-/// diagonal the rank owns within the block.
-pub const HALO: i64 = EVERY as i64 + WINDOW + 2;
 
 /// A run of diagonals of one step: first and last, every stride.
 pub type Run = RangeInclusive<i64>;
@@ -48,6 +44,7 @@ pub type Run = RangeInclusive<i64>;
 pub struct WavePlan {
     reach: Reach,
     ranks: usize,
+    every: usize,
 }
 
 impl WavePlan {
@@ -57,7 +54,29 @@ impl WavePlan {
         WavePlan {
             reach: Reach::new(problem, m, n, bound),
             ranks,
+            every: EVERY,
         }
+    }
+
+    /// The plan with checkpoints `every` steps apart (more keeps less memory).
+    pub fn with_every(self, every: usize) -> WavePlan {
+        WavePlan { every, ..self }
+    }
+
+    /// Steps between two checkpoints.
+    pub fn every(&self) -> usize {
+        self.every
+    }
+
+    /// The walk's window on either side of its diagonal.
+    fn window(&self) -> i64 {
+        window(self.every)
+    }
+
+    /// Diagonals beyond a rank's own that it keeps of a checkpoint: the walk's window around
+    /// any diagonal the rank owns within the block.
+    pub fn halo(&self) -> i64 {
+        self.every as i64 + self.window() + 2
     }
 
     pub fn reach(&self) -> Reach {
@@ -128,16 +147,17 @@ impl WavePlan {
         self.widen(t.checked_sub(1)?, &own, 1)
     }
 
-    /// Whether the block of steps from `c` (a multiple of [`EVERY`]) keeps checkpoints: while
-    /// each rank's run stays within its run of step `c` widened by `HALO - WINDOW - 1`, and every
+    /// Whether the block of steps from `c` (a multiple of the spacing) keeps checkpoints: while
+    /// each rank's run stays within its run of step `c` widened by `halo - window - 1`, and every
     /// rank's wider run at `c` lies within its neighbours' runs (so one message brings it).
     pub fn checkpointed(&self, c: usize) -> bool {
-        let spare = HALO - WINDOW - 1;
+        let (every, halo) = (self.every, self.halo());
+        let spare = halo - self.window() - 1;
         (0..self.ranks).all(|r| {
             let Some(base) = self.own(c, r) else {
-                return (c..=c + EVERY).all(|t| self.own(t, r).is_none());
+                return (c..=c + every).all(|t| self.own(t, r).is_none());
             };
-            let covered = match self.widen(c, &base, HALO) {
+            let covered = match self.widen(c, &base, halo) {
                 Some(wide) => {
                     let from = |q: usize| self.own(c, q);
                     let left = r
@@ -150,7 +170,7 @@ impl WavePlan {
                 None => true,
             };
             covered
-                && (c + 1..=c + EVERY).all(|t| match self.own(t, r) {
+                && (c + 1..=c + every).all(|t| match self.own(t, r) {
                     Some(run) => {
                         *run.start() >= base.start() - spare && *run.end() <= base.end() + spare
                     }
@@ -160,16 +180,16 @@ impl WavePlan {
     }
 
     /// What rank `r` keeps of step `t` for the walk: at a checkpoint of a checkpointed block,
-    /// its run with [`HALO`] diagonals each way; in a block that is not, what it reads for the
+    /// its run with [`WavePlan::halo`] diagonals each way; in a block that is not, what it reads for the
     /// next step; else nothing.
     pub fn kept(&self, t: usize, r: usize) -> Option<Run> {
-        self.kept_in(t, r, self.checkpointed(t - t % EVERY))
+        self.kept_in(t, r, self.checkpointed(t - t % self.every))
     }
 
     /// [`Self::kept`], given whether the step's block is checkpointed.
     pub fn kept_in(&self, t: usize, r: usize, checkpointed: bool) -> Option<Run> {
         match checkpointed {
-            true if t.is_multiple_of(EVERY) => self.widen(t, &self.own(t, r)?, HALO),
+            true if t.is_multiple_of(self.every) => self.widen(t, &self.own(t, r)?, self.halo()),
             true => None,
             false => self.input(t + 1, r),
         }
@@ -178,7 +198,7 @@ impl WavePlan {
     /// The diagonals of step `t` rank `r` must hold after the step's exchange: what it reads
     /// next and what it keeps.
     pub fn need(&self, t: usize, r: usize) -> Option<Run> {
-        self.need_in(t, r, self.checkpointed(t - t % EVERY))
+        self.need_in(t, r, self.checkpointed(t - t % self.every))
     }
 
     /// [`Self::need`], given whether the step's block is checkpointed.
@@ -193,7 +213,7 @@ impl WavePlan {
     /// The values rank `from` sends its neighbour `to` after step `t`: its own run's part of
     /// what `to` must hold.
     pub fn sends(&self, t: usize, from: usize, to: usize) -> Option<Run> {
-        self.sends_in(t, from, to, self.checkpointed(t - t % EVERY))
+        self.sends_in(t, from, to, self.checkpointed(t - t % self.every))
     }
 
     /// [`Self::sends`], given whether the step's block is checkpointed.
@@ -215,7 +235,7 @@ impl WavePlan {
             return true;
         };
         let step = match checkpointed {
-            true => t - t % EVERY,
+            true => t - t % self.every,
             false => t,
         };
         let (Some(held), Some((lo, hi))) =
@@ -224,7 +244,7 @@ impl WavePlan {
             return false;
         };
         let reach = match checkpointed {
-            true => WINDOW + 1,
+            true => self.window() + 1,
             false => 1,
         };
         *held.start() <= (k - reach).max(lo) && (k + reach).min(hi) <= *held.end()
@@ -277,7 +297,7 @@ impl WavePlan {
         let mut kept = 0u64;
         let mut block = (usize::MAX, false);
         for t in 0..=self.bound() {
-            let c = t - t % EVERY;
+            let c = t - t % self.every;
             if block.0 != c {
                 block = (c, self.checkpointed(c));
             }
@@ -292,7 +312,7 @@ impl WavePlan {
             }
         }
         let fronts = 2 * (widest + 2 * PAD as u64);
-        let window = (2 * WINDOW as u64 + 2 * EVERY as u64 + 2) * EVERY as u64;
+        let window = (2 * self.window() as u64 + 2 * self.every as u64 + 2) * self.every as u64;
         seqs + 4 * (fronts + kept + window) + (m + n) / 4
     }
 }
@@ -377,10 +397,13 @@ mod tests {
     fn wide_runs_keep_checkpoints_and_messages_follow_the_last_steps() {
         let plan = WavePlan::new(Problem::Edit, 100_000, 100_000, 2, 4_000);
         let blocks = (0..4_000)
-            .step_by(EVERY)
+            .step_by(plan.every())
             .filter(|&c| plan.checkpointed(c))
             .count();
-        assert!(blocks > 4_000 / EVERY - 10, "{blocks} checkpointed blocks");
+        assert!(
+            blocks > 4_000 / plan.every() - 10,
+            "{blocks} checkpointed blocks"
+        );
         // The end's diagonal, 0, is the middle one: rank 0's (the first ranks hold one more).
         let cost = 3_000;
         assert_eq!(plan.finder(cost), 0);

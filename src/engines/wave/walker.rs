@@ -6,7 +6,7 @@
 use std::cell::Cell;
 
 use lcs_core::problem::Path;
-use lcs_core::wave::kept::{Recall, EVERY};
+use lcs_core::wave::kept::Recall;
 use lcs_core::wave::walk::{At, Stop, Walk};
 
 use super::plan::WavePlan;
@@ -38,7 +38,7 @@ impl Walker for WaveWalker<'_> {
         // Whether the block of the walk's look-ups keeps checkpoints, for the last block asked.
         let block = Cell::new((usize::MAX, false));
         let serves = |d: usize, k: i64| {
-            let c = d.saturating_sub(1) - d.saturating_sub(1) % EVERY;
+            let c = d.saturating_sub(1) - d.saturating_sub(1) % plan.every();
             if block.get().0 != c {
                 block.set((c, plan.checkpointed(c)));
             }

@@ -12,7 +12,7 @@ use crate::problem::{Path, Problem};
 use super::bound;
 use super::compare::Compare;
 use super::front::{seed, Prev, Reach, Work, NONE, PAD};
-use super::kept::{Kept, Recall};
+use super::kept::{Kept, Recall, EVERY};
 use super::kernel;
 use super::seqs::Seqs;
 use super::walk::{self, At};
@@ -41,7 +41,7 @@ pub fn reaches_end(reach: &Reach, first: i64, out: &[i32]) -> bool {
 /// reached, keeping every checkpoint.
 pub fn fill(problem: Problem, compare: Compare, seqs: &Seqs, bound: usize) -> Filled {
     let reach = Reach::new(problem, seqs.x().len(), seqs.y().len(), bound);
-    let mut kept = Kept::new(reach);
+    let mut kept = Kept::new(reach, EVERY);
     let (mut prev_first, mut prev) = seed(problem);
     let widest = (0..=reach.bound).map(|t| reach.count(t)).max().unwrap_or(1);
     prev.reserve(widest + 2 * PAD);
@@ -58,7 +58,7 @@ pub fn fill(problem: Problem, compare: Compare, seqs: &Seqs, bound: usize) -> Fi
         };
         let values = &mut out[PAD..PAD + count];
         work.add(kernel::step(problem, compare, p, first, values, seqs));
-        if Kept::is_checkpoint(t) {
+        if kept.is_checkpoint(t) {
             kept.keep(t, first, values);
         }
         if reaches_end(&reach, first, values) {
@@ -80,7 +80,7 @@ pub fn memory_bytes(problem: Problem, m: usize, n: usize, bound: usize) -> u64 {
     let reach = Reach::new(problem, m, n, bound);
     let widest = (0..=reach.bound).map(|t| reach.count(t)).max().unwrap_or(0) as u64;
     let checkpoints: u64 = (0..=reach.bound)
-        .step_by(super::kept::EVERY)
+        .step_by(EVERY)
         .map(|t| reach.count(t) as u64 + 2 * PAD as u64)
         .sum();
     let seqs = (m + n + 2 * super::seqs::SLACK) as u64;

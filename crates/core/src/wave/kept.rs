@@ -2,7 +2,8 @@
 //!
 //! Keeping every step costs four bytes per diagonal step, `s^2 / 2` of them, and writing them
 //! to fresh memory costs the fill as much as computing them. So a fill keeps a *checkpoint*
-//! every [`EVERY`] steps (the step's values over the diagonals it had, [`Kept::keep`]), and
+//! every so many steps ([`EVERY`] unless memory asks for more; the step's values over the
+//! diagonals it had, [`Kept::keep`]), and
 //! the walk recomputes what it reads: when it needs step `t` of block `[c, c + EVERY)`, the
 //! steps from checkpoint `c` are computed again over a *window* of diagonals around the walk's
 //! ([`Recall`]). Within a block the walk's cost falls by less than [`EVERY`] and each edit
@@ -23,11 +24,14 @@ use super::kernel;
 use super::seqs::Seqs;
 use super::walk::Fronts;
 
-/// Steps between two checkpoints.
+/// Steps between two checkpoints, unless memory asks for more.
 pub const EVERY: usize = 32;
 
-/// Diagonals on either side of the walk's that a recomputed window spans.
-pub const WINDOW: i64 = 2 * EVERY as i64 + 3;
+/// Diagonals on either side of the walk's that a window recomputed from checkpoints `every`
+/// steps apart spans.
+pub const fn window(every: usize) -> i64 {
+    2 * every as i64 + 3
+}
 
 /// Where a kept step's values are.
 #[derive(Debug, Clone, Copy)]
@@ -41,22 +45,30 @@ struct Slot {
 #[derive(Debug, Clone)]
 pub struct Kept {
     reach: Reach,
+    every: usize,
     slots: Vec<Option<Slot>>,
     values: Vec<i32>,
 }
 
 impl Kept {
-    pub fn new(reach: Reach) -> Kept {
+    /// What a fill of `reach` keeps, its checkpoints `every` steps apart.
+    pub fn new(reach: Reach, every: usize) -> Kept {
         Kept {
             reach,
+            every,
             slots: Vec::new(),
             values: Vec::new(),
         }
     }
 
+    /// Steps between two checkpoints.
+    pub fn every(&self) -> usize {
+        self.every
+    }
+
     /// Whether a fill keeps step `t` as a checkpoint.
-    pub fn is_checkpoint(t: usize) -> bool {
-        t.is_multiple_of(EVERY)
+    pub fn is_checkpoint(&self, t: usize) -> bool {
+        t.is_multiple_of(self.every)
     }
 
     /// Keeps step `t`'s `values` of the diagonals from `first` (every stride).
@@ -167,7 +179,8 @@ impl<'a> Recall<'a> {
     /// Recomputes the block holding step `t` over a window around diagonal `k`.
     fn recompute(&mut self, t: usize, k: i64) {
         let reach = self.kept.reach;
-        let base = t - t % EVERY;
+        let every = self.kept.every;
+        let base = t - t % every;
         let (lo, hi) = self
             .kept
             .span(base)
@@ -175,9 +188,9 @@ impl<'a> Recall<'a> {
         let stride = reach.stride();
         let (reach_lo, reach_hi) = reach.range(base).expect("a kept step is reached");
         // Whole strides from the checkpoint's first diagonal.
-        let from = (k - WINDOW).max(lo);
+        let from = (k - window(every)).max(lo);
         let from = from + (from - lo).rem_euclid(stride);
-        let to = (k + WINDOW).min(hi);
+        let to = (k + window(every)).min(hi);
         let to = to - (to - lo).rem_euclid(stride);
         let checkpoint = self.kept.kept(base).expect("kept");
         let skip = ((from - checkpoint.first) / stride) as usize;
@@ -186,7 +199,7 @@ impl<'a> Recall<'a> {
         first_values.extend_from_slice(&checkpoint.values[PAD + skip..PAD + skip + count]);
         first_values.resize(count + 2 * PAD, NONE);
         let mut steps = vec![(from, first_values)];
-        let last = (base + EVERY - 1).min(reach.bound);
+        let last = (base + every - 1).min(reach.bound);
         for step in base + 1..=last {
             let Some((step_lo, step_hi)) = reach.range(step) else {
                 break;
