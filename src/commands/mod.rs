@@ -299,7 +299,7 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
         export::write_json(out, &report)?;
     }
     if let Some(out) = &opts.outputs.paf {
-        export::write_atomic(out, crate::paf::paf_line(&pair, &path).as_bytes())?;
+        export::write_atomic(out, &crate::paf::paf_line(&pair, &path))?;
     }
     if let Some(out) = &opts.outputs.append_csv {
         export::append_row(out, &report.row())?;

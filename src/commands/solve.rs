@@ -158,7 +158,7 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
     }
     if let Some(path) = &outputs.paf {
         let line = crate::paf::paf_line(&solved.pair, &solved.path);
-        export::write_atomic(path, line.as_bytes())?;
+        export::write_atomic(path, &line)?;
     }
     if let Some(recording) = &solved.gathered.recording {
         if let Some(path) = &outputs.trace {
