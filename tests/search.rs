@@ -320,6 +320,45 @@ fn bad_inputs_are_refused_with_one_message_and_nothing_written() {
     }
 }
 
+/// Four ranks that fail together each print their error: `mpi-lcs: error: rank 2mpi-lcs:
+/// error: rank : input file '1: …` was seen when their lines went out in pieces. Here ranks 1
+/// to 4 run where the text's path names another file than rank 0's (hosts without a shared
+/// file system): every line is whole, once per failing rank, in six runs.
+#[test]
+fn the_error_lines_of_ranks_that_fail_together_never_interleave() {
+    let (one, other) = (Dir::new(), Dir::new());
+    for (dir, text) in [
+        (&one, &b"ACGTACGT\n"[..]),
+        (&other, b"ACGTACGTACGTACGTACGTACGT\n"),
+    ] {
+        dir.file("p.txt", b"ACG\n");
+        dir.file("t.txt", text);
+    }
+    let a = ["search", "p.txt", "t.txt", "--max-edits", "0"];
+    let line = |rank: usize| {
+        format!(
+            "mpi-lcs: error: rank {rank}: input file 't.txt': cannot read: rank {rank} sees 25 \
+             bytes where rank 0 saw 9; every rank reads its own part of the text, so the file \
+             must be one all ranks see at this path (one host, or a shared file system)"
+        )
+    };
+    let jobs: Vec<util::Task<'_, Run>> = (0..6)
+        .map(|_| {
+            Box::new(|| {
+                let parts = [(1, one.dir.path(), &a[..]), (4, other.dir.path(), &a[..])];
+                util::run_with_timeout(util::mpirun_parts(&parts))
+            }) as util::Task<'_, Run>
+        })
+        .collect();
+    for run in util::parallel(3, jobs) {
+        assert_eq!(run.status.code(), Some(3), "{run:#?}");
+        let mut ours: Vec<&str> = run.our_messages();
+        ours.sort();
+        let want: Vec<String> = (1..=4).map(line).collect();
+        assert_eq!(ours, want, "{}", run.stderr);
+    }
+}
+
 /// Search runs have result sets of their own: appended to one, they are refused by `table`
 /// (which compares solve runs), and a solve run will not append to it.
 #[test]

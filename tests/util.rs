@@ -501,6 +501,29 @@ pub fn mpirun_command<S: AsRef<OsStr>>(ranks: usize, args: &[S], env: &[(&str, &
     cmd
 }
 
+/// One launch of several parts, `LAUNCHER -n R1 -wdir D1 mpi-lcs ARGS1 : -n R2 -wdir D2 …`,
+/// not yet started: the ranks numbered in the parts' order, each part in its own working
+/// directory (as hosts with file systems of their own would see a relative path).
+pub fn mpirun_parts<S: AsRef<OsStr>>(parts: &[(usize, &Path, &[S])]) -> Command {
+    let (program, family) = launcher();
+    let mut cmd = Command::new(program);
+    if *family == Family::OpenMpi {
+        cmd.arg("--oversubscribe");
+    }
+    for (k, (ranks, wdir, args)) in parts.iter().enumerate() {
+        if k > 0 {
+            cmd.arg(":");
+        }
+        cmd.args(["-n", &ranks.to_string()])
+            .arg("-wdir")
+            .arg(wdir)
+            .arg(bin())
+            .args(args.iter());
+    }
+    cmd.env_remove("RUST_BACKTRACE");
+    cmd
+}
+
 /// `taskset -c CPUS LAUNCHER -n RANKS mpi-lcs ARGS` with `env` for every rank, not yet
 /// started: the job confined to `cpus`. Open MPI's `mpirun` binds each rank to a core of its
 /// own by default, chosen among all the host's cores whatever its own affinity, so it is told

@@ -113,7 +113,7 @@ fn finish(result: Result<(), Error>, speaks: bool) -> ExitCode {
         Err(Error::Peer(code)) => ExitCode::from(code),
         Err(e) => {
             if speaks {
-                eprintln!("mpi-lcs: error: {e:#}");
+                error::say(&format!("mpi-lcs: error: {e:#}"));
             }
             ExitCode::from(e.exit_code())
         }

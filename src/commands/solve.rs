@@ -36,7 +36,7 @@ pub fn run(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<Rep
     let ranks = world.size() as usize;
     let before_fill = |m, n| {
         if let Some(note) = engine_note(opts.method, m, n, ranks).filter(|_| !opts.quiet) {
-            eprintln!("mpi-lcs: note: {note}");
+            crate::error::say(&format!("mpi-lcs: note: {note}"));
         }
     };
     let request = Request {

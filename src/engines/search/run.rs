@@ -300,7 +300,7 @@ fn agree<T>(
         (Ok(value), _) if worst == 0 => Ok(value),
         (Err(e), 0) => Err(e),
         (Err(e), rank) => {
-            eprintln!("mpi-lcs: error: rank {rank}: {e:#}");
+            crate::error::say(&format!("mpi-lcs: error: rank {rank}: {e:#}"));
             Err(Error::Peer(e.exit_code()))
         }
         (Ok(_), _) => Err(Error::Peer(worst as u8)),
