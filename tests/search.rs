@@ -271,10 +271,6 @@ fn bad_inputs_are_refused_with_one_message_and_nothing_written() {
     let text = dir.file("t.txt", b"ACGTACGGTTAACCGT\n");
     let empty = dir.file("empty.txt", b"ACGT\n\nGGTT\n");
     let binary = dir.file("binary.txt", b"ACGT\n\x00\x01\x02\n");
-    let fifo = dir.path("fifo");
-    let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: mkfifo reads the NUL-terminated path and nothing else.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
     let subdir = dir.path("sub");
     std::fs::create_dir(&subdir).unwrap();
     let (out, json) = (dir.path("o.tsv"), dir.path("o.json"));
@@ -302,7 +298,6 @@ fn bad_inputs_are_refused_with_one_message_and_nothing_written() {
         ),
         (good.clone(), text.clone(), "-1", 2, "0 or more"),
         (good.clone(), subdir, "2", 3, "is a directory"),
-        (good, fifo, "2", 3, "not a regular file"),
     ];
     let jobs: Vec<util::Task<'_, Run>> = cases
         .iter()
@@ -318,6 +313,80 @@ fn bad_inputs_are_refused_with_one_message_and_nothing_written() {
         assert_refused(&run, *code, problem, &[&out, &json]);
         let _ = k;
     }
+}
+
+/// `search PATTERNS /proc/cpuinfo -k 0` exited 0 with no match: the file system reports 0
+/// bytes for /proc's files. A text whose size the file system does not report (/proc, a FIFO,
+/// standard input) is read whole by rank 0 and shared with every rank: the TSV of a regular
+/// copy, for every rank count; one longer than --max-input is refused by name.
+#[test]
+fn texts_without_a_real_size_are_read_by_their_content() {
+    let dir = Dir::new();
+    let version = Path::new("/proc/version");
+    let words = dir.file("words.txt", b"Linux version\nprocessor\n");
+    assert_eq!(std::fs::metadata(version).unwrap().len(), 0, "a size of 0");
+    let copy = dir.file("version.txt", &std::fs::read(version).unwrap());
+    let want = search(1, &words, &copy, 1, &[]).ok().stdout;
+    assert!(
+        want.starts_with("pattern\trecord\tstart\tend\tdistance\n0\t-\t0\t"),
+        "{want}"
+    );
+    // One match of `processor` per processor, each at the start of its line.
+    let cpuinfo = std::fs::read("/proc/cpuinfo").unwrap();
+    let processors = cpuinfo
+        .split(|&b| b == b'\n')
+        .filter(|line| line.starts_with(b"processor"))
+        .count();
+    assert!(processors > 0);
+    let mut rng = Rng(0x5eed_0004);
+    let patterns = patterns(&mut rng);
+    let pattern_file = write_patterns(&dir, &patterns);
+    let mut fasta = Vec::new();
+    for r in 0..4 {
+        fasta.extend(format!(">r{r}\n").bytes());
+        for _ in 0..20 {
+            let gap = rng.below(30);
+            fasta.extend(rng.bytes(gap));
+            let which = rng.below(patterns.len());
+            let copy = rng.mutated(&patterns[which], 2);
+            fasta.extend(copy);
+            fasta.push(b'\n');
+        }
+    }
+    let regular = dir.file("text.fa", &fasta);
+    let fasta_want = search(1, &pattern_file, &regular, 2, &[]).ok().stdout;
+    assert!(fasta_want.lines().count() > 20, "{fasta_want}");
+    for ranks in [1, 3] {
+        let got = search(ranks, &words, version, 1, &[]).ok();
+        assert_eq!(got.stdout, want, "{ranks} ranks");
+        let got = search(ranks, &words, Path::new("/proc/cpuinfo"), 0, &[]).ok();
+        let found = got
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with("1\t-\t"))
+            .count();
+        assert_eq!(found, processors, "{ranks} ranks:\n{}", got.stdout);
+        let fifo = dir.path(&format!("text-{ranks}.fifo"));
+        util::mkfifo(&fifo);
+        let writer = util::feed(&fifo, &fasta);
+        let got = search(ranks, &pattern_file, &fifo, 2, &[]).ok();
+        writer.join().unwrap();
+        assert_eq!(got.stdout, fasta_want, "a FIFO on {ranks} ranks");
+        let a = args(&[&"search", &pattern_file, &"-", &"--max-edits", &"2"]);
+        let got = util::run_with_input(util::mpirun_command(ranks, &a, &[]), &fasta).ok();
+        assert_eq!(got.stdout, fasta_want, "standard input on {ranks} ranks");
+    }
+    let a = args(&[
+        &"search",
+        &pattern_file,
+        &"-",
+        &"-k",
+        &"2",
+        &"--max-input",
+        &"1K",
+    ]);
+    let run = util::run_with_input(util::mpirun_command(2, &a, &[]), &fasta);
+    assert_refused(&run, 3, "more than the limit of 1024 bytes", &[]);
 }
 
 /// Four ranks that fail together each print their error: `mpi-lcs: error: rank 2mpi-lcs:

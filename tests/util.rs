@@ -13,7 +13,9 @@
 //! `-x VAR` to pass a variable, MPICH's Hydra takes neither and passes the environment.
 
 use std::ffi::{OsStr, OsString};
+use std::fs::File;
 use std::io::{Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -710,4 +712,44 @@ pub fn parallel<T: Send>(width: usize, jobs: Vec<Task<'_, T>>) -> Vec<T> {
     let mut results = results.into_inner().unwrap();
     results.sort_by_key(|(i, _)| *i);
     results.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Makes a FIFO at `path`.
+pub fn mkfifo(path: &Path) {
+    let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: mkfifo reads the NUL-terminated path and nothing else.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0, "mkfifo");
+}
+
+/// Opens the FIFO at `path` for writing once a reader has it open (until then an open without
+/// blocking fails), so a test knows the reader is there.
+pub fn open_writer(path: &Path) -> File {
+    let mut file = None;
+    wait_until(
+        || {
+            file = File::options()
+                .write(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(path)
+                .ok();
+            file.is_some()
+        },
+        || format!("nobody opened {} to read", path.display()),
+    );
+    let file = file.unwrap();
+    // Writes block again, as a writer's would.
+    // SAFETY: fcntl changes the flags of a descriptor this process owns.
+    unsafe {
+        use std::os::fd::AsRawFd;
+        libc::fcntl(file.as_raw_fd(), libc::F_SETFL, 0);
+    }
+    file
+}
+
+/// Writes `bytes` into the FIFO at `path` once a reader opens it, from a thread of its own.
+pub fn feed(path: &Path, bytes: &[u8]) -> std::thread::JoinHandle<()> {
+    let (path, bytes) = (path.to_owned(), bytes.to_vec());
+    std::thread::spawn(move || {
+        let _ = open_writer(&path).write_all(&bytes);
+    })
 }

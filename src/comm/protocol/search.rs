@@ -1,7 +1,8 @@
 //! The messages of a search, each a run of 64-bit words (see [`super::words`]):
 //!
 //! - the header rank 0 broadcasts first ([`Header`]): its verdict (an exit code, 0 when it
-//!   read the patterns and checked the text) and the shape of what follows;
+//!   read the patterns and checked the text) and the shape of what follows (the patterns, and
+//!   the text's bytes when rank 0 read it whole);
 //! - a FASTA text part's summary, gathered to rank 0 ([`summary_words`]), and every part's
 //!   start, broadcast back ([`starts_words`]);
 //! - a rank's matches and the names of their records, delivered to rank 0 in counted
@@ -31,11 +32,13 @@ pub struct Header {
     pub text_fasta: bool,
     /// The text's sequence area (file offsets).
     pub area: Range<u64>,
+    /// The text was read whole by rank 0, whose bytes follow the patterns'.
+    pub text_whole: bool,
 }
 
 impl Header {
     /// Words of a header.
-    pub const WORDS: usize = 8;
+    pub const WORDS: usize = 9;
 
     pub fn to_words(&self) -> [u64; Header::WORDS] {
         [
@@ -47,6 +50,7 @@ impl Header {
             u64::from(self.text_fasta),
             self.area.start,
             self.area.end,
+            u64::from(self.text_whole),
         ]
     }
 
@@ -60,6 +64,7 @@ impl Header {
             text_size: r.word()?,
             text_fasta: r.flag()?,
             area: r.word()?..r.word()?,
+            text_whole: r.flag()?,
         })
     }
 }
@@ -207,6 +212,7 @@ mod tests {
             text_size: 1 << 33,
             text_fasta: false,
             area: 5..(1 << 33),
+            text_whole: true,
         };
         assert_eq!(Header::of_words(&header.to_words()), Some(header.clone()));
         let mut bad = header.to_words();

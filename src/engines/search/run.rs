@@ -9,7 +9,10 @@
 //!    the message.
 //! 2. Every rank opens the text at the same path and checks that it sees the size rank 0 saw:
 //!    each reads its own byte range, so the file must be one they all see (one host, or a
-//!    shared file system). A rank that cannot says why, and every rank stops.
+//!    shared file system). A rank that cannot says why, and every rank stops. A text whose
+//!    size the file system does not report (standard input, a FIFO, a device, `/proc`) rank 0
+//!    has read whole instead: once every rank has room for it (decided together), rank 0
+//!    broadcasts its bytes in pieces, and every rank reads its range from them.
 //! 3. The plan: units, grid, this rank's text range and units; for FASTA each rank summarises
 //!    its range, rank 0 gathers the summaries of the text parts and broadcasts every part's
 //!    start ([`text::starts`]).
@@ -48,8 +51,8 @@ use crate::engines::search::scan::{self, Found, Task};
 use crate::engines::solve::{check_memory, memory_limit};
 use crate::error::Error;
 use crate::input::patterns::{self, Patterns};
-use crate::input::text::{self, Start, Summary, TextFile, BLOCK};
-use crate::input::{Format, InputError};
+use crate::input::text::{self, Source, Start, Summary, TextFile, BLOCK};
+use crate::input::{is_stdin, Format, InputError};
 use crate::mem;
 use crate::provenance::HostInfo;
 use lcs_core::search::chunks::{self, Grid, Unit};
@@ -108,10 +111,14 @@ pub fn search(
     let started_at = SystemTime::now();
     let (rank, ranks) = (world.rank() as usize, world.size() as usize);
     let waiting = request.waiting;
+    let limit = memory_limit(world, request.memory_limit);
     let loaded = (rank == 0).then(|| load(request));
-    let (patterns, text) = share_inputs(world, waiting, loaded)?;
+    let (patterns, text, source) = share_inputs(world, waiting, loaded)?;
     let simd = agree(world, waiting, choose_simd(request.simd))?;
-    let file = agree(world, waiting, open_same(&request.text, &text, rank))?;
+    let file = match text.whole {
+        true => share_text(world, waiting, source, &text, limit)?,
+        false => agree(world, waiting, open_same(&request.text, &text, rank))?,
+    };
 
     let k = request.k;
     let lengths: Vec<usize> = patterns.patterns.iter().map(Vec::len).collect();
@@ -142,7 +149,6 @@ pub fn search(
     let seconds_summary = summarising.elapsed().as_secs_f64();
 
     let baseline = mem::peak_rss_bytes();
-    let limit = memory_limit(world, request.memory_limit);
     let working = working_bytes(mine, &patterns.patterns, k);
     let need = budget::need(baseline, working);
     check_memory(world, waiting, need, limit, || {
@@ -210,13 +216,19 @@ pub fn search(
     }))
 }
 
-/// Rank 0's part of step 1: the caller's checks, the patterns, the text.
-fn load(request: &Request<'_>) -> Result<(Patterns, TextFile), Error> {
+/// Rank 0's part of step 1: the caller's checks, the patterns, the text (read whole when its
+/// size is not the file system's).
+fn load(request: &Request<'_>) -> Result<(Patterns, TextFile, Source), Error> {
     (request.before_reading)()?;
+    if is_stdin(&request.patterns) && is_stdin(&request.text) {
+        return Err(Error::Usage(
+            "the patterns and the text cannot both be standard input ('-')".into(),
+        ));
+    }
     let patterns = patterns::read_patterns(&request.patterns, request.max_input)?;
     check_patterns(&patterns.patterns, request.k, request.allow_all)?;
-    let text = text::open_text(&request.text)?;
-    Ok((patterns, text))
+    let (text, source) = text::open_text(&request.text, request.max_input)?;
+    Ok((patterns, text, source))
 }
 
 /// Refuses a pattern longer than [`MAX_PATTERN`], and `k` at least as long as a pattern
@@ -258,7 +270,7 @@ fn choose_simd(forced: Option<Simd>) -> Result<Simd, Error> {
 }
 
 /// Opens the text at `path` and checks that this rank sees what rank 0 saw.
-fn open_same(path: &Path, text: &TextFile, rank: usize) -> Result<File, Error> {
+fn open_same(path: &Path, text: &TextFile, rank: usize) -> Result<Source, Error> {
     let shared = |problem: String| {
         Error::Input(InputError::Unreadable {
             path: path.to_owned(),
@@ -279,7 +291,43 @@ fn open_same(path: &Path, text: &TextFile, rank: usize) -> Result<File, Error> {
             text.size
         )));
     }
-    Ok(file)
+    Ok(Source::File(file))
+}
+
+/// Step 2 for a text rank 0 read whole (its `source`; the others pass `None`): every rank
+/// checks that it has room for the text's bytes (decided together, as the memory check is),
+/// then rank 0 broadcasts them in pieces of at most [`PIECE`] bytes.
+fn share_text(
+    world: &SimpleCommunicator,
+    waiting: Waiting,
+    source: Option<Source>,
+    text: &TextFile,
+    limit: Option<u64>,
+) -> Result<Source, Error> {
+    let held = match &source {
+        Some(Source::Bytes(_)) => 0,
+        _ => text.size,
+    };
+    let need = budget::need(mem::peak_rss_bytes(), held);
+    check_memory(world, waiting, need, limit, || {
+        format!(
+            "not enough memory: the text is read whole by rank 0 (the file system does not \
+             report its size) and every rank holds its {} bytes, so a rank needs about {}, the \
+             limit is {}; a regular file, of which each rank reads its own part, would fit",
+            text.size,
+            mem::human(need),
+            mem::human(limit.unwrap_or(0))
+        )
+    })?;
+    let mut bytes = match source {
+        Some(Source::Bytes(bytes)) => bytes,
+        _ => vec![0u8; usize::try_from(text.size).expect("a text that fits in memory")],
+    };
+    let root = world.process_at_rank(0);
+    for range in share::pieces(bytes.len(), PIECE) {
+        waiting.broadcast(&root, &mut bytes[range]);
+    }
+    Ok(Source::Bytes(bytes))
 }
 
 /// Decides `result` over all ranks: every rank returns an error if one met one. The rank that
@@ -308,17 +356,17 @@ fn agree<T>(
 }
 
 /// Step 1's broadcast: rank 0 passes what it loaded, the others `None`; every rank returns
-/// the patterns and the text's layout, or the error.
+/// the patterns and the text's layout (and rank 0 the text's source), or the error.
 fn share_inputs(
     world: &SimpleCommunicator,
     waiting: Waiting,
-    loaded: Option<Result<(Patterns, TextFile), Error>>,
-) -> Result<(Patterns, TextFile), Error> {
+    loaded: Option<Result<(Patterns, TextFile, Source), Error>>,
+) -> Result<(Patterns, TextFile, Option<Source>), Error> {
     let root = world.process_at_rank(0);
     let mut header = Header::default();
     if let Some(loaded) = &loaded {
         header = match loaded {
-            Ok((p, t)) => Header {
+            Ok((p, t, _)) => Header {
                 code: 0,
                 patterns: p.patterns.len() as u64,
                 pattern_bytes: p.patterns.iter().map(|p| p.len() as u64).sum(),
@@ -326,6 +374,7 @@ fn share_inputs(
                 text_size: t.size,
                 text_fasta: t.format == Format::Fasta,
                 area: t.area.clone(),
+                text_whole: t.whole,
             },
             Err(e) => Header {
                 code: e.exit_code(),
@@ -342,10 +391,10 @@ fn share_inputs(
     let (mut lengths, mut bytes, result) = match loaded {
         Some(Err(e)) => return Err(e),
         None if header.code != 0 => return Err(Error::Peer(header.code)),
-        Some(Ok((p, t))) => (
+        Some(Ok((p, t, source))) => (
             p.patterns.iter().map(|p| p.len() as u64).collect(),
             p.patterns.concat(),
-            Some((p, t)),
+            Some((p, t, source)),
         ),
         None => (
             vec![0u64; header.patterns as usize],
@@ -357,8 +406,8 @@ fn share_inputs(
     for range in share::pieces(bytes.len(), PIECE) {
         waiting.broadcast(&root, &mut bytes[range]);
     }
-    if let Some(kept) = result {
-        return Ok(kept);
+    if let Some((p, t, source)) = result {
+        return Ok((p, t, Some(source)));
     }
     let mut at = 0;
     let patterns = lengths
@@ -380,7 +429,9 @@ fn share_inputs(
             size: header.text_size,
             format: format(header.text_fasta),
             area: header.area,
+            whole: header.text_whole,
         },
+        None,
     ))
 }
 

@@ -8,12 +8,11 @@
 //! match found in a run has its window in the history and the run. Memory: the block and its
 //! copy with the history, the units' tables, the matches found.
 
-use std::fs::File;
 use std::io;
 use std::ops::Range;
 use std::time::Instant;
 
-use crate::input::text::{self, Run, Start, TextFile};
+use crate::input::text::{self, Run, Source, Start, TextFile};
 use lcs_core::search::chunks::{self, Class, Unit};
 use lcs_core::search::lanes::{self, Compiled, Group, Hit, Lane, Simd};
 use lcs_core::search::long::LongPattern;
@@ -165,7 +164,7 @@ impl History {
 /// byte (see [`text::starts`]): the warm-up before the range first, then the range's own bytes,
 /// reporting the matches whose last byte lies in the range.
 pub fn search_range(
-    file: &File,
+    file: &Source,
     text: &TextFile,
     range: Range<u64>,
     start: &Start,
@@ -324,8 +323,7 @@ mod tests {
             want.sort();
             let mut named = tempfile::NamedTempFile::new().unwrap();
             std::io::Write::write_all(&mut named, &file).unwrap();
-            let text = text::open_text(named.path()).unwrap();
-            let handle = File::open(named.path()).unwrap();
+            let (text, handle) = text::open_text(named.path(), u64::MAX).unwrap();
             let lengths: Vec<usize> = patterns.iter().map(Vec::len).collect();
             let all = units(&lengths, k);
             let weights: Vec<u64> = all.iter().map(|u| u.weight).collect();
