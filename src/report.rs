@@ -17,6 +17,7 @@ use crate::engines::diagonal::store::StoreKind;
 use crate::engines::layout::Layout;
 use crate::engines::solve::Solved;
 use crate::input::{Format, Pair};
+pub use crate::mem::thousands;
 use crate::provenance::Provenance;
 use lcs_core::alignment::Alignment;
 use lcs_core::diagonal_band::BandSearch;
@@ -372,19 +373,6 @@ impl Row {
     pub fn header() -> String {
         csv_header::<Row>()
     }
-}
-
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (k, c) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// The CSV header line (without its newline) of a row type, derived from its fields' names.

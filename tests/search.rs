@@ -389,6 +389,74 @@ fn texts_without_a_real_size_are_read_by_their_content() {
     assert_refused(&run, 3, "more than the limit of 1024 bytes", &[]);
 }
 
+/// `search --allow-all` held about 163 bytes per match (4 million: 643 MiB) and its memory
+/// check did not count them. Now each match costs at most 48 bytes above what the same search
+/// holds with next to none, on every rank (rank 0 gathers them all); and a search whose
+/// matches would not fit is refused before its scan (exit 4), saying how many it expects.
+#[test]
+fn matches_are_held_compactly_and_counted_in_the_memory_check() {
+    let dir = Dir::new();
+    let mut rng = Rng(0x5eed_0005);
+    // Every end of the text matches each of the four patterns within k = 5.
+    let len = 500_000;
+    let text = dir.file("t.txt", &[rng.bytes(len), b"\n".to_vec()].concat());
+    let patterns = dir.file("p.txt", b"ACGTA\nCCGTA\nGGTAC\nTTACG\n");
+    let report = |ranks: usize, k: &str, extra: &[&str]| {
+        let name = format!("{ranks}-{k}-{}", extra.len());
+        let (out, json) = (
+            dir.path(&format!("{name}.tsv")),
+            dir.path(&format!("{name}.json")),
+        );
+        let mut a = args(&[
+            &"search", &patterns, &text, &"-k", &k, &"--out", &out, &"--json", &json,
+        ]);
+        a.extend(extra.iter().map(Into::into));
+        let run = util::mpirun(ranks, &a);
+        (run, json)
+    };
+    let peaks = |json: &Path| -> Vec<u64> {
+        util::json(json)["per_rank"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["peak_rss_bytes"].as_u64().unwrap())
+            .collect()
+    };
+    for ranks in [1, 2] {
+        let (run, json) = report(ranks, "0", &[]);
+        run.ok();
+        let base = peaks(&json);
+        let few = util::json(&json)["matches"].as_u64().unwrap();
+        let (run, json) = report(ranks, "5", &["--allow-all"]);
+        run.ok();
+        let all = util::json(&json)["matches"].as_u64().unwrap();
+        assert_eq!(all, 4 * len as u64, "{ranks} ranks");
+        for (rank, (b, a)) in base.iter().zip(peaks(&json)).enumerate() {
+            let per_match = a.saturating_sub(*b) as f64 / (all - few) as f64;
+            eprintln!("{ranks} ranks, rank {rank}: {per_match:.1} bytes per match");
+            assert!(
+                per_match <= 48.0,
+                "{ranks} ranks, rank {rank}: {per_match:.1} bytes per match ({b} -> {a})"
+            );
+        }
+        // A limit that holds the search but not its matches (2,000,000 of them): refused
+        // before the scan, with nothing written.
+        let (run, json) = report(ranks, "0", &[]);
+        run.ok();
+        let need = util::json(&json)["per_rank"][0]["memory_estimate_bytes"]
+            .as_u64()
+            .unwrap();
+        let limit = format!("{}", need + (16 << 20));
+        let (run, json) = report(ranks, "5", &["--allow-all", "--memory-limit", &limit]);
+        assert_refused(&run, 4, "2,000,000 matches", &[&json]);
+        assert!(
+            run.stderr.contains("every end of the text"),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
 /// Four ranks that fail together each print their error: `mpi-lcs: error: rank 2mpi-lcs:
 /// error: rank : input file '1: …` was seen when their lines went out in pieces. Here ranks 1
 /// to 4 run where the text's path names another file than rank 0's (hosts without a shared

@@ -26,6 +26,13 @@ pub fn need(baseline: u64, working: u64) -> u64 {
     planned + MARGIN_FIXED + planned * MARGIN_PERCENT / 100
 }
 
+/// The most working memory a rank that already occupies `baseline` can add to `working` and
+/// still [`need`] no more than `limit`.
+pub fn room(limit: u64, baseline: u64, working: u64) -> u64 {
+    let planned = limit.saturating_sub(MARGIN_FIXED) * 100 / (100 + MARGIN_PERCENT);
+    planned.saturating_sub(baseline + working)
+}
+
 /// The diagonal engine's working memory on a rank whose store takes `store` bytes: the store
 /// and the reversed copy of the longer sequence the fill reads.
 pub fn diagonal_working(schedule: &Schedule, store: u64) -> u64 {
@@ -141,6 +148,17 @@ fn refusal(what: String, need: u64, limit: u64, fits: Vec<String>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn room_is_what_need_leaves() {
+        for (limit, baseline, working) in [(100 << 20, 10 << 20, 5 << 20), (1 << 30, 0, 0)] {
+            let room = room(limit, baseline, working);
+            assert!(need(baseline, working + room) <= limit);
+            assert!(need(baseline, working + room + 100) > limit);
+        }
+        assert_eq!(room(1 << 20, 0, 0), 0);
+        assert_eq!(room(50 << 20, 60 << 20, 0), 0);
+    }
 
     #[test]
     fn advice_names_what_fits_at_any_size() {

@@ -16,11 +16,15 @@
 //! 3. The plan: units, grid, this rank's text range and units; for FASTA each rank summarises
 //!    its range, rank 0 gathers the summaries of the text parts and broadcasts every part's
 //!    start ([`text::starts`]).
-//! 4. The memory check, decided over all ranks as `solve`'s is: the units' tables, the blocks
-//!    and the longest window of columns for the starts.
-//! 5. The scan, then every rank other than 0 sends its matches and the names of their records
-//!    to rank 0: one `control` message (more, in pieces of at most [`share::PIECE`] bytes,
-//!    when they are larger), counted as every message of this program is.
+//! 4. The memory check, decided over all ranks as `solve`'s is: the units' tables, the blocks,
+//!    the longest window of columns for the starts, and the matches known before the scan
+//!    (those of the patterns no longer than `k`, which match at every end: rank 0 holds them
+//!    all, [`PACKED_BYTES`] each).
+//! 5. The scan, which stops keeping matches past what the rank's memory holds; then the ranks
+//!    decide together whether rank 0 has room for every match found ([`room_for_matches`]),
+//!    and every rank other than 0 sends its matches to rank 0 in pieces of at most
+//!    [`PIECE_MATCHES`], then the names of their records, each message counted as every
+//!    message of this program is.
 //! 6. Every rank's record is gathered to rank 0 (a collective, not counted, as `solve`'s).
 //!
 //! The setup's exchanges (the broadcasts, the summaries' gather, the agreement on errors) are
@@ -38,8 +42,8 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
 use crate::comm::protocol::search::{
-    matches_bytes, matches_len, matches_of, starts_of, starts_words, summary_of, summary_words,
-    Header,
+    names_bytes, names_of, piece_bytes, piece_of, starts_of, starts_words, summary_of,
+    summary_words, Header, PIECE_MATCHES,
 };
 use crate::comm::protocol::{tag, Kind};
 use crate::comm::share::{self, PIECE};
@@ -53,16 +57,29 @@ use crate::error::Error;
 use crate::input::patterns::{self, Patterns};
 use crate::input::text::{self, Source, Start, Summary, TextFile, BLOCK};
 use crate::input::{is_stdin, Format, InputError};
-use crate::mem;
+use crate::mem::{self, thousands};
 use crate::provenance::HostInfo;
 use lcs_core::search::chunks::{self, Grid, Unit};
 use lcs_core::search::lanes::{Simd, VECTOR_BYTES};
 use lcs_core::search::starts::MAX_WINDOW;
-use lcs_core::search::Match;
+use lcs_core::search::{Packed, MAX_PACKED_PATTERN, PACKED_BYTES};
 
 /// Longest pattern accepted: the starts' windows hold two bits per pattern byte and text byte
 /// of up to `MAX_WINDOW + 2 m` text bytes, some 40 MB at this length.
 pub const MAX_PATTERN: usize = 8192;
+const _: () = assert!(MAX_PATTERN <= MAX_PACKED_PATTERN, "every match packs");
+
+/// Bytes of one piece of a rank's matches on its way to rank 0.
+const PIECE_BYTES: u64 = (PIECE_MATCHES * PACKED_BYTES) as u64;
+
+/// The matches a search gives before its scan: those of the patterns no longer than `k`,
+/// which match at every end of the text.
+struct Expected {
+    /// In this rank's part of the work.
+    own: u64,
+    /// In the whole search: what rank 0 gathers.
+    all: u64,
+}
 
 /// What a `search` run is asked to do.
 pub struct Request<'a> {
@@ -92,7 +109,7 @@ pub struct Searched {
     pub k: usize,
     pub grid: Grid,
     /// Every match, by pattern, record and end.
-    pub matches: Vec<Match>,
+    pub matches: Vec<Packed>,
     /// The names of the records with matches (FASTA).
     pub names: Names,
     pub ranks: Vec<RankSearch>,
@@ -150,12 +167,35 @@ pub fn search(
 
     let baseline = mem::peak_rss_bytes();
     let working = working_bytes(mine, &patterns.patterns, k);
-    let need = budget::need(baseline, working);
+    // Patterns no longer than k match at every end: those matches are known before the scan.
+    let every_end = |units: &[Unit]| {
+        let short = units.iter().flat_map(|u| &u.patterns);
+        short.filter(|&&p| lengths[p] <= k).count()
+    };
+    let expected = Expected {
+        own: every_end(mine) as u64 * (range.end - range.start),
+        all: every_end(&units) as u64 * (area.end - area.start),
+    };
+    let found_bytes = scan::matches_bytes(expected.own, every_end(mine));
+    let holds = match rank {
+        0 => found_bytes + (expected.all - expected.own) * PACKED_BYTES as u64,
+        _ => found_bytes + PIECE_BYTES,
+    };
+    let need = budget::need(baseline, working + holds);
     check_memory(world, waiting, need, limit, || {
+        let matches = match expected.all {
+            0 => String::new(),
+            all => format!(
+                ", rank 0 gathering the {} matches that every end of the text gives the \
+                 patterns of at most {k} bytes ({PACKED_BYTES} bytes each)",
+                thousands(all)
+            ),
+        };
         format!(
             "not enough memory: a rank of this search needs about {} (its patterns' tables, \
-             the text's blocks and the starts' windows), the limit is {}; fewer or shorter \
-             patterns per rank would fit (more ranks split the patterns when the text is short)",
+             the text's blocks and the starts' windows{matches}), the limit is {}; fewer or \
+             shorter patterns per rank would fit (more ranks split the patterns when the text \
+             is short), or a lower --max-edits",
             mem::human(need),
             mem::human(limit.unwrap_or(0))
         )
@@ -167,11 +207,16 @@ pub fn search(
         units: mine,
         k,
         simd,
+        most_matches: limit.map_or(usize::MAX, |l| {
+            let room = budget::room(l, baseline, working + PIECE_BYTES);
+            usize::try_from(room / PACKED_BYTES as u64).unwrap_or(usize::MAX)
+        }),
     };
     let found = scan::search_range(&file, &text, range.clone(), &start, &task)
         .map_err(|e| crate::input::unreadable(&request.text, e).into());
     let found = agree(world, waiting, found)?;
     let seconds_scan = scanning.elapsed().as_secs_f64();
+    let total = room_for_matches(world, waiting, &found, limit)?;
 
     let mut traffic = Traffic::new(rank, ranks, false);
     let mut record = RankSearch {
@@ -189,7 +234,7 @@ pub fn search(
         simd,
         ..RankSearch::default()
     };
-    let delivered = deliver(world, waiting, found, &mut traffic)?;
+    let delivered = deliver(world, waiting, found, total, &mut traffic)?;
     let seconds_total = started.elapsed().as_secs_f64();
     record.sent = traffic.sent.control;
     record.sent_bytes = traffic.sent_bytes.control;
@@ -201,7 +246,15 @@ pub fn search(
     let (Some((mut matches, names)), Some(all)) = (delivered, all) else {
         return Ok(None);
     };
-    matches.sort_unstable_by_key(|m| (m.pattern, m.record, m.end));
+    if matches
+        .iter()
+        .any(|m| m.pattern() >= patterns.patterns.len())
+    {
+        return Err(Error::Internal(anyhow::anyhow!(
+            "a match of a pattern the search does not have"
+        )));
+    }
+    matches.sort_unstable();
     Ok(Some(Searched {
         patterns: patterns.patterns,
         patterns_format: patterns.format,
@@ -492,7 +545,7 @@ fn working_bytes(units: &[Unit], patterns: &[Vec<u8>], k: usize) -> u64 {
 
 /// The names of the records that hold matches.
 fn named_records(found: &Found) -> Vec<(u64, Vec<u8>)> {
-    let referenced: BTreeSet<u64> = found.matches.iter().map(|m| m.record).collect();
+    let referenced: BTreeSet<u64> = found.matches.iter().map(Packed::record).collect();
     found
         .names
         .iter()
@@ -501,50 +554,98 @@ fn named_records(found: &Found) -> Vec<(u64, Vec<u8>)> {
         .collect()
 }
 
-/// Step 5: every rank other than 0 sends rank 0 its matches (one message, or pieces of at
-/// most [`PIECE`] bytes, each counted as a `control` message); rank 0 gets them all with its
-/// own.
+/// After the scan, before any match moves: whether rank 0 has room for every match (24 bytes
+/// each) and every rank for the piece it sends, and whether every scan kept all it found
+/// ([`Found::too_many`]); decided over all ranks as the memory check is. Returns how many
+/// matches there are in all.
+fn room_for_matches(
+    world: &SimpleCommunicator,
+    waiting: Waiting,
+    found: &Found,
+    limit: Option<u64>,
+) -> Result<u64, Error> {
+    let own = found.matches.len() as u64;
+    let mut sums = [0u64; 2];
+    let mine = [own, u64::from(found.too_many)];
+    waiting.all_reduce(world, &mine[..], &mut sums[..], SystemOperation::sum());
+    let [total, stopped] = sums;
+    let coming = match world.rank() {
+        0 => (total - own) * PACKED_BYTES as u64,
+        _ => PIECE_BYTES,
+    };
+    let need = match found.too_many {
+        true => u64::MAX,
+        false => budget::need(mem::peak_rss_bytes(), coming),
+    };
+    check_memory(world, waiting, need, limit, || {
+        let (least, rank_0) = match stopped {
+            0 => (
+                "",
+                format!(
+                    ", and rank 0 would need about {} to gather them",
+                    mem::human(need)
+                ),
+            ),
+            _ => ("at least ", String::new()),
+        };
+        format!(
+            "not enough memory for the matches: the search found {least}{} matches \
+             ({PACKED_BYTES} bytes each, all gathered on rank 0){rank_0}, the limit is {} per \
+             rank; fewer patterns or a lower --max-edits would fit",
+            thousands(total),
+            mem::human(limit.unwrap_or(0))
+        )
+    })?;
+    Ok(total)
+}
+
+/// Step 5's delivery: every rank other than 0 sends rank 0 its matches in pieces of at most
+/// [`PIECE_MATCHES`], then the names of their records (each message counted as `control`);
+/// rank 0 gets them all with its own, `total` in all, each piece added as it comes.
 fn deliver(
     world: &SimpleCommunicator,
     waiting: Waiting,
     found: Found,
+    total: u64,
     traffic: &mut Traffic,
-) -> Result<Option<(Vec<Match>, Names)>, Error> {
+) -> Result<Option<(Vec<Packed>, Names)>, Error> {
     let names = named_records(&found);
-    let bytes = matches_bytes(&found.matches, &names);
     if world.rank() != 0 {
         let root = world.process_at_rank(0);
-        for range in share::pieces(bytes.len(), PIECE) {
-            let piece = &bytes[range];
+        let mut send = |bytes: &[u8], tag| {
             mpi::request::scope(|scope| {
-                waiting.wait(root.immediate_send_with_tag(scope, piece, tag::MATCHES));
+                waiting.wait(root.immediate_send_with_tag(scope, bytes, tag));
             });
-            traffic.sent(Kind::Control, 0, piece.len(), None);
+            traffic.sent(Kind::Control, 0, bytes.len(), None);
+        };
+        for piece in found.matches.chunks(PIECE_MATCHES) {
+            send(&piece_bytes(piece), tag::MATCHES);
         }
+        send(&names_bytes(&names), tag::NAMES);
         return Ok(None);
     }
     let mut matches = found.matches;
+    matches.reserve_exact(usize::try_from(total).unwrap_or(usize::MAX) - matches.len());
     let mut all_names: Names = names.into_iter().collect();
-    let ranks = world.size() as usize;
-    let mut pending: Vec<Vec<u8>> = vec![Vec::new(); ranks];
+    let malformed = |from: usize| {
+        Error::Internal(anyhow::anyhow!(
+            "a malformed message of matches from rank {from}"
+        ))
+    };
     let mut done = 1;
-    while done < ranks {
-        let (piece, status) = waiting.receive_any(world);
-        debug_assert_eq!(status.tag(), tag::MATCHES);
-        traffic.received(Kind::Control, piece.len());
+    while done < world.size() {
+        let (bytes, status) = waiting.receive_any(world);
+        traffic.received(Kind::Control, bytes.len());
         let from = status.source_rank() as usize;
-        pending[from].extend_from_slice(&piece);
-        let buffer = &pending[from];
-        if matches_len(buffer) == Some(buffer.len()) {
-            let (theirs, names) = matches_of(buffer).ok_or_else(|| {
-                Error::Internal(anyhow::anyhow!(
-                    "a malformed message of matches from rank {from}"
-                ))
-            })?;
-            matches.extend(theirs);
-            all_names.extend(names);
-            pending[from] = Vec::new();
-            done += 1;
+        match status.tag() {
+            tag::MATCHES => piece_of(&bytes, &mut matches)
+                .filter(|()| matches.len() as u64 <= total)
+                .ok_or_else(|| malformed(from))?,
+            tag::NAMES => {
+                all_names.extend(names_of(&bytes).ok_or_else(|| malformed(from))?);
+                done += 1;
+            }
+            _ => return Err(malformed(from)),
         }
     }
     Ok(Some((matches, all_names)))
@@ -556,24 +657,18 @@ mod tests {
     use crate::error::EXIT_USAGE;
 
     #[test]
-    fn matches_and_names_survive_their_bytes() {
+    fn only_the_names_of_records_with_matches_go_to_rank_0() {
+        let packed = |pattern, record, end| {
+            Packed::new(&lcs_core::search::Match {
+                pattern,
+                record,
+                start: end - 1,
+                end,
+                distance: 0,
+            })
+        };
         let found = Found {
-            matches: vec![
-                Match {
-                    pattern: 3,
-                    record: 7,
-                    start: 10,
-                    end: 42,
-                    distance: 2,
-                },
-                Match {
-                    pattern: 0,
-                    record: 1 << 40,
-                    start: 0,
-                    end: 1,
-                    distance: 0,
-                },
-            ],
+            matches: vec![packed(3, 7, 42), packed(0, 1 << 40, 1), packed(1, 7, 50)],
             names: vec![
                 (7, b"chr7 and more".to_vec()),
                 (8, b"unused".to_vec()),
@@ -582,10 +677,6 @@ mod tests {
             ..Found::default()
         };
         let names = named_records(&found);
-        let bytes = matches_bytes(&found.matches, &names);
-        assert_eq!(matches_len(&bytes), Some(bytes.len()));
-        let (matches, names) = matches_of(&bytes).unwrap();
-        assert_eq!(matches, found.matches);
         let want: Vec<(u64, Vec<u8>)> = vec![(7, b"chr7 and more".to_vec()), (1 << 40, vec![])];
         assert_eq!(names, want);
     }
