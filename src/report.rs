@@ -139,6 +139,11 @@ pub struct Report {
     /// The band of every fill, in order.
     pub band_fills: Option<Vec<Margin>>,
     pub ranks: usize,
+    /// Cells computed, summed over the ranks: every fill's, so a diagonal band's are a
+    /// fraction of the matrix's.
+    pub cells: u64,
+    /// The matrix's size: `rows * cols`.
+    pub matrix_cells: u64,
     #[serde(flatten)]
     pub answer: Answer,
     /// Messages sent, per kind, summed over the ranks.
@@ -252,7 +257,10 @@ pub struct Predicted {
 pub struct RankReport {
     pub rank: usize,
     pub host: String,
+    /// Cells the rank computed (every fill's).
     pub cells: u64,
+    /// Cells of the matrix the rank owns: its share of the matrix's size.
+    pub matrix_cells: u64,
     pub sent: PerKind,
     pub received: PerKind,
     pub sent_bytes: PerKind,
@@ -335,6 +343,10 @@ pub struct Row {
     #[serde(default)]
     pub band_doublings: Option<usize>,
     pub ranks: usize,
+    /// Cells computed, summed over the ranks (`rows * cols` but for a diagonal band). Result
+    /// sets written before the column read as empty.
+    #[serde(default)]
+    pub cells: Option<u64>,
     /// Empty for an edit run.
     pub lcs_length: Option<u64>,
     /// Empty for an LCS run.
@@ -373,6 +385,12 @@ impl Row {
     pub fn header() -> String {
         csv_header::<Row>()
     }
+
+    /// Cells the run computed: its `cells`, or for a result set written before the column,
+    /// the matrix's size (what such a run reported).
+    pub fn computed_cells(&self) -> u64 {
+        self.cells.unwrap_or(self.rows * self.cols)
+    }
 }
 
 /// The CSV header line (without its newline) of a row type, derived from its fields' names.
@@ -391,6 +409,7 @@ impl RankReport {
             rank,
             host: s.host().name,
             cells: s.cells,
+            matrix_cells: s.matrix_cells,
             sent: s.sent,
             received: s.received,
             sent_bytes: s.sent_bytes,
@@ -444,6 +463,8 @@ impl Report {
             band_doublings: band.map(BandSearch::doublings),
             band_fills: band.map(|b| b.fills.iter().map(|&k| Margin(k)).collect()),
             ranks: stats.len(),
+            cells: stats.iter().map(|s| s.cells).sum(),
+            matrix_cells: pair.x.len() as u64 * pair.y.len() as u64,
             answer: Answer::new(*problem, pair, path),
             messages: PerKind::sum(stats.iter().map(|s| &s.sent)),
             bytes: PerKind::sum(stats.iter().map(|s| &s.sent_bytes)),
@@ -477,11 +498,18 @@ impl Report {
         (need, band): (u64, &BandSearch),
     ) -> Report {
         let (rows, cols) = (pair.x.len(), pair.y.len());
+        let cells = band
+            .fills
+            .iter()
+            .map(|&k| lcs_core::diagonal_band::Band::new(rows, cols, k).cells())
+            .sum();
+        let matrix_cells = rows as u64 * cols as u64;
         Report {
             per_rank: vec![RankReport {
                 rank: 0,
                 host: run.host.clone(),
-                cells: rows as u64 * cols as u64,
+                cells,
+                matrix_cells,
                 sent: PerKind::default(),
                 received: PerKind::default(),
                 sent_bytes: PerKind::default(),
@@ -517,6 +545,8 @@ impl Report {
             band_doublings: Some(band.doublings()),
             band_fills: Some(band.fills.iter().map(|&k| Margin(k)).collect()),
             ranks: 1,
+            cells,
+            matrix_cells,
             answer: Answer::new(problem, pair, path),
             messages: PerKind::default(),
             bytes: PerKind::default(),
@@ -554,6 +584,7 @@ impl Report {
             band: self.band,
             band_doublings: self.band_doublings,
             ranks: self.ranks,
+            cells: Some(self.cells),
             problem: self.answer.problem,
             lcs_length: self.answer.lcs_length.map(|l| l as u64),
             distance: self.answer.distance.map(|d| d as u64),

@@ -14,15 +14,17 @@
 //! the MPI fill, and a walker that answers the traceback's questions on the rank's own cells;
 //! [`traceback`] moves the walk between ranks. A run is asked for by a [`config::RunConfig`],
 //! laid out by [`layout::Layout`] and driven by [`solve::solve`]: rank 0 reads the input and
-//! shares it, every rank checks the memory it will need ([`budget`]), runs the layout, and the
-//! records are gathered to rank 0 as a [`solve::Solved`]. [`cost`] estimates either engine's
-//! time in closed form. Nothing here writes a file or formats a report.
+//! shares it, every rank checks the memory it will need ([`budget`], from what its engine says
+//! it will hold: [`holding`]), runs the layout, and the records are gathered to rank 0 as a
+//! [`solve::Solved`]. [`cost`] estimates either engine's time in closed form. Nothing here
+//! writes a file or formats a report.
 
 pub mod bands;
 pub mod budget;
 pub mod config;
 pub mod cost;
 pub mod diagonal;
+pub mod holding;
 pub mod layout;
 pub mod outcome;
 pub mod search;

@@ -49,11 +49,13 @@
 //!
 //! * fill: `m * w` word steps of a few instructions each, no branch, four rows per pass;
 //! * messages: `ceil(m / B)` sent and received, `ceil(B / 64) * 8` bytes each;
-//! * memory: masks `distinct(x) * w * 8` bytes, `V` `w * 8`, plus `Full`: `m * w * 8`, or
-//!   `Every(K)`: `(floor((m-1)/K) + min(K, m) + 1) * w * 8 + (s + 1) * ceil(m/64) * 8` with
-//!   `s = floor((w-1)/G)` seams, smallest near `K = sqrt(m)`: for 10^6 x 10^6 on 2 ranks,
-//!   about 2 * 1000 * 7813 * 8 bytes = 125 MB, plus 4 MB of seams (`G = 256`); twice all that
-//!   for the edit distance;
+//! * memory ([`store::holding`]): masks `distinct(x) * w * 8` bytes, `V` `w * 8`, plus `Full`:
+//!   `m * w * 8`, or `Every(K)`: `floor((m-1)/K) * w * 8` of checkpoints, `(min(K, m) + 1) *
+//!   min(w, G) * 8` of block, `ceil(m/64) * 8` of carries and about `m * w / (8 G)` of seams,
+//!   smallest near `K = sqrt(m)`: for 10^6 x 10^6 on 2 ranks, about 999 * 7813 * 8 bytes = 62
+//!   MB, plus 2 MB of block and 4 MB of seams (`G = 256`); twice all that for the edit
+//!   distance. On a diagonal band the kept rows and the seams hold only the rows' windows, a
+//!   few words each, so a 10^6 pair at 0.1% of edits keeps a few MB;
 //! * traceback: `O(m + n)` steps plus, with checkpoints, about `G / 2` word steps per row the
 //!   walk crosses (more where it drifts far left within a block), never more than one more fill
 //!   of the band.
@@ -64,6 +66,7 @@
 pub mod advance;
 pub mod carry;
 pub mod fill;
+pub mod kept;
 pub mod kernel;
 pub mod local;
 pub mod plan;
@@ -79,8 +82,10 @@ use mpi::collective::SystemOperation;
 
 use crate::comm::stats::FillTimes;
 use crate::comm::traffic::Traffic;
+use crate::comm::waiting::Waiting;
 use crate::engines::config::{RunConfig, Switches};
-use crate::engines::outcome::Ran;
+use crate::engines::holding::{Holding, Room};
+use crate::engines::outcome::{Ran, Widening};
 use crate::engines::traceback::Start;
 use crate::input::Pair;
 use crate::progress::Progress;
@@ -91,16 +96,40 @@ use walker::{BandWalker, Idle};
 pub use local::{run_in_process, run_search, InProcess};
 pub use plan::BandPlan;
 pub use store::{
-    estimate_bytes, BandStore, Checkpoint, CheckpointChoice, Exit, NoFit, RecomputeStats,
+    estimate_bytes, holding, BandStore, Checkpoint, CheckpointChoice, Exit, NoFit, RecomputeStats,
     AUTO_CHECKPOINT_ROWS,
 };
+
+/// Before the fill of a wider band than the pre-check counted: whether every rank has room
+/// for what its band will hold, decided together (one all-reduce). `None` when all fit.
+fn recheck(
+    world: &SimpleCommunicator,
+    waiting: Waiting,
+    plan: &BandPlan,
+    (x, mode): (&[u8], Checkpoint),
+    room: Room,
+) -> Option<(u64, u64)> {
+    let rank = world.rank() as usize;
+    let held = match rank < plan.active_ranks() {
+        true => store::holding(plan, rank, x, mode),
+        false => Holding::new(),
+    };
+    let (need, fits) = room.admits(&held);
+    let over = room.limit.filter(|_| !fits).map_or([0, 0], |l| [need, l]);
+    let mut worst = [0u64; 2];
+    waiting.all_reduce(world, &over[..], &mut worst[..], SystemOperation::max());
+    (worst[0] > 0).then_some((worst[0], worst[1]))
+}
 
 /// Runs this rank's fills and traceback of `pair` on `plan`, keeping `mode` for the
 /// traceback, with the diagonal band `choice` asks: one fill per band until one proves itself
 /// ([`lcs_core::diagonal_band::search`]), each a pipeline of its own; after each, every rank adds
 /// up the bands' shares of the answer (one all-reduce) and all decide alike whether to widen.
-/// A fixed band that does not prove itself ends without a walk (no path). Collective; ranks
-/// that own no words only take part in the sums and serve the traceback's notices.
+/// A fixed band that does not prove itself ends without a walk (no path). With `room`, every
+/// fill after the first (whose band the pre-check counted, or a narrower one) is first checked
+/// against it ([`recheck`]): a band some rank cannot hold ends the search there, without a
+/// walk, as [`Ran::refused`] says. Collective; ranks that own no words only take part in the
+/// sums and serve the traceback's notices.
 pub(super) fn run(
     world: &SimpleCommunicator,
     plan: &BandPlan,
@@ -108,6 +137,7 @@ pub(super) fn run(
     pair: &Pair,
     mut traffic: Traffic,
     config: &RunConfig,
+    room: Option<Room>,
 ) -> Ran {
     let rank = world.rank() as usize;
     let started = Instant::now();
@@ -123,9 +153,22 @@ pub(super) fn run(
         false => waiting.while_others_work(),
     };
     let mut seconds_recompute = 0.0;
-    let (search, store) = diagonal_band::search(problem, (&pair.x, &pair.y), choice, |b| {
+    let (mut cells, mut last) = (0u64, None);
+    let searched = diagonal_band::search(problem, (&pair.x, &pair.y), choice, |b| {
         let began = Instant::now();
         let plan = plan.with_band(b);
+        if let (Some(room), Some(from)) = (room, last) {
+            if let Some((need, limit)) = recheck(world, waiting, &plan, (&pair.x, mode), room) {
+                let to = b.margin();
+                return Err(Widening {
+                    from,
+                    to,
+                    need,
+                    limit,
+                });
+            }
+        }
+        last = Some(b.margin());
         let mut store = (rank < plan.active_ranks())
             .then(|| BandStore::new(&plan, rank, &pair.x, &pair.y, mode));
         let times = fill::run(
@@ -137,6 +180,9 @@ pub(super) fn run(
             config.switches,
         );
         fill.add(&times);
+        if store.is_some() {
+            cells += plan.computed_cells(rank);
+        }
         // The answer: the bands' shares added up (D' less m for the edit distance). On a
         // diagonal band a rank may wait here while the others compute most of their rows.
         let share = store.as_ref().map_or(0, BandStore::row_share);
@@ -151,8 +197,26 @@ pub(super) fn run(
         let value = usize::try_from(base + total).expect("a non-negative answer");
         let took = began.elapsed().as_secs_f64();
         log::debug!("fill of band {:?}: {value} in {took:.4} s", b.margin());
-        (value, (plan, store))
+        Ok((value, (plan, store)))
     });
+    let (search, store) = match searched {
+        Ok(done) => done,
+        Err((search, refused)) => {
+            progress.finish();
+            return Ran {
+                path: None,
+                traffic,
+                fill,
+                seconds_fill: started.elapsed().as_secs_f64(),
+                seconds_traceback: 0.0,
+                seconds_recompute,
+                hops: 0,
+                band: Some(search),
+                cells,
+                refused: Some(refused),
+            };
+        }
+    };
     let (plan, mut store) = store;
     let walk_waiting = idle(plan.band());
     progress.finish();
@@ -205,5 +269,7 @@ pub(super) fn run(
         seconds_recompute,
         hops,
         band: Some(search),
+        cells,
+        refused: None,
     }
 }

@@ -133,5 +133,7 @@ fn run_with<S: Store>(
         seconds_recompute: 0.0,
         hops: outcome.hops,
         band: None,
+        cells: schedule.rank_cells(rank),
+        refused: None,
     }
 }
