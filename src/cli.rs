@@ -150,7 +150,9 @@ pub struct SearchArgs {
     pub patterns: PathBuf,
     /// The text: a plain file (one sequence: every byte but a final line ending) or FASTA
     /// (each record searched on its own). A regular file, not compressed, that every rank
-    /// opens at this path: each rank reads its own part of it.
+    /// opens at this path: each rank reads its own part of it. A text whose size the file
+    /// system does not report (`-` for standard input, a pipe, a device, /proc) is read whole
+    /// by rank 0 and shared with every rank.
     pub text: PathBuf,
     /// The most edits (substitutions, insertions, deletions) a match may have.
     #[arg(short = 'k', long, value_name = "K", allow_hyphen_values = true,
@@ -172,8 +174,9 @@ pub struct SearchArgs {
     /// `table` and `plot` do not read.
     #[arg(long, value_name = "PATH")]
     pub append_csv: Option<PathBuf>,
-    /// Refuse a patterns file larger than this (e.g. 64M; K, M, G are powers of 1024). The
-    /// text has no such limit: no rank holds it.
+    /// Refuse a patterns file larger than this (e.g. 64M; K, M, G are powers of 1024), and a
+    /// text read whole (one whose size the file system does not report); a regular text has
+    /// no such limit: no rank holds it.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_max_input)]
     pub max_input: u64,
     /// Per-rank memory limit for the pre-check (default: what the host offers, shared among

@@ -3,7 +3,13 @@
 //! Every error a user can cause has its own variant whose message names the file or flag at
 //! fault; the binary prints it once (on rank 0 under MPI) and exits with
 //! [`Error::exit_code`]. The codes are documented in every `--help` and in the README.
+//!
+//! Every line this program prints on standard error goes through [`say`]: the whole line, its
+//! newline included, in one `write` call. Ranks that fail together each print their own line,
+//! and the launcher passes each rank's writes on as they come, so a line written in pieces (as
+//! `eprintln!` writes its format's pieces) can be cut by another rank's.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use crate::input::InputError;
@@ -89,5 +95,56 @@ impl Error {
             Error::Internal(_) => EXIT_INTERNAL,
             Error::Peer(code) => *code,
         }
+    }
+}
+
+/// Prints `line` and a newline on standard error in one `write` call (see the module doc). A
+/// standard error that cannot be written is not worth another error.
+pub fn say(line: &str) {
+    let _ = say_to(&mut std::io::stderr(), line);
+}
+
+/// Writes `line` and a newline to `out` with a single `write_all` (one `write` call on an
+/// unbuffered stream such as standard error, unless the stream itself cuts it).
+fn say_to(out: &mut impl Write, line: &str) -> std::io::Result<()> {
+    let mut whole = String::with_capacity(line.len() + 1);
+    whole.push_str(line);
+    whole.push('\n');
+    out.write_all(whole.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counts the calls a writer gets.
+    #[derive(Default)]
+    struct Calls {
+        writes: Vec<Vec<u8>>,
+    }
+
+    impl Write for Calls {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.writes.push(buf.to_vec());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_line_goes_out_in_one_write() {
+        let mut out = Calls::default();
+        let e = Error::Usage("pattern 1 is empty".into());
+        say_to(&mut out, &format!("mpi-lcs: error: rank {}: {e:#}", 3)).unwrap();
+        assert_eq!(
+            out.writes,
+            [b"mpi-lcs: error: rank 3: pattern 1 is empty\n".to_vec()]
+        );
+        // What `eprintln!` does with the same line: a write per piece.
+        let mut pieces = Calls::default();
+        writeln!(pieces, "mpi-lcs: error: rank {}: {e:#}", 3).unwrap();
+        assert!(pieces.writes.len() > 1);
     }
 }

@@ -18,6 +18,7 @@ use crate::provenance::Provenance;
 use crate::report::text::thousands;
 use lcs_core::search::chunks::Grid;
 use lcs_core::search::lanes::Simd;
+use lcs_core::search::Packed;
 
 /// The TSV's header line (without its newline).
 pub const TSV_HEADER: &str = "pattern\trecord\tstart\tend\tdistance";
@@ -28,7 +29,7 @@ pub fn write_tsv(out: &mut dyn Write, searched: &Searched) -> io::Result<()> {
     let plain = searched.text.format == Format::Plain;
     let mut name: Vec<u8> = Vec::new();
     let mut named: Option<u64> = None;
-    for m in &searched.matches {
+    for m in searched.matches.iter().map(Packed::unpack) {
         if !plain && named != Some(m.record) {
             name.clear();
             match searched.names.get(&m.record) {
@@ -135,7 +136,7 @@ impl SearchReport {
         let lengths: Vec<usize> = searched.patterns.iter().map(Vec::len).collect();
         let mut per_pattern = vec![0usize; lengths.len()];
         for m in &searched.matches {
-            per_pattern[m.pattern] += 1;
+            per_pattern[m.pattern()] += 1;
         }
         let grid = searched.grid;
         // The text's bytes: what the ranks of one pattern part scanned, less their warm-ups.

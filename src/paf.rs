@@ -6,13 +6,12 @@ use lcs_core::problem::Path;
 use crate::input::Pair;
 
 /// The PAF line of `pair`'s alignment by `path`, with its newline: the FASTA records' names
-/// (or `x` and `y`), the file's first sequence as the query.
-pub fn paf_line(pair: &Pair, path: &Path) -> String {
+/// byte for byte (or `x` and `y`), the file's first sequence as the query.
+pub fn paf_line(pair: &Pair, path: &Path) -> Vec<u8> {
     let (query, target) = pair.in_file_order();
     let [qname, tname] = &pair.names;
-    let line = Alignment::of_path(path, pair.swapped).paf(
-        (qname.as_str(), query.len()),
-        (tname.as_str(), target.len()),
-    );
-    line + "\n"
+    let mut line =
+        Alignment::of_path(path, pair.swapped).paf((qname, query.len()), (tname, target.len()));
+    line.push(b'\n');
+    line
 }

@@ -163,11 +163,12 @@ pub fn read_result_set(path: &Path) -> Result<Vec<Row>, Error> {
 /// Columns result sets gained after their first version, in the order they came: a set
 /// without the first group was written before the edit distance (its runs read as LCS runs),
 /// one without the second before the diagonal band (its runs have no band), one without the
-/// third before the wave engine.
+/// third before the wave engine and the computed cells, counted apart from the matrix's (its runs'
+/// cells read as the matrix's, which is what they reported).
 const LATER_COLUMNS: [&[&str]; 3] = [
     &["problem", "distance"],
     &["band", "band_doublings"],
-    &["score_steps"],
+    &["score_steps", "cells"],
 ];
 
 /// The header of the version before the groups `LATER_COLUMNS[from..]` came.
@@ -334,6 +335,11 @@ pub struct Summary {
     pub send: f64,
     /// Median of `seconds_traceback`.
     pub traceback: f64,
+    /// Median of `seconds_fill` (the slowest rank's fill).
+    pub fill: f64,
+    /// Cells computed (the first run's: every run of a configuration computes the same), the
+    /// matrix's for a result set written before they were counted apart.
+    pub cells: u64,
     /// `messages_boundary`, and the schedule's prediction (the first run's).
     pub messages: Spread,
     pub predicted: u64,
@@ -350,6 +356,12 @@ impl Summary {
     /// `1,000 × 1,000`.
     pub fn size(&self) -> String {
         format!("{} × {}", thousands(self.rows), thousands(self.cols))
+    }
+
+    /// Nanoseconds of the fill per cell computed (the computed cells, not the matrix's: a
+    /// diagonal band computes a fraction of it); `None` when no cell was computed.
+    pub fn ns_per_cell(&self) -> Option<f64> {
+        (self.cells > 0).then(|| self.fill * 1e9 / self.cells as f64)
     }
 
     /// `large (1,000 × 1,000) · diagonal · dense`: how legends and titles name a series.
@@ -387,6 +399,8 @@ pub fn summarise(rows: &[Row]) -> Vec<Summary> {
                 wait: med(|r| r.seconds_wait),
                 send: med(|r| r.seconds_send),
                 traceback: med(|r| r.seconds_traceback),
+                fill: med(|r| r.seconds_fill),
+                cells: runs[0].computed_cells(),
                 messages: Spread::of(runs.iter().map(|r| r.messages_boundary as f64)),
                 predicted: runs[0].predicted_boundary,
                 mismatches: runs
@@ -523,6 +537,8 @@ mod tests {
         let mut w = csv::Writer::from_writer(Vec::new());
         let row = Row {
             input: "a.txt".into(),
+            rows: 30,
+            cols: 40,
             ranks: 2,
             lcs_length: Some(7),
             ..Row::default()
@@ -533,8 +549,9 @@ mod tests {
         let (header, values) = (lines.next().unwrap(), lines.next().unwrap());
         let dir = tempfile::tempdir().unwrap();
         let old = dir.path().join("old.csv");
-        // Before the edit distance, and before the diagonal band.
-        for from in [0, 1] {
+        // Before the edit distance, before the diagonal band, before the computed cells: the
+        // cells read as the matrix's.
+        for from in [0, 1, 2] {
             let later = LATER_COLUMNS[from..].concat();
             let keep: Vec<usize> = (0..header.len())
                 .filter(|&c| !later.contains(&header[c]))
@@ -545,7 +562,13 @@ mod tests {
             let rows = read_result_set(&old).unwrap();
             assert_eq!(rows, vec![row.clone()]);
             assert_eq!((rows[0].problem, rows[0].band), (Problem::Lcs, None));
+            assert_eq!(rows[0].computed_cells(), 30 * 40);
         }
+        let banded = Row {
+            cells: Some(99),
+            ..row.clone()
+        };
+        assert_eq!(banded.computed_cells(), 99);
         // Another subset of the columns is not a result set.
         std::fs::write(&old, format!("{}\n", header[1..].join(","))).unwrap();
         assert!(read_result_set(&old).is_err());

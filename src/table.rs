@@ -186,19 +186,22 @@ fn breakdown_table(out: &mut String, summaries: &[Summary]) {
          The fill of the busiest rank (the one whose fill took longest), split into computing \
          cells, waiting in receives and posting sends, and the traceback; medians over the \
          runs. The rest of `seconds_total` is reading and broadcasting the input and \
-         allocating the store.\n"
+         allocating the store. *cells* are the cells the fills computed, over all ranks (a \
+         diagonal band computes a fraction of the matrix), and *ns/cell* the fill's time per \
+         computed cell.\n"
     );
     let _ = writeln!(
         out,
-        "| input | size | engine · store | p | total | compute | wait | send | traceback |\n\
-         | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+        "| input | size | engine · store | p | total | compute | wait | send | traceback \
+         | cells | ns/cell |\n\
+         | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     );
     for (key, _) in series(summaries) {
         for s in summaries.iter().filter(|s| s.config.series() == key) {
             let mark = if s.oversubscribed { DAGGER } else { "" };
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {}{mark} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {}{mark} | {} | {} | {} | {} | {} | {} | {} |",
                 key.name(),
                 s.size(),
                 key.how(),
@@ -208,6 +211,8 @@ fn breakdown_table(out: &mut String, summaries: &[Summary]) {
                 human_seconds(s.wait),
                 human_seconds(s.send),
                 human_seconds(s.traceback),
+                thousands(s.cells),
+                s.ns_per_cell().map_or("—".into(), |ns| format!("{ns:.3}")),
             );
         }
     }
@@ -409,6 +414,27 @@ mod tests {
             launcher: "mpirun".into(),
             ..Row::default()
         }
+    }
+
+    /// A diagonal band's run computes a fraction of the matrix: the fill's time per cell is
+    /// over the cells it computed, and a result set without the column uses the matrix's.
+    #[test]
+    fn ns_per_cell_counts_the_computed_cells() {
+        let banded = Row {
+            engine: EngineKind::Bands,
+            store: None,
+            seconds_fill: 0.002,
+            cells: Some(100_000),
+            ..run(1, EngineKind::Bands, 0.003, false)
+        };
+        let old = Row {
+            input: "inputs/old.txt".into(),
+            seconds_fill: 0.002,
+            ..run(1, EngineKind::Bands, 0.003, false)
+        };
+        let md = markdown(&[banded, old]);
+        assert!(md.contains("| 100,000 | 20.000 |"), "{md}");
+        assert!(md.contains("| 1,000,000 | 2.000 |"), "{md}");
     }
 
     #[test]

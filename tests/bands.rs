@@ -508,3 +508,167 @@ fn a_fixed_band_proves_itself_or_is_refused() {
         run.stderr
     );
 }
+
+/// The pre-check ignored the diagonal band: a 10^6 pair with 0.1% edits peaked at 42 MiB and
+/// was estimated at 525 MiB, so `--memory-limit` of twice its peak refused it (exit 4), and its
+/// report said it computed the whole matrix's 10^12 cells. Now every rank's estimate follows
+/// what it holds, within [0.8, 1.25] of its peak plus 16 MiB, on banded, near-identical and
+/// whole runs of either problem; a limit of twice the peak lets the banded run through; and
+/// `cells` are the band's, a small fraction of `matrix_cells`.
+#[test]
+fn memory_estimates_and_cells_follow_the_diagonal_band() {
+    let dir = Dir::new();
+    let pair = |name: &str, len: usize, rate: &str, seed: &str| {
+        let path = dir.path(name);
+        let a = args(&[
+            &"generate",
+            &"--len",
+            &len.to_string(),
+            &"--mutate",
+            &rate,
+            &"--seed",
+            &seed,
+            &"-o",
+            &path,
+        ]);
+        util::plain(&a).ok();
+        path
+    };
+    let near = pair("near.txt", 1_000_000, "0.001", "7");
+    let same = pair("same.txt", 1_000_000, "0", "8");
+    let unrelated = dir.generated("unrelated.txt", 20_000, 3);
+    let solve = |input: &std::path::Path, ranks: usize, extra: &[&str]| {
+        let json = dir.path(&format!("{ranks}-{}.json", extra.join("_")));
+        let mut a = args(&[&"solve", &input, &"--engine", &"bands", &"--json", &json]);
+        a.extend(extra.iter().map(Into::into));
+        let run = util::mpirun(ranks, &a);
+        (run, json)
+    };
+    let mib = (1u64 << 20) as f64;
+    // Each input with the share of the matrix's cells its fills compute: near copies a band
+    // of a few thousand diagonals, filled a few times; unrelated sequences the whole matrix
+    // (the LCS's samples ask for it), or a band of about 45% for the edit distance.
+    let full = ["--problem", "edit", "--checkpoint", "full"];
+    let cases: [(&std::path::Path, &[&str], (f64, f64)); 6] = [
+        (&near, &["--problem", "edit"], (0.0, 0.01)),
+        (&near, &["--problem", "lcs"], (0.0, 0.01)),
+        (&same, &["--problem", "edit"], (0.0, 0.01)),
+        (&unrelated, &["--problem", "lcs"], (1.0, 1.0)),
+        (
+            &unrelated,
+            &["--problem", "edit", "--band", "off"],
+            (1.0, 1.0),
+        ),
+        (&unrelated, &full, (0.3, 1.6)),
+    ];
+    for (input, extra, (least, most)) in cases {
+        for ranks in [1, 2] {
+            let (run, json) = solve(input, ranks, extra);
+            run.ok();
+            let report = util::json(&json);
+            let what = format!("{} on {ranks} ranks, {extra:?}", input.display());
+            let (rows, cols) = (
+                report["rows"].as_u64().unwrap(),
+                report["cols"].as_u64().unwrap(),
+            );
+            assert_eq!(report["matrix_cells"], rows * cols, "{what}");
+            let per_rank = report["per_rank"].as_array().unwrap();
+            let mut peaks = 0u64;
+            let (mut cells, mut owned) = (0, 0);
+            for r in per_rank {
+                let estimate = r["memory_estimate_bytes"].as_f64().unwrap();
+                let peak = r["peak_rss_bytes"].as_f64().unwrap();
+                assert!(
+                    estimate >= 0.8 * peak && estimate <= 1.25 * peak + 16.0 * mib,
+                    "{what}, rank {}: estimate {:.1} MiB, peak {:.1} MiB",
+                    r["rank"],
+                    estimate / mib,
+                    peak / mib
+                );
+                peaks = peaks.max(peak as u64);
+                cells += r["cells"].as_u64().unwrap();
+                owned += r["matrix_cells"].as_u64().unwrap();
+            }
+            assert_eq!(owned, rows * cols, "{what}");
+            assert_eq!(report["cells"], cells, "{what}");
+            let share = cells as f64 / (rows * cols) as f64;
+            assert!(least <= share && share <= most, "{what}: {cells} cells");
+            if most < 1.0 {
+                let limit = (2 * peaks).to_string();
+                let mut limited = extra.to_vec();
+                limited.extend(["--memory-limit", &limit]);
+                let (run, _) = solve(input, ranks, &limited);
+                run.ok();
+            }
+        }
+    }
+}
+
+/// `--band auto` counts, before any fill, the band its samples expect; a search that must widen
+/// past it checks each wider band first. Here the samples see copies (the sequences differ
+/// only between them) and the band widens from 64 diagonals to hundreds: with a limit just
+/// above the pre-check's own estimate, which holds the first band but not the widest, every
+/// rank ends at a widening with exit 4 and one message naming both bands, and nothing is
+/// written.
+#[test]
+fn a_wider_band_that_does_not_fit_is_refused_before_its_fill() {
+    let dir = Dir::new();
+    let mut state = 0x5eed_u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        b"ACGT"[(state % 4) as usize]
+    };
+    let x: Vec<u8> = (0..20_000).map(|_| next()).collect();
+    let mut y = x.clone();
+    // Rows 2,000 to 5,000 lie between the first two samples (1,024 rows at 0 and 6,325).
+    for b in &mut y[2000..5000] {
+        *b = next();
+    }
+    let input = dir.input("hidden.txt", &x, &y);
+    let json = dir.path("r.json");
+    for ranks in [1, 2] {
+        let extra = [
+            "--engine",
+            "bands",
+            "--problem",
+            "edit",
+            "--checkpoint",
+            "full",
+        ];
+        let mut a = args(&[&"solve", &input, &"--json", &json]);
+        a.extend(extra.iter().map(Into::into));
+        util::mpirun(ranks, &a).ok();
+        let report = util::json(&json);
+        let fills = report["band_fills"].as_array().unwrap().clone();
+        assert_eq!(fills[0], 64, "{fills:?}");
+        assert!(
+            fills.len() >= 2 && fills.last().unwrap().as_u64().unwrap() > 500,
+            "{fills:?}"
+        );
+        let estimate = report["per_rank"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["memory_estimate_bytes"].as_u64().unwrap())
+            .max()
+            .unwrap();
+        std::fs::remove_file(&json).unwrap();
+        // The pre-check's own figure, and a little for what a rank's start varies by: the
+        // expected band fits, the widest does not (it holds several MiB more per rank).
+        let limit = (estimate + (1 << 20)).to_string();
+        a.extend(["--memory-limit".into(), limit.into()]);
+        let run = util::mpirun(ranks, &a);
+        assert_eq!(run.status.code(), Some(4), "{ranks} ranks: {run:#?}");
+        let messages = run.our_messages();
+        assert_eq!(messages.len(), 1, "{}", run.stderr);
+        assert!(
+            messages[0].contains("diagonals did not prove itself, and --band auto would widen")
+                && messages[0].contains("limit of"),
+            "{}",
+            messages[0]
+        );
+        assert!(!json.exists());
+    }
+}

@@ -266,3 +266,46 @@ fn lcs_runs_carry_a_cigar_whose_matches_spell_the_lcs() {
         assert_eq!(edits(cigar), query.len() + target.len() - 2 * spelled.len());
     }
 }
+
+/// `--paf` wrote `q\xff1` as `q\xef\xbf\xbd1` (U+FFFD): names go out byte for byte, from
+/// `solve` on either engine and from `reference`, as `search` writes its records' names.
+#[test]
+fn paf_names_are_the_headers_bytes_whatever_their_encoding() {
+    let dir = Dir::new();
+    let input = dir.file(
+        "names.fa",
+        b">q\xff1 a description\nGATTACAGATTACA\n>t\xfe\x802\nGATCACAGTTACA\n",
+    );
+    let check = |paf: &Path, what: &str| {
+        let line = std::fs::read(paf).unwrap();
+        let columns: Vec<&[u8]> = line
+            .strip_suffix(b"\n")
+            .unwrap_or_else(|| panic!("{what}: no newline"))
+            .split(|&b| b == b'\t')
+            .collect();
+        assert_eq!(columns[0], b"q\xff1", "{what}");
+        assert_eq!(columns[5], b"t\xfe\x802", "{what}");
+        assert_eq!(columns[1], b"14", "{what}");
+    };
+    let paf = dir.path("reference.paf");
+    util::plain(&args(&[
+        &"reference",
+        &input,
+        &"--problem",
+        &"edit",
+        &"--paf",
+        &paf,
+    ]))
+    .ok();
+    check(&paf, "reference");
+    for (ranks, engine) in [(2, "diagonal"), (3, "bands")] {
+        let paf = dir.path(&format!("{engine}.paf"));
+        let json = dir.path(&format!("{engine}.json"));
+        let extra = args(&[&"--engine", &engine, &"--paf", &paf]);
+        let extra: Vec<&std::ffi::OsStr> = extra.iter().map(|s| s.as_os_str()).collect();
+        util::solve(ranks, &input, &json, &extra, &[]).ok();
+        check(&paf, engine);
+        // The JSON report stays valid JSON.
+        assert_eq!(util::json(&json)["rows"], 13, "{engine}");
+    }
+}

@@ -5,10 +5,8 @@
 //!
 //! No test here asserts how long anything took: a hang fails on the harness's timeout.
 
-use std::fs::File;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -25,13 +23,6 @@ fn assert_refused(run: &Run, code: i32, problem: &str) {
         messages[0]
     );
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
-}
-
-/// Makes a FIFO at `path`.
-fn mkfifo(path: &Path) {
-    let c_path = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
-    // SAFETY: mkfifo reads the NUL-terminated path and nothing else.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0, "mkfifo");
 }
 
 /// Bytes an unprivileged writer may still use where `dir` is (`statvfs`).
@@ -102,7 +93,7 @@ fn result_sets_are_read_within_bounds() {
     assert!(peak < 100 << 20, "peak resident set {peak} bytes");
 
     let fifo = dir.path("runs.csv");
-    mkfifo(&fifo);
+    util::mkfifo(&fifo);
     let sparse = dir.path("sparse.csv");
     std::fs::File::create(&sparse)
         .unwrap()
@@ -122,39 +113,6 @@ fn result_sets_are_read_within_bounds() {
         assert_refused(&run, 3, problem);
         assert!(!out.exists());
     }
-}
-
-/// Opens the FIFO at `path` for writing once a reader has it open (until then an open without
-/// blocking fails), so a test knows the reader is there.
-fn open_writer(path: &Path) -> File {
-    let mut file = None;
-    util::wait_until(
-        || {
-            file = File::options()
-                .write(true)
-                .custom_flags(libc::O_NONBLOCK)
-                .open(path)
-                .ok();
-            file.is_some()
-        },
-        || format!("nobody opened {} to read", path.display()),
-    );
-    let file = file.unwrap();
-    // Writes block again, as a writer's would.
-    // SAFETY: fcntl changes the flags of a descriptor this process owns.
-    unsafe {
-        use std::os::fd::AsRawFd;
-        libc::fcntl(file.as_raw_fd(), libc::F_SETFL, 0);
-    }
-    file
-}
-
-/// Writes `bytes` into the FIFO at `path` once a reader opens it, from a thread of its own.
-fn feed(path: &Path, bytes: &[u8]) -> std::thread::JoinHandle<()> {
-    let (path, bytes) = (path.to_owned(), bytes.to_vec());
-    std::thread::spawn(move || {
-        let _ = open_writer(&path).write_all(&bytes);
-    })
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {
@@ -185,8 +143,8 @@ fn standard_input_fifos_and_gzip_read_as_the_plain_file() {
     let from_gzip = util::plain(&args(&[&"reference", &zipped])).ok();
     assert_eq!(answer(&from_gzip), expected);
     let fifo = dir.path("medium.fifo");
-    mkfifo(&fifo);
-    let writer = feed(&fifo, &gzip(&text));
+    util::mkfifo(&fifo);
+    let writer = util::feed(&fifo, &gzip(&text));
     let from_fifo = util::plain(&args(&[&"reference", &fifo])).ok();
     writer.join().unwrap();
     assert_eq!(answer(&from_fifo), expected);
@@ -253,12 +211,12 @@ fn ranks_waiting_for_rank_0_to_read_a_fifo_do_not_spin() {
     let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
     for waiting in ["spin", "yield"] {
         let fifo = dir.path(&format!("{waiting}.fifo"));
-        mkfifo(&fifo);
+        util::mkfifo(&fifo);
         let json = dir.path(&format!("{waiting}.json"));
         let a = args(&[&"solve", &fifo, &"--json", &json]);
         let job = util::Job::spawn(util::mpirun_command(3, &a, &[("MPI_LCS_WAIT", waiting)]));
         // Rank 0 has opened the FIFO: every rank is past MPI's start.
-        let mut writer = open_writer(&fifo);
+        let mut writer = util::open_writer(&fifo);
         let ranks: Vec<u32> = job
             .processes()
             .list()
@@ -295,9 +253,9 @@ fn self_test_reads_its_files_on_rank_0_and_shares_them_in_pieces() {
     let dir = Dir::new();
     let text = std::fs::read(util::repo_input("medium.txt")).unwrap();
     let fifo = dir.path("pair.fifo");
-    mkfifo(&fifo);
+    util::mkfifo(&fifo);
     let zipped: PathBuf = dir.file("small.txt.gz", &gzip(b"GATTACA\nTACGATTAC\n"));
-    let writer = feed(&fifo, &text);
+    let writer = util::feed(&fifo, &text);
     let a = args(&[
         &"self-test",
         &"--cases",
@@ -318,7 +276,7 @@ fn self_test_reads_its_files_on_rank_0_and_shares_them_in_pieces() {
         "{run:#?}"
     );
     assert!(run.stdout.contains(": 0 failed"), "{run:#?}");
-    let writer = feed(&fifo, b"A\nC\nG\n");
+    let writer = util::feed(&fifo, b"A\nC\nG\n");
     let run = util::mpirun(
         3,
         &args(&[&"self-test", &"--cases", &"0", &"--file", &fifo]),

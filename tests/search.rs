@@ -271,10 +271,6 @@ fn bad_inputs_are_refused_with_one_message_and_nothing_written() {
     let text = dir.file("t.txt", b"ACGTACGGTTAACCGT\n");
     let empty = dir.file("empty.txt", b"ACGT\n\nGGTT\n");
     let binary = dir.file("binary.txt", b"ACGT\n\x00\x01\x02\n");
-    let fifo = dir.path("fifo");
-    let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: mkfifo reads the NUL-terminated path and nothing else.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
     let subdir = dir.path("sub");
     std::fs::create_dir(&subdir).unwrap();
     let (out, json) = (dir.path("o.tsv"), dir.path("o.json"));
@@ -302,7 +298,6 @@ fn bad_inputs_are_refused_with_one_message_and_nothing_written() {
         ),
         (good.clone(), text.clone(), "-1", 2, "0 or more"),
         (good.clone(), subdir, "2", 3, "is a directory"),
-        (good, fifo, "2", 3, "not a regular file"),
     ];
     let jobs: Vec<util::Task<'_, Run>> = cases
         .iter()
@@ -317,6 +312,187 @@ fn bad_inputs_are_refused_with_one_message_and_nothing_written() {
     for ((_, _, k, code, problem), run) in cases.iter().zip(util::parallel(3, jobs)) {
         assert_refused(&run, *code, problem, &[&out, &json]);
         let _ = k;
+    }
+}
+
+/// `search PATTERNS /proc/cpuinfo -k 0` exited 0 with no match: the file system reports 0
+/// bytes for /proc's files. A text whose size the file system does not report (/proc, a FIFO,
+/// standard input) is read whole by rank 0 and shared with every rank: the TSV of a regular
+/// copy, for every rank count; one longer than --max-input is refused by name.
+#[test]
+fn texts_without_a_real_size_are_read_by_their_content() {
+    let dir = Dir::new();
+    let version = Path::new("/proc/version");
+    let words = dir.file("words.txt", b"Linux version\nprocessor\n");
+    assert_eq!(std::fs::metadata(version).unwrap().len(), 0, "a size of 0");
+    let copy = dir.file("version.txt", &std::fs::read(version).unwrap());
+    let want = search(1, &words, &copy, 1, &[]).ok().stdout;
+    assert!(
+        want.starts_with("pattern\trecord\tstart\tend\tdistance\n0\t-\t0\t"),
+        "{want}"
+    );
+    // One match of `processor` per processor, each at the start of its line.
+    let cpuinfo = std::fs::read("/proc/cpuinfo").unwrap();
+    let processors = cpuinfo
+        .split(|&b| b == b'\n')
+        .filter(|line| line.starts_with(b"processor"))
+        .count();
+    assert!(processors > 0);
+    let mut rng = Rng(0x5eed_0004);
+    let patterns = patterns(&mut rng);
+    let pattern_file = write_patterns(&dir, &patterns);
+    let mut fasta = Vec::new();
+    for r in 0..4 {
+        fasta.extend(format!(">r{r}\n").bytes());
+        for _ in 0..20 {
+            let gap = rng.below(30);
+            fasta.extend(rng.bytes(gap));
+            let which = rng.below(patterns.len());
+            let copy = rng.mutated(&patterns[which], 2);
+            fasta.extend(copy);
+            fasta.push(b'\n');
+        }
+    }
+    let regular = dir.file("text.fa", &fasta);
+    let fasta_want = search(1, &pattern_file, &regular, 2, &[]).ok().stdout;
+    assert!(fasta_want.lines().count() > 20, "{fasta_want}");
+    for ranks in [1, 3] {
+        let got = search(ranks, &words, version, 1, &[]).ok();
+        assert_eq!(got.stdout, want, "{ranks} ranks");
+        let got = search(ranks, &words, Path::new("/proc/cpuinfo"), 0, &[]).ok();
+        let found = got
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with("1\t-\t"))
+            .count();
+        assert_eq!(found, processors, "{ranks} ranks:\n{}", got.stdout);
+        let fifo = dir.path(&format!("text-{ranks}.fifo"));
+        util::mkfifo(&fifo);
+        let writer = util::feed(&fifo, &fasta);
+        let got = search(ranks, &pattern_file, &fifo, 2, &[]).ok();
+        writer.join().unwrap();
+        assert_eq!(got.stdout, fasta_want, "a FIFO on {ranks} ranks");
+        let a = args(&[&"search", &pattern_file, &"-", &"--max-edits", &"2"]);
+        let got = util::run_with_input(util::mpirun_command(ranks, &a, &[]), &fasta).ok();
+        assert_eq!(got.stdout, fasta_want, "standard input on {ranks} ranks");
+    }
+    let a = args(&[
+        &"search",
+        &pattern_file,
+        &"-",
+        &"-k",
+        &"2",
+        &"--max-input",
+        &"1K",
+    ]);
+    let run = util::run_with_input(util::mpirun_command(2, &a, &[]), &fasta);
+    assert_refused(&run, 3, "more than the limit of 1024 bytes", &[]);
+}
+
+/// `search --allow-all` held about 163 bytes per match (4 million: 643 MiB) and its memory
+/// check did not count them. Now each match costs at most 48 bytes above what the same search
+/// holds with next to none, on every rank (rank 0 gathers them all); and a search whose
+/// matches would not fit is refused before its scan (exit 4), saying how many it expects.
+#[test]
+fn matches_are_held_compactly_and_counted_in_the_memory_check() {
+    let dir = Dir::new();
+    let mut rng = Rng(0x5eed_0005);
+    // Every end of the text matches each of the four patterns within k = 5.
+    let len = 500_000;
+    let text = dir.file("t.txt", &[rng.bytes(len), b"\n".to_vec()].concat());
+    let patterns = dir.file("p.txt", b"ACGTA\nCCGTA\nGGTAC\nTTACG\n");
+    let report = |ranks: usize, k: &str, extra: &[&str]| {
+        let name = format!("{ranks}-{k}-{}", extra.len());
+        let (out, json) = (
+            dir.path(&format!("{name}.tsv")),
+            dir.path(&format!("{name}.json")),
+        );
+        let mut a = args(&[
+            &"search", &patterns, &text, &"-k", &k, &"--out", &out, &"--json", &json,
+        ]);
+        a.extend(extra.iter().map(Into::into));
+        let run = util::mpirun(ranks, &a);
+        (run, json)
+    };
+    let peaks = |json: &Path| -> Vec<u64> {
+        util::json(json)["per_rank"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["peak_rss_bytes"].as_u64().unwrap())
+            .collect()
+    };
+    for ranks in [1, 2] {
+        let (run, json) = report(ranks, "0", &[]);
+        run.ok();
+        let base = peaks(&json);
+        let few = util::json(&json)["matches"].as_u64().unwrap();
+        let (run, json) = report(ranks, "5", &["--allow-all"]);
+        run.ok();
+        let all = util::json(&json)["matches"].as_u64().unwrap();
+        assert_eq!(all, 4 * len as u64, "{ranks} ranks");
+        for (rank, (b, a)) in base.iter().zip(peaks(&json)).enumerate() {
+            let per_match = a.saturating_sub(*b) as f64 / (all - few) as f64;
+            eprintln!("{ranks} ranks, rank {rank}: {per_match:.1} bytes per match");
+            assert!(
+                per_match <= 48.0,
+                "{ranks} ranks, rank {rank}: {per_match:.1} bytes per match ({b} -> {a})"
+            );
+        }
+        // A limit that holds the search but not its matches (2,000,000 of them): refused
+        // before the scan, with nothing written.
+        let (run, json) = report(ranks, "0", &[]);
+        run.ok();
+        let need = util::json(&json)["per_rank"][0]["memory_estimate_bytes"]
+            .as_u64()
+            .unwrap();
+        let limit = format!("{}", need + (16 << 20));
+        let (run, json) = report(ranks, "5", &["--allow-all", "--memory-limit", &limit]);
+        assert_refused(&run, 4, "2,000,000 matches", &[&json]);
+        assert!(
+            run.stderr.contains("every end of the text"),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
+/// Four ranks that fail together each print their error: `mpi-lcs: error: rank 2mpi-lcs:
+/// error: rank : input file '1: …` was seen when their lines went out in pieces. Here ranks 1
+/// to 4 run where the text's path names another file than rank 0's (hosts without a shared
+/// file system): every line is whole, once per failing rank, in six runs.
+#[test]
+fn the_error_lines_of_ranks_that_fail_together_never_interleave() {
+    let (one, other) = (Dir::new(), Dir::new());
+    for (dir, text) in [
+        (&one, &b"ACGTACGT\n"[..]),
+        (&other, b"ACGTACGTACGTACGTACGTACGT\n"),
+    ] {
+        dir.file("p.txt", b"ACG\n");
+        dir.file("t.txt", text);
+    }
+    let a = ["search", "p.txt", "t.txt", "--max-edits", "0"];
+    let line = |rank: usize| {
+        format!(
+            "mpi-lcs: error: rank {rank}: input file 't.txt': cannot read: rank {rank} sees 25 \
+             bytes where rank 0 saw 9; every rank reads its own part of the text, so the file \
+             must be one all ranks see at this path (one host, or a shared file system)"
+        )
+    };
+    let jobs: Vec<util::Task<'_, Run>> = (0..6)
+        .map(|_| {
+            Box::new(|| {
+                let parts = [(1, one.dir.path(), &a[..]), (4, other.dir.path(), &a[..])];
+                util::run_with_timeout(util::mpirun_parts(&parts))
+            }) as util::Task<'_, Run>
+        })
+        .collect();
+    for run in util::parallel(3, jobs) {
+        assert_eq!(run.status.code(), Some(3), "{run:#?}");
+        let mut ours: Vec<&str> = run.our_messages();
+        ours.sort();
+        let want: Vec<String> = (1..=4).map(line).collect();
+        assert_eq!(ours, want, "{}", run.stderr);
     }
 }
 

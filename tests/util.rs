@@ -8,7 +8,9 @@
 //! (Open MPI's `--oversubscribe` and `-x VAR`; Hydra needs neither).
 
 use std::ffi::{OsStr, OsString};
+use std::fs::File;
 use std::io::{Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -496,6 +498,29 @@ pub fn mpirun_command<S: AsRef<OsStr>>(ranks: usize, args: &[S], env: &[(&str, &
     cmd
 }
 
+/// One launch of several parts, `LAUNCHER -n R1 -wdir D1 mpi-lcs ARGS1 : -n R2 -wdir D2 …`,
+/// not yet started: the ranks numbered in the parts' order, each part in its own working
+/// directory (as hosts with file systems of their own would see a relative path).
+pub fn mpirun_parts<S: AsRef<OsStr>>(parts: &[(usize, &Path, &[S])]) -> Command {
+    let (program, family) = launcher();
+    let mut cmd = Command::new(program);
+    if *family == Family::OpenMpi {
+        cmd.arg("--oversubscribe");
+    }
+    for (k, (ranks, wdir, args)) in parts.iter().enumerate() {
+        if k > 0 {
+            cmd.arg(":");
+        }
+        cmd.args(["-n", &ranks.to_string()])
+            .arg("-wdir")
+            .arg(wdir)
+            .arg(bin())
+            .args(args.iter());
+    }
+    cmd.env_remove("RUST_BACKTRACE");
+    cmd
+}
+
 /// `taskset -c CPUS LAUNCHER -n RANKS mpi-lcs ARGS` with `env` for every rank, not yet
 /// started: the job confined to `cpus`. Open MPI's `mpirun` binds each rank to a core of its
 /// own by default, chosen among all the host's cores whatever its own affinity, so it is told
@@ -682,4 +707,44 @@ pub fn parallel<T: Send>(width: usize, jobs: Vec<Task<'_, T>>) -> Vec<T> {
     let mut results = results.into_inner().unwrap();
     results.sort_by_key(|(i, _)| *i);
     results.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Makes a FIFO at `path`.
+pub fn mkfifo(path: &Path) {
+    let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: mkfifo reads the NUL-terminated path and nothing else.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0, "mkfifo");
+}
+
+/// Opens the FIFO at `path` for writing once a reader has it open (until then an open without
+/// blocking fails), so a test knows the reader is there.
+pub fn open_writer(path: &Path) -> File {
+    let mut file = None;
+    wait_until(
+        || {
+            file = File::options()
+                .write(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(path)
+                .ok();
+            file.is_some()
+        },
+        || format!("nobody opened {} to read", path.display()),
+    );
+    let file = file.unwrap();
+    // Writes block again, as a writer's would.
+    // SAFETY: fcntl changes the flags of a descriptor this process owns.
+    unsafe {
+        use std::os::fd::AsRawFd;
+        libc::fcntl(file.as_raw_fd(), libc::F_SETFL, 0);
+    }
+    file
+}
+
+/// Writes `bytes` into the FIFO at `path` once a reader opens it, from a thread of its own.
+pub fn feed(path: &Path, bytes: &[u8]) -> std::thread::JoinHandle<()> {
+    let (path, bytes) = (path.to_owned(), bytes.to_vec());
+    std::thread::spawn(move || {
+        let _ = open_writer(&path).write_all(&bytes);
+    })
 }

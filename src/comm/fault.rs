@@ -91,12 +91,16 @@ impl Fault {
     pub fn trigger(self, at: usize) -> ! {
         let rank = self.rank;
         if self.stall {
-            eprintln!("mpi-lcs: rank {rank}: injected stall at step {at} ({FAULT_ENV})");
+            crate::error::say(&format!(
+                "mpi-lcs: rank {rank}: injected stall at step {at} ({FAULT_ENV})"
+            ));
             loop {
                 std::thread::sleep(std::time::Duration::from_secs(3600));
             }
         }
-        eprintln!("mpi-lcs: rank {rank}: injected fault at step {at} ({FAULT_ENV})");
+        crate::error::say(&format!(
+            "mpi-lcs: rank {rank}: injected fault at step {at} ({FAULT_ENV})"
+        ));
         std::process::abort()
     }
 }

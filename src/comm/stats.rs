@@ -42,7 +42,10 @@ impl FillTimes {
 /// What one rank measured, as one fixed-size record.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RankStats {
+    /// Cells the rank computed (every fill's, for a diagonal band: a fraction of its share).
     pub cells: u64,
+    /// Cells of the matrix the rank owns: its share of the matrix's size.
+    pub matrix_cells: u64,
     pub sent: PerKind,
     pub sent_bytes: PerKind,
     pub received: PerKind,
@@ -63,6 +66,7 @@ impl Default for RankStats {
     fn default() -> RankStats {
         RankStats {
             cells: 0,
+            matrix_cells: 0,
             sent: PerKind::default(),
             sent_bytes: PerKind::default(),
             received: PerKind::default(),
@@ -166,10 +170,10 @@ impl Reader<'_> {
 }
 
 impl Words for RankStats {
-    const WORDS: usize = 24 + HOST_BYTES / 8;
+    const WORDS: usize = 25 + HOST_BYTES / 8;
 
     fn put(&self, out: &mut Vec<u64>) {
-        out.push(self.cells);
+        out.extend([self.cells, self.matrix_cells]);
         for k in [
             &self.sent,
             &self.sent_bytes,
@@ -198,6 +202,7 @@ impl Words for RankStats {
         let mut r = Reader(words.iter());
         RankStats {
             cells: r.u(),
+            matrix_cells: r.u(),
             sent: r.kinds(),
             sent_bytes: r.kinds(),
             received: r.kinds(),

@@ -114,7 +114,7 @@ fn finish(result: Result<(), Error>, speaks: bool) -> ExitCode {
         Err(Error::Peer(code)) => ExitCode::from(code),
         Err(e) => {
             if speaks {
-                eprintln!("mpi-lcs: error: {e:#}");
+                error::say(&format!("mpi-lcs: error: {e:#}"));
             }
             ExitCode::from(e.exit_code())
         }
@@ -289,6 +289,7 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
             cost: aligned.cost,
             bound: aligned.bound,
             bytes: aligned.bytes,
+            cells: aligned.work.cells() + aligned.recomputed.cells(),
         };
         let total = started.elapsed().as_secs_f64();
         return reference_outputs(
@@ -339,7 +340,7 @@ fn reference_outputs(
         export::write_json(out, &report)?;
     }
     if let Some(out) = &opts.outputs.paf {
-        export::write_atomic(out, crate::paf::paf_line(pair, path).as_bytes())?;
+        export::write_atomic(out, &crate::paf::paf_line(pair, path))?;
     }
     if let Some(out) = &opts.outputs.append_csv {
         export::append_row(out, &Row::of(&report))?;

@@ -184,11 +184,23 @@ fn check(
     if sent != received {
         return Err(format!("sent {sent:?} but received {received:?}"));
     }
-    let cells: u64 = gathered.stats.iter().map(|s| s.cells).sum();
-    let all = pair.x.len() as u64 * pair.y.len() as u64;
-    // The wave engine touches what its steps reach, not every cell.
-    if cells != all && !matches!(layout, Layout::Wave(_)) {
-        return Err(format!("{cells} cells owned of {all}"));
+    let (m, n) = (pair.x.len(), pair.y.len());
+    let owned: u64 = gathered.stats.iter().map(|s| s.matrix_cells).sum();
+    let all = m as u64 * n as u64;
+    if owned != all {
+        return Err(format!("{owned} cells owned of {all}"));
+    }
+    // Every fill's windows, split among the ranks: the band's cells, once each.
+    // The wave engine computes what its steps reach, not a band.
+    let computed: u64 = gathered.stats.iter().map(|s| s.cells).sum();
+    let filled = band.map_or(all, |b| {
+        let band = |k| lcs_core::diagonal_band::Band::new(m, n, k);
+        b.fills.iter().map(|&k| band(k).cells()).sum()
+    });
+    if computed != filled && !matches!(layout, Layout::Wave(_)) {
+        return Err(format!(
+            "{computed} cells computed, the fills hold {filled}"
+        ));
     }
     let hops: u64 = gathered.stats.iter().map(|s| s.hops).sum();
     let most = match layout {

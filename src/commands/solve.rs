@@ -37,7 +37,7 @@ pub fn run(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<Rep
     let ranks = world.size() as usize;
     let before_fill = |m, n| {
         if let Some(note) = engine_note(opts.method, m, n, ranks).filter(|_| !opts.quiet) {
-            eprintln!("mpi-lcs: note: {note}");
+            crate::error::say(&format!("mpi-lcs: note: {note}"));
         }
     };
     let request = Request {
@@ -168,7 +168,7 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
     }
     if let Some(path) = &outputs.paf {
         let line = crate::paf::paf_line(&solved.pair, &solved.path);
-        export::write_atomic(path, line.as_bytes())?;
+        export::write_atomic(path, &line)?;
     }
     if let Some(recording) = &solved.gathered.recording {
         if let Some(path) = &outputs.trace {

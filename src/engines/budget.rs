@@ -1,46 +1,57 @@
 //! The memory budget of a run: what each rank will occupy, checked against the limit before
-//! anything is allocated, and, when it does not fit, what would. A rank's need is what it already
-//! occupies (its peak resident set so far), plus the engine's working memory (the pages its store
-//! will touch, the copies of the sequences it reads), plus a margin for the MPI library's buffers.
-//! The advice compares other stores and rank counts by closed-form bounds, O(1) per candidate: a
-//! refusal is as quick as an acceptance.
+//! anything is allocated, and, when it does not fit, what would.
+//!
+//! A rank's need is what it already occupies (its peak resident set so far: the program, the
+//! MPI library, the sequences it holds), plus what its engine will hold ([`Holding`]: its store,
+//! and the copies of the sequences it reads), plus a margin for the MPI library's
+//! communication buffers ([`need`]). The advice compares the busiest rank of other stores and
+//! rank counts by closed-form bounds, so it costs O(1) per candidate whatever the size: a refusal
+//! is as quick as an acceptance.
 
 use crate::engines::bands::{self, BandPlan, Checkpoint};
 use crate::engines::diagonal::schedule::Schedule;
 use crate::engines::diagonal::store::StoreKind;
+use crate::engines::holding::Holding;
+pub use crate::engines::holding::{need, room};
 use crate::engines::wave::plan::WavePlan;
 use crate::mem;
 use lcs_core::problem::Problem;
 
-/// Room left for the MPI library's buffers, which grow with the number of peers: a fixed part
-/// and a fraction of the rest.
-const MARGIN_FIXED: u64 = 1 << 20;
-const MARGIN_PERCENT: u64 = 3;
-
-/// What one rank will occupy at its peak, in bytes: `baseline` plus `working`, with the
-/// margin.
-pub fn need(baseline: u64, working: u64) -> u64 {
-    let planned = baseline + working;
-    planned + MARGIN_FIXED + planned * MARGIN_PERCENT / 100
+/// What the diagonal engine holds on a rank whose store takes `store` bytes: the store and the
+/// reversed copy of the longer sequence the fill reads.
+pub fn diagonal_holding(schedule: &Schedule, store: u64) -> Holding {
+    Holding::new()
+        .with("store", store)
+        .with("reversed sequence", schedule.cols() as u64)
 }
 
-/// The diagonal engine's working memory on a rank whose store takes `store` bytes: the store
-/// and the reversed copy of the longer sequence the fill reads.
+/// The diagonal engine's working memory (see [`diagonal_holding`]).
 pub fn diagonal_working(schedule: &Schedule, store: u64) -> u64 {
-    store + schedule.cols() as u64
+    diagonal_holding(schedule, store).total()
 }
 
-/// The bands engine's working memory on `rank` with `mode` (nothing on a rank with no band),
-/// for the plan's problem.
-pub fn bands_working(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> u64 {
+/// What the bands engine holds on `rank` with `mode` for the plan's problem and band (nothing
+/// on a rank with no band): see [`bands::holding`].
+pub fn bands_holding(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> Holding {
     if rank < plan.active_ranks() {
-        bands::estimate_bytes(plan, rank, x, mode)
+        bands::holding(plan, rank, x, mode)
     } else {
-        0
+        Holding::new()
     }
 }
 
-/// The plan with its checkpoints as close together as `budget` allows rank `rank` (from
+/// The bands engine's working memory on `rank` (see [`bands_holding`]).
+pub fn bands_working(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> u64 {
+    bands_holding(plan, rank, x, mode).total()
+}
+
+/// What the wave engine holds on `rank`: its wavefronts' checkpoints, the walk's recomputed
+/// windows and the padded copies of the sequences ([`WavePlan::holding`]).
+pub fn wave_holding(plan: &WavePlan, rank: usize) -> Holding {
+    plan.holding(rank)
+}
+
+/// The plan with its checkpoints as close together as `budget` bytes allow rank `rank` (from
 /// [`lcs_core::wave::kept::EVERY`] steps apart, doubling), or as far apart as it takes.
 pub fn wave_spacing(plan: WavePlan, rank: usize, budget: Option<u64>) -> WavePlan {
     let Some(budget) = budget else {
@@ -123,23 +134,28 @@ pub fn diagonal_advice(
     )
 }
 
-/// The message for a bands-engine run that will not fit, with checkpoints at the interval of
-/// least memory: its need, the limit, and the rank count that would fit. Rank 0 has the widest
-/// band.
-pub fn bands_advice(plan: &BandPlan, x: &[u8], limit: u64, baseline: u64) -> String {
-    let leanest = Checkpoint::leanest(plan.rows());
-    let busiest = |plan: &BandPlan| need(baseline, bands_working(plan, 0, x, leanest));
+/// The message for a bands-engine run that will not fit, keeping `mode` (rank 0's: the
+/// interval of least memory unless the command line chose another): its need, the limit, and
+/// the rank count that would fit. Rank 0 has the widest band.
+pub fn bands_advice(
+    plan: &BandPlan,
+    x: &[u8],
+    mode: Checkpoint,
+    (limit, baseline): (u64, u64),
+) -> String {
+    let busiest = |plan: &BandPlan| need(baseline, bands_working(plan, 0, x, mode));
     let (m, n, batch) = (plan.rows(), plan.cols(), plan.batch());
     let fits = more_ranks(plan.ranks(), plan.total_words(), limit, |p| {
-        busiest(&BandPlan::new(m, n, p, batch).with_problem(plan.problem()))
+        let more = BandPlan::new(m, n, p, batch).with_problem(plan.problem());
+        busiest(&more.with_band(plan.band()))
     });
     refusal(
         format!(
-            "the bands engine for {m} x {n} on {} ranks (checkpoints every {} rows)",
+            "the bands engine for {m} x {n} on {} ranks ({})",
             plan.ranks(),
-            match leanest {
-                Checkpoint::Every(k) => k,
-                Checkpoint::Full => m,
+            match mode {
+                Checkpoint::Every(k) => format!("checkpoints every {k} rows"),
+                Checkpoint::Full => "every bit kept".to_owned(),
             }
         ),
         busiest(plan),
@@ -204,7 +220,8 @@ mod tests {
                 "{text}"
             );
             let plan = BandPlan::new(m, m, p, 256);
-            let text = bands_advice(&plan, b"ACGT", 1 << 20, 12 << 20);
+            let leanest = Checkpoint::leanest(m);
+            let text = bands_advice(&plan, b"ACGT", leanest, (1 << 20, 12 << 20));
             assert!(text.contains("no store or rank count"), "{text}");
         }
         // More ranks help the dense store of a long matrix, and the bands engine.
@@ -212,7 +229,8 @@ mod tests {
         let text = diagonal_advice(Problem::Lcs, &s, StoreKind::Dense, 100 << 20, 12 << 20);
         assert!(text.contains("ranks need about"), "{text}");
         let plan = BandPlan::new(1_000_000, 1_000_000, 1, 256);
-        let text = bands_advice(&plan, b"ACGT", 200 << 20, 12 << 20);
+        let leanest = Checkpoint::leanest(1_000_000);
+        let text = bands_advice(&plan, b"ACGT", leanest, (200 << 20, 12 << 20));
         assert!(text.contains("2 ranks need about"), "{text}");
     }
 }

@@ -3,13 +3,14 @@
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
-use lcs_core::diagonal_band::{BandChoice, BandSearch};
+use lcs_core::diagonal_band::{Band, BandChoice, BandSearch};
 use lcs_core::problem::Problem;
 
 use crate::comm::traffic::{Predicted, Traffic};
 use crate::engines::bands::{self, BandPlan, Checkpoint};
 use crate::engines::config::{Method, RunConfig};
 use crate::engines::diagonal::{self, schedule::Schedule, store::StoreKind};
+use crate::engines::holding::{Holding, Room};
 use crate::engines::outcome::RankOutcome;
 use crate::engines::wave::{self, plan::WavePlan};
 use crate::engines::{budget, choice};
@@ -20,7 +21,9 @@ use crate::input::Pair;
 pub enum Layout {
     /// The diagonal schedule, and where each rank keeps its cells.
     Diagonal(Schedule, StoreKind),
-    /// Column bands, and what this rank keeps for its traceback.
+    /// Column bands, and what this rank keeps for its traceback. The plan's diagonal band is
+    /// the one the run expects to fill last ([`Band::expected`]): what the memory pre-check
+    /// counts; each fill of the band search sets its own.
     Bands(BandPlan, Checkpoint),
     /// Each score step's diagonals split among the ranks.
     Wave(WavePlan),
@@ -43,9 +46,15 @@ impl Layout {
             Method::Bands {
                 batch, checkpoint, ..
             } => {
-                let plan = BandPlan::new(m, n, ranks, batch).with_problem(config.problem);
+                let band = match band_choice(config) {
+                    BandChoice::Off => Band::whole(m, n),
+                    choice => Band::expected(config.problem, &pair.x, &pair.y, choice),
+                };
+                let plan = BandPlan::new(m, n, ranks, batch)
+                    .with_problem(config.problem)
+                    .with_band(band);
                 // What the band may take: the limit less what the rank holds and the margin.
-                let budget = limit.map(|l| l.saturating_sub(budget::need(baseline, 0)));
+                let budget = limit.map(|l| budget::room(l, baseline, 0));
                 let mode = Checkpoint::choose(&plan, rank, &pair.x, checkpoint, budget);
                 Layout::Bands(plan, mode)
             }
@@ -54,21 +63,22 @@ impl Layout {
                 let plan = WavePlan::new(config.problem, m, n, ranks, bound);
                 // What the checkpoints may take: the limit less what the rank holds and the
                 // margin. The ranks then agree on the widest spacing any of them needs.
-                let budget = limit.map(|l| l.saturating_sub(budget::need(baseline, 0)));
+                let budget = limit.map(|l| budget::room(l, baseline, 0));
                 Layout::Wave(budget::wave_spacing(plan, rank, budget))
             }
             Method::Auto { .. } => unreachable!("--engine auto is resolved before the layout"),
         }
     }
 
-    /// The bytes this rank's engine will occupy for `problem` (see `budget`).
-    pub fn working_bytes(&self, problem: Problem, pair: &Pair, rank: usize) -> u64 {
+    /// What this rank's engine will hold for `problem` (see `budget`): for the bands engine,
+    /// on the band it expects to fill last.
+    pub fn holding(&self, problem: Problem, pair: &Pair, rank: usize) -> Holding {
         match self {
             Layout::Diagonal(schedule, store) => {
-                budget::diagonal_working(schedule, store.estimate_bytes(problem, schedule, rank))
+                budget::diagonal_holding(schedule, store.estimate_bytes(problem, schedule, rank))
             }
-            Layout::Bands(plan, mode) => budget::bands_working(plan, rank, &pair.x, *mode),
-            Layout::Wave(plan) => plan.working_bytes(rank),
+            Layout::Bands(plan, mode) => budget::bands_holding(plan, rank, &pair.x, *mode),
+            Layout::Wave(plan) => budget::wave_holding(plan, rank),
         }
     }
 
@@ -78,7 +88,9 @@ impl Layout {
             Layout::Diagonal(schedule, store) => {
                 budget::diagonal_advice(problem, schedule, *store, limit, baseline)
             }
-            Layout::Bands(plan, _) => budget::bands_advice(plan, &pair.x, limit, baseline),
+            Layout::Bands(plan, mode) => {
+                budget::bands_advice(plan, &pair.x, *mode, (limit, baseline))
+            }
             Layout::Wave(plan) => budget::wave_advice(plan, limit, baseline),
         }
     }
@@ -90,7 +102,9 @@ impl Layout {
         match (self, band) {
             (Layout::Diagonal(schedule, _), _) => schedule.predicted_messages(),
             (Layout::Bands(plan, _), Some(search)) => plan.predicted_fills(&search.fills),
-            (Layout::Bands(plan, _), None) => plan.predicted(),
+            (Layout::Bands(plan, _), None) => plan
+                .with_band(Band::whole(plan.rows(), plan.cols()))
+                .predicted(),
             (Layout::Wave(plan), _) => match (plan.rows(), cost) {
                 (0, _) | (_, None) => Predicted::none(plan.ranks()),
                 (_, Some(cost)) => plan.predicted(cost),
@@ -98,13 +112,27 @@ impl Layout {
         }
     }
 
-    /// Cells this rank owns (the wave engine's: none; it counts what it touched).
+    /// Cells of the matrix this rank owns (its share of the matrix's size, whatever it
+    /// computes; the wave engine's share is an even one, as it owns diagonals, not cells).
     pub fn cells(&self, rank: usize) -> u64 {
         match self {
             Layout::Diagonal(schedule, _) => schedule.rank_cells(rank),
             Layout::Bands(plan, _) => plan.rank_cells(rank),
-            Layout::Wave(_) => 0,
+            Layout::Wave(plan) => {
+                let all = plan.rows() as u64 * plan.cols() as u64;
+                let p = plan.ranks() as u64;
+                all / p + u64::from((rank as u64) < all % p)
+            }
         }
+    }
+}
+
+/// The diagonal band a run asks for: `--band`, but the whole matrix for a recorded run (a
+/// trace, a picture or a page: small inputs), which keeps every cell's step.
+fn band_choice(config: &RunConfig) -> BandChoice {
+    match config.method {
+        Method::Bands { band, .. } if !config.recording => band,
+        _ => BandChoice::Off,
     }
 }
 
@@ -119,16 +147,19 @@ pub fn run_pair(
     let (method, _) = choice::resolve(config.method, config.problem, pair, ranks);
     let config = &RunConfig { method, ..*config };
     let layout = Layout::new(config, pair, ranks, rank, None, 0);
-    let outcome = run_layout(world, pair, &layout, config);
+    let outcome = run_layout(world, pair, &layout, config, None);
     (layout, outcome)
 }
 
-/// Runs the fill and the traceback of `pair` on this rank as `layout` says. Collective.
+/// Runs the fill and the traceback of `pair` on this rank as `layout` says; with `room`, a
+/// band search checks each wider band against it before its fill (see `bands::run`), which
+/// every rank must then be given. Collective.
 pub fn run_layout(
     world: &SimpleCommunicator,
     pair: &Pair,
     layout: &Layout,
     config: &RunConfig,
+    room: Option<Room>,
 ) -> RankOutcome {
     let rank = world.rank() as usize;
     let traffic = Traffic::new(rank, world.size() as usize, config.recording);
@@ -137,20 +168,10 @@ pub fn run_layout(
             diagonal::run(world, &schedule, store, pair, traffic, config)
         }
         Layout::Bands(plan, mode) => {
-            // A recorded run (for a trace, a picture or a page: small inputs) keeps every
-            // cell's step, so it fills the whole matrix.
-            let choice = match config.method {
-                Method::Bands { band, .. } if !config.recording => band,
-                _ => BandChoice::Off,
-            };
-            bands::run(world, &plan, (mode, choice), pair, traffic, config)
+            let choice = band_choice(config);
+            bands::run(world, &plan, (mode, choice), pair, traffic, config, room)
         }
         Layout::Wave(plan) => wave::run(world, &plan, pair, traffic, config),
     };
-    // The wave engine's cells are those it touched: every diagonal step and byte slid.
-    let cells = match &ran.wave {
-        Some(w) => w.diagonals + w.slid,
-        None => layout.cells(rank),
-    };
-    ran.finish(cells)
+    ran.finish(layout.cells(rank))
 }

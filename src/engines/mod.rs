@@ -2,15 +2,18 @@
 //! any of them needs; nothing here writes a file or formats a report. [`diagonal`] is the report's
 //! design (a share of every anti-diagonal per rank, a message per boundary cell), [`bands`] the
 //! column bands (a band of whole words per rank, a message of carries per batch of rows, only a
-//! diagonal band on similar sequences), [`search`] the approximate search (each rank scans its part
-//! of the text). The pair engines are laid out alike: a plan of who owns what, a store, the MPI
-//! fill, and a walker for the rank's own cells; [`traceback`] moves the walk between ranks.
+//! diagonal band on similar sequences), [`wave`] the diagonal transition (each score step's
+//! diagonals split among the ranks, a halo exchanged per step), [`search`] the approximate search
+//! (each rank scans its part of the text). The pair engines are laid out alike: a plan of who owns
+//! what, a store, the MPI fill, and a walker for the rank's own cells; [`traceback`] moves the
+//! walk between ranks.
 //!
-//! A run is asked for by a [`config::RunConfig`], laid out by [`layout::Layout`] and driven by
-//! [`solve::solve`]: rank 0 reads and shares the input, every rank checks its memory ([`budget`])
-//! and runs the layout, and the records are gathered to rank 0 ([`solve::Solved`]). [`cost`]
-//! estimates either engine's time in closed form. `docs/algorithms.md#the-diagonal-engine` and the
-//! sections after it.
+//! A run is asked for by a [`config::RunConfig`] (`--engine auto` resolved by [`choice`]), laid out
+//! by [`layout::Layout`] and driven by [`solve::solve`]: rank 0 reads and shares the input, every
+//! rank checks the memory its engine says it will hold ([`holding`], [`budget`]) and runs the
+//! layout, and the records are gathered to rank 0 ([`solve::Solved`]). [`cost`] estimates each
+//! engine's time in closed form. `docs/algorithms.md#the-diagonal-engine` and the sections after
+//! it.
 
 pub mod bands;
 pub mod budget;
@@ -18,6 +21,7 @@ pub mod choice;
 pub mod config;
 pub mod cost;
 pub mod diagonal;
+pub mod holding;
 pub mod layout;
 pub mod outcome;
 pub mod search;

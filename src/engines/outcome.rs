@@ -19,6 +19,8 @@ pub struct RankOutcome {
     pub band: Option<BandSearch>,
     /// What a wave run did: its final cost and this rank's work.
     pub wave: Option<WaveRun>,
+    /// The band search stopped at a band that did not fit (the same on every rank).
+    pub refused: Option<Widening>,
 }
 
 /// What a wave run did on one rank.
@@ -34,8 +36,7 @@ pub struct WaveRun {
     pub slid: u64,
 }
 
-/// What an engine's fill and traceback produced on one rank, before its cell count and
-/// memory are filled in.
+/// What an engine's fill and traceback produced on one rank, before its memory is filled in.
 pub struct Ran {
     pub path: Option<Path>,
     pub traffic: Traffic,
@@ -46,13 +47,19 @@ pub struct Ran {
     pub hops: u64,
     pub band: Option<BandSearch>,
     pub wave: Option<WaveRun>,
+    /// Cells the rank computed: its own for the diagonal engine, its share of every fill's
+    /// windows for the bands engine, its diagonal steps and bytes slid for the wave engine.
+    pub cells: u64,
+    /// See [`RankOutcome::refused`].
+    pub refused: Option<Widening>,
 }
 
 impl Ran {
-    /// The rank's outcome, with `cells`, the cells it computed.
-    pub fn finish(self, cells: u64) -> RankOutcome {
+    /// The rank's outcome, with `matrix_cells`, the cells of the matrix it owns.
+    pub fn finish(self, matrix_cells: u64) -> RankOutcome {
         let mut stats = RankStats::new(&self.traffic, &HostInfo::here());
-        stats.cells = cells;
+        stats.cells = self.cells;
+        stats.matrix_cells = matrix_cells;
         stats.hops = self.hops;
         stats.peak_rss_bytes = mem::peak_rss_bytes();
         stats.seconds_fill = self.seconds_fill;
@@ -65,6 +72,39 @@ impl Ran {
             traffic: self.traffic,
             band: self.band,
             wave: self.wave,
+            refused: self.refused,
         }
+    }
+}
+
+/// A wider band of `--band auto` that some rank cannot hold: the search stops before its fill
+/// (every rank alike), and the run is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Widening {
+    /// The margin of the last band filled, which did not prove itself.
+    pub from: Option<usize>,
+    /// The margin of the band it would widen to (`None`: the whole matrix).
+    pub to: Option<usize>,
+    /// What the rank that needs the most would need for it, and the limit it exceeds.
+    pub need: u64,
+    pub limit: u64,
+}
+
+impl Widening {
+    /// The refusal, for people.
+    pub fn message(&self) -> String {
+        let band = |k: Option<usize>| match k {
+            Some(k) => format!("{k} diagonals"),
+            None => "the whole matrix".to_owned(),
+        };
+        format!(
+            "not enough memory: the diagonal band of {} did not prove itself, and --band auto \
+             would widen it to {}, which needs about {} on some rank, more than its limit of {}; \
+             more ranks, or more memory per rank, would be needed",
+            band(self.from),
+            band(self.to),
+            mem::human(self.need),
+            mem::human(self.limit)
+        )
     }
 }

@@ -20,6 +20,7 @@ use crate::comm::waiting::Waiting;
 use crate::engines::budget;
 use crate::engines::choice::{self, EngineChoice};
 use crate::engines::config::RunConfig;
+use crate::engines::holding::Room;
 use crate::engines::layout::{run_layout, Layout};
 use crate::engines::outcome::WaveRun;
 use crate::error::{Error, EXIT_MEMORY};
@@ -103,8 +104,9 @@ pub fn solve(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
         );
         layout = Layout::Wave(plan.with_every(every as usize));
     }
-    let working = layout.working_bytes(config.problem, &pair, rank);
-    let need = budget::need(baseline, working);
+    let holding = layout.holding(config.problem, &pair, rank);
+    let (working, need) = (holding.total(), budget::need(baseline, holding.total()));
+    log::debug!("rank {rank} will hold {holding}: {need} bytes in all");
     check_memory(world, waiting, need, limit, || {
         layout.advice(config.problem, &pair, limit.unwrap_or(0), baseline)
     })?;
@@ -113,9 +115,17 @@ pub fn solve(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
         (request.before_fill)(pair.x.len(), pair.y.len());
     }
 
-    let mut outcome = run_layout(world, &pair, &layout, config);
+    let room = Room { limit, baseline };
+    let mut outcome = run_layout(world, &pair, &layout, config, Some(room));
     // Rank 0 holds the path now: what follows is gathering.
     let seconds_total = started.elapsed().as_secs_f64();
+    // A band that did not fit: every rank knows it, none has a path.
+    if let Some(widening) = outcome.refused {
+        return Err(match rank {
+            0 => Error::Memory(widening.message()),
+            _ => Error::Peer(EXIT_MEMORY),
+        });
+    }
     // A fixed band that did not prove itself: every rank knows it, none has a path.
     if let Some(search) = outcome.band.as_ref().filter(|s| !s.proven) {
         return Err(match rank {

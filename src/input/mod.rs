@@ -56,9 +56,9 @@ pub struct Pair {
     pub swapped: bool,
     /// The format the file was read in.
     pub format: Format,
-    /// The sequences' names in file order: the FASTA records' (the header's first word), or
-    /// `x` and `y` for a plain file.
-    pub names: [String; 2],
+    /// The sequences' names in file order, byte for byte: the FASTA records' (the header's
+    /// first word), or `x` and `y` for a plain file.
+    pub names: [Vec<u8>; 2],
 }
 
 impl Pair {
@@ -79,7 +79,7 @@ impl Pair {
             y,
             swapped,
             format,
-            names: ["x".to_owned(), "y".to_owned()],
+            names: [b"x".to_vec(), b"y".to_vec()],
         }
     }
 
@@ -93,9 +93,10 @@ impl Pair {
     }
 }
 
-/// The names of a FASTA file's first two records: each header's first word (`>chr1 desc` is
-/// `chr1`), or the record's number when the header is empty.
-fn fasta_names(bytes: &[u8]) -> [String; 2] {
+/// The names of a FASTA file's first two records, byte for byte (whatever their encoding):
+/// each header's first word (`>chr1 desc` is `chr1`), or the record's number when the header
+/// is empty.
+fn fasta_names(bytes: &[u8]) -> [Vec<u8>; 2] {
     let mut headers = lines(bytes).filter(|line| line.first() == Some(&b'>'));
     let mut name = |k: usize| {
         let header = headers.next().unwrap_or_default();
@@ -103,9 +104,9 @@ fn fasta_names(bytes: &[u8]) -> [String; 2] {
             .split(|b| b.is_ascii_whitespace())
             .find(|w| !w.is_empty())
             .unwrap_or_default();
-        match String::from_utf8_lossy(word).into_owned() {
-            w if w.is_empty() => (k + 1).to_string(),
-            w => w,
+        match word {
+            [] => (k + 1).to_string().into_bytes(),
+            w => w.to_vec(),
         }
     };
     [name(0), name(1)]
@@ -672,11 +673,16 @@ mod tests {
     fn fasta_names_are_the_headers_first_words() {
         assert_eq!(
             fasta_names(b">chr1 the first\nAC\n>  \nGT\n"),
-            ["chr1".to_owned(), "2".to_owned()]
+            [b"chr1".to_vec(), b"2".to_vec()]
         );
         assert_eq!(
             fasta_names(b">a\nA\n>b c\nC\n"),
-            ["a".to_owned(), "b".to_owned()]
+            [b"a".to_vec(), b"b".to_vec()]
+        );
+        // Bytes that are not UTF-8 stay as they are.
+        assert_eq!(
+            fasta_names(b">q\xff1 x\nA\n>\xfe\nC\n"),
+            [b"q\xff1".to_vec(), b"\xfe".to_vec()]
         );
     }
 
@@ -690,7 +696,7 @@ mod tests {
                 y: b"GATTACA".to_vec(),
                 swapped: true,
                 format: Format::Plain,
-                names: ["x".to_owned(), "y".to_owned()],
+                names: [b"x".to_vec(), b"y".to_vec()],
             }
         );
     }

@@ -1,14 +1,18 @@
 //! A search's text, read by byte ranges: each rank reads its own part in blocks of [`BLOCK`] bytes,
-//! so no rank holds the text and none sends it. It must be a regular file that every rank opens at
-//! the same path (not standard input, a FIFO, a device or gzip); [`open_text`] checks it on rank 0
-//! and tells its format: **plain** (one sequence, every byte data but one line ending at the very
+//! so no rank holds the text and none sends it: a regular file that every rank opens at the same
+//! path (not gzip, which cannot be read from the middle); [`open_text`] checks it on rank 0 and
+//! tells its format: **plain** (one sequence, every byte data but one line ending at the very
 //! end) or **FASTA** (records, each named by its header's first word, searched on its own).
+//!
+//! A text whose size the file system does not report (standard input, a FIFO, a device, `/proc`'s
+//! files) rank 0 reads whole instead, as `solve` reads its input, and the engine shares its bytes
+//! ([`Source::Bytes`]).
 //!
 //! A rank reading FASTA from the middle learns where it is in two steps: [`summarize`] reads its
 //! range for line starts and headers only, and [`starts`], from every rank's summary in order,
 //! gives the state at each range's first byte ([`Start`]). Then [`stream`] gives the record's bytes
 //! in runs, and [`read_before`] the bytes just before the range for the warm-up. Cost: two passes
-//! over the range and a block of memory for each.
+//! over the range and a block of memory for each; a text read whole costs its size on every rank.
 //! `docs/algorithms.md#reading-a-fasta-text-from-the-middle`.
 
 use std::fs::File;
@@ -17,7 +21,9 @@ use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-use super::{is_stdin, unreadable, wide_text, Format, FormatError, InputError, BOM, GZIP_MAGIC};
+use super::{
+    is_stdin, read_stream, unreadable, wide_text, Format, FormatError, InputError, BOM, GZIP_MAGIC,
+};
 
 /// Bytes read at a time.
 pub const BLOCK: usize = 1 << 20;
@@ -26,38 +32,69 @@ pub const BLOCK: usize = 1 << 20;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TextFile {
     pub path: PathBuf,
+    /// The bytes the text holds: the file's size, or what was read of a text read whole.
     pub size: u64,
     pub format: Format,
     /// The sequence area: the file offsets that hold the text (see the module doc).
     pub area: Range<u64>,
+    /// Read whole by rank 0 and shared, its size not the file system's (see the module doc).
+    pub whole: bool,
 }
 
-/// Checks the text at `path` and tells its format (see the module doc).
-pub fn open_text(path: &Path) -> Result<TextFile, InputError> {
-    let not_regular = || InputError::NotRegular {
-        path: path.to_path_buf(),
-        what: "a search's text (each rank reads its own byte range of it)",
+/// Where a rank reads the text's bytes: the file itself, by ranges, or the bytes rank 0 read
+/// whole and shared (see the module doc).
+#[derive(Debug)]
+pub enum Source {
+    File(File),
+    Bytes(Vec<u8>),
+}
+
+impl Source {
+    /// Reads bytes at `offset` into `buf`, as `pread` does: fewer only at the end.
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        match self {
+            Source::File(file) => file.read_at(buf, offset),
+            Source::Bytes(bytes) => {
+                let from = usize::try_from(offset).map_or(bytes.len(), |o| o.min(bytes.len()));
+                let n = buf.len().min(bytes.len() - from);
+                buf[..n].copy_from_slice(&bytes[from..from + n]);
+                Ok(n)
+            }
+        }
+    }
+}
+
+/// Checks the text at `path` (`-`: standard input) and tells its format; a text whose size the
+/// file system does not report is read whole, at most `max_bytes` (see the module doc).
+pub fn open_text(path: &Path, max_bytes: u64) -> Result<(TextFile, Source), InputError> {
+    let source = if is_stdin(path) {
+        Source::Bytes(read_stream(path, io::stdin().lock(), None, max_bytes)?)
+    } else {
+        let metadata = std::fs::metadata(path).map_err(|e| unreadable(path, e))?;
+        if metadata.is_dir() {
+            return Err(InputError::IsDirectory {
+                path: path.to_path_buf(),
+            });
+        }
+        let file = File::open(path).map_err(|e| unreadable(path, e))?;
+        let sized = metadata.is_file()
+            && reports_its_size(&file, metadata.len()).map_err(|e| unreadable(path, e))?;
+        if sized {
+            Source::File(file)
+        } else {
+            Source::Bytes(read_stream(path, file, None, max_bytes)?)
+        }
     };
-    if is_stdin(path) {
-        return Err(not_regular());
-    }
-    let metadata = std::fs::metadata(path).map_err(|e| unreadable(path, e))?;
-    if metadata.is_dir() {
-        return Err(InputError::IsDirectory {
-            path: path.to_path_buf(),
-        });
-    }
-    if !metadata.is_file() {
-        return Err(not_regular());
-    }
-    let file = File::open(path).map_err(|e| unreadable(path, e))?;
-    let size = metadata.len();
+    let size = match &source {
+        Source::File(file) => file.metadata().map_err(|e| unreadable(path, e))?.len(),
+        Source::Bytes(bytes) => bytes.len() as u64,
+    };
     let format_error = |source| InputError::Format {
         path: path.to_path_buf(),
         source,
     };
-    let head = read_at(&file, 0, 4.min(size) as usize).map_err(|e| unreadable(path, e))?;
-    if head.starts_with(&GZIP_MAGIC) {
+    let head = read_at(&source, 0, 4.min(size) as usize).map_err(|e| unreadable(path, e))?;
+    if head.starts_with(&GZIP_MAGIC) && matches!(source, Source::File(_)) {
         return Err(format_error(FormatError::Compressed));
     }
     if let Some(wide) = wide_text(&head) {
@@ -68,11 +105,11 @@ pub fn open_text(path: &Path) -> Result<TextFile, InputError> {
     } else {
         0
     };
-    let fasta = first_line_is_header(&file, bom, size).map_err(|e| unreadable(path, e))?;
+    let fasta = first_line_is_header(&source, bom, size).map_err(|e| unreadable(path, e))?;
     let (format, area) = if fasta {
         (Format::Fasta, bom..size)
     } else {
-        let tail = read_at(&file, size.saturating_sub(2), 2.min(size) as usize)
+        let tail = read_at(&source, size.saturating_sub(2), 2.min(size) as usize)
             .map_err(|e| unreadable(path, e))?;
         let ending = match &tail[..] {
             [b'\r', b'\n'] => 2,
@@ -81,17 +118,40 @@ pub fn open_text(path: &Path) -> Result<TextFile, InputError> {
         };
         (Format::Plain, 0..size - ending)
     };
-    Ok(TextFile {
+    let text = TextFile {
         path: path.to_path_buf(),
         size,
         format,
         area,
-    })
+        whole: matches!(source, Source::Bytes(_)),
+    };
+    Ok((text, source))
+}
+
+/// Whether a regular file holds exactly the `size` bytes its metadata reports: its last byte
+/// reads, and nothing after it (`/proc`'s files report 0 bytes and hold more, `/sys`'s report
+/// 4096 and hold fewer).
+fn reports_its_size(file: &File, size: u64) -> io::Result<bool> {
+    let mut probe = [0u8; 2];
+    let from = size.saturating_sub(1);
+    let mut got = 0;
+    loop {
+        match file.read_at(&mut probe[got..], from + got as u64) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+        if got == probe.len() {
+            break;
+        }
+    }
+    Ok(got as u64 == size.min(1))
 }
 
 /// Whether the first line that is not blank (empty, or a lone `\r`) from `from` starts with
 /// `>`, reading as far as the blank lines go.
-fn first_line_is_header(file: &File, from: u64, size: u64) -> io::Result<bool> {
+fn first_line_is_header(file: &Source, from: u64, size: u64) -> io::Result<bool> {
     let mut at = from;
     // A `\r` seen at the end of the previous block, its line not yet known to be blank.
     let mut cr = false;
@@ -111,7 +171,7 @@ fn first_line_is_header(file: &File, from: u64, size: u64) -> io::Result<bool> {
 }
 
 /// `len` bytes at `offset` (fewer only at the file's end).
-fn read_at(file: &File, offset: u64, len: usize) -> io::Result<Vec<u8>> {
+fn read_at(file: &Source, offset: u64, len: usize) -> io::Result<Vec<u8>> {
     let mut buf = vec![0u8; len];
     let mut got = 0;
     while got < len {
@@ -127,7 +187,7 @@ fn read_at(file: &File, offset: u64, len: usize) -> io::Result<Vec<u8>> {
 }
 
 /// The byte at `offset`, or `None` at or past the file's end.
-fn byte_at(file: &File, offset: u64) -> io::Result<Option<u8>> {
+fn byte_at(file: &Source, offset: u64) -> io::Result<Option<u8>> {
     Ok(read_at(file, offset, 1)?.first().copied())
 }
 
@@ -245,14 +305,14 @@ impl Sink for Summary {
 }
 
 /// Whether byte `at` of a FASTA text begins a line.
-fn begins_line(file: &File, text: &TextFile, at: u64) -> io::Result<bool> {
+fn begins_line(file: &Source, text: &TextFile, at: u64) -> io::Result<bool> {
     Ok(at <= text.area.start || byte_at(file, at - 1)? == Some(b'\n'))
 }
 
 /// Reads `range` of a FASTA text in blocks (each with the byte after it), walking it with
 /// `walker`; `after_block` runs after each block. Returns the walk's mode at the range's end.
 fn walk_range<S: Sink>(
-    file: &File,
+    file: &Source,
     range: Range<u64>,
     walker: &mut Walker,
     sink: &mut S,
@@ -272,7 +332,7 @@ fn walk_range<S: Sink>(
 }
 
 /// The rest of a name that runs past `at` (the bytes up to the next whitespace).
-fn name_after(file: &File, mut at: u64) -> io::Result<Vec<u8>> {
+fn name_after(file: &Source, mut at: u64) -> io::Result<Vec<u8>> {
     let mut name = Vec::new();
     loop {
         let block = read_at(file, at, 4096)?;
@@ -289,7 +349,7 @@ fn name_after(file: &File, mut at: u64) -> io::Result<Vec<u8>> {
 }
 
 /// The summary of `range` of a FASTA text (see the module doc).
-pub fn summarize(file: &File, text: &TextFile, range: Range<u64>) -> io::Result<Summary> {
+pub fn summarize(file: &Source, text: &TextFile, range: Range<u64>) -> io::Result<Summary> {
     let mut summary = Summary::default();
     if range.is_empty() {
         return Ok(summary);
@@ -419,7 +479,7 @@ impl Sink for RunSink<'_> {
 /// when it is empty), and returns the records whose headers start in the range with their
 /// names. A plain text is one record, 0, named by nobody.
 pub fn stream(
-    file: &File,
+    file: &Source,
     text: &TextFile,
     range: Range<u64>,
     start: &Start,
@@ -471,7 +531,7 @@ pub fn stream(
 
 /// The `want` sequence bytes just before `at`, all of one record (the caller knows from the
 /// range's [`Start`] that the record has that many there), read backwards.
-pub fn read_before(file: &File, text: &TextFile, at: u64, want: u64) -> io::Result<Vec<u8>> {
+pub fn read_before(file: &Source, text: &TextFile, at: u64, want: u64) -> io::Result<Vec<u8>> {
     if text.format == Format::Plain || want == 0 {
         let from = at.saturating_sub(want).max(text.area.start);
         return read_at(file, from, (at - from) as usize);
@@ -561,12 +621,12 @@ mod tests {
         out
     }
 
-    fn file_with(bytes: &[u8]) -> (tempfile::NamedTempFile, TextFile, File) {
+    fn file_with(bytes: &[u8]) -> (tempfile::NamedTempFile, TextFile, Source) {
         let mut named = tempfile::NamedTempFile::new().unwrap();
         std::io::Write::write_all(&mut named, bytes).unwrap();
-        let text = open_text(named.path()).unwrap();
-        let file = File::open(named.path()).unwrap();
-        (named, text, file)
+        let (text, source) = open_text(named.path(), u64::MAX).unwrap();
+        assert!(!text.whole && matches!(source, Source::File(_)));
+        (named, text, source)
     }
 
     /// Every cut of random FASTA texts into up to five ranges: the summaries give each range
@@ -673,21 +733,51 @@ mod tests {
     #[test]
     fn what_a_text_cannot_be() {
         let dir = tempfile::tempdir().unwrap();
-        let err = open_text(dir.path()).unwrap_err();
+        let err = open_text(dir.path(), u64::MAX).unwrap_err();
         assert!(matches!(err, InputError::IsDirectory { .. }), "{err}");
-        let err = open_text(Path::new("-")).unwrap_err();
-        assert!(err.to_string().contains("not a regular file"), "{err}");
-        let fifo = dir.path().join("fifo");
-        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
-        // SAFETY: mkfifo reads a NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-        let err = open_text(&fifo).unwrap_err();
-        assert!(matches!(err, InputError::NotRegular { .. }), "{err}");
         let gz = dir.path().join("t.gz");
         std::fs::write(&gz, [0x1f, 0x8b, 8, 0]).unwrap();
-        let err = open_text(&gz).unwrap_err();
+        let err = open_text(&gz, u64::MAX).unwrap_err();
         assert!(err.to_string().contains("decompress it first"), "{err}");
-        let err = open_text(&dir.path().join("none")).unwrap_err();
+        let err = open_text(&dir.path().join("none"), u64::MAX).unwrap_err();
         assert!(matches!(err, InputError::NotFound { .. }), "{err}");
+    }
+
+    /// `/proc/version` reports 0 bytes: it was searched as an empty text. It is read whole,
+    /// and its bytes are the text; past the limit it is refused.
+    #[test]
+    fn a_text_whose_size_is_not_its_content_s_is_read_whole() {
+        let path = Path::new("/proc/version");
+        let content = std::fs::read(path).unwrap();
+        assert_eq!(std::fs::metadata(path).unwrap().len(), 0);
+        assert!(!reports_its_size(&File::open(path).unwrap(), 0).unwrap());
+        let (text, source) = open_text(path, u64::MAX).unwrap();
+        assert!(text.whole);
+        assert_eq!(text.size, content.len() as u64);
+        assert_eq!(
+            (text.format, text.area.clone()),
+            (Format::Plain, 0..text.size - 1)
+        );
+        assert_eq!(read_at(&source, 0, content.len() + 5).unwrap(), content);
+        assert_eq!(read_at(&source, 3, 2).unwrap(), content[3..5]);
+        assert!(read_at(&source, u64::MAX, 2).unwrap().is_empty());
+        let err = open_text(path, 4).unwrap_err();
+        assert!(
+            err.to_string().contains("more than the limit of 4 bytes"),
+            "{err}"
+        );
+        // A regular file reports its size, an empty one too.
+        let (_named, text, _) = file_with(b"ACGT\n");
+        assert_eq!(text.size, 5);
+        let (named, text, _) = file_with(b"");
+        assert_eq!(text.size, 0);
+        assert!(reports_its_size(&File::open(named.path()).unwrap(), 0).unwrap());
+        // A size that says more than the file holds, or less.
+        let file = File::open(named.path()).unwrap();
+        assert!(!reports_its_size(&file, 4096).unwrap());
+        let (named, _, _) = file_with(b"ACGT");
+        let file = File::open(named.path()).unwrap();
+        assert!(!reports_its_size(&file, 3).unwrap());
+        assert!(reports_its_size(&file, 4).unwrap());
     }
 }

@@ -202,6 +202,12 @@ fn tags(s: &Summary) -> Vec<(&'static str, String)> {
         ("ranks", s.config.ranks.to_string()),
         ("hosts", s.config.placement.hosts.to_string()),
         ("oversubscribed", s.oversubscribed.to_string()),
+        ("cells", s.cells.to_string()),
+        (
+            "ns-per-cell",
+            s.ns_per_cell()
+                .map_or(String::new(), |ns| format!("{ns:.4}")),
+        ),
     ]
 }
 

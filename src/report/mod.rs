@@ -115,6 +115,8 @@ pub enum SequentialRun {
         cost: usize,
         bound: usize,
         bytes: u64,
+        /// Cells the steps touched, the walk's recomputations too.
+        cells: u64,
     },
 }
 
@@ -152,6 +154,11 @@ pub struct Report {
     /// modelled seconds.
     pub engine_choice: Option<EngineChoice>,
     pub ranks: usize,
+    /// Cells computed, summed over the ranks: every fill's, so a diagonal band's are a
+    /// fraction of the matrix's.
+    pub cells: u64,
+    /// The matrix's size: `rows * cols`.
+    pub matrix_cells: u64,
     #[serde(flatten)]
     pub answer: Answer,
     /// Messages sent, per kind, summed over the ranks.
@@ -265,7 +272,10 @@ pub struct Predicted {
 pub struct RankReport {
     pub rank: usize,
     pub host: String,
+    /// Cells the rank computed (every fill's).
     pub cells: u64,
+    /// Cells of the matrix the rank owns: its share of the matrix's size.
+    pub matrix_cells: u64,
     pub sent: PerKind,
     pub received: PerKind,
     pub sent_bytes: PerKind,
@@ -331,6 +341,7 @@ impl RankReport {
             rank,
             host: s.host().name,
             cells: s.cells,
+            matrix_cells: s.matrix_cells,
             sent: s.sent,
             received: s.received,
             sent_bytes: s.sent_bytes,
@@ -388,6 +399,8 @@ impl Report {
             wave_bound: solved.wave.map(|w| w.bound),
             engine_choice: solved.choice,
             ranks: stats.len(),
+            cells: stats.iter().map(|s| s.cells).sum(),
+            matrix_cells: pair.x.len() as u64 * pair.y.len() as u64,
             answer: Answer::new(*problem, pair, path),
             messages: PerKind::sum(stats.iter().map(|s| &s.sent)),
             bytes: PerKind::sum(stats.iter().map(|s| &s.sent_bytes)),
@@ -424,13 +437,26 @@ impl Report {
         let (rows, cols) = (pair.x.len(), pair.y.len());
         let (band, wave) = match how {
             SequentialRun::BitParallel(band) => (Some(band), None),
-            SequentialRun::Wave { cost, bound, .. } => (None, Some((*cost, *bound))),
+            SequentialRun::Wave {
+                cost, bound, cells, ..
+            } => (None, Some((*cost, *bound, *cells))),
         };
+        let cells = match (band, wave) {
+            (Some(band), _) => band
+                .fills
+                .iter()
+                .map(|&k| lcs_core::diagonal_band::Band::new(rows, cols, k).cells())
+                .sum(),
+            (None, Some((_, _, cells))) => cells,
+            (None, None) => 0,
+        };
+        let matrix_cells = rows as u64 * cols as u64;
         Report {
             per_rank: vec![RankReport {
                 rank: 0,
                 host: run.host.clone(),
-                cells: rows as u64 * cols as u64,
+                cells,
+                matrix_cells,
                 sent: PerKind::default(),
                 received: PerKind::default(),
                 sent_bytes: PerKind::default(),
@@ -468,10 +494,12 @@ impl Report {
             band: band.map(|b| Margin(b.last())),
             band_doublings: band.map(BandSearch::doublings),
             band_fills: band.map(|b| b.fills.iter().map(|&k| Margin(k)).collect()),
-            score_steps: wave.map(|(cost, _)| cost),
-            wave_bound: wave.map(|(_, bound)| bound),
+            score_steps: wave.map(|(cost, _, _)| cost),
+            wave_bound: wave.map(|(_, bound, _)| bound),
             engine_choice: None,
             ranks: 1,
+            cells,
+            matrix_cells,
             answer: Answer::new(problem, pair, path),
             messages: PerKind::default(),
             bytes: PerKind::default(),

@@ -38,6 +38,10 @@ pub struct Row {
     #[serde(default)]
     pub score_steps: Option<usize>,
     pub ranks: usize,
+    /// Cells computed, summed over the ranks (`rows * cols` but for a diagonal band or the
+    /// wave engine). Result sets written before the column read as empty.
+    #[serde(default)]
+    pub cells: Option<u64>,
     /// Empty for an edit run.
     pub lcs_length: Option<u64>,
     /// Empty for an LCS run.
@@ -77,6 +81,12 @@ impl Row {
         csv_header::<Row>()
     }
 
+    /// Cells the run computed: its `cells`, or for a result set written before the column,
+    /// the matrix's size (what such a run reported).
+    pub fn computed_cells(&self) -> u64 {
+        self.cells.unwrap_or(self.rows * self.cols)
+    }
+
     /// The row of `report`.
     pub fn of(report: &Report) -> Row {
         let busiest = report
@@ -100,6 +110,7 @@ impl Row {
             band_doublings: report.band_doublings,
             score_steps: report.score_steps,
             ranks: report.ranks,
+            cells: Some(report.cells),
             problem: report.answer.problem,
             lcs_length: report.answer.lcs_length.map(|l| l as u64),
             distance: report.answer.distance.map(|d| d as u64),

@@ -1,17 +1,6 @@
 //! How reports write numbers and CSV headers.
 
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (k, c) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::mem::thousands;
 
 /// The CSV header line (without its newline) of a row type, derived from its fields' names.
 pub fn csv_header<T: serde::Serialize + Default>() -> String {

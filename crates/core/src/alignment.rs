@@ -126,16 +126,24 @@ impl Alignment {
     }
 
     /// The PAF line (minimap2's format, 12 columns then the `NM:i:` and `cg:Z:` tags) of a
-    /// global alignment of the whole query to the whole target, without a newline.
-    pub fn paf(&self, query: (&str, usize), target: (&str, usize)) -> String {
+    /// global alignment of the whole query to the whole target, without a newline. The names
+    /// are written byte for byte, whatever their encoding.
+    pub fn paf(&self, query: (&[u8], usize), target: (&[u8], usize)) -> Vec<u8> {
         let ((qname, qlen), (tname, tlen)) = (query, target);
-        format!(
-            "{qname}\t{qlen}\t0\t{qlen}\t+\t{tname}\t{tlen}\t0\t{tlen}\t{}\t{}\t255\tNM:i:{}\tcg:Z:{}",
-            self.matches(),
-            self.columns(),
-            self.edits(),
-            self.cigar()
-        )
+        let mut line = qname.to_vec();
+        line.extend(format!("\t{qlen}\t0\t{qlen}\t+\t").bytes());
+        line.extend_from_slice(tname);
+        line.extend(
+            format!(
+                "\t{tlen}\t0\t{tlen}\t{}\t{}\t255\tNM:i:{}\tcg:Z:{}",
+                self.matches(),
+                self.columns(),
+                self.edits(),
+                self.cigar()
+            )
+            .bytes(),
+        );
+        line
     }
 
     /// The three lines a person reads: the query with `-` where it lacks a target byte, `|`
@@ -293,8 +301,12 @@ mod tests {
             Some(&b"sitting"[..])
         );
         assert_eq!(
-            a.paf(("q", 6), ("t", 7)),
-            "q\t6\t0\t6\t+\tt\t7\t0\t7\t4\t7\t255\tNM:i:3\tcg:Z:1X3=1X1=1D"
+            a.paf((b"q", 6), (b"t", 7)),
+            b"q\t6\t0\t6\t+\tt\t7\t0\t7\t4\t7\t255\tNM:i:3\tcg:Z:1X3=1X1=1D"
+        );
+        assert_eq!(
+            a.paf((b"q\xff", 6), (b"\xfe", 7))[..13],
+            b"q\xff\t6\t0\t6\t+\t\xfe\t"[..]
         );
     }
 

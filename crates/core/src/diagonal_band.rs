@@ -132,6 +132,21 @@ impl Band {
         }
     }
 
+    /// Cells a fill computes: its windows' columns within the matrix, every row's (whole
+    /// words, so a little more than the band's own cells; `m * n` for the whole matrix). O(m)
+    /// (O(1) for the whole).
+    pub fn cells(&self) -> u64 {
+        match self.margin {
+            None => self.m as u64 * self.n as u64,
+            Some(_) => (0..self.m)
+                .map(|i| {
+                    let w = self.words(i);
+                    ((w.end * WORD_BITS).min(self.n) - w.start * WORD_BITS) as u64
+                })
+                .sum(),
+        }
+    }
+
     /// The first row `>= 0` for which `pred` holds, `m` if none, for a `pred` that is false
     /// then true along the rows (as `words(i).end > s` and `words(i).start >= s` are).
     pub fn first_row(&self, pred: impl Fn(Range<usize>) -> bool) -> usize {
@@ -208,6 +223,27 @@ impl Band {
         }
     }
 
+    /// The band a run with `choice` on `x` (rows) and `y` expects its last fill to be, to
+    /// estimate its memory before any fill: for `auto`, its first band widened to the margin
+    /// its samples ask for ([`sampled_margin`]; the whole matrix once that holds
+    /// [`WHOLE_SHARE`] of its words); otherwise the one band it fills. A search that widens
+    /// past it learns so only as it goes (the samples are an estimate).
+    pub fn expected(problem: Problem, x: &[u8], y: &[u8], choice: BandChoice) -> Band {
+        let first = Band::first_for(problem, x, y, choice);
+        let (m, n) = (x.len(), y.len());
+        match (choice, first.margin(), sampled_margin(problem, x, y)) {
+            (BandChoice::Auto, Some(k), Some(sampled)) if sampled > k => {
+                let band = Band::new(m, n, Some(sampled));
+                let whole = Band::whole(m, n);
+                match band.total_words() as f64 >= WHOLE_SHARE * whole.total_words() as f64 {
+                    true => whole,
+                    false => band,
+                }
+            }
+            _ => first,
+        }
+    }
+
     /// The first band a run with `choice` fills on an `m x n` matrix, before any sample.
     pub fn first(m: usize, n: usize, choice: BandChoice) -> Band {
         let band = match choice {
@@ -274,24 +310,31 @@ impl BandSearch {
     }
 }
 
-/// The search `choice` makes on the matrix of `x` (rows) and `y`, with `fill(band)` running one fill and
-/// giving its answer (`M'` or `D'`): fills until one proves itself, or, for a fixed band,
-/// once. Returns the search and the last fill's result.
-pub fn search<T>(
+/// The search `choice` makes on the matrix of `x` (rows) and `y`, with `fill(band)` running
+/// one fill and giving its answer (`M'` or `D'`): fills until one proves itself, or, for a
+/// fixed band, once. Returns the search and the last fill's result; a fill that refuses (an
+/// `Err`: its band does not fit, say) ends the search with the fills made before it.
+pub fn search<T, E>(
     problem: Problem,
     (x, y): (&[u8], &[u8]),
     choice: BandChoice,
-    mut fill: impl FnMut(Band) -> (usize, T),
-) -> (BandSearch, T) {
+    mut fill: impl FnMut(Band) -> Result<(usize, T), E>,
+) -> Result<(BandSearch, T), (BandSearch, E)> {
     let mut band = Band::first_for(problem, x, y, choice);
     let mut fills = Vec::new();
     let mut previous = None;
     loop {
+        let (value, result) = match fill(band) {
+            Ok(filled) => filled,
+            Err(e) => {
+                let proven = false;
+                return Err((BandSearch { fills, proven }, e));
+            }
+        };
         fills.push(band.margin());
-        let (value, result) = fill(band);
         let proven = band.proves(problem, value);
         if proven || choice != BandChoice::Auto {
-            return (BandSearch { fills, proven }, result);
+            return Ok((BandSearch { fills, proven }, result));
         }
         let next = band.next(problem, value, previous);
         previous = Some(band.needed(problem, value));
@@ -332,6 +375,23 @@ mod tests {
         assert_eq!(first.margin(), Some(AUTO_START));
         // Too short to sample.
         assert_eq!(sampled_margin(Problem::Lcs, &x[..4095], &unrelated), None);
+        // What a search expects to end with: the sampled margin, or its first band.
+        for problem in [Problem::Lcs, Problem::Edit] {
+            let expected = Band::expected(problem, &x, &near, BandChoice::Auto);
+            let sampled = sampled_margin(problem, &x, &near).unwrap();
+            assert_eq!(
+                expected.margin(),
+                Some(sampled.max(AUTO_START)),
+                "{problem}"
+            );
+            let fixed = Band::expected(problem, &x, &near, BandChoice::Fixed(7));
+            assert_eq!(fixed.margin(), Some(7));
+        }
+        assert!(Band::expected(Problem::Lcs, &x, &unrelated, BandChoice::Auto).is_whole());
+        // An edit distance of unrelated sequences asks for about 45% of the words.
+        let far = sampled_margin(Problem::Edit, &x, &unrelated);
+        let expected = Band::expected(Problem::Edit, &x, &unrelated, BandChoice::Auto);
+        assert_eq!(expected.margin(), far);
     }
 
     #[test]
@@ -383,6 +443,17 @@ mod tests {
         assert_eq!(band.cols(9), 1..20);
         assert_eq!(band.cols(0), 0..19);
         assert_eq!(Band::whole(200, 300).total_words(), 200 * 5);
+        assert_eq!(Band::whole(200, 300).cells(), 200 * 300);
+        // Two words a row but the last few (columns 64 to 127 hold the band's), clipped at 100.
+        let narrow = Band::new(100, 100, Some(2));
+        let brute: u64 = (0..100)
+            .map(|i| {
+                let w = narrow.words(i);
+                (w.start * 64..w.end * 64).filter(|&j| j < 100).count() as u64
+            })
+            .sum();
+        assert_eq!(narrow.cells(), brute);
+        assert!(narrow.cells() < 100 * 100);
     }
 
     #[test]
@@ -446,7 +517,7 @@ mod tests {
         // A fake problem whose value proves itself from margin 1000: the LCS is m - 1000 once
         // the band holds it, less before.
         let mut seen = Vec::new();
-        let (search, last) = search(Problem::Lcs, (&seq, &seq), BandChoice::Auto, |band| {
+        let searched = search(Problem::Lcs, (&seq, &seq), BandChoice::Auto, |band| {
             let k = band.margin().unwrap_or(m);
             seen.push(k);
             let value = if k >= 1000 {
@@ -454,8 +525,9 @@ mod tests {
             } else {
                 m - 1000 - (1000 - k)
             };
-            (value, k)
+            Ok::<_, ()>((value, k))
         });
+        let (search, last) = searched.unwrap();
         // A bound of 1936 is far from 64: double to 128, whose bound (1872) has settled: jump.
         assert_eq!(search.fills, [Some(64), Some(128), Some(1872)]);
         assert!(search.proven);
@@ -463,9 +535,23 @@ mod tests {
         assert_eq!(last, 1872);
         assert_eq!(seen, [64, 128, 1872]);
         // A fixed band is filled once, proven or not.
-        let (fixed, _) = super::search(Problem::Lcs, (&seq, &seq), BandChoice::Fixed(10), |_| {
-            (0, ())
+        let fixed = super::search(Problem::Lcs, (&seq, &seq), BandChoice::Fixed(10), |_| {
+            Ok::<_, ()>((0, ()))
         });
+        let (fixed, ()) = fixed.unwrap();
         assert_eq!((fixed.fills, fixed.proven), (vec![Some(10)], false));
+        // A fill that refuses ends the search with the fills before it.
+        let refused = super::search(
+            Problem::Lcs,
+            (&seq, &seq),
+            BandChoice::Auto,
+            |band| match band.margin() {
+                Some(64) => Ok((m - 100, ())),
+                other => Err(other),
+            },
+        );
+        let (before, refusal) = refused.unwrap_err();
+        assert_eq!((before.fills, before.proven), (vec![Some(64)], false));
+        assert_eq!(refusal, Some(128));
     }
 }

@@ -31,10 +31,12 @@ pub mod tag {
     pub const DONE: Tag = 4;
     /// A batch of carry bits of the bands engine.
     pub const CARRIES: Tag = 5;
-    /// A search's matches, delivered to rank 0 (in pieces when large).
+    /// A piece of a search's matches, delivered to rank 0.
     pub const MATCHES: Tag = 6;
+    /// The names of the records of a rank's matches: the last message of its delivery.
+    pub const NAMES: Tag = 7;
     /// A score step's halo of the wave engine.
-    pub const HALO: Tag = 7;
+    pub const HALO: Tag = 8;
 }
 
 /// Posts a send of a fill message: standard (`MPI_Isend`), or synchronous (`MPI_Issend`, it

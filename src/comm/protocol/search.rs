@@ -1,14 +1,21 @@
-//! The messages of a search, each a run of 64-bit words ([`super::words`]): the header rank 0
-//! broadcasts first ([`Header`]: its verdict, an exit code, and the shape of what follows); a FASTA
-//! text part's summary, gathered to rank 0 ([`summary_words`]), and every part's start, broadcast
-//! back ([`starts_words`]); and a rank's matches with their records' names, delivered to rank 0 in
-//! counted `control` messages ([`matches_bytes`]: its length in bytes first, so that pieces can be
-//! joined, then the counts, five words per match, and per name its record, length and bytes). Every
-//! decoder checks the lengths it reads and answers `None` for a malformed message.
+//! The messages of a search, each a run of 64-bit words (see [`super::words`]):
+//!
+//! - the header rank 0 broadcasts first ([`Header`]): its verdict (an exit code, 0 when it
+//!   read the patterns and checked the text) and the shape of what follows (the patterns, and
+//!   the text's bytes when rank 0 read it whole);
+//! - a FASTA text part's summary, gathered to rank 0 ([`summary_words`]), and every part's
+//!   start, broadcast back ([`starts_words`]);
+//! - a rank's matches, delivered to rank 0 in counted `control` messages of at most
+//!   [`PIECE_MATCHES`] matches each ([`piece_bytes`]), three words per match
+//!   ([`Packed::words`]), then one message of the names of their records ([`names_bytes`]):
+//!   their count, and per name its record, its length and its bytes. The names' message, on a
+//!   tag of its own, ends the rank's delivery.
+//!
+//! Every decoder checks the lengths it reads and answers `None` for a malformed message.
 
 use std::ops::Range;
 
-use lcs_core::search::Match;
+use lcs_core::search::{Packed, PACKED_BYTES};
 
 use super::words::{of_bytes, pack, to_bytes, Reader};
 use crate::input::text::{Start, Summary};
@@ -26,11 +33,13 @@ pub struct Header {
     pub text_fasta: bool,
     /// The text's sequence area (file offsets).
     pub area: Range<u64>,
+    /// The text was read whole by rank 0, whose bytes follow the patterns'.
+    pub text_whole: bool,
 }
 
 impl Header {
     /// Words of a header.
-    pub const WORDS: usize = 8;
+    pub const WORDS: usize = 9;
 
     pub fn to_words(&self) -> [u64; Header::WORDS] {
         [
@@ -42,6 +51,7 @@ impl Header {
             u64::from(self.text_fasta),
             self.area.start,
             self.area.end,
+            u64::from(self.text_whole),
         ]
     }
 
@@ -55,6 +65,7 @@ impl Header {
             text_size: r.word()?,
             text_fasta: r.flag()?,
             area: r.word()?..r.word()?,
+            text_whole: r.flag()?,
         })
     }
 }
@@ -127,65 +138,61 @@ pub fn starts_of(words: &[u64]) -> Option<Vec<Start>> {
 /// Records' names: the record, then its name's bytes.
 pub type Names = Vec<(u64, Vec<u8>)>;
 
-/// Words of one match.
-const MATCH_WORDS: usize = 5;
+/// Matches per message of a rank's delivery: 768 KiB, so that neither end holds more than
+/// that beside the matches themselves.
+pub const PIECE_MATCHES: usize = 1 << 15;
 
-/// A rank's matches and the names of their records (see the module doc).
-pub fn matches_bytes(matches: &[Match], names: &[(u64, Vec<u8>)]) -> Vec<u8> {
-    let mut words = Vec::with_capacity(3 + MATCH_WORDS * matches.len());
-    words.extend([0, matches.len() as u64, names.len() as u64]);
+/// A piece of a rank's matches (at most [`PIECE_MATCHES`] of them, see the module doc).
+pub fn piece_bytes(matches: &[Packed]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(matches.len() * PACKED_BYTES);
     for m in matches {
-        words.extend([
-            m.pattern as u64,
-            m.record,
-            m.start,
-            m.end,
-            m.distance as u64,
-        ]);
+        for word in m.words() {
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
     }
+    bytes
+}
+
+/// Appends the matches of a [`piece_bytes`] message to `out`; `None` (and nothing appended)
+/// for a message that is not whole matches.
+pub fn piece_of(bytes: &[u8], out: &mut Vec<Packed>) -> Option<()> {
+    if !bytes.len().is_multiple_of(PACKED_BYTES) {
+        return None;
+    }
+    let word = |c: &[u8]| u64::from_le_bytes(c.try_into().expect("8 bytes"));
+    let decoded = bytes
+        .chunks_exact(PACKED_BYTES)
+        .map(|c| Packed::of_words([word(&c[..8]), word(&c[8..16]), word(&c[16..])]))
+        .collect::<Option<Vec<Packed>>>()?;
+    out.extend(decoded);
+    Some(())
+}
+
+/// The names of a rank's records with matches (see the module doc).
+pub fn names_bytes(names: &[(u64, Vec<u8>)]) -> Vec<u8> {
+    let mut words = vec![names.len() as u64];
     for (record, name) in names {
         words.extend([*record, name.len() as u64]);
         pack(name, &mut words);
     }
-    words[0] = words.len() as u64 * 8;
     to_bytes(&words)
 }
 
-/// The length in bytes of the matches message whose first bytes are `start`, once they hold
-/// its first word.
-pub fn matches_len(start: &[u8]) -> Option<usize> {
-    let word: [u8; 8] = start.get(..8)?.try_into().ok()?;
-    usize::try_from(u64::from_le_bytes(word)).ok()
-}
-
-/// The matches and names of [`matches_bytes`].
-pub fn matches_of(bytes: &[u8]) -> Option<(Vec<Match>, Names)> {
+/// The names of [`names_bytes`].
+pub fn names_of(bytes: &[u8]) -> Option<Names> {
     let words = of_bytes(bytes)?;
     let mut r = Reader::new(&words);
-    if r.size()? != bytes.len() {
+    let count = r.size()?;
+    if count > words.len() / 2 {
         return None;
     }
-    let (count, named) = (r.size()?, r.size()?);
-    if count > words.len() / MATCH_WORDS {
-        return None;
-    }
-    let mut matches = Vec::with_capacity(count);
+    let mut names = Vec::with_capacity(count);
     for _ in 0..count {
-        matches.push(Match {
-            pattern: r.size()?,
-            record: r.word()?,
-            start: r.word()?,
-            end: r.word()?,
-            distance: r.size()?,
-        });
-    }
-    let mut names = Vec::new();
-    for _ in 0..named {
         let record = r.word()?;
         let len = r.size()?;
         names.push((record, r.bytes(len)?));
     }
-    r.is_done().then_some((matches, names))
+    r.is_done().then_some(names)
 }
 
 #[cfg(test)]
@@ -202,6 +209,7 @@ mod tests {
             text_size: 1 << 33,
             text_fasta: false,
             area: 5..(1 << 33),
+            text_whole: true,
         };
         assert_eq!(Header::of_words(&header.to_words()), Some(header.clone()));
         let mut bad = header.to_words();
@@ -233,22 +241,41 @@ mod tests {
         assert_eq!(starts_of(&words), Some(starts));
         assert_eq!(starts_of(&words[..words.len() - 1]), None);
 
-        let matches = vec![
-            Match {
-                pattern: 1,
-                record: 0,
-                start: 3,
-                end: 9,
-                distance: 2,
-            };
-            3
+        let matches: Vec<Packed> = [(1, 0, 3, 9, 2), (0, 1 << 40, 0, 1, 0), (7, 2, 5, 5, 0)]
+            .iter()
+            .map(|&(pattern, record, start, end, distance)| {
+                Packed::new(&lcs_core::search::Match {
+                    pattern,
+                    record,
+                    start,
+                    end,
+                    distance,
+                })
+            })
+            .collect();
+        let bytes = piece_bytes(&matches);
+        assert_eq!(bytes.len(), 3 * 24);
+        let mut got = vec![matches[2]];
+        assert_eq!(piece_of(&bytes, &mut got), Some(()));
+        assert_eq!(got[1..], matches[..]);
+        assert_eq!(piece_of(&bytes[..bytes.len() - 1], &mut got), None);
+        assert_eq!(piece_of(&bytes[..bytes.len() - 8], &mut got), None);
+        assert_eq!(got.len(), 4, "nothing appended from a cut piece");
+        assert_eq!(piece_of(&[], &mut got), Some(()));
+        // A length that reaches before the record's start.
+        let mut bad = piece_bytes(&matches[..1]);
+        bad[16..24].copy_from_slice(&1u64.to_le_bytes());
+        assert_eq!(piece_of(&bad, &mut got), None);
+        let names = vec![
+            (0, b"r0".to_vec()),
+            (1 << 40, vec![]),
+            (9, b"chr\xff9 long".to_vec()),
         ];
-        let names = vec![(0, b"r0".to_vec())];
-        let bytes = matches_bytes(&matches, &names);
-        assert_eq!(matches_len(&bytes), Some(bytes.len()));
-        assert_eq!(matches_of(&bytes), Some((matches, names)));
-        assert_eq!(matches_of(&bytes[..bytes.len() - 8]), None);
-        assert_eq!(matches_of(&bytes[..bytes.len() - 1]), None);
-        assert_eq!(matches_len(&bytes[..7]), None);
+        let bytes = names_bytes(&names);
+        assert_eq!(names_of(&bytes), Some(names));
+        assert_eq!(names_of(&bytes[..bytes.len() - 8]), None);
+        assert_eq!(names_of(&bytes[..bytes.len() - 1]), None);
+        assert_eq!(names_of(&u64::MAX.to_le_bytes()), None);
+        assert_eq!(names_of(&[]), None);
     }
 }

@@ -10,32 +10,25 @@ use lcs_core::bitpar;
 use lcs_core::problem::Problem;
 
 use super::carry;
+use super::kept::Kept;
 use super::kernel::{left_edge, step, step4, step4_segments, step_segments, Planes, FUSED_ROWS};
 use super::store::{BandStore, Trace};
 
-/// The words `window` of row `r` of `planes` (`width` words per row), as slices.
-fn row_of(planes: &mut Planes, r: usize, width: usize, window: Range<usize>) -> [&mut [u64]; 2] {
-    let [a, b] = planes;
-    let range = r * width + window.start..r * width + window.end;
-    [&mut a[range.clone()], b.get_mut(range).unwrap_or_default()]
-}
-
-/// With checkpoints every `k` rows: after row `i`, copies the state's words `window` into its
-/// checkpoint slot if row `i` ends a block that another block follows (the last block's end
-/// needs no copy). The recompute reads no other word of the slot (see `store`).
+/// With checkpoints every `k` rows: after row `i`, copies the state's words `window` (the
+/// row's) into its checkpoint if row `i` ends a block that another block follows (the last
+/// block's end needs no copy). The recompute reads no other word (see `store`).
 #[inline]
 fn keep_checkpoint(
     (k, m): (usize, usize),
     (i, window): (usize, Range<usize>),
     state: &Planes,
-    checkpoints: &mut Planes,
+    checkpoints: &mut Kept,
 ) {
     if (i + 1).is_multiple_of(k) && i + 1 < m {
         let c = (i + 1) / k - 1;
-        for (to, from) in checkpoints.iter_mut().zip(state) {
-            let w = from.len();
-            if w > 0 {
-                to[c * w + window.start..c * w + window.end].copy_from_slice(&from[window.clone()]);
+        for (to, from) in checkpoints.span_mut(c, 1).into_iter().zip(state) {
+            if !from.is_empty() {
+                to.copy_from_slice(&from[window.clone()]);
             }
         }
     }
@@ -55,10 +48,10 @@ impl BandStore<'_> {
             return left_edge(problem);
         }
         let eq = &self.masks.of(self.x[i])[window.clone()];
-        let (m, width) = (self.plan.rows(), self.width);
+        let m = self.plan.rows();
         match &mut self.trace {
             Trace::Full { bits } => {
-                let out = row_of(bits, i, width, window.clone());
+                let out = bits.span_mut(i, 1);
                 let [s0, s1] = &mut self.state;
                 let state = [
                     &mut s0[window.clone()],
@@ -105,22 +98,16 @@ impl BandStore<'_> {
         debug_assert_eq!(i, self.next_row, "rows must be computed in order");
         debug_assert!(i + 4 <= self.plan.rows() && self.fusable(i));
         let problem = self.plan.problem();
-        let (masks, x, width, m) = (&self.masks, self.x, self.width, self.plan.rows());
+        let (masks, x, m) = (&self.masks, self.x, self.plan.rows());
         let window = self.window(i);
         let eq = [0, 1, 2, 3].map(|d| masks.of(x[i + d]));
         let carry_out = match &mut self.trace {
             Trace::Full { bits } => {
                 let [s0, s1] = &mut self.state;
-                let [b0, b1] = bits;
-                let w = window.clone();
-                let mut p0 = b0[i * width..(i + 4) * width]
-                    .chunks_exact_mut(width)
-                    .map(|r| &mut r[w.clone()]);
-                let mut p1 = b1
-                    .get_mut(i * width..(i + 4) * width)
-                    .unwrap_or_default()
-                    .chunks_exact_mut(width.max(1))
-                    .map(|r| &mut r[w.clone()]);
+                // The four rows share the window: its words, four times over.
+                let [b0, b1] = bits.span_mut(i, FUSED_ROWS);
+                let mut p0 = b0.chunks_exact_mut(window.len());
+                let mut p1 = b1.chunks_exact_mut(window.len());
                 let mut next = || [p0.next().unwrap(), p1.next().unwrap_or_default()];
                 let out = [next(), next(), next(), next()];
                 let state = [

@@ -4,9 +4,11 @@
 //! of `len` rows travels as `planes * ceil(len / 64)` `u64` words with the bits past `len` zero
 //! ([`get_payload`], [`set_payload`]: O(1) per bit). [`Seams`] keeps the same payloads at the seams
 //! inside a band, packed so that the fill, which writes all seams of a few rows at a time, touches
-//! one short run of words per 64 rows.
+//! one short run of words per 64 rows, each group of 64 rows keeping only the seams its windows hold.
 
-use lcs_core::bitpar::WORD_BITS;
+use std::ops::Range;
+
+use lcs_core::bitpar::{WORD_BITS, WORD_BYTES};
 
 /// Bit `t` of `words`.
 #[inline]
@@ -60,41 +62,66 @@ pub fn unpack(words: &[u64], len: usize) -> Vec<bool> {
     (0..len).map(|t| get(words, t)).collect()
 }
 
-/// The carry payload into each of `seams` places inside a band for each of `rows` rows
-/// (`planes` bits each). Word `((r / 64) * seams + s) * planes + p` holds, at bit `r % 64`, bit
-/// `p` of row `r`'s payload at seam `s`: the seams of 64 consecutive rows lie together.
-/// `planes * seams * ceil(rows / 64)` words.
+/// The carry payload into seams (places inside a band) for each row, `planes` bits each. Rows
+/// go in groups of 64, and a group keeps the seams its rows may write only (on a diagonal band,
+/// the seams inside its rows' windows; for the whole matrix, all of them): group `q` keeps
+/// seams `firsts[q]..` and word `offsets[q] + (s - firsts[q]) * planes + p` holds, at bit
+/// `r % 64`, bit `p` of row `r`'s payload at seam `s`. The seams of 64 consecutive rows lie
+/// together.
 #[derive(Debug, Clone, Default)]
 pub struct Seams {
     words: Vec<u64>,
-    seams: usize,
+    /// Per group, its first seam.
+    firsts: Vec<usize>,
+    /// Per group, where its words begin; one more for the end of the last.
+    offsets: Vec<usize>,
     planes: usize,
 }
 
 impl Seams {
-    /// All payloads 0.
-    pub fn new(rows: usize, seams: usize, planes: usize) -> Seams {
+    /// All payloads 0, group `q` keeping the seams `groups[q]` (rows `64 q..64 q + 64`).
+    pub fn new(groups: impl ExactSizeIterator<Item = Range<usize>>, planes: usize) -> Seams {
+        let mut firsts = Vec::with_capacity(groups.len());
+        let mut offsets = Vec::with_capacity(groups.len() + 1);
+        offsets.push(0);
+        let mut total = 0;
+        for seams in groups {
+            firsts.push(seams.start);
+            total += seams.len() * planes;
+            offsets.push(total);
+        }
         Seams {
-            words: vec![0; Seams::words(rows, seams, planes)],
-            seams,
+            words: vec![0; total],
+            firsts,
+            offsets,
             planes,
         }
     }
 
-    /// Words [`Seams::new`] allocates.
-    pub fn words(rows: usize, seams: usize, planes: usize) -> usize {
-        rows.div_ceil(WORD_BITS) * seams * planes
+    /// Bytes [`Seams::new`] allocates for the same groups, its index included.
+    pub fn bytes(groups: impl Iterator<Item = Range<usize>>, planes: usize) -> u64 {
+        let (mut count, mut seams) = (0u64, 0u64);
+        for group in groups {
+            count += 1;
+            seams += group.len() as u64;
+        }
+        (planes as u64 * seams + 2 * count + 1) * WORD_BYTES
     }
 
-    /// Words held (the capacity).
+    /// Words held (the capacities, the index included).
     pub fn capacity(&self) -> usize {
-        self.words.capacity()
+        self.words.capacity() + self.firsts.capacity() + self.offsets.capacity()
     }
 
     #[inline]
     fn at(&self, s: usize, r: usize) -> usize {
-        debug_assert!(s < self.seams, "seam {s} out of range ({})", self.seams);
-        ((r / WORD_BITS) * self.seams + s) * self.planes
+        let q = r / WORD_BITS;
+        let first = self.firsts[q];
+        debug_assert!(
+            first <= s && (s - first) * self.planes < self.offsets[q + 1] - self.offsets[q],
+            "seam {s} is not kept for row {r}"
+        );
+        self.offsets[q] + (s - first) * self.planes
     }
 
     /// Row `r`'s payload at seam `s`.
@@ -150,9 +177,11 @@ mod tests {
         for planes in [1, 2] {
             let (rows, seams) = (200, 3);
             let payload = |s: usize, r: usize| ((r * 7 + s * 5 + r / 3) % (1 << planes)) as u8;
-            let mut one = Seams::new(rows, seams, planes);
-            let mut four = Seams::new(rows, seams, planes);
-            assert_eq!(one.capacity(), 4 * seams * planes);
+            let groups = || (0..4).map(|_| 0..seams);
+            let mut one = Seams::new(groups(), planes);
+            let mut four = Seams::new(groups(), planes);
+            assert_eq!(one.words.len(), 4 * seams * planes);
+            assert_eq!(one.capacity() as u64 * 8, Seams::bytes(groups(), planes));
             // Over stale bits: both ways of writing must clear as well as set.
             four.words.fill(u64::MAX);
             for s in 0..seams {
@@ -193,6 +222,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn groups_keep_only_their_own_seams() {
+        // Rows 0..64 keep no seam, 64..128 seams 2..4, 128..150 seam 7.
+        let groups = [0..0, 2..4, 7..8];
+        let mut seams = Seams::new(groups.iter().cloned(), 2);
+        assert_eq!(seams.words.len(), 2 * 3);
+        for r in 64..128 {
+            seams.set(2, r, (r % 4) as u8);
+            seams.set(3, r, 3 - (r % 4) as u8);
+        }
+        for r in 128..150 {
+            seams.set(7, r, 1);
+        }
+        for r in 64..128 {
+            assert_eq!(seams.get(2, r), (r % 4) as u8);
+            assert_eq!(seams.get(3, r), 3 - (r % 4) as u8);
+        }
+        assert!((128..150).all(|r| seams.get(7, r) == 1));
     }
 
     #[test]

@@ -60,8 +60,9 @@ pub fn run_search(
             *total += fill;
         }
         bytes += run.message_bytes;
-        (run.answer_from_state, run)
-    });
+        Ok::<_, std::convert::Infallible>((run.answer_from_state, run))
+    })
+    .unwrap_or_else(|(_, never)| match never {});
     out.messages = messages;
     out.message_bytes = bytes;
     (search, out)

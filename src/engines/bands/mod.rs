@@ -7,8 +7,9 @@
 //!
 //! [`plan`] says who owns which words and predicts the messages; [`kernel`] is each problem's row
 //! step, [`advance`] a band's way through a batch, [`carry`] the packed carries; [`store`] holds a
-//! rank's band and what the traceback keeps (every bit, or checkpoints every `K` rows); [`fill`] is
-//! the MPI pipeline, [`walker`] the walk inside a band, [`local`] the whole engine in one process.
+//! rank's band and what the traceback keeps (every bit, or checkpoints every `K` rows; on a
+//! diagonal band only the rows' windows, [`kept`]); [`fill`] is the MPI pipeline, [`walker`] the
+//! walk inside a band, [`local`] the whole engine in one process.
 //!
 //! Cost per rank with `w` band words: `m * w` word steps, `ceil(m / B)` messages each way
 //! (`(p - 1) * ceil(m / B)` in all for the whole matrix), the traceback `O(m + n)` steps and at
@@ -17,6 +18,7 @@
 pub mod advance;
 pub mod carry;
 pub mod fill;
+pub mod kept;
 pub mod kernel;
 pub mod local;
 pub mod plan;
@@ -32,8 +34,10 @@ use mpi::collective::SystemOperation;
 
 use crate::comm::stats::FillTimes;
 use crate::comm::traffic::Traffic;
+use crate::comm::waiting::Waiting;
 use crate::engines::config::{RunConfig, Switches};
-use crate::engines::outcome::Ran;
+use crate::engines::holding::{Holding, Room};
+use crate::engines::outcome::{Ran, Widening};
 use crate::engines::traceback::Start;
 use crate::input::Pair;
 use crate::progress::Progress;
@@ -44,16 +48,40 @@ use walker::{BandWalker, Idle};
 pub use local::{run_in_process, run_search, InProcess};
 pub use plan::BandPlan;
 pub use store::{
-    estimate_bytes, BandStore, Checkpoint, CheckpointChoice, Exit, NoFit, RecomputeStats,
+    estimate_bytes, holding, BandStore, Checkpoint, CheckpointChoice, Exit, NoFit, RecomputeStats,
     AUTO_CHECKPOINT_ROWS,
 };
+
+/// Before the fill of a wider band than the pre-check counted: whether every rank has room
+/// for what its band will hold, decided together (one all-reduce). `None` when all fit.
+fn recheck(
+    world: &SimpleCommunicator,
+    waiting: Waiting,
+    plan: &BandPlan,
+    (x, mode): (&[u8], Checkpoint),
+    room: Room,
+) -> Option<(u64, u64)> {
+    let rank = world.rank() as usize;
+    let held = match rank < plan.active_ranks() {
+        true => store::holding(plan, rank, x, mode),
+        false => Holding::new(),
+    };
+    let (need, fits) = room.admits(&held);
+    let over = room.limit.filter(|_| !fits).map_or([0, 0], |l| [need, l]);
+    let mut worst = [0u64; 2];
+    waiting.all_reduce(world, &over[..], &mut worst[..], SystemOperation::max());
+    (worst[0] > 0).then_some((worst[0], worst[1]))
+}
 
 /// Runs this rank's fills and traceback of `pair` on `plan`, keeping `mode` for the
 /// traceback, with the diagonal band `choice` asks: one fill per band until one proves itself
 /// ([`lcs_core::diagonal_band::search`]), each a pipeline of its own; after each, every rank adds
 /// up the bands' shares of the answer (one all-reduce) and all decide alike whether to widen.
-/// A fixed band that does not prove itself ends without a walk (no path). Collective; ranks
-/// that own no words only take part in the sums and serve the traceback's notices.
+/// A fixed band that does not prove itself ends without a walk (no path). With `room`, every
+/// fill after the first (whose band the pre-check counted, or a narrower one) is first checked
+/// against it ([`recheck`]): a band some rank cannot hold ends the search there, without a
+/// walk, as [`Ran::refused`] says. Collective; ranks that own no words only take part in the
+/// sums and serve the traceback's notices.
 pub(super) fn run(
     world: &SimpleCommunicator,
     plan: &BandPlan,
@@ -61,6 +89,7 @@ pub(super) fn run(
     pair: &Pair,
     mut traffic: Traffic,
     config: &RunConfig,
+    room: Option<Room>,
 ) -> Ran {
     let rank = world.rank() as usize;
     let started = Instant::now();
@@ -76,9 +105,22 @@ pub(super) fn run(
         false => waiting.while_others_work(),
     };
     let mut seconds_recompute = 0.0;
-    let (search, store) = diagonal_band::search(problem, (&pair.x, &pair.y), choice, |b| {
+    let (mut cells, mut last) = (0u64, None);
+    let searched = diagonal_band::search(problem, (&pair.x, &pair.y), choice, |b| {
         let began = Instant::now();
         let plan = plan.with_band(b);
+        if let (Some(room), Some(from)) = (room, last) {
+            if let Some((need, limit)) = recheck(world, waiting, &plan, (&pair.x, mode), room) {
+                let to = b.margin();
+                return Err(Widening {
+                    from,
+                    to,
+                    need,
+                    limit,
+                });
+            }
+        }
+        last = Some(b.margin());
         let mut store = (rank < plan.active_ranks())
             .then(|| BandStore::new(&plan, rank, &pair.x, &pair.y, mode));
         let times = fill::run(
@@ -90,6 +132,9 @@ pub(super) fn run(
             config.switches,
         );
         fill.add(&times);
+        if store.is_some() {
+            cells += plan.computed_cells(rank);
+        }
         // The answer: the bands' shares added up (D' less m for the edit distance). On a
         // diagonal band a rank may wait here while the others compute most of their rows.
         let share = store.as_ref().map_or(0, BandStore::row_share);
@@ -104,8 +149,27 @@ pub(super) fn run(
         let value = usize::try_from(base + total).expect("a non-negative answer");
         let took = began.elapsed().as_secs_f64();
         log::debug!("fill of band {:?}: {value} in {took:.4} s", b.margin());
-        (value, (plan, store))
+        Ok((value, (plan, store)))
     });
+    let (search, store) = match searched {
+        Ok(done) => done,
+        Err((search, refused)) => {
+            progress.finish();
+            return Ran {
+                path: None,
+                traffic,
+                fill,
+                seconds_fill: started.elapsed().as_secs_f64(),
+                seconds_traceback: 0.0,
+                seconds_recompute,
+                hops: 0,
+                band: Some(search),
+                wave: None,
+                cells,
+                refused: Some(refused),
+            };
+        }
+    };
     let (plan, mut store) = store;
     let walk_waiting = idle(plan.band());
     progress.finish();
@@ -159,5 +223,7 @@ pub(super) fn run(
         hops,
         band: Some(search),
         wave: None,
+        cells,
+        refused: None,
     }
 }

@@ -297,6 +297,23 @@ impl BandPlan {
         self.m as u64 * self.cols_of(k).len() as u64
     }
 
+    /// Cells rank `k` computes in one fill of the plan's band: the columns of each row's window
+    /// ([`Self::window`]; whole words, so a little more than the band's own cells), all of its
+    /// cells for the whole matrix. O(1) for the whole matrix, else O(m).
+    pub fn computed_cells(&self, k: usize) -> u64 {
+        if self.band.is_whole() {
+            return self.rank_cells(k);
+        }
+        let first = self.words(k).start;
+        self.work_rows(k)
+            .map(|i| {
+                let w = self.window(k, i);
+                let cols = ((first + w.end) * WORD_BITS).min(self.n);
+                cols.saturating_sub((first + w.start) * WORD_BITS) as u64
+            })
+            .sum()
+    }
+
     /// Boundary bytes of one fill: every message on every sending edge.
     pub fn predicted_bytes(&self) -> u64 {
         // All batches but the last are full; only the last message can be shorter.
@@ -451,6 +468,36 @@ mod tests {
             plan.carry_words(244),
             (1_000_000 - 244 * 4096usize).div_ceil(64)
         );
+    }
+
+    #[test]
+    fn computed_cells_are_the_windows_columns() {
+        for (m, n, p, margin) in [
+            (300, 1000, 3, Some(40)),
+            (200, 200, 2, Some(1)),
+            (64, 64, 1, None),
+        ] {
+            let plan = BandPlan::new(m, n, p, 16).with_band(Band::new(m, n, margin));
+            let mut total = 0;
+            for k in 0..p {
+                // Brute force: every cell of every row's window, within the matrix.
+                let own = plan.words(k).start;
+                let want: u64 = (0..m)
+                    .map(|i| {
+                        let w = plan.window(k, i);
+                        ((own + w.start) * 64..(own + w.end) * 64)
+                            .filter(|&j| j < n)
+                            .count() as u64
+                    })
+                    .sum();
+                assert_eq!(plan.computed_cells(k), want, "{m} x {n} P={p} rank {k}");
+                total += want;
+            }
+            match margin {
+                None => assert_eq!(total, (m * n) as u64),
+                Some(_) => assert!(total < (m * n) as u64),
+            }
+        }
     }
 
     #[test]

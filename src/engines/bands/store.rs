@@ -7,18 +7,21 @@
 //! the reference's rule until the walk leaves the matrix ([`Exit::Done`]) or the band, only ever to
 //! the left ([`Exit::Hop`]).
 //!
-//! Memory with checkpoints:
+//! Memory ([`holding`], exact: every word allocated is written):
 //! `planes * ((floor((m-1)/K) + min(K, m) + 1) * width * 8 + (s + 1) * ceil(m/64) * 8)` bytes
 //! besides the state and the masks (`s` seams), smallest near `K = sqrt(m)`
-//! ([`Checkpoint::leanest`]); the recompute is never more than one more fill.
+//! ([`Checkpoint::leanest`]); on a diagonal band the checkpoints and seams hold only the rows'
+//! windows ([`super::kept`]). The recompute is never more than one more fill.
 //! `docs/algorithms.md#what-the-traceback-keeps-checkpoints`.
 
 use std::ops::Range;
 use std::time::Instant;
 
 use super::carry::{self, Seams};
+use super::kept::{planes_of, Kept};
 use super::kernel::{self, Planes};
 use super::plan::BandPlan;
+use crate::engines::holding::Holding;
 use lcs_core::bitpar::{Masks, WORD_BITS, WORD_BYTES};
 use lcs_core::problem::Move;
 
@@ -51,23 +54,20 @@ impl Checkpoint {
     /// The mode for `rank` within `budget` bytes: `Full` when the full bits fit, else the
     /// `Every(K)` of least memory if that fits.
     ///
-    /// With `w` band words, `Every(K)` keeps `floor((m-1)/K)` checkpoints and a block of
-    /// `min(K, m)` rows, `g(K) = floor((m-1)/K) + min(K, m)` rows of `w` words per plane, on
-    /// top of a part that does not depend on `K`. `K + floor(N/K)` is smallest near
-    /// `K = sqrt(N)`, where it is about `2 sqrt(N)`; since `g(K) >= K`, no `K` above
-    /// `2 sqrt(N) + 2` can win, so scanning `1..=min(m, 2 isqrt(m-1) + 2)` finds the exact
-    /// minimum in O(sqrt m). Ties go to the smaller `K` (a smaller block buffer, the same
-    /// recompute work). Each rank may get its own `K`; rank 0 has the widest band, so its
-    /// choice bounds all others.
+    /// `Every(K)` keeps `floor((m-1)/K)` checkpoints, each its row's window of words, and a
+    /// block of `min(K, m)` rows of at most a segment's words, on top of parts that do not
+    /// depend on `K`; the least over every `K` is found by trying them all (ties go to the
+    /// smaller `K`: a smaller block, the same recompute work). The choice is for rows under
+    /// [`AUTO_CHECKPOINT_ROWS`] (O(m log m) with a diagonal band, O(m) without); longer runs
+    /// take [`Checkpoint::leanest`]. Each rank may get its own `K`.
     pub fn auto(plan: &BandPlan, rank: usize, x: &[u8], budget: u64) -> Result<Checkpoint, NoFit> {
         if estimate_bytes(plan, rank, x, Checkpoint::Full) <= budget {
             return Ok(Checkpoint::Full);
         }
-        let leanest = Checkpoint::leanest(plan.rows());
-        let Checkpoint::Every(k) = leanest else {
-            unreachable!("the leanest mode checkpoints")
-        };
-        let needed = estimate_bytes(plan, rank, x, leanest);
+        let (k, needed) = (1..=plan.rows().max(1))
+            .map(|k| (k, estimate_bytes(plan, rank, x, Checkpoint::Every(k))))
+            .min_by_key(|&(_, bytes)| bytes)
+            .expect("at least one interval");
         if needed <= budget {
             Ok(Checkpoint::Every(k))
         } else {
@@ -122,8 +122,12 @@ impl<'de> serde::Deserialize<'de> for Checkpoint {
 }
 
 impl Checkpoint {
-    /// The interval of least memory for `m` rows (see [`Checkpoint::auto`]): `K` near
-    /// `sqrt(m)`, the same for every band.
+    /// The interval that keeps fewest rows for `m` rows, the same for every band: the `K` that
+    /// makes `floor((m-1)/K) + min(K, m)` least, near `sqrt(m)` (`K + floor(N/K)` is smallest
+    /// near `K = sqrt(N)`, where it is about `2 sqrt(N)`; since it is at least `K`, no `K`
+    /// above `2 sqrt(N) + 2` can win). A band's checkpoints hold only their windows and its
+    /// block at most a segment's words, so [`Checkpoint::auto`]'s exact least may differ; this
+    /// one is found in O(sqrt m) at any length.
     pub fn leanest(m: usize) -> Checkpoint {
         if m == 0 {
             return Checkpoint::Every(1);
@@ -223,37 +227,24 @@ impl Loaded {
     }
 }
 
-/// `planes` planes of `len` zeroed words (the others empty): untouched pages cost nothing
-/// until written.
-fn planes_of(planes: usize, len: usize) -> Planes {
-    let plane = |p: usize| {
-        if p < planes {
-            vec![0u64; len]
-        } else {
-            Vec::new()
-        }
-    };
-    [plane(0), plane(1)]
-}
-
 /// The traceback state of each mode.
 // One per band, so the larger variant's few words of bookkeeping do not matter.
 #[allow(clippy::large_enum_variant)]
 pub(super) enum Trace {
     Full {
-        /// Per plane `m * width` words, row `i` at `[i * width, (i + 1) * width)`.
-        bits: Planes,
+        /// Every row's bits over its window.
+        bits: Kept,
     },
     Every {
         k: usize,
-        /// Per state plane `floor((m-1)/k)` rows of `width` words: the state after rows
-        /// `k-1, 2k-1, …`.
-        checkpoints: Planes,
+        /// The state after rows `k-1, 2k-1, …` (`floor((m-1)/k)` of them), each over its
+        /// row's window.
+        checkpoints: Kept,
         /// The carry into the band of every row, packed: `planes` planes of `ceil(m/64)`
         /// words ([`carry::get_payload`]).
         carries: Vec<u64>,
-        /// The carry into every segment of the band but the first, for every row: `planes`
-        /// bits per row and seam ([`BandPlan::seams`]).
+        /// The carry into every segment of the band but the first, for every row whose
+        /// window holds that seam: `planes` bits per row and seam ([`seam_groups`]).
         seams: Seams,
         /// Per plane `min(k, m) * width` words of recomputed bits.
         block: Planes,
@@ -293,23 +284,71 @@ fn checkpoint_count(m: usize, k: usize) -> usize {
     }
 }
 
-/// Bytes [`BandStore::new`] allocates for `rank` (not counting the sequences): exact.
-pub fn estimate_bytes(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> u64 {
-    let m = plan.rows() as u64;
-    let planes = plan.problem().planes() as u64;
-    let width = plan.words(rank).len() as u64;
-    let masks = Masks::estimate_bytes(x, width as usize);
-    let state = planes * width * WORD_BYTES;
-    let trace = match mode {
-        Checkpoint::Full => m * width * WORD_BYTES,
+/// The rows whose state `Every(k)` keeps: `k-1, 2k-1, …`, one before each block but the first.
+fn checkpoint_rows(m: usize, k: usize) -> impl ExactSizeIterator<Item = usize> {
+    (1..checkpoint_count(m, k) + 1).map(move |c| c * k - 1)
+}
+
+/// Bytes of the [`Seams`] of `rank`'s band ([`seam_groups`]): O(1) for the whole matrix, else
+/// O(m / 64).
+fn seams_bytes(plan: &BandPlan, rank: usize, planes: usize) -> u64 {
+    match plan.band().is_whole() {
+        true => {
+            let groups = plan.rows().div_ceil(WORD_BITS) as u64;
+            (planes as u64 * groups * plan.seams(rank) as u64 + 2 * groups + 1) * WORD_BYTES
+        }
+        false => Seams::bytes(seam_groups(plan, rank), planes),
+    }
+}
+
+/// The seams each group of 64 rows of `rank`'s band may write (see [`Seams`]): those strictly
+/// inside its rows' windows (windows only move right, so the group's first and last rows with
+/// work bound them). Every seam of the band for the whole matrix.
+fn seam_groups(plan: &BandPlan, rank: usize) -> impl ExactSizeIterator<Item = Range<usize>> + '_ {
+    let (g, work) = (plan.segment_words(), plan.work_rows(rank));
+    (0..plan.rows().div_ceil(WORD_BITS)).map(move |q| {
+        let first = (q * WORD_BITS).max(work.start);
+        let last = ((q + 1) * WORD_BITS).min(work.end);
+        if first >= last {
+            return 0..0;
+        }
+        let (a, b) = (plan.window(rank, first), plan.window(rank, last - 1));
+        // Seam s (at word (s + 1) g) is written by a row whose window has
+        // start < (s + 1) g < end.
+        a.start / g..((b.end - 1) / g).max(a.start / g)
+    })
+}
+
+/// What [`BandStore::new`] allocates for `rank` (not counting the sequences), part by part:
+/// exact. The state and the masks span the band's words; the kept rows and the seams only the
+/// rows' windows; the block and the scratch row at most a segment's words.
+pub fn holding(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> Holding {
+    let m = plan.rows();
+    let planes = plan.problem().planes();
+    let width = plan.words(rank).len();
+    let held = Holding::new()
+        .with("masks", Masks::estimate_bytes(x, width))
+        .with("state", (planes * width) as u64 * WORD_BYTES);
+    match mode {
+        Checkpoint::Full => held.with("bits", Kept::bytes(plan, rank, 0..m, planes)),
         Checkpoint::Every(k) => {
             assert!(k >= 1, "checkpoint interval must be at least 1 row");
-            let rows = checkpoint_count(plan.rows(), k) + k.min(plan.rows()) + 1;
-            let per_plane = plan.seams(rank) as u64 + 1;
-            rows as u64 * width * WORD_BYTES + per_plane * m.div_ceil(WORD_BITS as u64) * WORD_BYTES
+            let rows = checkpoint_rows(m, k);
+            let segment = width.min(plan.segment_words()) as u64 * WORD_BYTES;
+            held.with("checkpoints", Kept::bytes(plan, rank, rows, planes))
+                .with(
+                    "carries",
+                    (planes * m.div_ceil(WORD_BITS)) as u64 * WORD_BYTES,
+                )
+                .with("seams", seams_bytes(plan, rank, planes))
+                .with("block", planes as u64 * (k.min(m) as u64 + 1) * segment)
         }
-    };
-    masks + state + planes * trace
+    }
+}
+
+/// The bytes of [`holding`], all parts together.
+pub fn estimate_bytes(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> u64 {
+    holding(plan, rank, x, mode).total()
 }
 
 /// The first word of the window the walk's recompute covers when it needs word `w`: the
@@ -336,28 +375,29 @@ impl<'a> BandStore<'a> {
         let planes = plan.problem().planes();
         let cols = plan.cols_of(rank);
         let width = plan.words(rank).len();
-        let rows = |count: usize| {
-            let len = count
-                .checked_mul(width)
-                .expect("band does not fit in the address space");
-            planes_of(planes, len)
-        };
+        let segment = width.min(plan.segment_words());
         let trace = match mode {
-            Checkpoint::Full => Trace::Full { bits: rows(m) },
+            Checkpoint::Full => Trace::Full {
+                bits: Kept::new(plan, rank, 0..m, planes),
+            },
             Checkpoint::Every(k) => {
                 assert!(k >= 1, "checkpoint interval must be at least 1 row");
+                let block = k
+                    .min(m)
+                    .checked_mul(segment)
+                    .expect("band does not fit in the address space");
                 Trace::Every {
                     k,
-                    checkpoints: rows(checkpoint_count(m, k)),
+                    checkpoints: Kept::new(plan, rank, checkpoint_rows(m, k), planes),
                     carries: vec![0; planes * m.div_ceil(WORD_BITS)],
-                    seams: Seams::new(m, plan.seams(rank), planes),
-                    block: rows(k.min(m)),
-                    scratch: rows(1),
+                    seams: Seams::new(seam_groups(plan, rank), planes),
+                    block: planes_of(planes, block),
+                    scratch: planes_of(planes, segment),
                     loaded: None,
                 }
             }
         };
-        let mut state = rows(1);
+        let mut state = planes_of(planes, width);
         let [s0, s1] = &mut state;
         kernel::initial(plan.problem(), [s0, s1]);
         BandStore {
@@ -441,7 +481,7 @@ impl<'a> BandStore<'a> {
             "({i}, {j}) lies outside row {i}'s window: the band did not prove itself"
         );
         let at = match &self.trace {
-            Trace::Full { .. } => i * self.width + w,
+            Trace::Full { bits } => bits.start(i) + w - self.window(i).start,
             Trace::Every { loaded, .. } => {
                 let l = match *loaded {
                     Some(l) if l.holds(i, w) => l,
@@ -450,7 +490,10 @@ impl<'a> BandStore<'a> {
                 (i - l.first) * (l.hi - l.lo) + (w - l.lo)
             }
         };
-        let (Trace::Full { bits } | Trace::Every { block: bits, .. }) = &self.trace;
+        let (Trace::Full {
+            bits: Kept { planes: bits, .. },
+        }
+        | Trace::Every { block: bits, .. }) = &self.trace;
         let bit = |plane: &Vec<u64>| {
             plane
                 .get(at)
@@ -494,10 +537,10 @@ impl<'a> BandStore<'a> {
         if first > 0 {
             let kept = plan.window(rank, first - 1);
             let (a, b) = (kept.start.max(lo), kept.end.min(hi));
-            let c = (first / *k - 1) * width;
-            for (to, from) in [&mut *s0, &mut *s1].into_iter().zip(checkpoints.iter()) {
+            let row = checkpoints.row(first / *k - 1);
+            for (to, from) in [&mut *s0, &mut *s1].into_iter().zip(row) {
                 if !to.is_empty() && a < b {
-                    to[a - lo..b - lo].copy_from_slice(&from[c + a..c + b]);
+                    to[a - lo..b - lo].copy_from_slice(&from[a - kept.start..b - kept.start]);
                 }
             }
         }
@@ -586,7 +629,7 @@ impl<'a> BandStore<'a> {
     fn allocated_bytes(&self) -> u64 {
         let count = |p: &Planes| p[0].capacity() + p[1].capacity();
         let words = match &self.trace {
-            Trace::Full { bits } => count(bits),
+            Trace::Full { bits } => bits.capacity(),
             Trace::Every {
                 checkpoints,
                 carries,
@@ -595,7 +638,7 @@ impl<'a> BandStore<'a> {
                 scratch,
                 ..
             } => {
-                count(checkpoints)
+                checkpoints.capacity()
                     + carries.capacity()
                     + seams.capacity()
                     + count(block)
@@ -654,43 +697,48 @@ mod tests {
 
     #[test]
     fn checkpoint_memory_formula() {
-        // 1000 rows, rank 0 of 8 owns 2 of 16 words, x has 4 distinct bytes.
+        // 1000 rows, rank 0 of 8 owns 2 of 16 words, x has 4 distinct bytes: masks of 2 words
+        // for each, a state of 2 words per plane.
         let x: Vec<u8> = b"acgt".iter().copied().cycle().take(1000).collect();
         let plan = BandPlan::new(1000, 1024, 8, 64);
-        let fixed = 4 * 2 * 8 + 2 * 8;
+        let (masks, state) = (4 * 2 * 8, 2 * 8);
+        // Every bit: 1000 rows of 2 words, and an index word per row and one more.
         assert_eq!(
             estimate_bytes(&plan, 0, &x, Checkpoint::Full),
-            fixed + 1000 * 2 * 8
+            masks + state + (1000 * 2 + 1001) * 8
         );
-        // K = 32: 31 checkpoints, a 32-row block, the scratch row, 16 words of carry-ins.
+        // K = 32: 31 checkpoints of 2 words (and their index), 16 words of carry-ins, the
+        // seams' index of 16 groups (no seam: two words are one segment), a 32-row block and
+        // the scratch row of a segment's 2 words.
+        let every = |planes: u64| {
+            (planes * 31 * 2 + 32) * 8 + planes * 16 * 8 + 33 * 8 + planes * 33 * 2 * 8
+        };
         assert_eq!(
             estimate_bytes(&plan, 0, &x, Checkpoint::Every(32)),
-            fixed + (31 + 32 + 1) * 2 * 8 + 16 * 8
+            masks + state + every(1)
         );
-        // The edit distance keeps two planes of everything: state, bits, checkpoints, carries.
+        // The edit distance keeps two planes of everything but the indexes.
         let edit = plan.with_problem(Problem::Edit);
-        let masks = 4 * 2 * 8;
         assert_eq!(
             estimate_bytes(&edit, 0, &x, Checkpoint::Every(32)),
-            masks + 2 * (2 * 8 + (31 + 32 + 1) * 2 * 8 + 16 * 8)
+            masks + 2 * state + every(2)
         );
-        // Two words are one segment of the default width; in segments of one word, the second
-        // is a seam: 16 more words of carries per plane. None with every bit kept.
+        // In segments of one word the second word is a seam, which every group keeps: 16 more
+        // words per plane; the block and the scratch row are a word wide.
         assert_eq!(plan.seams(0), 0);
         let narrow = plan.with_segment_words(1);
         assert_eq!(narrow.seams(0), 1);
+        let narrowed = |planes: u64| {
+            (planes * 31 * 2 + 32) * 8 + planes * 16 * 8 + (planes * 16 + 33) * 8 + planes * 33 * 8
+        };
         assert_eq!(
             estimate_bytes(&narrow, 0, &x, Checkpoint::Every(32)),
-            fixed + (31 + 32 + 1) * 2 * 8 + 2 * 16 * 8
+            masks + state + narrowed(1)
         );
+        let narrow_edit = narrow.with_problem(Problem::Edit);
         assert_eq!(
-            estimate_bytes(
-                &narrow.with_problem(Problem::Edit),
-                0,
-                &x,
-                Checkpoint::Every(32)
-            ),
-            masks + 2 * (2 * 8 + (31 + 32 + 1) * 2 * 8 + 2 * 16 * 8)
+            estimate_bytes(&narrow_edit, 0, &x, Checkpoint::Every(32)),
+            masks + 2 * state + narrowed(2)
         );
         assert_eq!(
             estimate_bytes(&narrow, 0, &x, Checkpoint::Full),
@@ -699,17 +747,34 @@ mod tests {
         // 10^6 x 10^6 on 2 ranks: 7,813 words, 30 seams of 256 words, 10^6 bits each.
         let big = BandPlan::new(1_000_000, 1_000_000, 2, 256);
         assert_eq!(big.seams(0), 30);
-        let seams = |plan: &BandPlan| {
-            estimate_bytes(plan, 0, b"ACGT", Checkpoint::Every(1000))
-                - estimate_bytes(
-                    &plan.with_segment_words(1 << 20),
-                    0,
-                    b"ACGT",
-                    Checkpoint::Every(1000),
-                )
+        let part = |plan: &BandPlan, name: &str| {
+            let held = holding(plan, 0, b"ACGT", Checkpoint::Every(1000));
+            held.parts().iter().find(|(p, _)| *p == name).unwrap().1
         };
-        assert_eq!(seams(&big), 30 * 15_625 * 8);
-        assert_eq!(seams(&big.with_problem(Problem::Edit)), 2 * 30 * 15_625 * 8);
+        let index = (2 * 15_625 + 1) * 8;
+        assert_eq!(part(&big, "seams"), 30 * 15_625 * 8 + index);
+        let edit = big.with_problem(Problem::Edit);
+        assert_eq!(part(&edit, "seams"), 2 * 30 * 15_625 * 8 + index);
+        assert_eq!(part(&big, "checkpoints"), (999 * 7813 + 1000) * 8);
+        assert_eq!(part(&big, "block"), 1001 * 256 * 8);
+        // On a diagonal band of 100 diagonals: the checkpoints hold their windows, a few
+        // words each, and a group of rows keeps a seam only where its windows cross one.
+        let banded = big.with_band(lcs_core::diagonal_band::Band::new(
+            1_000_000,
+            1_000_000,
+            Some(100),
+        ));
+        let windows: u64 = (1..1000)
+            .map(|c| banded.window(0, c * 1000 - 1).len() as u64)
+            .sum();
+        assert!(windows < 999 * 6, "{windows}");
+        assert_eq!(part(&banded, "checkpoints"), (windows + 1000) * 8);
+        assert!(
+            part(&banded, "seams") < index + 2_000 * 8,
+            "{}",
+            part(&banded, "seams")
+        );
+        assert!(part(&banded, "seams") > index);
     }
 
     #[test]
@@ -750,9 +815,9 @@ mod tests {
                 Err(e) => panic!("m = {m}: {e}"),
             }
         }
-        // No rows: the full store is free.
+        // No rows: the full store holds the state's word and its index's.
         let plan = BandPlan::new(0, 10, 1, 1);
-        assert_eq!(Checkpoint::auto(&plan, 0, b"", 8), Ok(Checkpoint::Full));
+        assert_eq!(Checkpoint::auto(&plan, 0, b"", 16), Ok(Checkpoint::Full));
     }
 
     #[test]

@@ -134,5 +134,7 @@ fn run_with<S: Store>(
         hops: outcome.hops,
         band: None,
         wave: None,
+        cells: schedule.rank_cells(rank),
+        refused: None,
     }
 }

@@ -3,12 +3,16 @@
 //! 1. rank 0 runs the caller's checks (the output paths), reads and checks the patterns, checks the
 //!    text ([`text::open_text`]), and broadcasts an ok/error code, the text's layout and the
 //!    patterns; on error every rank returns it together, only rank 0's with the message;
-//! 2. every rank opens the text at the same path and checks that it sees rank 0's size;
+//! 2. every rank opens the text at the same path and checks that it sees rank 0's size; a text
+//!    with no size to read by ranges (standard input, a FIFO, `/proc`) rank 0 has read whole, and
+//!    broadcasts its bytes in pieces once every rank has room for them;
 //! 3. the plan (units, grid, this rank's range and units); for FASTA, the ranges' summaries
 //!    gathered to rank 0 and every part's start broadcast back ([`text::starts`]);
-//! 4. the memory check, decided over all ranks as `solve`'s is;
-//! 5. the scan ([`super::scan`]), then each rank's matches with their records' names to rank 0 in
-//!    one counted `control` message (in pieces of at most [`share::PIECE`] bytes when larger);
+//! 4. the memory check, decided over all ranks as `solve`'s is (the tables, the blocks, the
+//!    matches known before the scan);
+//! 5. the scan ([`super::scan`]), which stops keeping matches past what the rank's memory holds;
+//!    the ranks agree that rank 0 has room for them all (`room_for_matches`), then each sends
+//!    its matches to rank 0 in pieces of at most [`PIECE_MATCHES`], and their records' names;
 //! 6. every rank's record gathered to rank 0.
 //!
 //! Only the matches are counted: the setup's exchanges and the gathering are collectives, as in
@@ -25,8 +29,8 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
 use crate::comm::protocol::search::{
-    matches_bytes, matches_len, matches_of, starts_of, starts_words, summary_of, summary_words,
-    Header,
+    names_bytes, names_of, piece_bytes, piece_of, starts_of, starts_words, summary_of,
+    summary_words, Header, PIECE_MATCHES,
 };
 use crate::comm::protocol::{tag, Kind};
 use crate::comm::share::{self, PIECE};
@@ -38,18 +42,31 @@ use crate::engines::search::scan::{self, Found, Task};
 use crate::engines::solve::{check_memory, memory_limit};
 use crate::error::Error;
 use crate::input::patterns::{self, Patterns};
-use crate::input::text::{self, Start, Summary, TextFile, BLOCK};
-use crate::input::{Format, InputError};
-use crate::mem;
+use crate::input::text::{self, Source, Start, Summary, TextFile, BLOCK};
+use crate::input::{is_stdin, Format, InputError};
+use crate::mem::{self, thousands};
 use crate::provenance::HostInfo;
 use lcs_core::search::chunks::{self, Grid, Unit};
 use lcs_core::search::lanes::{Simd, VECTOR_BYTES};
 use lcs_core::search::starts::MAX_WINDOW;
-use lcs_core::search::Match;
+use lcs_core::search::{Packed, MAX_PACKED_PATTERN, PACKED_BYTES};
 
 /// Longest pattern accepted: the starts' windows hold two bits per pattern byte and text byte
 /// of up to `MAX_WINDOW + 2 m` text bytes, some 40 MB at this length.
 pub const MAX_PATTERN: usize = 8192;
+const _: () = assert!(MAX_PATTERN <= MAX_PACKED_PATTERN, "every match packs");
+
+/// Bytes of one piece of a rank's matches on its way to rank 0.
+const PIECE_BYTES: u64 = (PIECE_MATCHES * PACKED_BYTES) as u64;
+
+/// The matches a search gives before its scan: those of the patterns no longer than `k`,
+/// which match at every end of the text.
+struct Expected {
+    /// In this rank's part of the work.
+    own: u64,
+    /// In the whole search: what rank 0 gathers.
+    all: u64,
+}
 
 /// What a `search` run is asked to do.
 pub struct Request<'a> {
@@ -79,7 +96,7 @@ pub struct Searched {
     pub k: usize,
     pub grid: Grid,
     /// Every match, by pattern, record and end.
-    pub matches: Vec<Match>,
+    pub matches: Vec<Packed>,
     /// The names of the records with matches (FASTA).
     pub names: Names,
     pub ranks: Vec<RankSearch>,
@@ -98,10 +115,14 @@ pub fn search(
     let started_at = SystemTime::now();
     let (rank, ranks) = (world.rank() as usize, world.size() as usize);
     let waiting = request.waiting;
+    let limit = memory_limit(world, request.memory_limit);
     let loaded = (rank == 0).then(|| load(request));
-    let (patterns, text) = share_inputs(world, waiting, loaded)?;
+    let (patterns, text, source) = share_inputs(world, waiting, loaded)?;
     let simd = agree(world, waiting, choose_simd(request.simd))?;
-    let file = agree(world, waiting, open_same(&request.text, &text, rank))?;
+    let file = match text.whole {
+        true => share_text(world, waiting, source, &text, limit)?,
+        false => agree(world, waiting, open_same(&request.text, &text, rank))?,
+    };
 
     let k = request.k;
     let lengths: Vec<usize> = patterns.patterns.iter().map(Vec::len).collect();
@@ -132,14 +153,36 @@ pub fn search(
     let seconds_summary = summarising.elapsed().as_secs_f64();
 
     let baseline = mem::peak_rss_bytes();
-    let limit = memory_limit(world, request.memory_limit);
     let working = working_bytes(mine, &patterns.patterns, k);
-    let need = budget::need(baseline, working);
+    // Patterns no longer than k match at every end: those matches are known before the scan.
+    let every_end = |units: &[Unit]| {
+        let short = units.iter().flat_map(|u| &u.patterns);
+        short.filter(|&&p| lengths[p] <= k).count()
+    };
+    let expected = Expected {
+        own: every_end(mine) as u64 * (range.end - range.start),
+        all: every_end(&units) as u64 * (area.end - area.start),
+    };
+    let found_bytes = scan::matches_bytes(expected.own, every_end(mine));
+    let holds = match rank {
+        0 => found_bytes + (expected.all - expected.own) * PACKED_BYTES as u64,
+        _ => found_bytes + PIECE_BYTES,
+    };
+    let need = budget::need(baseline, working + holds);
     check_memory(world, waiting, need, limit, || {
+        let matches = match expected.all {
+            0 => String::new(),
+            all => format!(
+                ", rank 0 gathering the {} matches that every end of the text gives the \
+                 patterns of at most {k} bytes ({PACKED_BYTES} bytes each)",
+                thousands(all)
+            ),
+        };
         format!(
             "not enough memory: a rank of this search needs about {} (its patterns' tables, \
-             the text's blocks and the starts' windows), the limit is {}; fewer or shorter \
-             patterns per rank would fit (more ranks split the patterns when the text is short)",
+             the text's blocks and the starts' windows{matches}), the limit is {}; fewer or \
+             shorter patterns per rank would fit (more ranks split the patterns when the text \
+             is short), or a lower --max-edits",
             mem::human(need),
             mem::human(limit.unwrap_or(0))
         )
@@ -151,11 +194,16 @@ pub fn search(
         units: mine,
         k,
         simd,
+        most_matches: limit.map_or(usize::MAX, |l| {
+            let room = budget::room(l, baseline, working + PIECE_BYTES);
+            usize::try_from(room / PACKED_BYTES as u64).unwrap_or(usize::MAX)
+        }),
     };
     let found = scan::search_range(&file, &text, range.clone(), &start, &task)
         .map_err(|e| crate::input::unreadable(&request.text, e).into());
     let found = agree(world, waiting, found)?;
     let seconds_scan = scanning.elapsed().as_secs_f64();
+    let total = room_for_matches(world, waiting, &found, limit)?;
 
     let mut traffic = Traffic::new(rank, ranks, false);
     let mut record = RankSearch {
@@ -173,7 +221,7 @@ pub fn search(
         simd,
         ..RankSearch::default()
     };
-    let delivered = deliver(world, waiting, found, &mut traffic)?;
+    let delivered = deliver(world, waiting, found, total, &mut traffic)?;
     let seconds_total = started.elapsed().as_secs_f64();
     record.sent = traffic.sent.control;
     record.sent_bytes = traffic.sent_bytes.control;
@@ -185,7 +233,15 @@ pub fn search(
     let (Some((mut matches, names)), Some(all)) = (delivered, all) else {
         return Ok(None);
     };
-    matches.sort_unstable_by_key(|m| (m.pattern, m.record, m.end));
+    if matches
+        .iter()
+        .any(|m| m.pattern() >= patterns.patterns.len())
+    {
+        return Err(Error::Internal(anyhow::anyhow!(
+            "a match of a pattern the search does not have"
+        )));
+    }
+    matches.sort_unstable();
     Ok(Some(Searched {
         patterns: patterns.patterns,
         patterns_format: patterns.format,
@@ -200,13 +256,19 @@ pub fn search(
     }))
 }
 
-/// Rank 0's part of step 1: the caller's checks, the patterns, the text.
-fn load(request: &Request<'_>) -> Result<(Patterns, TextFile), Error> {
+/// Rank 0's part of step 1: the caller's checks, the patterns, the text (read whole when its
+/// size is not the file system's).
+fn load(request: &Request<'_>) -> Result<(Patterns, TextFile, Source), Error> {
     (request.before_reading)()?;
+    if is_stdin(&request.patterns) && is_stdin(&request.text) {
+        return Err(Error::Usage(
+            "the patterns and the text cannot both be standard input ('-')".into(),
+        ));
+    }
     let patterns = patterns::read_patterns(&request.patterns, request.max_input)?;
     check_patterns(&patterns.patterns, request.k, request.allow_all)?;
-    let text = text::open_text(&request.text)?;
-    Ok((patterns, text))
+    let (text, source) = text::open_text(&request.text, request.max_input)?;
+    Ok((patterns, text, source))
 }
 
 /// Refuses a pattern longer than [`MAX_PATTERN`], and `k` at least as long as a pattern
@@ -248,7 +310,7 @@ fn choose_simd(forced: Option<Simd>) -> Result<Simd, Error> {
 }
 
 /// Opens the text at `path` and checks that this rank sees what rank 0 saw.
-fn open_same(path: &Path, text: &TextFile, rank: usize) -> Result<File, Error> {
+fn open_same(path: &Path, text: &TextFile, rank: usize) -> Result<Source, Error> {
     let shared = |problem: String| {
         Error::Input(InputError::Unreadable {
             path: path.to_owned(),
@@ -269,7 +331,43 @@ fn open_same(path: &Path, text: &TextFile, rank: usize) -> Result<File, Error> {
             text.size
         )));
     }
-    Ok(file)
+    Ok(Source::File(file))
+}
+
+/// Step 2 for a text rank 0 read whole (its `source`; the others pass `None`): every rank
+/// checks that it has room for the text's bytes (decided together, as the memory check is),
+/// then rank 0 broadcasts them in pieces of at most [`PIECE`] bytes.
+fn share_text(
+    world: &SimpleCommunicator,
+    waiting: Waiting,
+    source: Option<Source>,
+    text: &TextFile,
+    limit: Option<u64>,
+) -> Result<Source, Error> {
+    let held = match &source {
+        Some(Source::Bytes(_)) => 0,
+        _ => text.size,
+    };
+    let need = budget::need(mem::peak_rss_bytes(), held);
+    check_memory(world, waiting, need, limit, || {
+        format!(
+            "not enough memory: the text is read whole by rank 0 (the file system does not \
+             report its size) and every rank holds its {} bytes, so a rank needs about {}, the \
+             limit is {}; a regular file, of which each rank reads its own part, would fit",
+            text.size,
+            mem::human(need),
+            mem::human(limit.unwrap_or(0))
+        )
+    })?;
+    let mut bytes = match source {
+        Some(Source::Bytes(bytes)) => bytes,
+        _ => vec![0u8; usize::try_from(text.size).expect("a text that fits in memory")],
+    };
+    let root = world.process_at_rank(0);
+    for range in share::pieces(bytes.len(), PIECE) {
+        waiting.broadcast(&root, &mut bytes[range]);
+    }
+    Ok(Source::Bytes(bytes))
 }
 
 /// Decides `result` over all ranks: every rank returns an error if one met one. The rank that
@@ -290,7 +388,7 @@ fn agree<T>(
         (Ok(value), _) if worst == 0 => Ok(value),
         (Err(e), 0) => Err(e),
         (Err(e), rank) => {
-            eprintln!("mpi-lcs: error: rank {rank}: {e:#}");
+            crate::error::say(&format!("mpi-lcs: error: rank {rank}: {e:#}"));
             Err(Error::Peer(e.exit_code()))
         }
         (Ok(_), _) => Err(Error::Peer(worst as u8)),
@@ -298,17 +396,17 @@ fn agree<T>(
 }
 
 /// Step 1's broadcast: rank 0 passes what it loaded, the others `None`; every rank returns
-/// the patterns and the text's layout, or the error.
+/// the patterns and the text's layout (and rank 0 the text's source), or the error.
 fn share_inputs(
     world: &SimpleCommunicator,
     waiting: Waiting,
-    loaded: Option<Result<(Patterns, TextFile), Error>>,
-) -> Result<(Patterns, TextFile), Error> {
+    loaded: Option<Result<(Patterns, TextFile, Source), Error>>,
+) -> Result<(Patterns, TextFile, Option<Source>), Error> {
     let root = world.process_at_rank(0);
     let mut header = Header::default();
     if let Some(loaded) = &loaded {
         header = match loaded {
-            Ok((p, t)) => Header {
+            Ok((p, t, _)) => Header {
                 code: 0,
                 patterns: p.patterns.len() as u64,
                 pattern_bytes: p.patterns.iter().map(|p| p.len() as u64).sum(),
@@ -316,6 +414,7 @@ fn share_inputs(
                 text_size: t.size,
                 text_fasta: t.format == Format::Fasta,
                 area: t.area.clone(),
+                text_whole: t.whole,
             },
             Err(e) => Header {
                 code: e.exit_code(),
@@ -332,10 +431,10 @@ fn share_inputs(
     let (mut lengths, mut bytes, result) = match loaded {
         Some(Err(e)) => return Err(e),
         None if header.code != 0 => return Err(Error::Peer(header.code)),
-        Some(Ok((p, t))) => (
+        Some(Ok((p, t, source))) => (
             p.patterns.iter().map(|p| p.len() as u64).collect(),
             p.patterns.concat(),
-            Some((p, t)),
+            Some((p, t, source)),
         ),
         None => (
             vec![0u64; header.patterns as usize],
@@ -347,8 +446,8 @@ fn share_inputs(
     for range in share::pieces(bytes.len(), PIECE) {
         waiting.broadcast(&root, &mut bytes[range]);
     }
-    if let Some(kept) = result {
-        return Ok(kept);
+    if let Some((p, t, source)) = result {
+        return Ok((p, t, Some(source)));
     }
     let mut at = 0;
     let patterns = lengths
@@ -370,7 +469,9 @@ fn share_inputs(
             size: header.text_size,
             format: format(header.text_fasta),
             area: header.area,
+            whole: header.text_whole,
         },
+        None,
     ))
 }
 
@@ -431,7 +532,7 @@ fn working_bytes(units: &[Unit], patterns: &[Vec<u8>], k: usize) -> u64 {
 
 /// The names of the records that hold matches.
 fn named_records(found: &Found) -> Vec<(u64, Vec<u8>)> {
-    let referenced: BTreeSet<u64> = found.matches.iter().map(|m| m.record).collect();
+    let referenced: BTreeSet<u64> = found.matches.iter().map(Packed::record).collect();
     found
         .names
         .iter()
@@ -440,50 +541,98 @@ fn named_records(found: &Found) -> Vec<(u64, Vec<u8>)> {
         .collect()
 }
 
-/// Step 5: every rank other than 0 sends rank 0 its matches (one message, or pieces of at
-/// most [`PIECE`] bytes, each counted as a `control` message); rank 0 gets them all with its
-/// own.
+/// After the scan, before any match moves: whether rank 0 has room for every match (24 bytes
+/// each) and every rank for the piece it sends, and whether every scan kept all it found
+/// ([`Found::too_many`]); decided over all ranks as the memory check is. Returns how many
+/// matches there are in all.
+fn room_for_matches(
+    world: &SimpleCommunicator,
+    waiting: Waiting,
+    found: &Found,
+    limit: Option<u64>,
+) -> Result<u64, Error> {
+    let own = found.matches.len() as u64;
+    let mut sums = [0u64; 2];
+    let mine = [own, u64::from(found.too_many)];
+    waiting.all_reduce(world, &mine[..], &mut sums[..], SystemOperation::sum());
+    let [total, stopped] = sums;
+    let coming = match world.rank() {
+        0 => (total - own) * PACKED_BYTES as u64,
+        _ => PIECE_BYTES,
+    };
+    let need = match found.too_many {
+        true => u64::MAX,
+        false => budget::need(mem::peak_rss_bytes(), coming),
+    };
+    check_memory(world, waiting, need, limit, || {
+        let (least, rank_0) = match stopped {
+            0 => (
+                "",
+                format!(
+                    ", and rank 0 would need about {} to gather them",
+                    mem::human(need)
+                ),
+            ),
+            _ => ("at least ", String::new()),
+        };
+        format!(
+            "not enough memory for the matches: the search found {least}{} matches \
+             ({PACKED_BYTES} bytes each, all gathered on rank 0){rank_0}, the limit is {} per \
+             rank; fewer patterns or a lower --max-edits would fit",
+            thousands(total),
+            mem::human(limit.unwrap_or(0))
+        )
+    })?;
+    Ok(total)
+}
+
+/// Step 5's delivery: every rank other than 0 sends rank 0 its matches in pieces of at most
+/// [`PIECE_MATCHES`], then the names of their records (each message counted as `control`);
+/// rank 0 gets them all with its own, `total` in all, each piece added as it comes.
 fn deliver(
     world: &SimpleCommunicator,
     waiting: Waiting,
     found: Found,
+    total: u64,
     traffic: &mut Traffic,
-) -> Result<Option<(Vec<Match>, Names)>, Error> {
+) -> Result<Option<(Vec<Packed>, Names)>, Error> {
     let names = named_records(&found);
-    let bytes = matches_bytes(&found.matches, &names);
     if world.rank() != 0 {
         let root = world.process_at_rank(0);
-        for range in share::pieces(bytes.len(), PIECE) {
-            let piece = &bytes[range];
+        let mut send = |bytes: &[u8], tag| {
             mpi::request::scope(|scope| {
-                waiting.wait(root.immediate_send_with_tag(scope, piece, tag::MATCHES));
+                waiting.wait(root.immediate_send_with_tag(scope, bytes, tag));
             });
-            traffic.sent(Kind::Control, 0, piece.len(), None);
+            traffic.sent(Kind::Control, 0, bytes.len(), None);
+        };
+        for piece in found.matches.chunks(PIECE_MATCHES) {
+            send(&piece_bytes(piece), tag::MATCHES);
         }
+        send(&names_bytes(&names), tag::NAMES);
         return Ok(None);
     }
     let mut matches = found.matches;
+    matches.reserve_exact(usize::try_from(total).unwrap_or(usize::MAX) - matches.len());
     let mut all_names: Names = names.into_iter().collect();
-    let ranks = world.size() as usize;
-    let mut pending: Vec<Vec<u8>> = vec![Vec::new(); ranks];
+    let malformed = |from: usize| {
+        Error::Internal(anyhow::anyhow!(
+            "a malformed message of matches from rank {from}"
+        ))
+    };
     let mut done = 1;
-    while done < ranks {
-        let (piece, status) = waiting.receive_any(world);
-        debug_assert_eq!(status.tag(), tag::MATCHES);
-        traffic.received(Kind::Control, piece.len());
+    while done < world.size() {
+        let (bytes, status) = waiting.receive_any(world);
+        traffic.received(Kind::Control, bytes.len());
         let from = status.source_rank() as usize;
-        pending[from].extend_from_slice(&piece);
-        let buffer = &pending[from];
-        if matches_len(buffer) == Some(buffer.len()) {
-            let (theirs, names) = matches_of(buffer).ok_or_else(|| {
-                Error::Internal(anyhow::anyhow!(
-                    "a malformed message of matches from rank {from}"
-                ))
-            })?;
-            matches.extend(theirs);
-            all_names.extend(names);
-            pending[from] = Vec::new();
-            done += 1;
+        match status.tag() {
+            tag::MATCHES => piece_of(&bytes, &mut matches)
+                .filter(|()| matches.len() as u64 <= total)
+                .ok_or_else(|| malformed(from))?,
+            tag::NAMES => {
+                all_names.extend(names_of(&bytes).ok_or_else(|| malformed(from))?);
+                done += 1;
+            }
+            _ => return Err(malformed(from)),
         }
     }
     Ok(Some((matches, all_names)))
@@ -495,24 +644,18 @@ mod tests {
     use crate::error::EXIT_USAGE;
 
     #[test]
-    fn matches_and_names_survive_their_bytes() {
+    fn only_the_names_of_records_with_matches_go_to_rank_0() {
+        let packed = |pattern, record, end| {
+            Packed::new(&lcs_core::search::Match {
+                pattern,
+                record,
+                start: end - 1,
+                end,
+                distance: 0,
+            })
+        };
         let found = Found {
-            matches: vec![
-                Match {
-                    pattern: 3,
-                    record: 7,
-                    start: 10,
-                    end: 42,
-                    distance: 2,
-                },
-                Match {
-                    pattern: 0,
-                    record: 1 << 40,
-                    start: 0,
-                    end: 1,
-                    distance: 0,
-                },
-            ],
+            matches: vec![packed(3, 7, 42), packed(0, 1 << 40, 1), packed(1, 7, 50)],
             names: vec![
                 (7, b"chr7 and more".to_vec()),
                 (8, b"unused".to_vec()),
@@ -521,10 +664,6 @@ mod tests {
             ..Found::default()
         };
         let names = named_records(&found);
-        let bytes = matches_bytes(&found.matches, &names);
-        assert_eq!(matches_len(&bytes), Some(bytes.len()));
-        let (matches, names) = matches_of(&bytes).unwrap();
-        assert_eq!(matches, found.matches);
         let want: Vec<(u64, Vec<u8>)> = vec![(7, b"chr7 and more".to_vec()), (1 << 40, vec![])];
         assert_eq!(names, want);
     }

@@ -3,19 +3,19 @@
 //! every match located ([`lcs_core::search::starts`]). The text comes in runs of at most a block
 //! ([`text::stream`]) and the kernels carry their columns from run to run; the last `m + k` bytes
 //! of the record before each run (the *history*) hold the start of any match's window. Memory: the
-//! block and its copy with the history, the units' tables, the matches found.
+//! block and its copy with the history, the units' tables, the matches found ([`Packed`], 24 bytes
+//! each; a scan stops adding them past the number its task allows, and says so).
 
-use std::fs::File;
 use std::io;
 use std::ops::Range;
 use std::time::Instant;
 
-use crate::input::text::{self, Run, Start, TextFile};
+use crate::input::text::{self, Run, Source, Start, TextFile};
 use lcs_core::search::chunks::{self, Class, Unit};
 use lcs_core::search::lanes::{self, Compiled, Group, Hit, Lane, Simd};
 use lcs_core::search::long::LongPattern;
 use lcs_core::search::starts;
-pub use lcs_core::search::Match;
+pub use lcs_core::search::{Match, Packed, PACKED_BYTES};
 
 /// A rank's units, ready to scan.
 pub struct Searcher {
@@ -114,7 +114,9 @@ fn scan_groups<T: Lane + Compiled<T, L>, const L: usize>(
 #[derive(Debug, Default)]
 pub struct Found {
     /// Matches in the order found (by record, then by end within a run, by pattern).
-    pub matches: Vec<Match>,
+    pub matches: Vec<Packed>,
+    /// The scan found more matches than [`Task::most_matches`] and stopped keeping them.
+    pub too_many: bool,
     /// The records whose headers lie in the range, with their names, and the record the range
     /// starts in with its name (from its [`Start`]).
     pub names: Vec<(u64, Vec<u8>)>,
@@ -125,6 +127,23 @@ pub struct Found {
     pub seconds_starts: f64,
 }
 
+/// Text bytes scanned at a time: the hits of a slice wait for their starts together (24 bytes
+/// each, at most one per byte and pattern), a small part of the matches they become.
+const SLICE: usize = 1 << 16;
+
+/// Growth of the list of matches that may stay resident beside it: below glibc's largest
+/// threshold for mapping an allocation apart (32 MiB), a list that doubles is copied and the
+/// memory it leaves stays with the process; above, it grows in place.
+const GROWTH: u64 = 32 << 20;
+
+/// Bytes a scan holds at its peak for `matches` matches found, with `hits_per_byte` patterns
+/// that match every end (so hit every byte): the packed matches, what their growth leaves
+/// (`GROWTH` at most), and the hits of one `SLICE` waiting for their starts.
+pub fn matches_bytes(matches: u64, hits_per_byte: usize) -> u64 {
+    let packed = matches * PACKED_BYTES as u64;
+    packed + packed.min(GROWTH) + (SLICE * hits_per_byte * std::mem::size_of::<Hit>()) as u64
+}
+
 /// What a rank searches for.
 pub struct Task<'a> {
     pub patterns: &'a [Vec<u8>],
@@ -132,6 +151,9 @@ pub struct Task<'a> {
     pub units: &'a [Unit],
     pub k: usize,
     pub simd: Simd,
+    /// The most matches the scan may keep (what the rank's memory holds); past them it stops
+    /// scanning and says so ([`Found::too_many`]).
+    pub most_matches: usize,
 }
 
 /// The record's last bytes before the current run, for the starts' windows.
@@ -162,7 +184,7 @@ impl History {
 /// byte (see [`text::starts`]): the warm-up before the range first, then the range's own bytes,
 /// reporting the matches whose last byte lies in the range.
 pub fn search_range(
-    file: &File,
+    file: &Source,
     text: &TextFile,
     range: Range<u64>,
     start: &Start,
@@ -210,25 +232,33 @@ pub fn search_range(
             searcher.reset();
             history.reset(0);
         }
-        found.scanned += run.bytes.len() as u64;
-        hits.clear();
-        searcher.scan(run.bytes, run.offset, 0, &mut hits);
-        if !hits.is_empty() {
-            let started = Instant::now();
-            window.clear();
-            window.extend_from_slice(&history.bytes);
-            window.extend_from_slice(run.bytes);
-            locate(
-                task,
-                &mut hits,
-                run.record,
-                &window,
-                history.offset,
-                &mut found.matches,
-            );
-            found.seconds_starts += started.elapsed().as_secs_f64();
+        // A slice at a time, so that the hits waiting for their starts stay few beside the
+        // matches (with K at least a pattern's length, every byte is a hit).
+        for (at, slice) in (0..).step_by(SLICE).zip(run.bytes.chunks(SLICE)) {
+            if found.too_many {
+                return;
+            }
+            found.scanned += slice.len() as u64;
+            hits.clear();
+            searcher.scan(slice, run.offset + at, 0, &mut hits);
+            if !hits.is_empty() {
+                let started = Instant::now();
+                window.clear();
+                window.extend_from_slice(&history.bytes);
+                window.extend_from_slice(slice);
+                locate(
+                    task,
+                    &mut hits,
+                    run.record,
+                    &window,
+                    history.offset,
+                    &mut found.matches,
+                );
+                found.seconds_starts += started.elapsed().as_secs_f64();
+                found.too_many = found.matches.len() > task.most_matches;
+            }
+            history.push(slice);
         }
-        history.push(run.bytes);
     };
     let names = text::stream(file, text, range, start, &mut each)?;
     found.names.extend(names);
@@ -243,18 +273,20 @@ fn locate(
     record: u64,
     window: &[u8],
     offset: u64,
-    out: &mut Vec<Match>,
+    out: &mut Vec<Packed>,
 ) {
     hits.sort_unstable();
     for run in hits.chunk_by(|a, b| a.pattern == b.pattern) {
         let pattern = &task.patterns[run[0].pattern];
         let starts = starts::locate(pattern, task.k, window, offset, run);
-        out.extend(run.iter().zip(starts).map(|(h, start)| Match {
-            pattern: h.pattern,
-            record,
-            start,
-            end: h.end,
-            distance: h.distance,
+        out.extend(run.iter().zip(starts).map(|(h, start)| {
+            Packed::new(&Match {
+                pattern: h.pattern,
+                record,
+                start,
+                end: h.end,
+                distance: h.distance,
+            })
         }));
     }
 }
@@ -321,8 +353,7 @@ mod tests {
             want.sort();
             let mut named = tempfile::NamedTempFile::new().unwrap();
             std::io::Write::write_all(&mut named, &file).unwrap();
-            let text = text::open_text(named.path()).unwrap();
-            let handle = File::open(named.path()).unwrap();
+            let (text, handle) = text::open_text(named.path(), u64::MAX).unwrap();
             let lengths: Vec<usize> = patterns.iter().map(Vec::len).collect();
             let all = units(&lengths, k);
             let weights: Vec<u64> = all.iter().map(|u| u.weight).collect();
@@ -345,18 +376,57 @@ mod tests {
                             units: &all[run.clone()],
                             k,
                             simd,
+                            most_matches: usize::MAX,
                         };
                         let found =
                             search_range(&handle, &text, range.clone(), start, &task).unwrap();
                         for (record, name) in &found.names {
                             assert_eq!(name, format!("r{record}").as_bytes());
                         }
-                        got.extend(found.matches);
+                        assert!(!found.too_many);
+                        got.extend(found.matches.iter().map(Packed::unpack));
                     }
                 }
                 got.sort();
                 assert_eq!(got, want, "round {round}, {simd:?}");
             }
         }
+    }
+
+    /// Every end matches a pattern no longer than k: a scan allowed 1,000 matches stops in its
+    /// first slice and says so; allowed them all, it finds one per byte.
+    #[test]
+    fn a_scan_stops_keeping_matches_past_what_it_may_hold() {
+        let mut rng = Random::new(3);
+        let bytes = rng.bytes(3 * SLICE + 17, b"ACGT");
+        let mut named = tempfile::NamedTempFile::new().unwrap();
+        std::io::Write::write_all(&mut named, &bytes).unwrap();
+        let (text, source) = text::open_text(named.path(), u64::MAX).unwrap();
+        let patterns = vec![b"ACG".to_vec()];
+        let all = units(&[3], 3);
+        let task = |most_matches| Task {
+            patterns: &patterns,
+            units: &all,
+            k: 3,
+            simd: Simd::Portable,
+            most_matches,
+        };
+        let range = text.area.clone();
+        let whole = search_range(
+            &source,
+            &text,
+            range.clone(),
+            &Start::default(),
+            &task(usize::MAX),
+        )
+        .unwrap();
+        assert!(!whole.too_many);
+        assert_eq!(whole.matches.len(), bytes.len());
+        assert_eq!(whole.scanned, bytes.len() as u64);
+        let cut = search_range(&source, &text, range, &Start::default(), &task(1000)).unwrap();
+        assert!(cut.too_many);
+        assert_eq!(cut.matches.len(), SLICE, "one slice's matches");
+        assert_eq!(cut.scanned, SLICE as u64);
+        assert!(matches_bytes(4_000_000, 4) > 4_000_000 * 24);
     }
 }

@@ -76,6 +76,8 @@ pub(super) fn run(
                 bound: plan.bound(),
                 ..WaveRun::default()
             }),
+            cells: 0,
+            refused: None,
         };
     }
     let seqs = Seqs::new(&pair.x, &pair.y);
@@ -117,6 +119,10 @@ pub(super) fn run(
     let outcome = traceback::run(world, start, &mut walker, &mut traffic, config.switches);
     let seconds_traceback = started.elapsed().as_secs_f64();
     let recomputed = walker.recall.work;
+    let (diagonals, slid) = (
+        filled.work.diagonals + recomputed.diagonals,
+        filled.work.slid + recomputed.slid,
+    );
     Ran {
         path: outcome.path.map(|p: Path| p),
         traffic,
@@ -129,8 +135,11 @@ pub(super) fn run(
         wave: Some(WaveRun {
             cost: filled.cost,
             bound: plan.bound(),
-            diagonals: filled.work.diagonals + recomputed.diagonals,
-            slid: filled.work.slid + recomputed.slid,
+            diagonals,
+            slid,
         }),
+        // The cells it computed: every diagonal step and every byte slid.
+        cells: diagonals + slid,
+        refused: None,
     }
 }

@@ -32,6 +32,7 @@ use lcs_core::wave::kept::{window, EVERY};
 use lcs_core::wave::seqs::SLACK;
 
 use crate::comm::traffic::Predicted;
+use crate::engines::holding::Holding;
 
 /// Diagonals a rank owns at least when it shares a step with others.
 pub const MIN_SHARE: usize = 16;
@@ -287,12 +288,11 @@ impl WavePlan {
 }
 
 impl WavePlan {
-    /// Bytes rank `r` occupies while running this plan to its bound: the sequences' padded
-    /// copies, two steps' buffers, what it keeps for the walk, a recomputed window and the
-    /// path. O(bound).
-    pub fn working_bytes(&self, r: usize) -> u64 {
+    /// What rank `r` holds while running this plan to its bound, part by part: the sequences'
+    /// padded copies, two steps' wavefronts, the steps it keeps for the walk, a recomputed
+    /// window and the path. O(bound).
+    pub fn holding(&self, r: usize) -> Holding {
         let (m, n) = (self.rows() as u64, self.cols() as u64);
-        let seqs = m + n + 2 * SLACK as u64;
         let mut widest = 0u64;
         let mut kept = 0u64;
         let mut block = (usize::MAX, false);
@@ -311,9 +311,21 @@ impl WavePlan {
                 kept += self.len(&run) as u64 + 2 * PAD as u64;
             }
         }
+        // A furthest row per diagonal: an `i32`.
+        let reach = std::mem::size_of::<i32>() as u64;
         let fronts = 2 * (widest + 2 * PAD as u64);
         let window = (2 * self.window() as u64 + 2 * self.every as u64 + 2) * self.every as u64;
-        seqs + 4 * (fronts + kept + window) + (m + n) / 4
+        Holding::new()
+            .with("padded sequences", m + n + 2 * SLACK as u64)
+            .with("wavefronts", reach * fronts)
+            .with("kept steps", reach * kept)
+            .with("recomputed window", reach * window)
+            .with("path", (m + n) / 4)
+    }
+
+    /// The bytes of [`WavePlan::holding`], all parts together.
+    pub fn working_bytes(&self, r: usize) -> u64 {
+        self.holding(r).total()
     }
 }
 
