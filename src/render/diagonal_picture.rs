@@ -6,8 +6,8 @@
 //! Each cell is filled with its owner's colour ([`super::style`]: twelve colours, hatched
 //! beyond); the rows' sequence runs down the left and the columns' along the top; each
 //! diagonal `d = i + j` is numbered where it leaves the grid at its top-right end, along the
-//! top and right edges; every message is an arrow from the sending cell into the neighbour
-//! cell its receiver owns. The traceback walk is one connected line through the centres of its
+//! top and right edges; every message is an arrow a cell long, in its sender's ink, from the
+//! sending cell's centre into the neighbour cell its receiver owns. The traceback walk is one connected line through the centres of its
 //! cells, an arrowhead halfway along each step showing its direction (it starts at the
 //! bottom-right cell); each match sits on a black disc that shows its value (`M[i][j]`, the
 //! match's place in the LCS, or `D[i][j]`, the edits before it); each hop onto another rank is
@@ -80,6 +80,13 @@ pub(super) fn draw(p: &Picture, full: bool) -> Result<String, Error> {
             ("data-rows", p.schedule.rows().to_string()),
             ("data-cols", p.schedule.cols().to_string()),
             ("data-ranks", p.schedule.ranks().to_string()),
+            // The grid's geometry, from which the page finds the cell under the mouse.
+            ("data-grid-x", num(layout.grid_x)),
+            ("data-grid-y", num(layout.grid_y)),
+            ("data-cell-w", num(layout.cell)),
+            ("data-cell-h", num(layout.cell)),
+            ("data-gap", "0".into()),
+            ("data-detail", "cells".into()),
         ],
     );
     defs(&mut out, layout.cell, p.schedule.working_ranks());
@@ -96,15 +103,17 @@ pub(super) fn draw(p: &Picture, full: bool) -> Result<String, Error> {
         title(&mut out, p);
     }
     grid::axes(&mut out, p, &layout);
-    grid::diagonal_labels(&mut out, p, &layout);
+    grid::diagonal_labels(&mut out, p, &layout, !full);
     grid::cells(&mut out, p, &layout);
     if !full {
         grid::diagonal_outlines(&mut out, p, &layout);
     }
-    walk::steps(&mut out, p, &layout);
-    grid::cell_texts(&mut out, p, &layout);
+    // Arrows, the walk and its hops under the cells' texts, whose halo keeps every value
+    // readable: no mark covers a value.
     grid::messages(&mut out, &layout, &arrows);
+    walk::steps(&mut out, p, &layout);
     walk::hop_arrows(&mut out, p, &layout, &hops);
+    grid::cell_texts(&mut out, p, &layout);
     if full {
         legend::draw(&mut out, p, &layout);
     }

@@ -1,7 +1,9 @@
 //! The traceback walk of a classroom picture: one step per pair of consecutive cells with its
 //! arrowhead halfway, a black disc on each match showing the cell's value (for an LCS run the
 //! match's place in the LCS, for an edit run the edits before it), and each hop onto another
-//! rank as a thick red arrow over its step, haloed in white.
+//! rank as a thick red arrow along its step, haloed in white. Both are drawn before the cells'
+//! texts, so no mark of the walk covers a value. Where cells are too small to draw one by one
+//! (a bands picture's blocks), the walk is a plain line, without heads or discs.
 //!
 //! The steps are `path.walk-step` with `data-t`, the discs `circle.match`, the hops `path.hop`
 //! with their payload (`data-bytes`, `data-moves` of the path so far, and `data-prefix`, what
@@ -44,12 +46,20 @@ pub(super) fn steps(out: &mut SvgWriter, p: &Picture, l: &impl Geometry) {
                 ("fill", "none".into()),
                 ("stroke", hex(WALK_COLOUR)),
                 ("stroke-width", num(l.walk_width())),
-                ("marker-mid", "url(#walk-head)".into()),
+                (
+                    "marker-mid",
+                    if l.cell_marks() {
+                        "url(#walk-head)"
+                    } else {
+                        "none"
+                    }
+                    .into(),
+                ),
             ],
         );
     }
     for (t, &(i, j)) in p.path.iter().enumerate() {
-        if !is_match(p, i, j) {
+        if !is_match(p, i, j) || !l.cell_marks() {
             continue;
         }
         let (cx, cy) = l.centre(i, j);
