@@ -414,7 +414,7 @@ pub(super) fn arrow(
     halo.extend(ends.iter().cloned());
     halo.extend([
         ("stroke", "#ffffff".to_owned()),
-        ("stroke-width", num(width + 3.0)),
+        ("stroke-width", num(width + (width * 0.5).max(4.0))),
         ("stroke-linecap", "round".into()),
     ]);
     out.leaf("line", &halo);

@@ -296,7 +296,7 @@ impl Layout {
     /// A message's shaft: thick enough to read from the back of a room, in its sender's ink
     /// over a white edge.
     pub(super) fn message_width(&self) -> f64 {
-        (self.cell * 0.2).clamp(3.0, 10.0)
+        (self.cell * 0.24).clamp(3.0, 10.0)
     }
 }
 

@@ -209,12 +209,15 @@ pub fn compare_verdict(lines: &[EngineLine]) -> String {
         )
     } else if b.messages > 0 && d.messages >= 2 * b.messages {
         format!(
-            "The bands engine: {} times fewer messages ({} instead of {}) and {} instead of {}.",
+            "The bands engine: {} instead of {} ({} times fewer), {} instead of {}, {} instead of \
+             {}.",
+            plural(b.messages, "message", "messages"),
+            d.messages,
             d.messages / b.messages,
             plural(b.bytes, "byte", "bytes"),
-            plural(d.bytes, "byte", "bytes"),
+            d.bytes,
             plural(b.steps, "wait", "waits"),
-            plural(d.steps, "wait", "waits")
+            d.steps
         )
     } else {
         format!(
@@ -371,7 +374,10 @@ mod tests {
         );
         assert!(lines[1].setting.contains("teaching"));
         let verdict = compare_verdict(&lines);
-        assert!(verdict.contains("7 times fewer messages"), "{verdict}");
+        assert!(
+            verdict.contains("6 messages instead of 42 (7 times fewer)"),
+            "{verdict}"
+        );
         for problem in [Problem::Lcs, Problem::Edit] {
             let text = intro(problem, true).join(" ");
             assert_eq!(text.contains("max("), problem == Problem::Lcs);

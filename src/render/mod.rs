@@ -6,12 +6,14 @@
 //! model, its hops and arrows), where everything goes (`layout`: sizes, positions, the
 //! legend's lines), and the drawings of the matrix (`grid`), the traceback walk (`walk`) and
 //! the legend (`legend`); [`svg`] puts them together. A bands run or schedule is drawn from its
-//! [`pipeline`] (the bands at the engine's word or a teaching word) by [`bands_picture`], with the
-//! per-rank `timeline` beneath; what the page teaches besides the run (its introduction, the two
-//! engines compared) is written in [`lesson`]. What the legends say about the run's
-//! problem (the LCS or the edit distance) is written once, in `words`. Every hand-written SVG
-//! in the crate, the plots' included, is written by [`xml::SvgWriter`], and every text put
-//! into SVG or HTML is escaped by [`xml::escape`].
+//! [`pipeline`] (the bands at the engine's word or a teaching word) by [`bands_picture`], cell
+//! by cell or, when cells are too small, by blocks of bands and batches, with the per-rank
+//! `timeline` beneath; what the page teaches besides the run (its introduction, the two
+//! engines compared, the batch's trade) is written in [`lesson`], and the page's legend in
+//! `page_legend`. What the legends say about the run's problem (the LCS or the edit distance)
+//! is written once, in `words`. Every hand-written SVG in the crate, the plots' included, is
+//! written by [`xml::SvgWriter`], and every text put into SVG or HTML is escaped by
+//! [`xml::escape`].
 
 pub mod bands;
 pub mod bands_picture;
@@ -22,6 +24,7 @@ mod layout;
 mod legend;
 pub mod lesson;
 mod marks;
+mod page_legend;
 pub mod picture;
 pub mod pipeline;
 pub mod style;
