@@ -34,11 +34,11 @@ const overlay = (cls) => {
   svg.appendChild(r);
   return r;
 };
-const cursor = overlay('walk-cursor');
 // The hovered (or clicked) cell and the three cells it reads, in their own colour: marks on
-// top of the grid, apart from the current diagonal's outline.
+// top of the grid, apart from the current diagonal's outline; the walk's cursor over them.
 const selectedMark = overlay('selected-cell');
 const inputMarks = [0, 1, 2].map(() => overlay('input-cell'));
+const cursor = overlay('walk-cursor');
 const viewBox = svg.viewBox.baseVal;
 // The hop's label lives in a strip under the grid (the timeline starts lower on a bands page),
 // joined to its arrow by a leader drawn under the cells' texts.
@@ -137,6 +137,8 @@ function setWalk(k) {
   for (let t = k; t < walkShown; t++) change(t, false);
   walkShown = k;
   if (k > 0) frame(cursor, walk[k - 1][0], walk[k - 1][1], 10);
+  // The cell a hop has just reached is framed in the hop's red: its arrow lies under values.
+  cursor.classList.toggle('hop-cursor', k > 1 && hopMarks.has(k - 2));
   cursor.setAttribute('visibility', k > 0 && k <= walk.length ? 'visible' : 'hidden');
 }
 function showHopLabel(hops) {
