@@ -274,12 +274,12 @@ pub struct ScheduleArgs {
     pub word: Option<usize>,
     /// Also draw the grid, coloured by rank, with an arrow for every predicted boundary
     /// message (up to 64 x 64; bands: cell by cell, or by blocks of bands and batches where
-    /// cells are small, up to 2,048 blocks, else to scale up to 4,096 messages).
+    /// cells are small, up to 1,024 blocks, else to scale up to 4,096 messages).
     #[arg(long, value_name = "PATH")]
     pub svg: Option<PathBuf>,
     /// Also write the classroom page: one self-contained HTML file that plays the schedule
     /// diagonal by diagonal (bands: stage by stage) with its predicted messages; `#projector`
-    /// in its address (or the key p) is for a projector (up to 64 x 64; bands: up to 2,048
+    /// in its address (or the key p) is for a projector (up to 64 x 64; bands: up to 1,024
     /// blocks of bands and batches; the text is printed even when the page is refused).
     #[arg(long, value_name = "PATH")]
     pub html: Option<PathBuf>,

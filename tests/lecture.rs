@@ -861,12 +861,12 @@ fn refusals_name_the_option_that_works() {
     let run = schedule("1");
     assert_eq!(run.status.code(), Some(2), "{run:?}");
     assert!(
-        run.stderr.contains("--batch 196 or more draws them"),
+        run.stderr.contains("--batch 391 or more draws them"),
         "{}",
         run.stderr
     );
     assert!(!page.exists());
-    schedule("196").ok();
+    schedule("391").ok();
     assert!(std::fs::metadata(&page).unwrap().len() <= 3_000_000);
     let run = util::plain(&args(&[
         &"schedule",

@@ -38,7 +38,7 @@ pub const MAX_DRAWN_CELLS: usize = 8192;
 /// Smallest side of a cell drawn one by one, in picture units.
 pub const MIN_DRAWN_CELL: f64 = 3.0;
 /// Most blocks (bands times batches) a picture or page draws.
-pub const MAX_BLOCKS: usize = 2048;
+pub const MAX_BLOCKS: usize = 1024;
 /// Most cells of a run whose picture or page is drawn: the page holds every recorded value.
 pub const MAX_RUN_CELLS: u64 = MAX_TRACE_CELLS;
 /// Most rows plus columns of a run whose walk is drawn, a mark per cell it visits.
@@ -836,10 +836,10 @@ mod tests {
         let plan = BandPlan::new(100_000, 100_000, 4, 1);
         let pipe = Pipeline::of_plan(&plan);
         let why = refusal(&pipe, false).unwrap();
-        assert!(why.ends_with("--batch 196 or more draws them"), "{why}");
-        let fits = Pipeline::of_plan(&BandPlan::new(100_000, 100_000, 4, 196));
+        assert!(why.ends_with("--batch 391 or more draws them"), "{why}");
+        let fits = Pipeline::of_plan(&BandPlan::new(100_000, 100_000, 4, 391));
         assert_eq!(refusal(&fits, false), None);
-        let tight = Pipeline::of_plan(&BandPlan::new(100_000, 100_000, 4, 195));
+        let tight = Pipeline::of_plan(&BandPlan::new(100_000, 100_000, 4, 390));
         assert!(refusal(&tight, false).is_some());
         // A run's page holds its values: a schedule draws what a run cannot.
         let why = refusal(&fits, true).unwrap();
