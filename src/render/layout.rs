@@ -116,6 +116,9 @@ pub(super) struct Layout {
     pub(super) grid_y: f64,
     /// Cells carry text.
     pub(super) cell_text: bool,
+    /// A message arrow's shaft: a quarter of a cell on the page, which shows one step's few
+    /// arrows; half that in a picture, which shows them all.
+    message_px: f64,
     pub(super) value_px: f64,
     pub(super) label_px: f64,
     pub(super) index_px: f64,
@@ -237,6 +240,11 @@ impl Layout {
         } else {
             (band_right + MARGIN, grid_bottom + 4.0)
         };
+        let message_px = if full {
+            (cell * 0.12).clamp(2.5, 6.0)
+        } else {
+            (cell * 0.24).clamp(3.0, 10.0)
+        };
         Layout {
             width: width.ceil(),
             height: height.ceil(),
@@ -244,6 +252,7 @@ impl Layout {
             grid_x,
             grid_y,
             cell_text,
+            message_px,
             value_px,
             label_px,
             index_px,
@@ -296,7 +305,7 @@ impl Layout {
     /// A message's shaft: thick enough to read from the back of a room, in its sender's ink
     /// over a white edge.
     pub(super) fn message_width(&self) -> f64 {
-        (self.cell * 0.24).clamp(3.0, 10.0)
+        self.message_px
     }
 }
 
@@ -330,8 +339,9 @@ fn legend_lines(p: &Picture, cell_text: bool, hops: &[Hop]) -> Vec<LegendLine> {
     keys.push((
         Key::Message,
         format!(
-            "boundary message ({arrows}): from the sending cell into the neighbour cell its \
-             receiver owns; one per cell at most"
+            "boundary message ({arrows}): an arrow a cell long in the sender's ink (its colour, \
+             dark), from the sending cell into the neighbour cell its receiver owns; one per \
+             cell at most"
         ),
     ));
     if !p.path.is_empty() {
