@@ -118,12 +118,13 @@ pub struct SolveArgs {
     pub trace: Option<PathBuf>,
     /// Draw the run as SVG: ownership, cell values, one arrow per boundary message, the
     /// traceback walk and its hops; for the bands engine its timeline too (matrices up to
-    /// 64 x 64; bands: 64 rows and 512 columns).
+    /// 64 x 64; bands: up to 10^6 cells, by blocks of bands and batches where cells are small).
     #[arg(long, value_name = "PATH")]
     pub svg: Option<PathBuf>,
     /// Write the classroom page: one self-contained HTML file that plays the fill diagonal by
     /// diagonal (bands: stage by stage, with the ranks' timeline) and then the traceback, from
-    /// what this run recorded (matrices up to 64 x 64; bands: 64 rows and 512 columns).
+    /// what this run recorded; `#projector` in its address (or the key p) is for a projector
+    /// (matrices up to 64 x 64; bands: up to 10^6 cells and 8,192 rows and columns).
     #[arg(long, value_name = "PATH")]
     pub html: Option<PathBuf>,
     /// Per-rank memory limit for the pre-check (default: what the host offers, shared among
@@ -305,12 +306,14 @@ pub struct ScheduleArgs {
     #[arg(long, value_name = "COLUMNS")]
     pub word: Option<usize>,
     /// Also draw the grid, coloured by rank, with an arrow for every predicted boundary
-    /// message (up to 64 x 64; bands: 64 rows and 512 columns, or 4096 messages).
+    /// message (up to 64 x 64; bands: cell by cell, or by blocks of bands and batches where
+    /// cells are small, up to 1,024 blocks, else to scale up to 4,096 messages).
     #[arg(long, value_name = "PATH")]
     pub svg: Option<PathBuf>,
     /// Also write the classroom page: one self-contained HTML file that plays the schedule
-    /// diagonal by diagonal (bands: stage by stage) with its predicted messages (up to 64 x 64;
-    /// bands: 64 rows and 512 columns; the text is printed even when the page is refused).
+    /// diagonal by diagonal (bands: stage by stage) with its predicted messages; `#projector`
+    /// in its address (or the key p) is for a projector (up to 64 x 64; bands: up to 1,024
+    /// blocks of bands and batches; the text is printed even when the page is refused).
     #[arg(long, value_name = "PATH")]
     pub html: Option<PathBuf>,
 }

@@ -228,6 +228,12 @@ impl Browser {
     /// Opens `path` in a new 1024 x 768 tab, watching its console and its requests, and
     /// waits until it has loaded.
     pub fn open(&mut self, path: &Path, fragment: &str) -> Tab<'_> {
+        self.open_at(path, fragment, (1024, 768))
+    }
+
+    /// Opens `path` in a new tab of `width x height` CSS pixels (one device pixel each),
+    /// watching its console and its requests, and waits until it has loaded.
+    pub fn open_at(&mut self, path: &Path, fragment: &str, (width, height): (u32, u32)) -> Tab<'_> {
         let target = self.call(None, "Target.createTarget", json!({"url": "about:blank"}));
         let session = self.call(
             None,
@@ -243,7 +249,7 @@ impl Browser {
         self.call(
             Some(&session),
             "Emulation.setDeviceMetricsOverride",
-            json!({"width": 1024, "height": 768, "deviceScaleFactor": 1, "mobile": false}),
+            json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
         );
         let url = format!("file://{}", path.display());
         let started = Instant::now();
@@ -293,7 +299,8 @@ impl Tab<'_> {
         result["result"]["value"].clone()
     }
 
-    /// Presses and releases `key` (a DOM key name: `ArrowRight`, `ArrowLeft`, ` `, `End`).
+    /// Presses and releases `key` (a DOM key name: `ArrowRight`, `ArrowLeft`, ` `, `End`, or
+    /// one of the letters the page knows).
     pub fn press(&mut self, key: &str) {
         let (code, vk) = match key {
             "ArrowRight" => ("ArrowRight", 39),
@@ -302,6 +309,9 @@ impl Tab<'_> {
             "Home" => ("Home", 36),
             "End" => ("End", 35),
             "t" => ("KeyT", 84),
+            "p" => ("KeyP", 80),
+            "s" => ("KeyS", 83),
+            "q" => ("KeyQ", 81),
             other => panic!("no key code for {other:?}"),
         };
         for kind in ["rawKeyDown", "keyUp"] {

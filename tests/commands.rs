@@ -265,7 +265,10 @@ fn pictures_draw_one_arrow_per_boundary_message() {
     assert_eq!(run.status.code(), Some(2), "{run:?}");
     assert_eq!(
         run.our_messages(),
-        ["mpi-lcs: error: --html pages are limited to 64 x 64 cells; this matrix is 65 x 65"]
+        [
+            "mpi-lcs: error: --html pages are limited to 64 x 64 cells; this matrix is 65 x 65: \
+          --engine bands draws it"
+        ]
     );
     assert!(
         run.stdout.is_empty(),

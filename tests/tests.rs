@@ -11,6 +11,7 @@ mod experiment;
 mod faults;
 mod inputs;
 mod launchers;
+mod lecture;
 mod search;
 mod solve;
 mod wave;

@@ -29,7 +29,7 @@ use crate::export;
 use crate::launch::Launch;
 use crate::options::{
     Env, GenerateOptions, PlotOptions, ReferenceOptions, ScheduleOptions, SearchOptions,
-    SelfTestOptions, SolveOptions, TableOptions,
+    SelfTestOptions, SolveOptions, TableOptions, DEFAULT_BATCH,
 };
 use crate::provenance::{HostInfo, Provenance};
 use crate::report::row::Row;
@@ -386,19 +386,21 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
     export::check_outputs(&outputs, &[])?;
     let (m, n) = (opts.rows, opts.cols);
     if let Method::Bands { batch, .. } = opts.method {
+        use crate::render::{bands, bands_picture};
         let plan = crate::engines::bands::BandPlan::new(m, n, opts.ranks, batch);
         let pipe = crate::render::pipeline::Pipeline::with_word(&plan, opts.word);
-        // Cell by cell when the matrix is small enough, else the bands to scale (`--svg`).
-        let cells = crate::render::bands_picture::too_large(m, n);
+        // Cell by cell, or by bands and batches when cells are too small; beyond what those
+        // hold, `--svg` draws the bands to scale, one arrow per message.
+        let drawn = bands_picture::refusal(&pipe, false);
         let refusal = match (&opts.svg, &opts.html) {
-            (_, Some(_)) if cells.is_some() => cells.clone().map(|p| format!("--html {p}")),
-            (Some(_), _) if cells.is_some() => crate::render::bands::too_large(&plan),
+            (_, Some(_)) if drawn.is_some() => drawn.clone().map(|p| format!("--html: {p}")),
+            (Some(_), _) if drawn.is_some() => bands::too_large(&plan),
             _ => None,
         };
-        if let (Some(path), Some(_), None) = (&opts.svg, &cells, &refusal) {
-            crate::render::bands::write_svg(path, &plan)?;
+        if let (Some(path), Some(_), None) = (&opts.svg, &drawn, &refusal) {
+            bands::write_svg(path, &plan)?;
         }
-        if refusal.is_none() && cells.is_none() {
+        if refusal.is_none() && drawn.is_none() {
             let schedule = Schedule::new(m, n, opts.ranks);
             let messages = pipe.messages();
             let mut picture = Picture::of_schedule(
@@ -423,7 +425,7 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
                 svg::write_svg(path, &picture)?;
             }
             if let Some(path) = &opts.html {
-                html::write_html(path, &picture, None, crate::options::DEFAULT_BATCH)?;
+                html::write_html(path, &picture, None, DEFAULT_BATCH)?;
             }
         }
         let mut text = crate::render::text::bands_text(&plan);
@@ -440,11 +442,20 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
         return refusal.map_or(Ok(()), |problem| Err(Error::Usage(problem)));
     }
     let schedule = Schedule::new(m, n, opts.ranks);
+    let bands_draw = || {
+        let plan = crate::engines::bands::BandPlan::new(m, n, opts.ranks, DEFAULT_BATCH);
+        let pipe = crate::render::pipeline::Pipeline::of_plan(&plan);
+        crate::render::bands_picture::refusal(&pipe, false).is_none()
+    };
     let refusal = opts
         .svg
         .as_ref()
         .and_then(|_| svg::too_large(&schedule).map(|p| format!("--svg {p}")))
-        .or_else(|| opts.html.as_ref().and_then(|_| html::too_large(m, n)));
+        .or_else(|| opts.html.as_ref().and_then(|_| html::too_large(m, n)))
+        .map(|p| match bands_draw() {
+            true => format!("{p}: `schedule --engine bands` draws it"),
+            false => p,
+        });
     if refusal.is_none() && (opts.svg.is_some() || opts.html.is_some()) {
         let messages = predicted_messages(&schedule);
         let ranks = match opts.ranks {
@@ -462,7 +473,7 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
             svg::write_svg(path, &picture)?;
         }
         if let Some(path) = &opts.html {
-            html::write_html(path, &picture, None, crate::options::DEFAULT_BATCH)?;
+            html::write_html(path, &picture, None, DEFAULT_BATCH)?;
         }
     }
     let mut text = String::new();

@@ -11,6 +11,7 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::Communicator;
 
 use crate::comm::trace;
+use crate::engines::bands::BandPlan;
 use crate::engines::config::{Method, RunConfig};
 use crate::engines::cost;
 use crate::engines::diagonal::store::StoreKind;
@@ -33,8 +34,8 @@ pub fn run(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<Rep
     let input = &opts.input;
     let read = crate::input::file_read(&input.path);
     let before_reading = || export::check_outputs(&opts.outputs.named(), &[read]);
-    let refuse_size = |m, n| refuse_size(&opts.outputs, opts.method, m, n);
     let ranks = world.size() as usize;
+    let refuse_size = |m, n| refuse_size(&opts.outputs, opts.method, m, n, ranks);
     let before_fill = |m, n| {
         if let Some(note) = engine_note(opts.method, m, n, ranks).filter(|_| !opts.quiet) {
             crate::error::say(&format!("mpi-lcs: note: {note}"));
@@ -132,12 +133,25 @@ fn duration(seconds: f64) -> String {
     }
 }
 
-/// A trace holds one record per boundary cell and a picture or page one box per cell: the
-/// problem with an `m x n` matrix for the outputs asked for, if any.
-fn refuse_size(outputs: &Outputs, method: Method, m: usize, n: usize) -> Option<String> {
+/// A trace holds one record per boundary cell, a picture or page of the diagonal engine a box
+/// per cell, one of the bands engine its recorded values and its walk: the problem with an
+/// `m x n` matrix on `ranks` ranks for the outputs asked for, if any, naming what works.
+fn refuse_size(
+    outputs: &Outputs,
+    method: Method,
+    m: usize,
+    n: usize,
+    ranks: usize,
+) -> Option<String> {
     let cells = m as u64 * n as u64;
     let side = svg::MAX_PICTURE_CELLS_SIDE;
     let drawn = outputs.svg.is_some() || outputs.html.is_some();
+    let pipeline = |batch| Pipeline::of_plan(&BandPlan::new(m, n, ranks, batch));
+    // The diagonal engine's refusals say when the bands engine would draw the run.
+    let or_bands = |problem: String| match bands_picture::refusal(&pipeline(DEFAULT_BATCH), true) {
+        None => format!("{problem}: --engine bands draws it"),
+        Some(_) => problem,
+    };
     if outputs.trace.is_some() && cells > trace::MAX_TRACE_CELLS {
         Some(format!(
             "--trace is limited to {} cells; this matrix is {m} x {n} = {cells} cells",
@@ -149,14 +163,18 @@ fn refuse_size(outputs: &Outputs, method: Method, m: usize, n: usize) -> Option<
              with --engine"
                 .to_owned(),
         )
-    } else if let (true, Method::Bands { .. }) = (drawn, method) {
-        bands_picture::too_large(m, n).map(|p| format!("--svg and --html {p}"))
-    } else if outputs.svg.is_some() && n > side {
-        Some(format!(
+    } else if let (true, Method::Bands { batch, .. }) = (drawn, method) {
+        bands_picture::refusal(&pipeline(batch), true).map(|p| format!("--svg and --html: {p}"))
+    } else if outputs.svg.is_some() && (m > side || n > side) {
+        Some(or_bands(format!(
             "--svg pictures are limited to {side} x {side} cells; this matrix is {m} x {n}"
-        ))
+        )))
     } else {
-        outputs.html.as_ref().and_then(|_| html::too_large(m, n))
+        outputs
+            .html
+            .as_ref()
+            .and_then(|_| html::too_large(m, n))
+            .map(or_bands)
     }
 }
 

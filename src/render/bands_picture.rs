@@ -1,10 +1,14 @@
-//! The classroom picture of a bands run or schedule, cell by cell: the bands of columns in their
-//! owners' colours, fenced by thick lines and named above (ownership is not told by colour alone),
-//! the words and the batches, one arrow per message of carries at the band's edge in the sender's
-//! colour, each cell's value (or owner), the traceback walk with its hops, and below it the
-//! per-rank timeline (`timeline`). Cells need not be square: a band is at least a word wide, so a
-//! run's grid is wide and flat and its cells are stretched to keep the rows readable. The marks
-//! carry the contract of [`super::svg`]'s with the pipeline stage in place of the diagonal:
+//! The classroom picture of a bands run or schedule: the bands of columns in their owners' colours,
+//! set apart by a gap in which a thick fence stands (ownership is not told by colour alone, and no
+//! fence covers a cell), named above; the words and the batches; one arrow per message of carries
+//! across the gap, in the sender's ink; the traceback walk with its hops; and below it the
+//! per-rank timeline (`timeline`). A small matrix is drawn cell by cell with its values;
+//! when a cell would be smaller than [`MIN_DRAWN_CELL`] or there are more than
+//! [`MAX_DRAWN_CELLS`], by one block per band and batch, to scale (the walk still cell by cell),
+//! so a picture stays a few hundred kilobytes. Cells need not be square: a band is at least a word
+//! wide, so a run's grid is wide and flat and its cells are stretched to keep the rows readable.
+//! The marks carry the contract of [`super::svg`]'s with the pipeline stage in place of the
+//! diagonal, and the root the grid's geometry:
 //! `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use super::layout::{Geometry, LEGEND_PX, MARGIN, TITLE_PX};
@@ -14,25 +18,97 @@ use super::style::{hex, rank_colour, DIAGONAL_COLOUR, TEXT_COLOUR};
 use super::xml::{num, SvgWriter};
 use super::{grid, timeline, walk};
 use crate::comm::protocol::Kind;
+use crate::comm::trace::MAX_TRACE_CELLS;
 use crate::error::Error;
 
-/// Largest number of rows a bands picture or page is drawn for.
-pub const MAX_ROWS: usize = 64;
-/// Largest number of columns a bands picture or page is drawn for: eight words of the engine.
-pub const MAX_COLS: usize = 512;
+/// Most cells drawn one by one; beyond, blocks of bands and batches.
+pub const MAX_DRAWN_CELLS: usize = 8192;
+/// Smallest side of a cell drawn one by one, in picture units.
+pub const MIN_DRAWN_CELL: f64 = 3.0;
+/// Most blocks (bands times batches) a picture or page draws.
+pub const MAX_BLOCKS: usize = 1024;
+/// Most cells of a run whose picture or page is drawn: the page holds every recorded value.
+pub const MAX_RUN_CELLS: u64 = MAX_TRACE_CELLS;
+/// Most rows plus columns of a run whose walk is drawn, a mark per cell it visits.
+pub const MAX_RUN_SIDES: usize = 8192;
 
-/// The refusal for a bands matrix too large to draw, or `None`.
-pub fn too_large(rows: usize, cols: usize) -> Option<String> {
-    (rows > MAX_ROWS || cols > MAX_COLS).then(|| {
-        format!(
-            "bands pictures and pages are limited to {MAX_ROWS} rows and {MAX_COLS} columns; \
-             this matrix is {rows} x {cols}"
-        )
-    })
+/// Room for the grid, in picture units.
+const GRID_WIDTH: f64 = 760.0;
+const GRID_HEIGHT: f64 = 400.0;
+/// The gap between two bands, where their fence stands.
+const GAP: f64 = 8.0;
+
+/// How the grid is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// Cell by cell.
+    Cells,
+    /// A block per band and batch.
+    Blocks,
+}
+
+impl Detail {
+    /// The detail `pipe` is drawn at.
+    pub fn of(pipe: &Pipeline) -> Detail {
+        let (w, h) = cell_sides(pipe);
+        let cells = pipe.rows().saturating_mul(pipe.cols());
+        if cells <= MAX_DRAWN_CELLS && w >= MIN_DRAWN_CELL && h >= MIN_DRAWN_CELL {
+            Detail::Cells
+        } else {
+            Detail::Blocks
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Detail::Cells => "cells",
+            Detail::Blocks => "blocks",
+        }
+    }
+}
+
+/// A cell's width and height before any is made square.
+fn cell_sides(pipe: &Pipeline) -> (f64, f64) {
+    let (m, n) = (pipe.rows().max(1), pipe.cols().max(1));
+    let gaps = pipe.active_ranks().saturating_sub(1) as f64 * GAP;
+    (
+        ((GRID_WIDTH - gaps) / n as f64).min(56.0),
+        (GRID_HEIGHT / m as f64).min(56.0),
+    )
+}
+
+/// The refusal for a bands picture or page of `pipe` (a run's when `recorded`), or `None`; it
+/// names what draws it instead.
+pub fn refusal(pipe: &Pipeline, recorded: bool) -> Option<String> {
+    let (m, n) = (pipe.rows(), pipe.cols());
+    let active = pipe.active_ranks().max(1);
+    let blocks = active.saturating_mul(pipe.batches());
+    if recorded && (m as u64 * n as u64 > MAX_RUN_CELLS || m + n > MAX_RUN_SIDES) {
+        return Some(format!(
+            "the picture and page of a run hold every value its ranks recorded and every cell \
+             its walk visited, up to {MAX_RUN_CELLS} cells and {MAX_RUN_SIDES} rows and columns; \
+             this matrix is {m} x {n}: `mpi-lcs schedule --engine bands --rows {m} --cols {n} \
+             --ranks {} --batch {} --html` draws its pipeline",
+            pipe.ranks(),
+            pipe.batch()
+        ));
+    }
+    if Detail::of(pipe) == Detail::Blocks && blocks > MAX_BLOCKS {
+        // The smallest batch that leaves at most MAX_BLOCKS blocks.
+        let batch = m.div_ceil(MAX_BLOCKS / active);
+        return Some(format!(
+            "bands pictures and pages draw a block per band and batch, up to {MAX_BLOCKS}; \
+             these bands have {active} x {} = {blocks}: --batch {batch} or more draws them",
+            pipe.batches()
+        ));
+    }
+    None
 }
 
 /// Positions of a bands grid.
 pub(super) struct BandsLayout {
+    pipe: Pipeline,
+    pub(super) detail: Detail,
     pub(super) cell_w: f64,
     pub(super) cell_h: f64,
     pub(super) grid_x: f64,
@@ -46,10 +122,7 @@ pub(super) struct BandsLayout {
 
 impl Geometry for BandsLayout {
     fn centre(&self, i: usize, j: usize) -> (f64, f64) {
-        (
-            self.grid_x + (j as f64 + 0.5) * self.cell_w,
-            self.grid_y + (i as f64 + 0.5) * self.cell_h,
-        )
+        (self.x(j) + 0.5 * self.cell_w, self.y(i) + 0.5 * self.cell_h)
     }
 
     fn side(&self) -> f64 {
@@ -57,7 +130,10 @@ impl Geometry for BandsLayout {
     }
 
     fn walk_width(&self) -> f64 {
-        (self.side() * 0.1).clamp(1.5, 3.0)
+        match self.detail {
+            Detail::Cells => (self.side() * 0.1).clamp(1.5, 3.0),
+            Detail::Blocks => 2.5,
+        }
     }
 
     fn disc(&self) -> f64 {
@@ -67,40 +143,71 @@ impl Geometry for BandsLayout {
     fn hop_width(&self) -> f64 {
         (self.side() * 0.2).clamp(3.0, 8.0)
     }
+
+    fn cell_marks(&self) -> bool {
+        self.detail == Detail::Cells
+    }
 }
 
 impl BandsLayout {
     fn new(pipe: &Pipeline, full: bool, labelled: bool) -> BandsLayout {
-        let (m, n) = (pipe.rows().max(1), pipe.cols().max(1));
-        let mut cell_w = (760.0 / n as f64).min(56.0);
-        let mut cell_h = (400.0 / m as f64).min(56.0);
+        let detail = Detail::of(pipe);
+        let (mut cell_w, mut cell_h) = cell_sides(pipe);
         if cell_w >= 20.0 && cell_h >= 20.0 {
             cell_w = cell_w.min(cell_h);
             cell_h = cell_w;
         }
-        let cell_text = cell_w >= 22.0 && cell_h >= 18.0;
+        let cell_text = detail == Detail::Cells && cell_w >= 22.0 && cell_h >= 18.0;
         let title = if full { TITLE_PX + 16.0 } else { 0.0 };
         let grid_y = MARGIN + title + 60.0 + if labelled { 0.0 } else { -20.0 };
         let grid_x = MARGIN + 110.0;
         let grid_bottom = grid_y + cell_h * pipe.rows() as f64;
+        let gaps = pipe.active_ranks().saturating_sub(1) as f64 * GAP;
         BandsLayout {
+            pipe: *pipe,
+            detail,
             cell_w,
             cell_h,
             grid_x,
             grid_y,
             cell_text,
             value_px: (cell_w.min(cell_h) * 0.42).clamp(9.5, 18.0),
-            width: grid_x + cell_w * pipe.cols() as f64 + 60.0,
+            width: grid_x + cell_w * pipe.cols() as f64 + gaps + 60.0,
             grid_bottom,
         }
     }
 
+    /// The left edge of column `j` (bands after the first start a gap further right).
     fn x(&self, j: usize) -> f64 {
-        self.grid_x + j as f64 * self.cell_w
+        let band = if j < self.pipe.cols() {
+            self.pipe.owner_of_col(j)
+        } else {
+            self.pipe.active_ranks().saturating_sub(1)
+        };
+        self.grid_x + j as f64 * self.cell_w + band as f64 * GAP
     }
 
     fn y(&self, i: usize) -> f64 {
         self.grid_y + i as f64 * self.cell_h
+    }
+
+    /// Left and right edges of band `k`.
+    fn band_edges(&self, k: usize) -> (f64, f64) {
+        let cols = self.pipe.cols_of(k);
+        let left = self.x(cols.start);
+        (left, left + cols.len() as f64 * self.cell_w)
+    }
+
+    /// The geometry the page reads from the picture's root.
+    fn root_attributes(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("data-grid-x", num(self.grid_x)),
+            ("data-grid-y", num(self.grid_y)),
+            ("data-cell-w", self.cell_w.to_string()),
+            ("data-cell-h", self.cell_h.to_string()),
+            ("data-gap", num(GAP)),
+            ("data-detail", self.detail.name().into()),
+        ]
     }
 }
 
@@ -130,7 +237,7 @@ fn text(out: &mut SvgWriter, class: &str, at: (f64, f64), px: f64, anchor: &str,
 
 fn draw(p: &Picture, full: bool) -> Result<String, Error> {
     let pipe = p.bands.expect("a bands picture");
-    if let Some(problem) = too_large(pipe.rows(), pipe.cols()) {
+    if let Some(problem) = refusal(pipe, p.values.is_some()) {
         return Err(Error::Usage(problem));
     }
     check(p)?;
@@ -142,25 +249,28 @@ fn draw(p: &Picture, full: bool) -> Result<String, Error> {
         p.spans.to_vec()
     };
     let tl = timeline::Timeline::new(pipe, &spans, !p.spans.is_empty(), l.grid_bottom + 44.0);
-    let legend = if full { legend_lines(p, pipe) } else { vec![] };
+    let legend = if full {
+        legend_lines(p, pipe, &l)
+    } else {
+        vec![]
+    };
     let width = l.width.max(tl.width()).max(760.0).ceil();
     let legend_y = tl.bottom() + 24.0;
     let height = (legend_y + legend.len() as f64 * 20.0 + MARGIN).ceil();
     let mut out = SvgWriter::new();
-    out.open(
-        "svg",
-        &[
-            ("xmlns", "http://www.w3.org/2000/svg".into()),
-            ("width", num(width)),
-            ("height", num(height)),
-            ("viewBox", format!("0 0 {} {}", num(width), num(height))),
-            ("font-family", super::style::FONT_FAMILY.into()),
-            ("class", "lcs-picture bands-picture".into()),
-            ("data-rows", pipe.rows().to_string()),
-            ("data-cols", pipe.cols().to_string()),
-            ("data-ranks", pipe.ranks().to_string()),
-        ],
-    );
+    let mut root = vec![
+        ("xmlns", "http://www.w3.org/2000/svg".to_owned()),
+        ("width", num(width)),
+        ("height", num(height)),
+        ("viewBox", format!("0 0 {} {}", num(width), num(height))),
+        ("font-family", super::style::FONT_FAMILY.into()),
+        ("class", "lcs-picture bands-picture".into()),
+        ("data-rows", pipe.rows().to_string()),
+        ("data-cols", pipe.cols().to_string()),
+        ("data-ranks", pipe.ranks().to_string()),
+    ];
+    root.extend(l.root_attributes());
+    out.open("svg", &root);
     super::marks::defs(&mut out, l.side().max(20.0), pipe.active_ranks());
     out.leaf(
         "rect",
@@ -185,15 +295,19 @@ fn draw(p: &Picture, full: bool) -> Result<String, Error> {
         );
     }
     axes(&mut out, p, pipe, &l);
-    cells(&mut out, p, pipe, &l);
+    match l.detail {
+        Detail::Cells => cells(&mut out, p, pipe, &l),
+        Detail::Blocks => blocks(&mut out, pipe, &l),
+    }
     fences(&mut out, pipe, &l);
     if !full {
         stages(&mut out, pipe, &l);
     }
-    walk::steps(&mut out, p, &l);
-    cell_texts(&mut out, p, pipe, &l);
+    // Arrows, the walk and its hops under the cells' texts, whose halo keeps them readable.
     messages(&mut out, p, pipe, &l)?;
+    walk::steps(&mut out, p, &l);
     walk::hop_arrows(&mut out, p, &l, &hops);
+    cell_texts(&mut out, p, pipe, &l);
     tl.draw(&mut out);
     if full {
         for (k, line) in legend.iter().enumerate() {
@@ -211,14 +325,14 @@ fn draw(p: &Picture, full: bool) -> Result<String, Error> {
     Ok(out.finish())
 }
 
-/// The bands named above the grid, the batches on the left, the sequences' bytes when the
-/// cells are large enough for them.
+/// The bands named above the grid, the batches on the left (as many as have room), the
+/// sequences' bytes when the cells are large enough for them.
 fn axes(out: &mut SvgWriter, p: &Picture, pipe: &Pipeline, l: &BandsLayout) {
     out.group("axes");
     let top = l.grid_y - 8.0;
     for k in 0..pipe.active_ranks() {
         let cols = pipe.cols_of(k);
-        let (a, b) = (l.x(cols.start), l.x(cols.end));
+        let (a, b) = l.band_edges(k);
         let wide = b - a > 150.0;
         let name = if wide {
             format!("p{k}: columns {}–{}", cols.start, cols.end - 1)
@@ -254,20 +368,23 @@ fn axes(out: &mut SvgWriter, p: &Picture, pipe: &Pipeline, l: &BandsLayout) {
                 out,
                 "col-byte",
                 (l.x(j) + l.cell_w / 2.0, top),
-                (l.cell_w * 0.5).clamp(9.0, 18.0),
+                (l.cell_w * 0.5).clamp(11.0, 18.0),
                 "middle",
                 &label,
             );
         }
     }
-    for b in 0..pipe.batches() {
+    // A label per batch while batches are 20 units high; every few batches beyond.
+    let batch_h = pipe.batch() as f64 * l.cell_h;
+    let every = (20.0 / batch_h.max(1e-9)).ceil().max(1.0) as usize;
+    for b in (0..pipe.batches()).step_by(every) {
         let rows = pipe.batch_rows(b);
         let mid = (l.y(rows.start) + l.y(rows.end)) / 2.0;
         text(
             out,
             "batch-label",
             (MARGIN, mid + 5.0),
-            14.0,
+            15.0,
             "start",
             &format!("batch {b}"),
         );
@@ -275,7 +392,7 @@ fn axes(out: &mut SvgWriter, p: &Picture, pipe: &Pipeline, l: &BandsLayout) {
     if let (Some(x), true) = (p.x, l.cell_h >= 12.0) {
         for (i, &byte) in x.iter().enumerate() {
             let (label, _) = super::picture::byte_label(byte);
-            let px = (l.cell_h * 0.6).clamp(9.0, 18.0);
+            let px = (l.cell_h * 0.6).clamp(11.0, 18.0);
             text(
                 out,
                 "row-byte",
@@ -317,8 +434,37 @@ fn cells(out: &mut SvgWriter, p: &Picture, pipe: &Pipeline, l: &BandsLayout) {
     out.close("g");
 }
 
-/// Thick lines between bands (ownership without colour), thin white lines between words,
-/// dashed lines between batches.
+/// One block per band and batch, to scale: the cells a band computes in one go.
+fn blocks(out: &mut SvgWriter, pipe: &Pipeline, l: &BandsLayout) {
+    out.group("blocks");
+    for b in 0..pipe.batches() {
+        let rows = pipe.batch_rows(b);
+        for k in 0..pipe.active_ranks() {
+            let cols = pipe.cols_of(k);
+            let (left, right) = l.band_edges(k);
+            out.leaf(
+                "rect",
+                &[
+                    ("class", "block".into()),
+                    ("data-rank", k.to_string()),
+                    ("data-batch", b.to_string()),
+                    ("data-unit", (k + b).to_string()),
+                    ("data-rows", format!("{}..{}", rows.start, rows.end)),
+                    ("data-cols", format!("{}..{}", cols.start, cols.end)),
+                    ("x", num(left)),
+                    ("y", num(l.y(rows.start))),
+                    ("width", num(right - left)),
+                    ("height", num(rows.len() as f64 * l.cell_h)),
+                    ("fill", hex(rank_colour(k))),
+                ],
+            );
+        }
+    }
+    out.close("g");
+}
+
+/// Thick lines in the gaps between bands (ownership without colour, over no cell), thin white
+/// lines between words, dashed lines between batches.
 fn fences(out: &mut SvgWriter, pipe: &Pipeline, l: &BandsLayout) {
     out.group("fences");
     let (top, bottom) = (l.grid_y - 4.0, l.grid_bottom + 4.0);
@@ -343,9 +489,13 @@ fn fences(out: &mut SvgWriter, pipe: &Pipeline, l: &BandsLayout) {
         }
         out.leaf("line", &attrs);
     };
-    if pipe.total_words() <= 200 {
+    if pipe.total_words() <= 200 && l.cell_w * pipe.word() as f64 >= 4.0 {
         for w in 1..pipe.total_words() {
-            let x = l.x(w * pipe.word());
+            let j = w * pipe.word();
+            if pipe.owner_of_col(j) != pipe.owner_of_col(j - 1) {
+                continue;
+            }
+            let x = l.x(j);
             line(
                 out,
                 "word",
@@ -357,24 +507,28 @@ fn fences(out: &mut SvgWriter, pipe: &Pipeline, l: &BandsLayout) {
             );
         }
     }
-    for b in 1..pipe.batches() {
-        let y = l.y(pipe.batch_rows(b).start);
-        line(
-            out,
-            "batch",
-            (l.grid_x - 10.0, y),
-            (l.x(pipe.cols()) + 4.0, y),
-            hex(TEXT_COLOUR),
-            1.5,
-            Some("6 4"),
-        );
+    let right = l.band_edges(pipe.active_ranks().saturating_sub(1)).1;
+    if pipe.batches() <= 200 {
+        for b in 1..pipe.batches() {
+            let y = l.y(pipe.batch_rows(b).start);
+            line(
+                out,
+                "batch",
+                (l.grid_x - 10.0, y),
+                (right + 4.0, y),
+                hex(TEXT_COLOUR),
+                1.5,
+                Some("6 4"),
+            );
+        }
     }
+    let half = GAP / 2.0;
     for k in 0..=pipe.active_ranks() {
-        let x = l.x(if k == pipe.active_ranks() {
-            pipe.cols()
+        let x = if k == pipe.active_ranks() {
+            right + half
         } else {
-            pipe.cols_of(k).start
-        });
+            l.band_edges(k).0 - half
+        };
         line(
             out,
             "band-edge",
@@ -394,7 +548,7 @@ fn stages(out: &mut SvgWriter, pipe: &Pipeline, l: &BandsLayout) {
     for b in 0..pipe.batches() {
         let rows = pipe.batch_rows(b);
         for k in 0..pipe.active_ranks() {
-            let cols = pipe.cols_of(k);
+            let (left, right) = l.band_edges(k);
             out.leaf(
                 "rect",
                 &[
@@ -402,10 +556,10 @@ fn stages(out: &mut SvgWriter, pipe: &Pipeline, l: &BandsLayout) {
                     ("data-unit", (k + b).to_string()),
                     ("data-rank", k.to_string()),
                     ("data-batch", b.to_string()),
-                    ("x", num(l.x(cols.start) + 1.5)),
+                    ("x", num(left + 1.5)),
                     ("y", num(l.y(rows.start) + 1.5)),
-                    ("width", num(cols.len() as f64 * l.cell_w - 3.0)),
-                    ("height", num(rows.len() as f64 * l.cell_h - 3.0)),
+                    ("width", num((right - left - 3.0).max(1.0))),
+                    ("height", num((rows.len() as f64 * l.cell_h - 3.0).max(1.0))),
                     ("fill", "none".into()),
                     ("stroke", hex(DIAGONAL_COLOUR)),
                     ("stroke-width", "3".into()),
@@ -463,7 +617,8 @@ fn cell_texts(out: &mut SvgWriter, p: &Picture, pipe: &Pipeline, l: &BandsLayout
     out.close("g");
 }
 
-/// One arrow per message of carries: across the band's right edge, at the batch's middle.
+/// One arrow per message of carries, at the batch's middle row: from the sender's last column
+/// across the gap into the receiver's first, at least a cell (and 32 units) long.
 fn messages(
     out: &mut SvgWriter,
     p: &Picture,
@@ -471,6 +626,7 @@ fn messages(
     l: &BandsLayout,
 ) -> Result<(), Error> {
     out.group("messages");
+    let reach = (l.cell_w / 2.0).max(16.0);
     for e in p.messages.iter().filter(|e| e.kind == Kind::Boundary) {
         let Some(b) = pipe.batch_of_message(e) else {
             return Err(Error::Internal(anyhow::anyhow!(
@@ -480,8 +636,7 @@ fn messages(
         let (i, j) = e.cell().unwrap_or_default();
         let rows = pipe.batch_rows(b);
         let y = (l.y(rows.start) + l.y(rows.end)) / 2.0;
-        let edge = l.x(pipe.cols_of(e.from).end);
-        let reach = (l.cell_w * 0.8).clamp(24.0, 32.0);
+        let (from, to) = (l.band_edges(e.from).1, l.band_edges(e.to).0);
         grid::arrow(
             out,
             &[
@@ -497,13 +652,13 @@ fn messages(
                 ("data-bytes", e.bytes.to_string()),
             ],
             &[
-                ("x1", num(edge - reach)),
+                ("x1", num(from - reach)),
                 ("y1", num(y)),
-                ("x2", num(edge + reach)),
+                ("x2", num(to + reach)),
                 ("y2", num(y)),
             ],
             e.from,
-            (l.cell_h * 0.2).clamp(5.0, 7.0),
+            (rows.len() as f64 * l.cell_h * 0.2).clamp(3.0, 7.0),
         );
     }
     out.close("g");
@@ -511,16 +666,17 @@ fn messages(
 }
 
 /// What the static picture says under its timeline.
-fn legend_lines(p: &Picture, pipe: &Pipeline) -> Vec<String> {
+fn legend_lines(p: &Picture, pipe: &Pipeline, l: &BandsLayout) -> Vec<String> {
     let mut lines = vec![];
     for k in 0..pipe.active_ranks() {
         let cols = pipe.cols_of(k);
+        let words = pipe.words(k).len();
         lines.push(format!(
             "p{k}: columns {}–{} ({} word{} of {}){}",
             cols.start,
             cols.end.saturating_sub(1),
-            pipe.words(k).len(),
-            if pipe.words(k).len() == 1 { "" } else { "s" },
+            words,
+            if words == 1 { "" } else { "s" },
             pipe.word(),
             if k + 1 < pipe.active_ranks() {
                 format!(", sends p{} one message of carries per batch", k + 1)
@@ -535,8 +691,16 @@ fn legend_lines(p: &Picture, pipe: &Pipeline) -> Vec<String> {
     if pipe.teaching() {
         lines.push(super::lesson::teaching_word(pipe));
     }
+    if l.detail == Detail::Blocks {
+        lines.push(format!(
+            "a block: one band's batch of {} rows, drawn to scale (cells are too small to draw \
+             one by one); the walk goes cell by cell through them",
+            pipe.batch()
+        ));
+    }
     lines.push(format!(
-        "arrow: one message, the carries of a batch's rows ({} bytes for {} rows), in the sender's colour",
+        "arrow: one message, the carries of a batch's rows ({} bytes for {} rows), in the \
+         sender's ink",
         pipe.message_bytes(0),
         pipe.batch()
     ));
@@ -556,42 +720,128 @@ mod tests {
     use crate::engines::bands::BandPlan;
     use crate::engines::diagonal::schedule::Schedule;
 
+    fn parse(svg: &str) -> roxmltree::Document<'_> {
+        roxmltree::Document::parse(svg).unwrap()
+    }
+
+    fn class<'a>(doc: &'a roxmltree::Document, c: &str) -> Vec<roxmltree::Node<'a, 'a>> {
+        doc.descendants()
+            .filter(|e| e.attribute("class") == Some(c))
+            .collect()
+    }
+
+    fn attr(n: &roxmltree::Node, name: &str) -> f64 {
+        n.attribute(name).unwrap().parse().unwrap()
+    }
+
     #[test]
     fn a_bands_picture_has_a_cell_per_cell_and_an_arrow_per_message() {
         let plan = BandPlan::new(11, 13, 3, 4);
         let pipe = Pipeline::with_word(&plan, 4);
+        assert_eq!(Detail::of(&pipe), Detail::Cells);
         let s = Schedule::new(11, 13, 3);
         let messages = pipe.messages();
         let mut picture = Picture::of_schedule(&s, &messages, "bands".into(), vec![]);
         picture.bands = Some(&pipe);
         let svg = render(&picture).unwrap();
-        let doc = roxmltree::Document::parse(&svg).unwrap();
-        let class = |c: &str| {
-            doc.descendants()
-                .filter(|e| e.attribute("class") == Some(c))
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(class("cell").len(), 11 * 13);
-        assert_eq!(class("message").len(), 6);
-        assert_eq!(class("band-edge").len(), 4);
-        for c in class("cell") {
+        let doc = parse(&svg);
+        assert_eq!(class(&doc, "cell").len(), 11 * 13);
+        assert_eq!(class(&doc, "message").len(), 6);
+        assert_eq!(class(&doc, "band-edge").len(), 4);
+        for c in class(&doc, "cell") {
             let j: usize = c.attribute("data-j").unwrap().parse().unwrap();
             let owner: usize = c.attribute("data-owner").unwrap().parse().unwrap();
             assert_eq!(owner, pipe.owner_of_col(j));
         }
+        // No fence stands on a cell: each is in a gap between two bands' cells.
+        let cells = class(&doc, "cell");
+        for f in class(&doc, "band-edge") {
+            let x = attr(&f, "x1");
+            for c in &cells {
+                let (left, w) = (attr(c, "x"), attr(c, "width"));
+                assert!(
+                    x + 1.5 <= left || x - 1.5 >= left + w,
+                    "fence at {x} on {c:?}"
+                );
+            }
+        }
+        // Each arrow reaches from the sender's band into the receiver's, a cell long at least.
+        for a in class(&doc, "message") {
+            let (x1, x2) = (attr(&a, "x1"), attr(&a, "x2"));
+            assert!(x2 - x1 >= 36.0, "{x1}..{x2}");
+        }
         assert!(
-            class("span").len() >= 9,
+            class(&doc, "span").len() >= 9,
             "a timeline: three batches on three ranks"
         );
         assert!(svg.contains("teaching word"), "the word is said");
         let grid = render_grid(&picture).unwrap();
-        let doc = roxmltree::Document::parse(&grid).unwrap();
-        let stages = doc
-            .descendants()
-            .filter(|e| e.attribute("class") == Some("stage"))
-            .count();
-        assert_eq!(stages, 9);
-        assert!(too_large(65, 100).is_some() && too_large(64, 513).is_some());
-        assert!(too_large(64, 512).is_none());
+        let doc = parse(&grid);
+        assert_eq!(class(&doc, "stage").len(), 9);
+        let root = doc.root_element();
+        assert_eq!(root.attribute("data-detail"), Some("cells"));
+        assert_eq!(root.attribute("data-gap"), Some("8"));
+    }
+
+    #[test]
+    fn large_bands_are_drawn_as_blocks_of_bands_and_batches() {
+        let plan = BandPlan::new(300, 700, 4, 32);
+        let pipe = Pipeline::of_plan(&plan);
+        assert_eq!(Detail::of(&pipe), Detail::Blocks);
+        assert_eq!(refusal(&pipe, false), None);
+        assert_eq!(refusal(&pipe, true), None);
+        let s = Schedule::new(300, 700, 4);
+        let messages = pipe.messages();
+        let mut picture = Picture::of_schedule(&s, &messages, "bands".into(), vec![]);
+        picture.bands = Some(&pipe);
+        for full in [true, false] {
+            let svg = draw(&picture, full).unwrap();
+            assert!(svg.len() < 200_000, "{} bytes", svg.len());
+            let doc = parse(&svg);
+            assert!(class(&doc, "cell").is_empty());
+            let blocks = class(&doc, "block");
+            assert_eq!(blocks.len(), 4 * 10);
+            for b in &blocks {
+                let k: usize = b.attribute("data-rank").unwrap().parse().unwrap();
+                let batch: usize = b.attribute("data-batch").unwrap().parse().unwrap();
+                let cols = pipe.cols_of(k);
+                assert_eq!(
+                    b.attribute("data-cols"),
+                    Some(format!("{}..{}", cols.start, cols.end).as_str())
+                );
+                assert_eq!(
+                    b.attribute("data-unit"),
+                    Some((k + batch).to_string().as_str())
+                );
+            }
+            assert_eq!(class(&doc, "message").len(), 30);
+            assert_eq!(doc.root_element().attribute("data-detail"), Some("blocks"));
+        }
+    }
+
+    #[test]
+    fn refusals_name_the_batch_that_draws() {
+        let plan = BandPlan::new(100_000, 100_000, 4, 1);
+        let pipe = Pipeline::of_plan(&plan);
+        let why = refusal(&pipe, false).unwrap();
+        assert!(why.ends_with("--batch 391 or more draws them"), "{why}");
+        let fits = Pipeline::of_plan(&BandPlan::new(100_000, 100_000, 4, 391));
+        assert_eq!(refusal(&fits, false), None);
+        let tight = Pipeline::of_plan(&BandPlan::new(100_000, 100_000, 4, 390));
+        assert!(refusal(&tight, false).is_some());
+        // A run's page holds its values: a schedule draws what a run cannot.
+        let why = refusal(&fits, true).unwrap();
+        assert!(
+            why.contains("`mpi-lcs schedule --engine bands --rows 100000"),
+            "{why}"
+        );
+        assert_eq!(
+            Detail::of(&Pipeline::of_plan(&BandPlan::new(24, 192, 3, 8))),
+            Detail::Cells
+        );
+        assert_eq!(
+            Detail::of(&Pipeline::of_plan(&BandPlan::new(64, 512, 3, 8))),
+            Detail::Blocks
+        );
     }
 }

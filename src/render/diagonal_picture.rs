@@ -6,11 +6,12 @@
 //!
 //! Pictures are drawn from what a run recorded (its values, messages and walk), or, for a schedule,
 //! from the messages the schedule predicts, and are limited to [`MAX_PICTURE_CELLS_SIDE`] cells a
-//! side (beyond, a cell would be too small to read). This module checks the picture, asks for its
-//! layout and draws the parts in order, each in a module of its own: what is shown
-//! ([`super::picture`]), where it goes (`layout`), the matrix (`grid`), the walk (`walk`) and the
-//! legend (`legend`); the title is drawn here. The marks and their classes:
-//! `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
+//! side (beyond, a cell would be too small to read). Each message is an arrow a cell long in its
+//! sender's ink, drawn under the cells' texts; diagonals are numbered along the top and right
+//! edges. This module checks the picture, asks for its layout and draws the parts in order, each
+//! in a module of its own: what is shown ([`super::picture`]), where it goes (`layout`), the matrix
+//! (`grid`), the walk (`walk`) and the legend (`legend`); the title is drawn here. The marks and
+//! their classes: `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use super::layout::{swap_note, Layout, LEGEND_PX, MARGIN, TITLE_PX};
 use super::marks::defs;
@@ -59,6 +60,13 @@ pub(super) fn draw(p: &Picture, full: bool) -> Result<String, Error> {
             ("data-rows", p.schedule.rows().to_string()),
             ("data-cols", p.schedule.cols().to_string()),
             ("data-ranks", p.schedule.ranks().to_string()),
+            // The grid's geometry, from which the page finds the cell under the mouse.
+            ("data-grid-x", num(layout.grid_x)),
+            ("data-grid-y", num(layout.grid_y)),
+            ("data-cell-w", num(layout.cell)),
+            ("data-cell-h", num(layout.cell)),
+            ("data-gap", "0".into()),
+            ("data-detail", "cells".into()),
         ],
     );
     defs(&mut out, layout.cell, p.schedule.working_ranks());
@@ -75,15 +83,17 @@ pub(super) fn draw(p: &Picture, full: bool) -> Result<String, Error> {
         title(&mut out, p);
     }
     grid::axes(&mut out, p, &layout);
-    grid::diagonal_labels(&mut out, p, &layout);
+    grid::diagonal_labels(&mut out, p, &layout, !full);
     grid::cells(&mut out, p, &layout);
     if !full {
         grid::diagonal_outlines(&mut out, p, &layout);
     }
-    walk::steps(&mut out, p, &layout);
-    grid::cell_texts(&mut out, p, &layout);
+    // Arrows, the walk and its hops under the cells' texts, whose halo keeps every value
+    // readable: no mark covers a value.
     grid::messages(&mut out, &layout, &arrows);
+    walk::steps(&mut out, p, &layout);
     walk::hop_arrows(&mut out, p, &layout, &hops);
+    grid::cell_texts(&mut out, p, &layout);
     if full {
         legend::draw(&mut out, p, &layout);
     }

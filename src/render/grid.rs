@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use super::layout::{Layout, AXIS_PX};
 use super::picture::{byte_label, is_match, Arrow, Picture};
 use super::style::{
-    hex, rank_colour, rank_hatch, DIAGONAL_COLOUR, FAINT_TEXT_COLOUR, MESSAGE_COLOUR, RANK_COLOURS,
+    hex, rank_colour, rank_hatch, rank_ink, DIAGONAL_COLOUR, FAINT_TEXT_COLOUR, RANK_COLOURS,
     TEXT_COLOUR,
 };
 use super::xml::{num, SvgWriter};
@@ -114,12 +114,15 @@ pub(super) fn axes(out: &mut SvgWriter, p: &Picture, l: &Layout) {
 }
 
 /// Each diagonal's number where it leaves the grid at its top-right end: the top edge for
-/// `d < n`, the right edge after; a short tick continues the diagonal to its number.
-pub(super) fn diagonal_labels(out: &mut SvgWriter, p: &Picture, l: &Layout) {
+/// `d < n`, the right edge after; a short tick continues the diagonal to its number. Every
+/// `diagonal_every`-th diagonal is numbered; with `every_one` (the page) the others are there
+/// too, hidden (`data-extra`), for the page to show the current diagonal's number whatever it is.
+pub(super) fn diagonal_labels(out: &mut SvgWriter, p: &Picture, l: &Layout, every_one: bool) {
     let s = p.schedule;
     let n = s.cols();
     out.group("diagonal-labels");
-    for d in (0..s.diagonals()).filter(|d| d % l.diagonal_every == 0) {
+    for d in (0..s.diagonals()).filter(|d| every_one || d % l.diagonal_every == 0) {
+        let extra = d % l.diagonal_every != 0;
         // The top-right corner of the diagonal's top-right cell.
         let (cx, cy) = if d < n {
             (l.grid_x + (d + 1) as f64 * l.cell, l.grid_y)
@@ -130,31 +133,33 @@ pub(super) fn diagonal_labels(out: &mut SvgWriter, p: &Picture, l: &Layout) {
             )
         };
         let tick = 5.0;
-        out.leaf(
-            "line",
-            &[
-                ("class", "diagonal-tick".into()),
-                ("data-d", d.to_string()),
-                ("x1", num(cx)),
-                ("y1", num(cy)),
-                ("x2", num(cx + tick)),
-                ("y2", num(cy - tick)),
-                ("stroke", hex(DIAGONAL_COLOUR)),
-                ("stroke-width", "1".into()),
-            ],
-        );
-        out.text(
-            &[
-                ("class", "diagonal-label".into()),
-                ("data-d", d.to_string()),
-                ("x", num(cx + tick + 1.0)),
-                ("y", num(cy - tick + 1.0)),
-                ("font-size", num(l.diagonal_px)),
-                ("font-style", "italic".into()),
-                ("fill", hex(DIAGONAL_COLOUR)),
-            ],
-            &format!("d={d}"),
-        );
+        let mut attrs = vec![
+            ("class", "diagonal-tick".to_owned()),
+            ("data-d", d.to_string()),
+            ("x1", num(cx)),
+            ("y1", num(cy)),
+            ("x2", num(cx + tick)),
+            ("y2", num(cy - tick)),
+            ("stroke", hex(DIAGONAL_COLOUR)),
+            ("stroke-width", "1".into()),
+        ];
+        if extra {
+            attrs.push(("data-extra", "1".into()));
+        }
+        out.leaf("line", &attrs);
+        let mut attrs = vec![
+            ("class", "diagonal-label".to_owned()),
+            ("data-d", d.to_string()),
+            ("x", num(cx + tick + 1.0)),
+            ("y", num(cy - tick + 1.0)),
+            ("font-size", num(l.diagonal_px)),
+            ("font-style", "italic".into()),
+            ("fill", hex(DIAGONAL_COLOUR)),
+        ];
+        if extra {
+            attrs.push(("data-extra", "1".into()));
+        }
+        out.text(&attrs, &format!("d={d}"));
     }
     out.close("g");
 }
@@ -293,7 +298,8 @@ pub(super) fn cell_texts(out: &mut SvgWriter, p: &Picture, l: &Layout) {
         return;
     }
     let s = p.schedule;
-    if p.values.is_some() && l.cell >= 40.0 {
+    // Owners in the corners of a picture's cells (the page's values fill its cells).
+    if p.values.is_some() && l.cell >= 40.0 && l.value_px < l.cell * 0.45 {
         out.group("owner-tags");
         let px = (l.cell * 0.2).clamp(9.0, 12.0);
         for i in 0..s.rows() {
@@ -352,17 +358,18 @@ pub(super) fn cell_texts(out: &mut SvgWriter, p: &Picture, l: &Layout) {
     out.close("g");
 }
 
+/// Each boundary message as an arrow from the sending cell's centre into the receiving cell, a
+/// cell long: it starts a little behind the sender's centre, under its value, and its head
+/// stops short of the receiver's value (the arrows are drawn before the cells' texts, whose
+/// halo keeps every value readable over a shaft).
 pub(super) fn messages(out: &mut SvgWriter, l: &Layout, arrows: &[Arrow]) {
     out.group("messages");
     for a in arrows {
         let (i, j) = a.from;
-        // Shafts sit off-centre (right of the value for a downward arrow, below it for a
-        // rightward one) and cross the shared edge, 0.3 cell into each cell.
-        let (from, to) = if a.down {
-            (l.at(i, j, 0.32, 0.2), l.at(i, j, 0.32, 0.8))
-        } else {
-            (l.at(i, j, 0.2, 0.32), l.at(i, j, 0.8, 0.32))
-        };
+        let (dx, dy) = if a.down { (0.0, 1.0) } else { (1.0, 0.0) };
+        let back = 0.2;
+        let from = l.at(i, j, -back * dx, -back * dy);
+        let to = l.at(i, j, (1.0 - back) * dx, (1.0 - back) * dy);
         let e = &a.event;
         let ends = [
             ("x1", num(from.0)),
@@ -389,8 +396,9 @@ pub(super) fn messages(out: &mut SvgWriter, l: &Layout, arrows: &[Arrow]) {
     out.close("g");
 }
 
-/// One message arrow: a black edge under a shaft in the sender's colour (`class="message"`,
-/// carrying `data`), its head in the same colours; the edge is `message-halo`.
+/// One message arrow: a white edge under a shaft in the sender's ink (`class="message"`,
+/// carrying `data`), its head in the same colours: dark on every cell colour, apart from the
+/// black fences it crosses; the edge is `message-halo`.
 pub(super) fn arrow(
     out: &mut SvgWriter,
     data: &[(&'static str, String)],
@@ -402,8 +410,8 @@ pub(super) fn arrow(
     halo.extend(data.iter().cloned());
     halo.extend(ends.iter().cloned());
     halo.extend([
-        ("stroke", hex(MESSAGE_COLOUR)),
-        ("stroke-width", num(width + 2.5)),
+        ("stroke", "#ffffff".to_owned()),
+        ("stroke-width", num(width + (width * 0.5).max(4.0))),
         ("stroke-linecap", "round".into()),
     ]);
     out.leaf("line", &halo);
@@ -416,7 +424,7 @@ pub(super) fn arrow(
         "url(#message-head)".into()
     };
     shaft.extend([
-        ("stroke", hex(rank_colour(sender))),
+        ("stroke", hex(rank_ink(sender))),
         ("stroke-width", num(width)),
         ("stroke-linecap", "round".into()),
         ("marker-end", head),

@@ -2,34 +2,37 @@
 //! diagonals, or the bands engine's pipeline stage by stage) and then the traceback cell by cell
 //! (`schedule --html`, `solve --html`).
 //!
-//! The page holds everything it needs: the grid drawn by [`super::svg::render_grid`] (or the bands
-//! picture's), the style sheet and the script (`page/page.css` and the `page/*.js` parts, compiled
-//! in) and the run's data as one JSON block (`Data`, schema 2). It loads nothing: a
-//! Content-Security-Policy forbids every fetch, so it works offline and shows the same thing in any
-//! current browser. The script derives owners and segments from the schedule's formulas, checks
-//! them against the grid's marks, and exposes its state to tests as `window.lcsPage`. Pages are
-//! limited to [`MAX_PAGE_CELLS_SIDE`] cells a side, like the pictures they contain, and group units
-//! beyond [`MAX_STEPS_PER_PHASE`] per phase. The data's fields:
-//! `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
+//! The page holds everything it needs: the grid drawn by [`super::svg::render_grid`] (or
+//! [`super::bands_picture::render_grid`]), the style sheet and the script (`page/page.css` and
+//! the `page/*.js` parts, compiled in) and the run's data as one JSON block (`Data`, schema 3). It
+//! loads nothing: a Content-Security-Policy forbids every fetch, so it works offline and shows the
+//! same thing in any current browser. The script derives owners and segments from the schedule's
+//! formulas, checks them against the grid's marks, finds the cell under the mouse from the grid's
+//! geometry, and exposes its state to tests as `window.lcsPage`; its projector mode (`#projector`,
+//! the key p) folds the side panel away and lets no text of the grid show under 12 pixels.
+//! Diagonal pages are limited to [`MAX_PAGE_CELLS_SIDE`] cells a side, bands pages to what
+//! [`super::bands_picture::refusal`] allows, and units beyond [`MAX_STEPS_PER_PHASE`] per phase are
+//! grouped. The data's fields: `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use serde::Serialize;
 
-use super::layout::MAX_CELL_TEXT_SIDE;
+use super::bands_picture::{self, Detail};
+use super::lesson;
+use super::page_legend::legend;
 use super::picture::{self, Picture};
-use super::style::{self, hex, rank_colour, rank_hatch, Hatch, RANK_COLOURS};
+use super::style::{self, hex, rank_colour, RANK_COLOURS};
 use super::svg;
 use super::words;
-use super::xml::{escape, SvgWriter};
-use super::{bands_picture, lesson};
+use super::xml::escape;
 use crate::comm::trace::Event;
 use crate::error::Error;
 use crate::report::{RankReport, Report};
 use lcs_core::problem::{Move, Problem};
 
-/// Largest number of rows or columns a page is written for.
+/// Largest number of rows or columns a diagonal engine's page is written for.
 pub const MAX_PAGE_CELLS_SIDE: usize = svg::MAX_PICTURE_CELLS_SIDE;
 
 /// Most steps the fill or the walk is played in; beyond, one step shows several diagonals (or
@@ -38,18 +41,20 @@ pub const MAX_STEPS_PER_PHASE: usize = 100;
 
 const CSS: &str = include_str!("page/page.css");
 /// The page's script, in parts that share one scope (each part reads what the parts before it
-/// defined): the data and the engines' formulas, the walk's rule, the steps, the side panel's
-/// texts, the cell inspector, the timeline and the prediction mode, and the player's controls.
-const SCRIPT: [&str; 6] = [
+/// defined): the data, the engines' formulas and the grid's geometry, the walk's rule, the
+/// side panel's texts, the cell inspector, the prediction mode, the view (projector mode and
+/// the text's sizes), and the player's controls.
+const SCRIPT: [&str; 7] = [
     include_str!("page/model.js"),
     include_str!("page/walk.js"),
     include_str!("page/panel.js"),
     include_str!("page/inspect.js"),
     include_str!("page/quiz.js"),
+    include_str!("page/view.js"),
     include_str!("page/player.js"),
 ];
 
-/// The refusal for a matrix too large for a page, or `None`.
+/// The refusal for a matrix too large for a diagonal engine's page, or `None`.
 pub fn too_large(rows: usize, cols: usize) -> Option<String> {
     let side = MAX_PAGE_CELLS_SIDE;
     (rows > side || cols > side).then(|| {
@@ -70,7 +75,7 @@ struct Data<'a> {
     swapped: bool,
     x: Option<&'a [u8]>,
     y: Option<&'a [u8]>,
-    values: Option<&'a [Vec<u32>]>,
+    value_rows: Option<Vec<String>>,
     lcs: Option<String>,
     distance: Option<usize>,
     cigar: Option<&'a str>,
@@ -84,11 +89,11 @@ struct Data<'a> {
     steps: Steps,
     palette: Vec<String>,
     rank_colours: usize,
-    max_cell_text_side: usize,
     /// `diagonal` or `bands`.
     engine: &'static str,
     bands: Option<BandsData>,
     compare: Vec<lesson::EngineLine>,
+    batches: Vec<lesson::BatchOption>,
 }
 
 /// A bands page's pipeline: its word, batches and each active rank's columns.
@@ -102,6 +107,8 @@ struct BandsData {
     cols: Vec<[usize; 2]>,
     /// The timeline is the run's own (else a model).
     recorded: bool,
+    /// `cells` or `blocks`.
+    detail: &'static str,
 }
 
 #[derive(Debug, Serialize)]
@@ -136,6 +143,33 @@ pub fn write_html(
     crate::export::write_atomic(path, page.as_bytes())
 }
 
+/// Each row of `values` as the steps along it, a character a cell (see the module doc).
+fn value_rows(problem: Problem, values: &[Vec<u32>]) -> Result<Vec<String>, Error> {
+    let mut rows = Vec::with_capacity(values.len());
+    for (i, row) in values.iter().enumerate() {
+        let mut before = match problem {
+            Problem::Lcs => 0,
+            Problem::Edit => i as i64 + 1,
+        };
+        let mut text = String::with_capacity(row.len());
+        for (j, &v) in row.iter().enumerate() {
+            text.push(match v as i64 - before {
+                -1 => '-',
+                0 => '0',
+                1 => '+',
+                step => {
+                    return Err(Error::Internal(anyhow::anyhow!(
+                        "page: the value of ({i}, {j}) is {step} from its left neighbour's"
+                    )))
+                }
+            });
+            before = v as i64;
+        }
+        rows.push(text);
+    }
+    Ok(rows)
+}
+
 /// The page as one HTML document.
 pub fn render(
     picture: &Picture,
@@ -144,7 +178,7 @@ pub fn render(
 ) -> Result<String, Error> {
     let s = picture.schedule;
     let refusal = match picture.bands {
-        Some(_) => bands_picture::too_large(s.rows(), s.cols()),
+        Some(pipe) => bands_picture::refusal(pipe, picture.values.is_some()),
         None => too_large(s.rows(), s.cols()),
     };
     if let Some(problem) = refusal {
@@ -168,8 +202,24 @@ pub fn render(
         })
         .collect();
     let per_phase = |units: usize| units.div_ceil(MAX_STEPS_PER_PHASE).max(1);
+    let compare = lesson::compare(
+        (s.rows(), s.cols(), s.ranks()),
+        picture.problem,
+        picture.bands,
+        bands_batch,
+        report,
+    );
+    let batches = {
+        let plan = crate::engines::bands::BandPlan::new(s.rows(), s.cols(), s.ranks(), bands_batch)
+            .with_problem(picture.problem);
+        let pipe = picture
+            .bands
+            .copied()
+            .unwrap_or_else(|| super::pipeline::Pipeline::of_plan(&plan));
+        lesson::batch_options(&pipe)
+    };
     let data = Data {
-        schema: 2,
+        schema: 3,
         command: if report.is_some() {
             "solve"
         } else {
@@ -183,7 +233,10 @@ pub fn render(
         swapped: picture.swapped,
         x: picture.x,
         y: picture.y,
-        values: picture.values,
+        value_rows: picture
+            .values
+            .map(|v| value_rows(picture.problem, v))
+            .transpose()?,
         lcs: report
             .and_then(|r| r.answer.lcs.as_ref())
             .map(|l| l.display()),
@@ -208,7 +261,6 @@ pub fn render(
         },
         palette: (0..RANK_COLOURS).map(|k| hex(rank_colour(k))).collect(),
         rank_colours: RANK_COLOURS,
-        max_cell_text_side: MAX_CELL_TEXT_SIDE,
         engine: if picture.bands.is_some() {
             "bands"
         } else {
@@ -224,14 +276,10 @@ pub fn render(
                 .map(|k| [b.cols_of(k).start, b.cols_of(k).end])
                 .collect(),
             recorded: !picture.spans.is_empty(),
+            detail: Detail::of(b).name(),
         }),
-        compare: lesson::compare(
-            (s.rows(), s.cols(), s.ranks()),
-            picture.problem,
-            picture.bands,
-            bands_batch,
-            report,
-        ),
+        compare,
+        batches,
     };
     let json = serde_json::to_string(&data).map_err(anyhow::Error::from)?;
     // Inside a script element only `</script` could end the block early; JSON may spell `<`
@@ -259,6 +307,7 @@ pub fn render(
         .map(|p| format!("<p>{}</p>", words::html(p)))
         .collect();
     let compare = compare_table(&data.compare);
+    let strip = escape(&lesson::compare_line(&data.compare));
     let script = format!(
         "'use strict';\n(function () {{\n{}}})();\n",
         SCRIPT.concat()
@@ -295,20 +344,23 @@ pub fn render(
 <button id="intro-button" type="button" title="what is this? (?)" aria-expanded="false">?</button>
 <button id="quiz-button" type="button" title="predict before each step (q)" aria-pressed="false">predict</button>
 <button id="contrast" type="button" title="high contrast (c)" aria-pressed="false">contrast</button>
+<button id="projector" type="button" title="projector: the grid large, every text at least 12 pixels (p)" aria-pressed="false">projector</button>
+<button id="panel-button" type="button" title="show or fold the side panel (s)" aria-expanded="true">panel</button>
 </div>
+<p id="strip">{strip}</p>
 {swap}</header>
 <main>
 <div id="figure">
 {grid}</div>
 <aside>
-<section id="intro" hidden><h2>What this page shows</h2>{intro}<p class="note">Keys: &#x2190; &#x2192; step, space plays, Home and End jump, t the traceback, q predict, c contrast, ? this text.</p></section>
+<section id="intro" hidden><h2>What this page shows</h2>{intro}<p class="note">Keys: &#x2190; &#x2192; step, space plays, Home and End jump, t the traceback, q predict, c contrast, p projector, s the side panel, ? this text.</p></section>
 <section id="quiz" hidden><h2>Predict</h2><div id="quiz-text"></div></section>
 <section id="now"><h2 id="phase"></h2><p id="what"></p><p id="found" hidden>{found} <span id="found-so-far"></span></p></section>
+<section id="compare"><h2>Diagonal or bands: the messages</h2>{compare}</section>
 <section id="cell"><h2>The cell</h2><div id="cell-text"></div></section>
 <section id="counters"><h2>Per rank, so far</h2><table id="counter-table"><thead><tr><th>rank</th><th>cells</th><th>sent</th><th>received</th></tr></thead><tbody></tbody></table><p class="note" id="counter-note"></p></section>
 <section id="formulas"><h2>Formulas</h2><div id="formula-text"></div></section>
 <section id="final" hidden><h2>The run, per rank</h2><div id="final-text"></div></section>
-<section id="compare"><h2>Diagonal or bands: the messages</h2>{compare}</section>
 <section id="legend"><h2>Legend</h2>
 {legend}</section>
 </aside>
@@ -323,11 +375,14 @@ pub fn render(
     ))
 }
 
-/// The two engines' messages side by side (see [`lesson`]).
+/// The two engines side by side (see [`lesson`]): a line each (messages, waits, the ranks it
+/// would use, the fill's time where measured), under it where the numbers come from and its
+/// bytes, and why fewer ranks where it would leave some idle; then the verdict, the lesson
+/// folded under it, and the place the script fills with a slider over the bands engine's batch.
 fn compare_table(lines: &[lesson::EngineLine]) -> String {
     let mut out = String::from(
-        "<table class=\"compare\"><thead><tr><th>engine</th><th>messages</th><th>bytes</th>\
-         <th>waits</th><th>fill</th></tr></thead><tbody>",
+        "<table class=\"compare\"><thead><tr><th>engine</th><th>messages</th><th>waits</th>\
+         <th>ranks</th><th>fill</th></tr></thead><tbody>",
     );
     for l in lines {
         let seconds = l
@@ -335,261 +390,37 @@ fn compare_table(lines: &[lesson::EngineLine]) -> String {
             .map_or("—".to_owned(), |s| format!("{:.2} ms", s * 1e3));
         let _ = write!(
             out,
-            "<tr data-engine=\"{}\"><td>{} <span class=\"note\">({}; {})</span></td><td>{}</td>\
-             <td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr data-engine=\"{0}\"><th>{0}</th><td>{1}</td><td>{2}</td><td class=\"{3}\">{4} of {5}</td>\
+             <td>{6}</td></tr><tr class=\"setting\" data-engine=\"{0}\"><td colspan=\"5\">{7}: {8}, {9}</td></tr>",
             l.engine,
-            l.engine,
+            l.messages,
+            l.steps,
+            if l.ranks_used < l.ranks { "idle" } else { "" },
+            l.ranks_used,
+            l.ranks,
+            seconds,
             l.source,
             escape(&l.setting),
-            l.messages,
-            l.bytes,
-            l.steps,
-            seconds
+            escape(&lesson::plural(l.bytes, "byte", "bytes")),
         );
+        if let Some(why) = &l.idle {
+            let _ = write!(
+                out,
+                "<tr class=\"why\" data-engine=\"{0}\"><td colspan=\"5\">{0} would use {1}: {2}</td></tr>",
+                l.engine,
+                escape(&lesson::plural(l.ranks_used as u64, "rank", "ranks")),
+                escape(why)
+            );
+        }
     }
     out.push_str("</tbody></table>");
     let _ = write!(
         out,
-        "<p class=\"note\">{}</p>",
+        "<p id=\"compare-verdict\">{}</p><details><summary>why messages and waits cost</summary>\
+         <p class=\"note\">{}</p></details><div id=\"batch-options\"></div>",
+        escape(&lesson::compare_verdict(lines)),
         escape(&lesson::compare_note(lines))
     );
-    out
-}
-
-/// One element of a legend sample: its tag, its attributes and its text (empty: none).
-type Mark<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
-
-/// A small inline SVG sample for a legend key, on one line like the rest of its list item.
-fn sample(marks: &[Mark]) -> String {
-    let mut out = SvgWriter::new();
-    out.open(
-        "svg",
-        &[
-            ("class", "key".into()),
-            ("width", "34".into()),
-            ("height", "18".into()),
-            ("viewBox", "0 0 34 18".into()),
-            ("aria-hidden", "true".into()),
-        ],
-    );
-    for &(tag, attrs, text) in marks {
-        let attrs: Vec<(&str, String)> = attrs.iter().map(|&(k, v)| (k, v.to_owned())).collect();
-        if text.is_empty() {
-            out.leaf(tag, &attrs);
-        } else {
-            out.element(tag, &attrs, text);
-        }
-    }
-    out.close("svg");
-    out.finish().replace('\n', "")
-}
-
-/// The legend: what every mark of the page means.
-fn legend(p: &Picture, solved: bool) -> String {
-    let s = p.schedule;
-    let mut out = String::from("<ul class=\"ranks\">");
-    for k in 0..s.working_ranks() {
-        let hatch = match rank_hatch(k) {
-            Hatch::None => "",
-            Hatch::Stripes => " stripes",
-            Hatch::Cross => " cross",
-        };
-        let _ = write!(
-            out,
-            "<li><span class=\"swatch{hatch}\" style=\"background-color:{}\"></span>p{k}</li>",
-            hex(rank_colour(k))
-        );
-    }
-    out.push_str("</ul>\n<ul class=\"keys\">\n");
-    if let Some(pipe) = p.bands {
-        if pipe.active_ranks() < pipe.ranks() {
-            let _ = writeln!(out, "<li>{}</li>", escape(&lesson::idle_bands(pipe)));
-        }
-        if pipe.teaching() {
-            let _ = writeln!(
-                out,
-                "<li><b>{}</b></li>",
-                escape(&lesson::teaching_word(pipe))
-            );
-        }
-    } else if s.ranks() > s.working_ranks() {
-        let first = s.working_ranks();
-        let _ = writeln!(
-            out,
-            "<li>p{first}{}: no cell at all (no diagonal is longer than {} cells)</li>",
-            if first + 1 < s.ranks() {
-                format!("..p{}", s.ranks() - 1)
-            } else {
-                String::new()
-            },
-            s.rows()
-        );
-    }
-    let msg = hex(style::MESSAGE_COLOUR);
-    let walk = hex(style::WALK_COLOUR);
-    let hop = hex(style::HOP_COLOUR);
-    let diag = hex(style::DIAGONAL_COLOUR);
-    let mut key = |sample_svg: String, text: &str| {
-        let _ = writeln!(out, "<li>{sample_svg}<span>{text}</span></li>");
-    };
-    key(
-        sample(&[(
-            "rect",
-            &[
-                ("x", "8"),
-                ("y", "1"),
-                ("width", "16"),
-                ("height", "16"),
-                ("fill", &hex(style::PENDING_COLOUR)),
-            ],
-            "",
-        )]),
-        if p.bands.is_some() {
-            "grey cell: not computed yet at this step; a coloured cell is computed by the rank \
-             whose band holds its column"
-        } else {
-            "grey cell: not computed yet at this step; a coloured cell is computed by its owner, \
-             <code>cell_proc(i, j)</code>"
-        },
-    );
-    key(
-        sample(&[(
-            "rect",
-            &[
-                ("x", "8"),
-                ("y", "1"),
-                ("width", "16"),
-                ("height", "16"),
-                ("fill", "none"),
-                ("stroke", &diag),
-                ("stroke-width", "3"),
-            ],
-            "",
-        )]),
-        if p.bands.is_some() {
-            "outlined: the batches the bands compute at this stage: band k works on batch \
-             s − k at stage s; thick black lines fence the bands, dashed lines the batches"
-        } else {
-            "outlined: the diagonal(s) of this step, <code>d = i + j</code>; the purple \
-             <code>d=</code> numbers along the top and right edges name each diagonal where it \
-             leaves the grid"
-        },
-    );
-    key(
-        sample(&[
-            (
-                "line",
-                &[
-                    ("x1", "4"),
-                    ("y1", "9"),
-                    ("x2", "26"),
-                    ("y2", "9"),
-                    ("stroke", &msg),
-                    ("stroke-width", "2"),
-                ],
-                "",
-            ),
-            ("path", &[("d", "M24,4 L32,9 L24,14 z"), ("fill", &msg)], ""),
-        ]),
-        if p.bands.is_some() {
-            "message of carries, in the sender's colour: after a batch, a band sends the next \
-             band the carry out of its last word for each of the batch's rows, packed into 64-bit \
-             words, in one message"
-        } else {
-            "boundary message of this step's diagonal, in the sender's colour: one value (4 \
-             bytes) from the sending cell into the cell below, or else to the right, that its \
-             receiver owns; the receiving cell is ringed"
-        },
-    );
-    if s.rows() <= MAX_CELL_TEXT_SIDE && s.cols() <= MAX_CELL_TEXT_SIDE {
-        key(
-            String::new(),
-            &if solved {
-                words::html(words::cell(p.problem))
-            } else {
-                "pK in a cell: the rank that computes it".into()
-            },
-        );
-    } else {
-        key(
-            String::new(),
-            "cells carry no text above 24 a side: hover over a cell for its numbers",
-        );
-    }
-    if solved {
-        key(
-            sample(&[
-                (
-                    "path",
-                    &[
-                        ("d", "M2,9 L17,9 L32,9"),
-                        ("stroke", &walk),
-                        ("stroke-width", "2"),
-                    ],
-                    "",
-                ),
-                (
-                    "path",
-                    &[("d", "M13,4 L21,9 L13,14 z"), ("fill", &walk)],
-                    "",
-                ),
-            ]),
-            &format!(
-                "traceback walk, one cell per step {}",
-                words::html(&words::walk(p.problem, p.swapped))
-            ),
-        );
-        key(
-            sample(&[
-                (
-                    "circle",
-                    &[("cx", "17"), ("cy", "9"), ("r", "8"), ("fill", &walk)],
-                    "",
-                ),
-                (
-                    "text",
-                    &[
-                        ("x", "17"),
-                        ("y", "13"),
-                        ("font-size", "11"),
-                        ("fill", "#fff"),
-                        ("text-anchor", "middle"),
-                    ],
-                    "k",
-                ),
-            ]),
-            &format!("match {}", words::html(words::matched(p.problem))),
-        );
-        key(
-            sample(&[
-                (
-                    "path",
-                    &[("d", "M2,9 L32,9"), ("stroke", &hop), ("stroke-width", "5")],
-                    "",
-                ),
-                ("path", &[("d", "M12,2 L24,9 L12,16 z"), ("fill", &hop)], ""),
-            ]),
-            &format!("hop: {}", words::html(words::hop(p.problem))),
-        );
-        key(String::new(), &words::html(words::end(p.problem)));
-    }
-    if s.working_ranks() > RANK_COLOURS {
-        key(
-            String::new(),
-            "past twelve ranks the colours repeat: p12..p23 are striped, p24..p35 cross-hatched",
-        );
-    }
-    key(
-        String::new(),
-        "counters: cells each rank has computed, and messages it has sent and received, up to \
-         this step (every kind)",
-    );
-    key(
-        String::new(),
-        "keys: &#x2190; &#x2192; step, space plays or pauses, Home and End jump; hover over a \
-         cell for its diagonal, position, owner and value",
-    );
-    out.push_str("</ul>\n");
     out
 }
 

@@ -10,8 +10,13 @@ use crate::comm::protocol::Kind;
 use lcs_core::alignment::shorten;
 use lcs_core::problem::Problem;
 
-/// Largest number of rows or columns whose cells carry text (values or owners).
-pub const MAX_CELL_TEXT_SIDE: usize = 24;
+/// Smallest cell of a picture (`--svg`) that carries text (a value or an owner).
+const MIN_TEXT_CELL: f64 = 18.0;
+
+/// Largest number of rows or columns whose cells carry text in a picture (`--svg`): its cells
+/// are then at least `MIN_TEXT_CELL` wide. The page's cells always carry it, and the page
+/// shows it wherever the window leaves a cell room enough.
+pub const MAX_CELL_TEXT_SIDE: usize = 40;
 
 /// Hops listed one by one in a picture's legend.
 const MAX_LISTED_HOPS: usize = 12;
@@ -66,6 +71,11 @@ pub(super) trait Geometry {
     /// Radius of a match's disc.
     fn disc(&self) -> f64;
     fn hop_width(&self) -> f64;
+    /// Whether cells are drawn one by one, large enough for an arrowhead per walk step and a
+    /// disc per match (else the walk is a plain line through blocks).
+    fn cell_marks(&self) -> bool {
+        true
+    }
 }
 
 impl Geometry for Layout {
@@ -101,6 +111,9 @@ pub(super) struct Layout {
     pub(super) grid_y: f64,
     /// Cells carry text.
     pub(super) cell_text: bool,
+    /// A message arrow's shaft: a quarter of a cell on the page, which shows one step's few
+    /// arrows; half that in a picture, which shows them all.
+    message_px: f64,
     pub(super) value_px: f64,
     pub(super) label_px: f64,
     pub(super) index_px: f64,
@@ -149,12 +162,25 @@ impl Layout {
         let s = p.schedule;
         let (m, n) = (s.rows(), s.cols());
         let side = m.max(n).max(1);
-        let cell = (720.0 / side as f64).floor().clamp(11.0, 56.0);
-        let cell_text = side <= MAX_CELL_TEXT_SIDE;
-        let value_px = (cell * 0.42).clamp(9.5, 18.0);
-        let label_px = (cell * 0.5).clamp(8.0, 18.0);
-        let index_px = (cell * 0.4).clamp(9.0, 16.0);
-        let diagonal_px = (cell * 0.36).clamp(9.0, 14.0);
+        // The page scales its grid to the window: drawn larger, its margins and their text are
+        // a smaller share of it, and the text is sized for a projector once scaled down.
+        let (cell, cell_text) = if full {
+            let cell = (720.0 / side as f64).floor().clamp(11.0, 56.0);
+            (cell, cell >= MIN_TEXT_CELL)
+        } else {
+            ((1000.0 / side as f64).floor().clamp(14.0, 64.0), true)
+        };
+        // A page's values fill two thirds of a cell: where a cell is 18 pixels on the screen,
+        // its value is 12. Its margins' text is at least 17 units: 12 pixels where a projector
+        // shows a 30 x 40 run at 1024 x 768.
+        let (min_px, value_px) = if full {
+            (11.0, (cell * 0.42).clamp(9.5, 18.0))
+        } else {
+            (17.0, (cell * 0.66).clamp(9.5, 30.0))
+        };
+        let label_px = (cell * 0.5).clamp(min_px, 22.0);
+        let index_px = (cell * 0.4).clamp(min_px, 20.0);
+        let diagonal_px = (cell * 0.36).clamp(min_px, 18.0);
         let every = |needed: f64| ((needed / cell).ceil() as usize).max(1);
         let index_every = every(text_width(&side.to_string(), index_px) + 4.0);
         let widest_d = format!("d={}", s.diagonals().saturating_sub(1));
@@ -164,10 +190,19 @@ impl Layout {
 
         // Vertical: title lines, axis title, indices, bytes, diagonal band, grid.
         let title_lines = if full { 1 + usize::from(p.swapped) } else { 0 };
-        let axis_title_y = MARGIN + title_lines as f64 * 26.0 + AXIS_PX;
-        let top_index_y = axis_title_y + 8.0 + index_px;
-        let top_bytes_y = top_index_y + if p.y.is_some() { label_px + 6.0 } else { 0.0 };
-        let grid_y = top_bytes_y + 8.0 + diagonal_px + 8.0;
+        let top = if full { MARGIN } else { 6.0 };
+        // Each row of text a line box (1.2 em) apart from the next, with room between: the
+        // indices and bytes are centred on their y, the diagonals' numbers sit on theirs.
+        let axis_title_y = top + title_lines as f64 * 26.0 + AXIS_PX;
+        let top_index_y = axis_title_y + 0.3 * AXIS_PX + 4.0 + 0.6 * index_px;
+        let last_row = if p.y.is_some() { label_px } else { index_px };
+        let top_bytes_y = top_index_y
+            + if p.y.is_some() {
+                0.6 * index_px + 4.0 + 0.6 * label_px
+            } else {
+                0.0
+            };
+        let grid_y = top_bytes_y + 0.6 * last_row + 5.0 + 0.95 * diagonal_px + 4.0;
 
         // Horizontal: axis title (rotated), indices, bytes, grid, diagonal band.
         let axis_title_x = MARGIN + 8.0;
@@ -198,7 +233,12 @@ impl Layout {
                 (grid_bottom + MARGIN).max(legend_h),
             )
         } else {
-            (band_right + MARGIN, grid_bottom + MARGIN)
+            (band_right + MARGIN, grid_bottom + 4.0)
+        };
+        let message_px = if full {
+            (cell * 0.12).clamp(2.5, 6.0)
+        } else {
+            (cell * 0.24).clamp(3.0, 10.0)
         };
         Layout {
             width: width.ceil(),
@@ -207,6 +247,7 @@ impl Layout {
             grid_x,
             grid_y,
             cell_text,
+            message_px,
             value_px,
             label_px,
             index_px,
@@ -242,7 +283,7 @@ impl Layout {
     /// Radius of a match's disc.
     pub(super) fn disc(&self) -> f64 {
         if self.cell_text {
-            self.cell * 0.36
+            (self.value_px * 0.72).clamp(self.cell * 0.36, self.cell * 0.47)
         } else {
             self.cell * 0.3
         }
@@ -256,10 +297,10 @@ impl Layout {
         (self.cell * 0.16).clamp(4.0, 8.0)
     }
 
-    /// A message's shaft: thick enough to read from the back of a room, in its sender's colour
-    /// over a black edge.
+    /// A message's shaft: thick enough to read from the back of a room, in its sender's ink
+    /// over a white edge.
     pub(super) fn message_width(&self) -> f64 {
-        (self.cell * 0.09).clamp(2.0, 5.0)
+        self.message_px
     }
 }
 
@@ -293,8 +334,9 @@ fn legend_lines(p: &Picture, cell_text: bool, hops: &[Hop]) -> Vec<LegendLine> {
     keys.push((
         Key::Message,
         format!(
-            "boundary message ({arrows}): from the sending cell into the neighbour cell its \
-             receiver owns; one per cell at most"
+            "boundary message ({arrows}): an arrow a cell long in the sender's ink (its colour, \
+             dark), from the sending cell into the neighbour cell its receiver owns; one per \
+             cell at most"
         ),
     ));
     if !p.path.is_empty() {

@@ -13,7 +13,7 @@ use plotters::style::RGBColor;
 use super::layout::{swatches_per_line, text_width, Key, Layout, LEGEND_LINE, LEGEND_PX, SWATCH};
 use super::picture::Picture;
 use super::style::{
-    hex, rank_colour, rank_hatch, DIAGONAL_COLOUR, FAINT_TEXT_COLOUR, HOP_COLOUR, MESSAGE_COLOUR,
+    hex, rank_colour, rank_hatch, rank_ink, DIAGONAL_COLOUR, FAINT_TEXT_COLOUR, HOP_COLOUR,
     TEXT_COLOUR, WALK_COLOUR,
 };
 use super::xml::{num, SvgWriter};
@@ -74,7 +74,7 @@ pub(super) fn draw(out: &mut SvgWriter, p: &Picture, l: &Layout) {
     for line in &l.legend {
         let key_x = x0 + 2.0;
         match line.key {
-            Key::Message => legend_arrow(out, key_x, y, MESSAGE_COLOUR, 2.0, "message-head"),
+            Key::Message => legend_arrow(out, key_x, y, rank_ink(0), 3.0, "message-head-0"),
             Key::Walk => legend_arrow(out, key_x, y, WALK_COLOUR, 2.0, "walk-head"),
             Key::Hop => legend_arrow(out, key_x, y, HOP_COLOUR, 5.0, "hop-head"),
             Key::Match => {
@@ -150,7 +150,7 @@ pub(super) fn draw(out: &mut SvgWriter, p: &Picture, l: &Layout) {
 /// that it is never counted among them.
 fn legend_arrow(out: &mut SvgWriter, x: f64, y: f64, colour: RGBColor, width: f64, head: &str) {
     let (from, to) = (x, x + 30.0);
-    let centred = head != "message-head";
+    let centred = !head.starts_with("message-head");
     let mut d = format!("M{},{} ", num(from), num(y));
     if centred {
         let _ = write!(d, "L{},{} ", num((from + to) / 2.0), num(y));

@@ -27,6 +27,26 @@ pub struct EngineLine {
     pub steps: u64,
     /// The fill's seconds (the slowest rank's), when measured.
     pub seconds: Option<f64>,
+    /// Ranks the engine gives work to, of the run's `ranks`.
+    pub ranks_used: usize,
+    pub ranks: usize,
+    /// Why it would leave ranks idle, when it would.
+    pub idle: Option<String>,
+}
+
+/// How the bands engine's messages and waits change with the batch: one line per batch size.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct BatchOption {
+    pub batch: usize,
+    pub messages: u64,
+    pub bytes: u64,
+    /// Pipeline stages: the steps at which a band waits for the carries of the band before.
+    pub stages: u64,
+}
+
+/// `k` with its noun, singular or plural.
+pub fn plural(k: u64, one: &str, many: &str) -> String {
+    format!("{k} {}", if k == 1 { one } else { many })
 }
 
 /// Both engines on one input: the diagonal engine first. The bands engine is `bands`, or
@@ -40,6 +60,7 @@ pub fn compare(
 ) -> Vec<EngineLine> {
     let schedule = Schedule::new(m, n, ranks);
     let predicted = schedule.predicted_messages().total;
+    let working = schedule.working_ranks();
     let mut diagonal = EngineLine {
         engine: "diagonal",
         source: "predicted",
@@ -48,6 +69,15 @@ pub fn compare(
         bytes: predicted * VALUE_BYTES as u64,
         steps: schedule.diagonals() as u64,
         seconds: None,
+        ranks_used: working,
+        ranks,
+        idle: (working < ranks && m > 0).then(|| {
+            format!(
+                "no diagonal is longer than {}, so {} own no cell",
+                plural(m as u64, "cell", "cells"),
+                idle_names(working, ranks)
+            )
+        }),
     };
     let plan = BandPlan::new(m, n, ranks, batch).with_problem(problem);
     let pipe = bands.copied().unwrap_or_else(|| Pipeline::of_plan(&plan));
@@ -55,8 +85,8 @@ pub fn compare(
         engine: "bands",
         source: "predicted",
         setting: format!(
-            "batches of {} rows{}",
-            pipe.batch(),
+            "batches of {}{}",
+            plural(pipe.batch() as u64, "row", "rows"),
             if pipe.teaching() {
                 format!(", words of {} columns (teaching)", pipe.word())
             } else {
@@ -67,6 +97,9 @@ pub fn compare(
         bytes: pipe.predicted_bytes(),
         steps: pipe.stages() as u64,
         seconds: None,
+        ranks_used: pipe.active_ranks(),
+        ranks,
+        idle: (pipe.active_ranks() < ranks && m > 0).then(|| why_idle(&pipe)),
     };
     if let Some(r) = report {
         let line = match r.engine {
@@ -81,24 +114,129 @@ pub fn compare(
     vec![diagonal, banded]
 }
 
-/// What the table says underneath: the lesson, with this input's numbers.
-pub fn compare_note(lines: &[EngineLine]) -> String {
+/// `p{first}` or `p{first}..p{last}`: the ranks from `first` to `ranks - 1`.
+fn idle_names(first: usize, ranks: usize) -> String {
+    if first + 1 == ranks {
+        format!("p{first}")
+    } else {
+        format!("p{first}..p{}", ranks - 1)
+    }
+}
+
+/// Why the bands engine gives fewer ranks a band than the run has: a band is whole words.
+fn why_idle(pipe: &Pipeline) -> String {
+    format!(
+        "{} {} {} of {} columns, and a band is made of whole words: only {} of the {} ranks {} \
+         one, {} none (a band for every rank takes at least {} columns)",
+        plural(pipe.cols() as u64, "column", "columns"),
+        if pipe.cols() == 1 { "is" } else { "are" },
+        plural(pipe.total_words() as u64, "word", "words"),
+        pipe.word(),
+        pipe.active_ranks(),
+        pipe.ranks(),
+        if pipe.active_ranks() == 1 {
+            "gets"
+        } else {
+            "get"
+        },
+        idle_names(pipe.active_ranks(), pipe.ranks()),
+        pipe.word() * (pipe.ranks() - 1) + 1
+    )
+}
+
+/// The bands engine's messages, bytes and stages for batches of 1, 2, 4, … rows up to the first
+/// that holds every row, and for `pipe`'s own batch: the trade a teacher shows with `--batch`
+/// (fewer messages and waits, but a longer pipeline to fill and drain).
+pub fn batch_options(pipe: &Pipeline) -> Vec<BatchOption> {
+    let m = pipe.rows().max(1);
+    let mut batches: Vec<usize> =
+        std::iter::successors(Some(1usize), |b| (*b < m).then(|| b.saturating_mul(2)))
+            .chain([pipe.batch()])
+            .collect();
+    batches.sort_unstable();
+    batches.dedup();
+    batches
+        .into_iter()
+        .map(|batch| {
+            let p = pipe.with_batch(batch);
+            BatchOption {
+                batch,
+                messages: p.predicted_messages(),
+                bytes: p.predicted_bytes(),
+                stages: p.stages() as u64,
+            }
+        })
+        .collect()
+}
+
+/// The comparison in one line, for the strip a projector shows above the grid.
+pub fn compare_line(lines: &[EngineLine]) -> String {
     let (d, b) = (&lines[0], &lines[1]);
-    let ratio = if b.messages > 0 {
+    let engine = |l: &EngineLine| {
         format!(
-            "{:.0} times fewer messages",
-            d.messages as f64 / b.messages as f64
+            "{} {} in {}",
+            l.engine,
+            plural(l.messages, "message", "messages"),
+            plural(l.steps, "wait", "waits")
+        )
+    };
+    let mut out = format!("Messages: {} · {}", engine(d), engine(b));
+    for l in [d, b] {
+        if l.ranks_used < l.ranks {
+            out += &format!(
+                " — {} would use {} of {}",
+                l.engine,
+                plural(l.ranks_used as u64, "rank", "ranks"),
+                l.ranks
+            );
+        }
+    }
+    out
+}
+
+/// The comparison's verdict on this input, in a sentence.
+pub fn compare_verdict(lines: &[EngineLine]) -> String {
+    let (d, b) = (&lines[0], &lines[1]);
+    if b.ranks_used < 2 && b.ranks > 1 {
+        format!(
+            "Here the bands engine would send no message only because it would compute every \
+             cell on p0 and leave {} idle.",
+            idle_names(b.ranks_used.max(1), b.ranks)
+        )
+    } else if b.messages > 0 && d.messages >= 2 * b.messages {
+        format!(
+            "The bands engine: {} instead of {} ({} times fewer), {} instead of {}, {} instead of \
+             {}.",
+            plural(b.messages, "message", "messages"),
+            d.messages,
+            d.messages / b.messages,
+            plural(b.bytes, "byte", "bytes"),
+            d.bytes,
+            plural(b.steps, "wait", "waits"),
+            d.steps
         )
     } else {
-        "no message at all".into()
-    };
+        format!(
+            "The bands engine: {} and {}, against {} and {}.",
+            plural(b.messages, "message", "messages"),
+            plural(b.steps, "wait", "waits"),
+            plural(d.messages, "message", "messages"),
+            plural(d.steps, "wait", "waits")
+        )
+    }
+}
+
+/// Why messages and waits cost, with this input's numbers.
+pub fn compare_note(lines: &[EngineLine]) -> String {
+    let (d, b) = (&lines[0], &lines[1]);
     format!(
         "Every message costs a latency (a few microseconds on one machine, more across a \
          network) whatever its size, and every step at which neighbours wait for each other \
          costs one more. The diagonal engine sends each boundary value alone and waits once per \
-         diagonal ({} steps); the bands engine gathers a batch's carries into one message and \
-         waits once per stage ({} steps): {ratio} for {} bytes instead of {}.",
-        d.steps, b.steps, b.bytes, d.bytes
+         diagonal ({}); the bands engine gathers a batch's carries into one message and waits \
+         once per stage ({}), but its pipeline leaves a band idle while it fills and drains.",
+        plural(d.steps, "step", "steps"),
+        plural(b.steps, "step", "steps"),
     )
 }
 
@@ -162,31 +300,26 @@ pub fn intro(problem: Problem, bands: bool) -> Vec<String> {
 
 /// The ranks without a band, and why.
 pub fn idle_bands(pipe: &Pipeline) -> String {
-    let first = pipe.active_ranks();
-    let who = if first + 1 == pipe.ranks() {
-        format!("p{first}")
-    } else {
-        format!("p{first}..p{}", pipe.ranks() - 1)
-    };
     format!(
-        "{who}: no band: {} columns are {} word{} of {}, and a band is made of whole words",
-        pipe.cols(),
-        pipe.total_words(),
-        if pipe.total_words() == 1 { "" } else { "s" },
+        "{}: no band: {} {} {} of {}, and a band is made of whole words",
+        idle_names(pipe.active_ranks(), pipe.ranks()),
+        plural(pipe.cols() as u64, "column", "columns"),
+        if pipe.cols() == 1 { "is" } else { "are" },
+        plural(pipe.total_words() as u64, "word", "words"),
         pipe.word()
     )
 }
 
 /// What a teaching word is.
 pub fn teaching_word(pipe: &Pipeline) -> String {
+    let words = pipe.cols().div_ceil(64) as u64;
+    let bands = words.min(pipe.ranks() as u64);
     format!(
-        "teaching word: {} columns per word, so that a small matrix shows every rank; the engine's \
-         words are 64 columns (on this matrix: {} word{}, {} band{})",
+        "teaching word: {} columns per word, so that a small matrix shows every rank; the \
+         engine's words are 64 columns (on this matrix: {}, {})",
         pipe.word(),
-        pipe.cols().div_ceil(64),
-        if pipe.cols().div_ceil(64) == 1 { "" } else { "s" },
-        pipe.cols().div_ceil(64).min(pipe.ranks()),
-        if pipe.cols().div_ceil(64).min(pipe.ranks()) == 1 { "" } else { "s" }
+        plural(words, "word", "words"),
+        plural(bands, "band", "bands")
     )
 }
 
@@ -201,8 +334,33 @@ mod tests {
         assert_eq!(lines[0].messages, s.predicted_messages().total);
         assert_eq!(lines[0].bytes, 4 * lines[0].messages);
         assert_eq!(lines[0].steps, 23);
-        // 13 columns are one word: one band, no message.
+        // 13 columns are one word: one band, no message; the table says why.
         assert_eq!((lines[1].messages, lines[1].steps), (0, 1));
+        assert_eq!((lines[1].ranks_used, lines[1].ranks), (1, 3));
+        let why = lines[1].idle.as_deref().unwrap();
+        assert!(
+            why.starts_with("13 columns are 1 word of 64 columns")
+                && why.contains("only 1 of the 3 ranks gets one, p1..p2 none"),
+            "{why}"
+        );
+        let verdict = compare_verdict(&lines);
+        assert!(verdict.contains("leave p1..p2 idle"), "{verdict}");
+        let note = compare_note(&lines);
+        assert!(
+            note.contains("(1 step)") && !note.contains("1 steps"),
+            "{note}"
+        );
+        assert!(compare_line(&lines).ends_with("bands would use 1 rank of 3"));
+        // Every rank a diagonal cell, and a band each: nobody idle.
+        let wide = compare((12, 200, 3), Problem::Lcs, None, 4, None);
+        assert!(wide.iter().all(|l| l.idle.is_none() && l.ranks_used == 3));
+        let short = compare((5, 8, 8), Problem::Lcs, None, 4, None);
+        assert_eq!(short[0].ranks_used, 5);
+        assert!(short[0]
+            .idle
+            .as_deref()
+            .unwrap()
+            .contains("p5..p7 own no cell"));
         let plan = BandPlan::new(11, 13, 3, 4);
         let pipe = Pipeline::with_word(&plan, 4);
         let lines = compare((11, 13, 3), Problem::Lcs, Some(&pipe), 256, None);
@@ -211,8 +369,11 @@ mod tests {
             (6, 48, 5)
         );
         assert!(lines[1].setting.contains("teaching"));
-        let note = compare_note(&lines);
-        assert!(note.contains("times fewer messages"), "{note}");
+        let verdict = compare_verdict(&lines);
+        assert!(
+            verdict.contains("6 messages instead of 42 (7 times fewer)"),
+            "{verdict}"
+        );
         for problem in [Problem::Lcs, Problem::Edit] {
             let text = intro(problem, true).join(" ");
             assert_eq!(text.contains("max("), problem == Problem::Lcs);
@@ -223,5 +384,26 @@ mod tests {
             idle_bands(&Pipeline::of_plan(&plan)),
             "p1..p2: no band: 13 columns are 1 word of 64, and a band is made of whole words"
         );
+    }
+
+    #[test]
+    fn the_batch_options_follow_the_formulas() {
+        let plan = BandPlan::new(300, 700, 4, 32);
+        let pipe = Pipeline::of_plan(&plan);
+        let options = batch_options(&pipe);
+        let batches: Vec<usize> = options.iter().map(|o| o.batch).collect();
+        assert_eq!(batches, [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]);
+        for o in &options {
+            let plan = BandPlan::new(300, 700, 4, o.batch);
+            assert_eq!(o.messages, 3 * 300u64.div_ceil(o.batch as u64));
+            assert_eq!(o.messages, plan.predicted_messages());
+            assert_eq!(o.bytes, plan.predicted_bytes());
+            assert_eq!(o.stages, 300u64.div_ceil(o.batch as u64) + 3);
+        }
+        // An odd batch of the run's own is among them.
+        let odd = Pipeline::of_plan(&BandPlan::new(300, 700, 4, 100));
+        assert!(batch_options(&odd).iter().any(|o| o.batch == 100));
+        assert_eq!(plural(1, "wait", "waits"), "1 wait");
+        assert_eq!(plural(0, "wait", "waits"), "0 waits");
     }
 }

@@ -1,12 +1,13 @@
-//! Marks every classroom picture refers to: the arrowheads (a message's in its sender's
-//! colour) and the hatchings of ranks beyond the twelve colours, in the picture's `<defs>`.
+//! Marks every classroom picture refers to: the arrowheads (a message's in its sender's ink,
+//! edged in white like its shaft) and the hatchings of ranks beyond the twelve colours, in the
+//! picture's `<defs>`.
 
 use plotters::style::RGBColor;
 
 use super::style::{self, hex, Hatch, HATCH_COLOUR, HOP_COLOUR, MESSAGE_COLOUR, WALK_COLOUR};
 use super::xml::{num, SvgWriter};
 
-/// Arrowheads (a message's in its sender's colour, one per rank up to `ranks`) and hatchings,
+/// Arrowheads (a message's in its sender's ink, one per rank up to `ranks`) and hatchings,
 /// sized for cells of `c` pixels.
 pub(super) fn defs(out: &mut SvgWriter, c: f64, ranks: usize) {
     out.open("defs", &[]);
@@ -38,7 +39,7 @@ pub(super) fn defs(out: &mut SvgWriter, c: f64, ranks: usize) {
         MESSAGE_COLOUR,
         false,
     );
-    // A message's head: its sender's colour edged in black, as its shaft.
+    // A message's head: its sender's ink edged in white, as its shaft; about three shaft widths long.
     for k in 0..ranks.min(style::RANK_COLOURS) {
         out.open(
             "marker",
@@ -47,8 +48,8 @@ pub(super) fn defs(out: &mut SvgWriter, c: f64, ranks: usize) {
                 ("viewBox", "-2 -2 14 14".into()),
                 ("refX", "8".into()),
                 ("refY", "5".into()),
-                ("markerWidth", "4".into()),
-                ("markerHeight", "4".into()),
+                ("markerWidth", "3.2".into()),
+                ("markerHeight", "3.2".into()),
                 ("orient", "auto".into()),
             ],
         );
@@ -56,9 +57,9 @@ pub(super) fn defs(out: &mut SvgWriter, c: f64, ranks: usize) {
             "path",
             &[
                 ("d", "M0,0 L10,5 L0,10 z".into()),
-                ("fill", hex(style::rank_colour(k))),
-                ("stroke", hex(MESSAGE_COLOUR)),
-                ("stroke-width", "1.5".into()),
+                ("fill", hex(style::rank_ink(k))),
+                ("stroke", "#ffffff".into()),
+                ("stroke-width", "1.2".into()),
             ],
         );
         out.close("marker");

@@ -1,12 +1,13 @@
 //! What the classroom sees: the schedule as text ([`text`]), pictures of a schedule or a run as SVG
-//! ([`svg`]: [`diagonal_picture`] or [`bands_picture`]), the page that plays them step by step
-//! ([`html`], with what it teaches besides the run in [`lesson`]), the bands layout to scale
-//! ([`bands`]), and the look shared with the plots ([`style`]). A picture is made in steps, each in
-//! a module of its own: what it shows ([`picture`], or a bands run's [`pipeline`]), where
-//! everything goes (`layout`), and the drawings of the matrix (`grid`), the walk (`walk`), the
-//! legend (`legend`) and the timeline (`timeline`), with the problem's words (`words`) written
-//! once. Every hand-written SVG is written by [`xml::SvgWriter`] and every text put into SVG or
-//! HTML escaped by [`xml::escape`].
+//! ([`svg`]: [`diagonal_picture`] or [`bands_picture`], the latter cell by cell or, when cells are
+//! too small, by blocks of bands and batches), the page that plays them step by step ([`html`],
+//! with what it teaches besides the run in [`lesson`] and its legend in `page_legend`), the bands
+//! layout to scale ([`bands`]), and the look shared with the plots ([`style`]). A picture is made
+//! in steps, each in a module of its own: what it shows ([`picture`], or a bands run's
+//! [`pipeline`]), where everything goes (`layout`), and the drawings of the matrix (`grid`), the
+//! walk (`walk`), the legend (`legend`) and the timeline (`timeline`), with the problem's words
+//! (`words`) written once. Every hand-written SVG is written by [`xml::SvgWriter`] and every text
+//! put into SVG or HTML escaped by [`xml::escape`].
 
 pub mod bands;
 pub mod bands_picture;
@@ -17,6 +18,7 @@ mod layout;
 mod legend;
 pub mod lesson;
 mod marks;
+mod page_legend;
 pub mod picture;
 pub mod pipeline;
 pub mod style;

@@ -81,7 +81,7 @@ impl<'a> Picture<'a> {
                 report.answer.problem.title(),
                 report.rows,
                 report.cols,
-                report.answer.headline()
+                headline(&report.answer)
             ),
             legend: vec![
                 format!(
@@ -131,6 +131,24 @@ impl<'a> Picture<'a> {
             spans: &[],
         }
     }
+}
+
+/// What the run found, for a title: a long LCS keeps its first and last 20 characters, so the
+/// title stays one line on a projector (the page shows the whole LCS at the end of the walk).
+fn headline(answer: &Answer) -> String {
+    let Some(lcs) = &answer.lcs else {
+        return answer.headline();
+    };
+    let text: Vec<char> = lcs.display().chars().collect();
+    if text.len() <= 48 {
+        return answer.headline();
+    }
+    let head: String = text[..20].iter().collect();
+    let tail: String = text[text.len() - 20..].iter().collect();
+    format!(
+        "\"{head}…{tail}\" (length {})",
+        answer.lcs_length.unwrap_or(0)
+    )
 }
 
 /// The boundary messages the schedule predicts, as the events a recorded run would log,

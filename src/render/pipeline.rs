@@ -55,6 +55,12 @@ impl Pipeline {
         }
     }
 
+    /// The same pipeline with batches of `batch >= 1` rows.
+    pub fn with_batch(&self, batch: usize) -> Pipeline {
+        assert!(batch >= 1, "a batch holds at least one row");
+        Pipeline { batch, ..*self }
+    }
+
     pub fn rows(&self) -> usize {
         self.m
     }

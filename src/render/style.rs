@@ -30,6 +30,9 @@ pub const WALK_COLOUR: RGBColor = RGBColor(0x00, 0x00, 0x00);
 pub const HOP_COLOUR: RGBColor = RGBColor(0xC0, 0x00, 0x30);
 /// Diagonal numbers and the highlighted diagonal.
 pub const DIAGONAL_COLOUR: RGBColor = RGBColor(0x5B, 0x2A, 0x86);
+/// The cells a hovered cell reads (its three inputs) and the hovered cell itself, on the page:
+/// apart from the purple of the current diagonal.
+pub const INPUT_COLOUR: RGBColor = RGBColor(0x00, 0x6B, 0xD6);
 /// A cell not computed yet (the classroom page, before its diagonal's step).
 pub const PENDING_COLOUR: RGBColor = RGBColor(0xE4, 0xE4, 0xE4);
 /// The lines of the hatchings beyond twelve ranks.
@@ -48,6 +51,7 @@ pub fn css_variables() -> String {
         ("hop", HOP_COLOUR),
         ("walk", WALK_COLOUR),
         ("pending", PENDING_COLOUR),
+        ("input", INPUT_COLOUR),
         ("hatch", HATCH_COLOUR),
     ]
     .iter()
@@ -76,6 +80,30 @@ const RANK_PALETTE: [RGBColor; RANK_COLOURS] = [
     RGBColor(0xBC, 0x9C, 0x75), // tan
     RGBColor(0x45, 0xF8, 0xB5), // mint
 ];
+
+/// Each rank's ink: its colour darkened (same hue, more saturated) for the marks it sends over
+/// the cells, a message's arrow. Every ink keeps a contrast of at least 3:1 (what WCAG asks of
+/// a graphic) against every rank's cell colour and the grey of a pending cell, so an arrow
+/// stands out wherever it lies, and still says whose it is by its hue.
+const RANK_INKS: [RGBColor; RANK_COLOURS] = [
+    RGBColor(0x59, 0x2D, 0xB6), // violet
+    RGBColor(0x6E, 0x43, 0x00), // brown
+    RGBColor(0x00, 0x57, 0x3F), // green
+    RGBColor(0x7F, 0x00, 0xA7), // purple
+    RGBColor(0x9B, 0x00, 0x4D), // crimson
+    RGBColor(0x45, 0x51, 0x00), // olive
+    RGBColor(0x00, 0x55, 0x5F), // teal
+    RGBColor(0x7D, 0x3A, 0x00), // rust
+    RGBColor(0x46, 0x52, 0x00), // moss
+    RGBColor(0x00, 0x52, 0x7B), // navy
+    RGBColor(0x69, 0x46, 0x1B), // umber
+    RGBColor(0x00, 0x57, 0x37), // pine
+];
+
+/// The ink of rank `k`'s marks (its arrows), dark for any cell beneath (see `RANK_INKS`).
+pub fn rank_ink(k: usize) -> RGBColor {
+    RANK_INKS[k % RANK_COLOURS]
+}
 
 /// How a rank's cells are marked besides their colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -288,6 +316,37 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// WCAG's contrast ratio of two colours.
+    fn contrast(a: RGBColor, b: RGBColor) -> f64 {
+        let l = |c: RGBColor| 0.2126 * linear(c.0) + 0.7152 * linear(c.1) + 0.0722 * linear(c.2);
+        let (a, b) = (l(a), l(b));
+        (a.max(b) + 0.05) / (a.min(b) + 0.05)
+    }
+
+    #[test]
+    fn an_arrows_ink_stands_out_on_every_cell_and_keeps_its_ranks_hue() {
+        let grounds: Vec<RGBColor> = (0..RANK_COLOURS)
+            .map(rank_colour)
+            .chain([PENDING_COLOUR, RGBColor(255, 255, 255)])
+            .collect();
+        for k in 0..RANK_COLOURS {
+            let ink = rank_ink(k);
+            for (g, &ground) in grounds.iter().enumerate() {
+                let c = contrast(ink, ground);
+                assert!(c >= 3.0, "p{k}'s ink on ground {g}: contrast {c:.2}");
+            }
+            // Dark, yet not black: the hue of the rank's colour, a short way round the circle.
+            let (ink_lab, cell_lab) = (oklab(ink), oklab(rank_colour(k)));
+            assert!(ink_lab[0] < 0.5, "p{k}: ink too light");
+            let hue = |c: [f64; 3]| c[2].atan2(c[1]);
+            let turn = (hue(ink_lab) - hue(cell_lab)).abs();
+            let turn = turn.min(std::f64::consts::TAU - turn);
+            assert!(turn < 0.6, "p{k}: ink's hue {turn:.2} rad from the cell's");
+            assert!(ink_lab[1].hypot(ink_lab[2]) > 0.05, "p{k}: ink is grey");
+        }
+        assert_eq!(rank_ink(12), rank_ink(0));
     }
 
     #[test]

@@ -346,11 +346,12 @@ pub fn bands_text(plan: &crate::engines::bands::BandPlan) -> String {
     for k in plan.senders() {
         let _ = writeln!(out, "  p{k} -> p{}: {}", k + 1, plan.batches());
     }
+    let words = plan.batch().div_ceil(64);
     let _ = writeln!(
         out,
         "each message: the carries into the next band's first word, one bit per row of the \
-         batch ({} words)",
-        plan.batch().div_ceil(64)
+         batch ({words} word{})",
+        if words == 1 { "" } else { "s" }
     );
     out
 }

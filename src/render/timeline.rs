@@ -66,6 +66,28 @@ impl Timeline {
         }
     }
 
+    /// The time axis's ticks: from 0 at round steps (1, 2 or 5 times a power of ten) over the
+    /// timeline's span, at most five, in the unit that suits the span (µs, ms or s for a run,
+    /// the model's units for a schedule), with as many decimals as the step needs, so no two
+    /// labels are alike. Each is `(t, label)`, `t` on the spans' clock.
+    fn ticks(&self) -> Vec<(f64, String)> {
+        let span = self.t1 - self.t0;
+        let (scale, unit) = match (self.recorded, span) {
+            (false, _) => (1.0, ""),
+            (true, s) if s < 1e-3 => (1e6, " µs"),
+            (true, s) if s < 1.0 => (1e3, " ms"),
+            (true, _) => (1.0, " s"),
+        };
+        let range = span * scale;
+        let step = nice_step(range / 4.0, !self.recorded);
+        let decimals = (-step.log10().floor()).max(0.0) as usize;
+        (0..)
+            .map(|k| k as f64 * step)
+            .take_while(|v| *v <= range * (1.0 + 1e-9))
+            .map(|v| (self.t0 + v / scale, format!("{v:.decimals$}{unit}")))
+            .collect()
+    }
+
     fn x(&self, t: f64) -> f64 {
         LEFT + (t - self.t0) / (self.t1 - self.t0) * WIDTH
     }
@@ -136,7 +158,7 @@ impl Timeline {
             "timeline-title",
             MARGIN,
             self.top + 14.0,
-            14.0,
+            15.0,
             "start",
             hex(TEXT_COLOUR),
             title,
@@ -149,7 +171,7 @@ impl Timeline {
                 "timeline-rank",
                 LEFT - 10.0,
                 y + ROW * 0.62,
-                15.0,
+                16.0,
                 "end",
                 hex(TEXT_COLOUR),
                 &format!("p{k}"),
@@ -239,24 +261,32 @@ impl Timeline {
                 ("stroke", hex(FAINT_TEXT_COLOUR)),
             ],
         );
-        for k in 0..=4 {
-            let t = self.t0 + (self.t1 - self.t0) * k as f64 / 4.0;
-            let label = if self.recorded {
-                format!("{:.2} ms", self.shown(t))
+        for (t, label) in self.ticks() {
+            let x = self.x(t);
+            let anchor = if x <= LEFT + 1.0 {
+                "start"
+            } else if x >= LEFT + WIDTH - 30.0 {
+                "end"
             } else {
-                format!("{:.0}", self.shown(t))
+                "middle"
             };
-            let anchor = match k {
-                0 => "start",
-                4 => "end",
-                _ => "middle",
-            };
+            out.leaf(
+                "line",
+                &[
+                    ("class", "timeline-tick-mark".into()),
+                    ("x1", num(x)),
+                    ("y1", num(axis_y)),
+                    ("x2", num(x)),
+                    ("y2", num(axis_y + 4.0)),
+                    ("stroke", hex(FAINT_TEXT_COLOUR)),
+                ],
+            );
             text(
                 out,
                 "timeline-tick",
-                self.x(t),
-                axis_y + 18.0,
-                13.0,
+                x,
+                axis_y + 19.0,
+                15.0,
                 anchor,
                 hex(FAINT_TEXT_COLOUR),
                 &label,
@@ -277,5 +307,73 @@ impl Timeline {
             ],
         );
         out.close("g");
+    }
+}
+
+/// The round step (1, 2 or 5 times a power of ten) at or above `at_least`; a whole number when
+/// `whole`.
+fn nice_step(at_least: f64, whole: bool) -> f64 {
+    if at_least.is_nan() || at_least <= 0.0 || !at_least.is_finite() {
+        return 1.0;
+    }
+    let power = 10f64.powf(at_least.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|f| f * power)
+        .find(|s| *s >= at_least * (1.0 - 1e-9))
+        .unwrap_or(10.0 * power);
+    if whole {
+        step.max(1.0).round()
+    } else {
+        step
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::bands::BandPlan;
+
+    fn span(rank: usize, batch: usize, start: f64, end: f64) -> Span {
+        Span {
+            rank,
+            batch,
+            kind: SpanKind::Compute,
+            start,
+            end,
+        }
+    }
+
+    #[test]
+    fn tick_labels_are_round_distinct_and_in_a_fitting_unit() {
+        let pipe = Pipeline::of_plan(&BandPlan::new(24, 192, 3, 8));
+        // A run of 12 microseconds and one of a quarter of a millisecond, on their own clocks.
+        for (end, wanted) in [
+            (12e-6, vec!["0 µs", "5 µs", "10 µs"]),
+            (2.4e-4, vec!["0 µs", "100 µs", "200 µs"]),
+            (0.0123, vec!["0 ms", "5 ms", "10 ms"]),
+            (0.0042, vec!["0 ms", "2 ms", "4 ms"]),
+            (0.00062, vec!["0 µs", "200 µs", "400 µs", "600 µs"]),
+            (3.0, vec!["0 s", "1 s", "2 s", "3 s"]),
+        ] {
+            let t0 = 1000.0;
+            let tl = Timeline::new(&pipe, &[span(0, 0, t0, t0 + end)], true, 0.0);
+            let labels: Vec<String> = tl.ticks().into_iter().map(|(_, l)| l).collect();
+            assert_eq!(labels, wanted, "a span of {end} s");
+        }
+        let tl = Timeline::new(&pipe, &[span(0, 0, 0.0, 0.00031)], true, 0.0);
+        let ticks = tl.ticks();
+        let labels: std::collections::BTreeSet<&String> = ticks.iter().map(|(_, l)| l).collect();
+        assert_eq!(labels.len(), ticks.len(), "{ticks:?}");
+        assert!(ticks.iter().all(|(t, _)| (0.0..=0.00031).contains(t)));
+        // The model counts whole units.
+        let tl = Timeline::new(&pipe, &[span(0, 0, 0.0, 28.0)], false, 0.0);
+        let labels: Vec<String> = tl.ticks().into_iter().map(|(_, l)| l).collect();
+        assert_eq!(labels, ["0", "10", "20"]);
+        let tl = Timeline::new(&pipe, &[span(0, 0, 0.0, 3.0)], false, 0.0);
+        let labels: Vec<String> = tl.ticks().into_iter().map(|(_, l)| l).collect();
+        assert_eq!(labels, ["0", "1", "2", "3"]);
+        assert!((nice_step(0.0031, false) - 0.005).abs() < 1e-12);
+        assert_eq!(nice_step(7.0, true), 10.0);
     }
 }

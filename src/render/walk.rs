@@ -1,8 +1,10 @@
 //! The traceback walk of a classroom picture: one step per pair of consecutive cells with its
 //! arrowhead halfway, a black disc on each match showing the cell's value (for an LCS run the
 //! match's place in the LCS, for an edit run the edits before it), and each hop onto another rank
-//! as a thick red arrow over its step, haloed in white, carrying its payload; the page reveals them
-//! step by step (`docs/classroom.md#the-pictures-marks-and-the-pages-data`).
+//! as a thick red arrow over its step, haloed in white, carrying its payload. All are drawn before
+//! the cells' texts, so no mark covers a value; where cells are too small to draw one by one (a
+//! bands picture's blocks) the walk is a plain line. The page reveals them step by step
+//! (`docs/classroom.md#the-pictures-marks-and-the-pages-data`).
 
 use super::layout::Geometry;
 use super::picture::{is_match, Hop, Picture};
@@ -40,12 +42,20 @@ pub(super) fn steps(out: &mut SvgWriter, p: &Picture, l: &impl Geometry) {
                 ("fill", "none".into()),
                 ("stroke", hex(WALK_COLOUR)),
                 ("stroke-width", num(l.walk_width())),
-                ("marker-mid", "url(#walk-head)".into()),
+                (
+                    "marker-mid",
+                    if l.cell_marks() {
+                        "url(#walk-head)"
+                    } else {
+                        "none"
+                    }
+                    .into(),
+                ),
             ],
         );
     }
     for (t, &(i, j)) in p.path.iter().enumerate() {
-        if !is_match(p, i, j) {
+        if !is_match(p, i, j) || !l.cell_marks() {
             continue;
         }
         let (cx, cy) = l.centre(i, j);

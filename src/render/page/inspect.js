@@ -21,21 +21,28 @@ function inputSource(a, b, i, j) {
   return e && e.to === k ? '<b>by message</b> from ' + rankName(from) : 'from p' + from + ' (held since an earlier message)';
 }
 
-// The recurrence at (i, j) with its numbers, for the panel; marks its inputs on the grid.
-let inputMarks = [];
+// The recurrence at (i, j) with its numbers, for the panel; frames the cell and its inputs on
+// the grid (a schedule has no values: the cell alone).
 function inspect(i, j) {
-  inputMarks.forEach((r) => r.classList.remove('input'));
-  inputMarks = [];
-  if (i === null || !solved || i >= m || j >= n) {
+  inputMarks.forEach((r) => r.setAttribute('visibility', 'hidden'));
+  if (i === null || i >= m || j >= n) {
     selectedMark.setAttribute('visibility', 'hidden');
     $('cell-text').innerHTML = solved ? '<p class="note">Hover over or click a cell: its value, its three inputs and the recurrence with the numbers.</p>'
       : '<p class="note">Hover over a cell for its owner and position.</p>';
     return;
   }
-  frame(selectedMark, i, j);
+  frame(selectedMark, i, j, 10);
   selectedMark.setAttribute('visibility', 'visible');
+  if (!solved) {
+    $('cell-text').innerHTML = '<p><b>cell (' + i + ', ' + j + ')</b> of ' + rankName(owner(i, j)) + ': ' + ownerWhy(i, j) + '</p>';
+    return;
+  }
   const ins = [[i - 1, j - 1, 'up-left'], [i - 1, j, 'up'], [i, j - 1, 'left']];
-  ins.forEach(([a, b]) => { const r = a >= 0 && b >= 0 ? cellRect.get(a * n + b) : null; if (r) { r.classList.add('input'); inputMarks.push(r); } });
+  ins.forEach(([a, b], k) => {
+    if (a < 0 || b < 0) return;
+    frame(inputMarks[k], a, b, 8);
+    inputMarks[k].setAttribute('visibility', 'visible');
+  });
   const done = unitOfCell(i, j) < doneHi;
   const here = value(i, j);
   const v = (a, b) => V + '[' + a + '][' + b + ']';

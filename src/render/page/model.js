@@ -1,8 +1,9 @@
-// The classroom page's script, part 1 of 6 (html.rs joins the parts in one function scope):
-// the run's data, the engines' formulas and the grid's marks. The diagonal engine's owners come
-// from the report's `diag_start_end` and `cell_proc`; the bands engine's from its bands of
-// columns, and its fill is played stage by stage (band k computes batch s - k at stage s).
-// Everything is checked against the grid's marks; problems are listed by lcsPage.problems().
+// The classroom page's script, part 1 of 7 (html.rs joins the parts in one function scope):
+// the run's data, the engines' formulas and the grid's marks and geometry. The diagonal
+// engine's owners come from the report's `diag_start_end` and `cell_proc`; the bands engine's
+// from its bands of columns, and its fill is played stage by stage (band k computes batch s - k
+// at stage s). Everything is checked against the grid's marks; problems are listed by
+// lcsPage.problems().
 const data = JSON.parse(document.getElementById('run-data').textContent);
 const m = data.rows;
 const n = data.cols;
@@ -17,6 +18,17 @@ const $ = (id) => document.getElementById(id);
 const problems = [];
 document.body.classList.add('live');
 if (bands) document.body.classList.add('bands');
+// The recorded values, from each row's steps (+, 0, -) and the border before its first cell.
+const values = data.value_rows ? data.value_rows.map((row, i) => {
+  const out = new Int32Array(n);
+  let v = edit ? i + 1 : 0;
+  for (let j = 0; j < n; j++) {
+    const c = row.charCodeAt(j);
+    v += c === 43 ? 1 : c === 45 ? -1 : 0;
+    out[j] = v;
+  }
+  return out;
+}) : null;
 
 // ---- The diagonal schedule's formulas, as the report names them.
 const diagLen = (d) => Math.min(d + 1, m, m + n - 1 - d);
@@ -68,6 +80,33 @@ const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&l
 const plural = (k, one, many) => k + ' ' + (k === 1 ? one : many);
 const rankName = (k) => '<span class="rank-tag" style="background:var(--rank-' + (k % data.rank_colours) + ')">p' + k + '</span>';
 
+// ---- The grid's geometry (from the picture's root): where cell (i, j) is, and which cell a
+// point of the picture is in. A bands grid leaves a gap between bands, where its fences stand.
+const geo = svg.dataset;
+const gridX = Number(geo.gridX);
+const gridY = Number(geo.gridY);
+const cellW = Number(geo.cellW);
+const cellH = Number(geo.cellH);
+const gap = Number(geo.gap) || 0;
+const blocksDetail = geo.detail === 'blocks';
+const cellX = (j) => gridX + j * cellW + (bands ? bandOf(j) * gap : 0);
+const cellY = (i) => gridY + i * cellH;
+const gridBottom = cellY(m);
+function cellAt(x, y) {
+  const i = Math.floor((y - gridY) / cellH);
+  if (!(i >= 0 && i < m)) return null;
+  if (!bands) {
+    const j = Math.floor((x - gridX) / cellW);
+    return j >= 0 && j < n ? [i, j] : null;
+  }
+  for (let k = 0; k < active; k++) {
+    const [a, b] = bands.cols[k];
+    const j = a + Math.floor((x - cellX(a)) / cellW);
+    if (j >= a && j < b) return [i, j];
+  }
+  return null;
+}
+
 // ---- The grid's marks, indexed by what they mean.
 const num = (e, key) => Number(e.dataset[key]);
 const unitKey = bands ? 'unit' : 'd';
@@ -85,6 +124,15 @@ svg.querySelectorAll('.cell, .cell-text, .hatch').forEach((e) => {
     if (num(e, 'owner') !== owner(i, j)) problems.push('cell (' + i + ', ' + j + ') owner ' + e.dataset.owner + ', the formulas say ' + owner(i, j));
   }
 });
+// A bands grid too fine to draw cell by cell: a block per band and batch.
+const blockRect = new Map();
+svg.querySelectorAll('.block').forEach((e) => {
+  const k = num(e, 'rank');
+  const b = num(e, 'batch');
+  cellMarks[num(e, 'unit')].push(e);
+  blockRect.set(k + ',' + b, e);
+  if (e.dataset.cols !== bands.cols[k][0] + '..' + bands.cols[k][1]) problems.push('block of p' + k + ' holds columns ' + e.dataset.cols);
+});
 const byUnitMarks = (sel) => {
   const out = perUnit();
   svg.querySelectorAll(sel).forEach((e) => { const u = num(e, unitKey); if (u < D) out[u].push(e); });
@@ -92,7 +140,7 @@ const byUnitMarks = (sel) => {
 };
 const arrows = byUnitMarks('.message, .message-halo');
 const outlines = byUnitMarks(bands ? '.stage' : '.diagonal');
-const dLabels = bands ? perUnit() : byUnitMarks('.diagonal-label');
+const dLabels = bands ? perUnit() : byUnitMarks('.diagonal-label, .diagonal-tick');
 const spanMarks = bands ? byUnitMarks('.span, .carry') : perUnit();
 const nowLine = svg.querySelector('.timeline .now');
 const walk = data.walk;
@@ -132,6 +180,23 @@ function unitCells(u, k) {
   const [r0, r1] = batchRows(b);
   return (r1 - r0) * (bands.cols[k][1] - bands.cols[k][0]);
 }
-// The bottom of the grid (the hop label goes below it).
-let gridBottom = 0;
-cellRect.forEach((r) => { gridBottom = Math.max(gridBottom, Number(r.getAttribute('y')) + Number(r.getAttribute('height'))); });
+// The cells of a unit, by the formulas: a diagonal's from its top-right end, a stage's band by
+// band (each band's first column first, where its carries come in).
+function unitCellList(u) {
+  const out = [];
+  if (!bands) {
+    for (let q = 0; q < diagLen(u); q++) {
+      const i = firstRow(u) + q;
+      out.push([i, u - i]);
+    }
+    return out;
+  }
+  for (let k = 0; k < active; k++) {
+    const b = u - k;
+    if (b < 0 || b >= bands.batches) continue;
+    const [r0, r1] = batchRows(b);
+    const [c0, c1] = bands.cols[k];
+    for (const j of [c0, c1 - 1]) for (let i = r0; i < r1; i++) out.push([i, j]);
+  }
+  return out;
+}

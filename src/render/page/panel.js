@@ -27,19 +27,23 @@ if (solved && data.per_rank) {
 }
 
 const NS = 'http://www.w3.org/2000/svg';
-const cursor = document.createElementNS(NS, 'rect');
-cursor.setAttribute('class', 'walk-cursor');
-cursor.setAttribute('visibility', 'hidden');
-svg.appendChild(cursor);
-const selectedMark = document.createElementNS(NS, 'rect');
-selectedMark.setAttribute('class', 'selected-cell');
-selectedMark.setAttribute('visibility', 'hidden');
-svg.appendChild(selectedMark);
+const overlay = (cls) => {
+  const r = document.createElementNS(NS, 'rect');
+  r.setAttribute('class', cls);
+  r.setAttribute('visibility', 'hidden');
+  svg.appendChild(r);
+  return r;
+};
+// The hovered (or clicked) cell and the three cells it reads, in their own colour: marks on
+// top of the grid, apart from the current diagonal's outline; the walk's cursor over them.
+const selectedMark = overlay('selected-cell');
+const inputMarks = [0, 1, 2].map(() => overlay('input-cell'));
+const cursor = overlay('walk-cursor');
 const viewBox = svg.viewBox.baseVal;
 // The hop's label lives in a strip under the grid (the timeline starts lower on a bands page),
 // joined to its arrow by a leader drawn under the cells' texts.
-if (!bands) {
-  viewBox.height += 40;
+if (!bands && walk.length > 0) {
+  viewBox.height += 34;
   svg.setAttribute('height', viewBox.height);
 }
 const leader = document.createElementNS(NS, 'line');
@@ -68,27 +72,34 @@ function setDone(hi) {
   for (let d = hi; d < doneHi; d++) { cellMarks[d].forEach((e) => e.classList.remove('done')); spanMarks[d].forEach((e) => e.classList.remove('done')); }
   doneHi = hi;
 }
-// The cells a message of unit d reaches: the neighbour its receiver owns, or the first column
-// of the receiving band in the batch's rows.
+// The marks a message of unit d reaches: the neighbour cell its receiver owns, or the first
+// column of the receiving band in the batch's rows (its block, when cells are not drawn).
 function receivers(e) {
-  if (!bands) return e.i + 1 < m && owner(e.i + 1, e.j) === e.to ? [[e.i + 1, e.j]] : [[e.i, e.j + 1]];
-  const [r0, r1] = batchRows(Math.floor(e.i / bands.batch));
+  if (!bands) {
+    const [i, j] = e.i + 1 < m && owner(e.i + 1, e.j) === e.to ? [e.i + 1, e.j] : [e.i, e.j + 1];
+    return [cellRect.get(i * n + j)];
+  }
+  const b = Math.floor(e.i / bands.batch);
+  if (blocksDetail) return [blockRect.get(e.to + ',' + b)];
+  const [r0, r1] = batchRows(b);
   const out = [];
-  for (let i = r0; i < r1; i++) out.push([i, bands.cols[e.to][0]]);
+  for (let i = r0; i < r1; i++) out.push(cellRect.get(i * n + bands.cols[e.to][0]));
   return out;
 }
 function setLit(lo, hi) {
   for (let d = lit[0]; d < lit[1]; d++) { toggle(arrows[d], false); toggle(outlines[d], false); toggle(dLabels[d], false); toggle(spanMarks[d], false); }
-  for (let d = lo; d < hi; d++) { toggle(arrows[d], true); toggle(outlines[d], true); toggle(dLabels[d], true); toggle(spanMarks[d], true); }
+  // The step's first diagonal is always numbered (its neighbours' numbers make room).
+  for (let d = lo; d < hi; d++) { toggle(arrows[d], true); toggle(outlines[d], true); toggle(spanMarks[d], true); }
+  if (hi > lo) toggle(dLabels[lo], true);
   receiving.forEach((r) => r.classList.remove('receiving'));
   receiving = [];
   for (let d = lo; d < hi; d++) {
-    byUnit[d].forEach((e) => receivers(e).forEach(([i, j]) => {
-      const r = cellRect.get(i * n + j);
+    byUnit[d].forEach((e) => receivers(e).forEach((r) => {
       if (r) { r.classList.add('receiving'); receiving.push(r); }
     }));
   }
   lit = [lo, hi];
+  declutter();
   if (nowLine) {
     let end = -1;
     let x = null;
@@ -101,9 +112,16 @@ function setLit(lo, hi) {
     if (x !== null) { nowLine.setAttribute('x1', x); nowLine.setAttribute('x2', x); }
   }
 }
-function frame(mark, i, j) {
-  const r = cellRect.get(i * n + j);
-  ['x', 'y', 'width', 'height'].forEach((a) => mark.setAttribute(a, r.getAttribute(a)));
+// Frames cell (i, j) with `mark`, at least `least` units a side (a cell of a block grid is
+// smaller than its frame).
+function frame(mark, i, j, least) {
+  const grow = (at, size) => (size >= least ? [at, size] : [at - (least - size) / 2, least]);
+  const [x, w] = grow(cellX(j), cellW);
+  const [y, h] = grow(cellY(i), cellH);
+  mark.setAttribute('x', x);
+  mark.setAttribute('y', y);
+  mark.setAttribute('width', w);
+  mark.setAttribute('height', h);
 }
 function setWalk(k) {
   const change = (t, on) => {
@@ -118,7 +136,9 @@ function setWalk(k) {
   for (let t = walkShown; t < k; t++) change(t, true);
   for (let t = k; t < walkShown; t++) change(t, false);
   walkShown = k;
-  if (k > 0) frame(cursor, walk[k - 1][0], walk[k - 1][1]);
+  if (k > 0) frame(cursor, walk[k - 1][0], walk[k - 1][1], 10);
+  // The cell a hop has just reached is framed in the hop's red: its arrow lies under values.
+  cursor.classList.toggle('hop-cursor', k > 1 && hopMarks.has(k - 2));
   cursor.setAttribute('visibility', k > 0 && k <= walk.length ? 'visible' : 'hidden');
 }
 function showHopLabel(hops) {
@@ -126,25 +146,31 @@ function showHopLabel(hops) {
   const h = hops[hops.length - 1];
   const box = hopMarks.get(h.t).getBBox();
   const carried = edit ? (h.prefix || '') : '"' + (h.prefix || '') + '"';
+  const px = hopPx();
+  hopText.setAttribute('font-size', px);
   hopText.textContent = 'hop p' + h.from + ' \u2192 p' + h.to + ': next cell (' + h.i + ', ' + h.j + '), path ' + carried + ', ' + h.bytes + ' B';
   const w = hopText.getComputedTextLength() + 14;
   const cx = box.x + box.width / 2;
   const x = Math.max(2, Math.min(viewBox.width - w - 2, cx - w / 2));
-  const y = gridBottom + 22;
+  const half = px * 0.75;
+  const y = gridBottom + 4 + half;
   hopBox.setAttribute('x', x);
-  hopBox.setAttribute('y', y - 12);
+  hopBox.setAttribute('y', y - half);
   hopBox.setAttribute('width', w);
-  hopBox.setAttribute('height', 24);
+  hopBox.setAttribute('height', 2 * half);
   hopBox.setAttribute('rx', 4);
   hopText.setAttribute('x', x + 7);
   hopText.setAttribute('y', y);
   leader.setAttribute('x1', cx);
   leader.setAttribute('y1', box.y + box.height / 2);
   leader.setAttribute('x2', cx);
-  leader.setAttribute('y2', y - 12);
+  leader.setAttribute('y2', y - half);
   leader.setAttribute('visibility', 'visible');
   hopLabel.setAttribute('visibility', 'visible');
 }
+
+// A count with its noun and verb: "no message goes", "1 message goes", "3 messages go".
+const counted = (k, one, many) => (k === 0 ? 'no ' + one : plural(k, one, many));
 
 function fillTexts(st) {
   const ds = [];
@@ -160,8 +186,8 @@ function fillTexts(st) {
   const sp = split(d);
   $('what').innerHTML = 'The ranks compute ' + (ds.length === 1 ? 'the ' + plural(sp.L, 'cell', 'cells') + ' of diagonal ' + d +
     ', ' + plural(sp.p, 'rank', 'ranks') + ' at once' : 'these diagonals, one after the other') +
-    '. Then ' + plural(msgs.length, 'boundary message goes', 'boundary messages go') + ' to a neighbour' +
-    (pairText ? ' (' + pairText + ')' : '') + ': a value that a cell of the next diagonals needs and its owner lacks.';
+    '. Then ' + counted(msgs.length, 'boundary message goes', 'boundary messages go') + ' to a neighbour' +
+    (pairText ? ' (' + pairText + ')' : '') + (msgs.length > 0 ? ': a value that a cell of the next diagonals needs and its owner lacks.' : ': no cell of it has a neighbour below, or else to the right, that another rank owns.');
   let f = '<p><code>d = i + j = ' + d + '</code>' + (ds.length > 1 ? ' (first of this step)' : '') + '</p>' +
     '<p><code>L(d) = min(d + 1, m, m + n \u2212 1 \u2212 d) = min(' + (d + 1) + ', ' + m + ', ' + (m + n - 1 - d) + ') = ' + sp.L + '</code></p>' +
     '<p><code>p = min(P, L) = min(' + P + ', ' + sp.L + ') = ' + sp.p + '</code></p>' +
@@ -183,8 +209,9 @@ function bandsTexts(s, msgs, pairText) {
     if (b >= 0 && b < bands.batches) at.push('p' + k + ' batch ' + b + ' (rows ' + batchRows(b)[0] + '\u2013' + (batchRows(b)[1] - 1) + ')');
   }
   $('what').innerHTML = 'At stage ' + s + ' ' + (at.length ? at.join(', ') : 'no band') + (at.length === 1 ? ' computes' : ' compute, side by side') +
-    '. Then ' + plural(msgs.length, 'message of carries goes', 'messages of carries go') + ' to the next band' + (pairText ? ' (' + pairText + ')' : '') +
-    ': one bit per row, the carry out of the band\u2019s last word, which the next band needs to start the same rows.';
+    '. Then ' + counted(msgs.length, 'message of carries goes', 'messages of carries go') + ' to the next band' + (pairText ? ' (' + pairText + ')' : '') +
+    (msgs.length > 0 ? ': one bit per row, the carry out of the band\u2019s last word, which the next band needs to start the same rows.'
+      : active < 2 ? ': there is no next band.' : ': the last band has no band after it.');
   const B = bands.batch;
   let f = '<p><code>stage s = band k + batch b = ' + s + '</code>: band k computes batch <code>s \u2212 k</code></p>' +
     '<p>words of ' + bands.word + ' columns' + (bands.teaching ? ' (<b>a teaching word</b>: the engine\u2019s are 64)' : '') + ', ' +

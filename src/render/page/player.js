@@ -1,4 +1,4 @@
-// Part 6: the player. Steps go forward and back by buttons, slider and keys (which work
+// Part 7: the player. Steps go forward and back by buttons, slider and keys (which work
 // whatever has focus, but in a text field); play pauses between the fill and the walk; the
 // address follows the step (`#step=N`, N as the label counts), so a link opens where it was
 // sent from. Tests drive the page through `window.lcsPage`.
@@ -10,7 +10,7 @@ let selected = null;
 // The cell a fill step shows in the panel: one of its unit with an input from another rank (a
 // value that came by message), else its first.
 function cellOfStep(u) {
-  const cells = cellMarks[u].filter((e) => e.classList.contains('cell')).map((e) => [num(e, 'i'), num(e, 'j')]);
+  const cells = unitCellList(u);
   const fed = cells.find(([i, j]) => (j > 0 && owner(i, j - 1) !== owner(i, j)) || (i > 0 && owner(i - 1, j) !== owner(i, j)));
   return fed || cells[0] || [null, null];
 }
@@ -23,7 +23,7 @@ function go(s) {
     setWalk(0);
     showHopLabel([]);
     fillTexts(st);
-    inspect(...(selected || cellOfStep(st.lo)));
+    inspect(...(selected || (solved ? cellOfStep(st.lo) : [null, null])));
   } else {
     setDone(D);
     setLit(0, 0);
@@ -65,7 +65,9 @@ function go(s) {
   h.delete('d');
   h.delete('traceback');
   h.set('step', String(s + 1));
-  try { history.replaceState(null, '', '#' + h.toString()); } catch (e) { /* a page without history */ }
+  // Flags (projector, contrast) stay bare words: `#projector&step=3`.
+  const address = Array.from(h, ([k, v]) => (v === '' ? k : k + '=' + encodeURIComponent(v))).join('&');
+  try { history.replaceState(null, '', '#' + address); } catch (e) { /* a page without history */ }
 }
 
 // ---- Play, with a pause between the fill and the walk.
@@ -100,6 +102,8 @@ const setContrast = (on) => {
   document.body.classList.toggle('hc', on);
   $('contrast').setAttribute('aria-pressed', String(on));
 };
+$('projector').addEventListener('click', () => setProjector(!projector));
+$('panel-button').addEventListener('click', () => setPanel(document.body.classList.contains('folded')));
 const setIntro = (on) => {
   $('intro').hidden = !on;
   $('intro-button').setAttribute('aria-expanded', String(on));
@@ -125,6 +129,7 @@ window.addEventListener('keydown', (e) => {
     ArrowRight: () => step(1), ArrowLeft: () => step(-1), ' ': togglePlay,
     Home: () => { stop(); go(0); }, End: () => { stop(); go(S - 1); },
     t: toTraceback, T: toTraceback, c: () => $('contrast').click(), q: () => setQuiz(!quizOn), '?': () => setIntro($('intro').hidden),
+    p: () => setProjector(!projector), s: () => setPanel(document.body.classList.contains('folded')),
   };
   const act = keys[e.key];
   if (!act) return;
@@ -140,13 +145,16 @@ window.addEventListener('hashchange', () => {
   if (s !== null && s !== current) { stop(); go(s); }
 });
 
-// ---- Hovering a cell: its numbers in a tooltip, and in the panel; a click keeps it there.
+// ---- Hovering a cell: its numbers in a tooltip, and in the panel; a click keeps it there. The
+// cell under the mouse is found from the grid's geometry, whatever mark lies over it.
 const tooltip = $('tooltip');
-svg.addEventListener('mousemove', (e) => {
-  const t = e.target;
-  if (!t.classList || !t.classList.contains('cell')) { tooltip.hidden = true; return; }
-  const i = num(t, 'i');
-  const j = num(t, 'j');
+function cellUnder(e) {
+  const c = svg.getScreenCTM();
+  if (!c) return null;
+  const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(c.inverse());
+  return cellAt(p.x, p.y);
+}
+function tooltipOf(i, j) {
   const d = i + j;
   const k = owner(i, j);
   let html = '<p><b>cell (i, j) = (' + i + ', ' + j + ')</b>' +
@@ -166,20 +174,24 @@ svg.addEventListener('mousemove', (e) => {
       '<p>owner cell_proc(' + i + ', ' + j + ') = p' + k + ' (' + how + ')</p>' +
       '<p>diag_start_end(' + d + ', ' + k + ') = [' + s + ', ' + end + '): ' + rowsOf(d, s, end) + '</p>';
   }
-  if (solved) html += '<p>' + V + '[' + i + '][' + j + '] = ' + (unitOfCell(i, j) < doneHi ? data.values[i][j] : 'not computed yet at this step') + '</p>';
-  tooltip.innerHTML = html;
+  if (solved) html += '<p>' + V + '[' + i + '][' + j + '] = ' + (unitOfCell(i, j) < doneHi ? values[i][j] : 'not computed yet at this step') + '</p>';
+  return html;
+}
+svg.addEventListener('mousemove', (e) => {
+  const at = cellUnder(e);
+  if (!at) { tooltip.hidden = true; return; }
+  tooltip.innerHTML = tooltipOf(at[0], at[1]);
   tooltip.hidden = false;
   const x = Math.min(e.clientX + 16, window.innerWidth - tooltip.offsetWidth - 4);
   const y = Math.min(e.clientY + 16, window.innerHeight - tooltip.offsetHeight - 4);
   tooltip.style.left = Math.max(0, x) + 'px';
   tooltip.style.top = Math.max(0, y) + 'px';
-  if (!selected) inspect(i, j);
+  if (!selected) inspect(at[0], at[1]);
 });
 svg.addEventListener('click', (e) => {
-  const t = e.target;
-  if (!t.classList || !t.classList.contains('cell')) { selected = null; return; }
-  selected = [num(t, 'i'), num(t, 'j')];
-  inspect(selected[0], selected[1]);
+  const at = cellUnder(e);
+  selected = at;
+  if (at) inspect(at[0], at[1]);
 });
 svg.addEventListener('mouseleave', () => { tooltip.hidden = true; });
 
@@ -215,6 +227,12 @@ function state() {
     final: !$('final').hidden,
     tooltip: tooltip.hidden ? null : tooltip.textContent,
     contrast: document.body.classList.contains('hc'),
+    projector,
+    panelOpen: !document.body.classList.contains('folded'),
+    strip: $('strip').textContent,
+    valuesShown: valueTexts.length > 0 && !document.body.classList.contains('no-values'),
+    ownerVerdict: $('quiz-owner-verdict') ? $('quiz-owner-verdict').textContent : null,
+    countVerdict: $('quiz-count-verdict') ? $('quiz-count-verdict').textContent : null,
   };
 }
 // Texts that overlap a cell's value at this step: every visible text of the grid but the
@@ -244,6 +262,9 @@ window.lcsPage = {
   },
   delayAfter,
   select: (i, j) => { selected = [i, j]; inspect(i, j); return $('cell-text').textContent; },
+  projector: (on) => { setProjector(on !== false); fit(); return state(); },
+  panel: (open) => { setPanel(open !== false); fit(); return state(); },
+  cellAt: (x, y) => { const c = svg.getScreenCTM(); const p = new DOMPoint(x, y).matrixTransform(c.inverse()); return cellAt(p.x, p.y); },
   quiz: (on) => { setQuiz(on !== false); return question; },
   answer: (a) => answer(a),
   // Every step once, each laid out: how long the whole play takes without its pauses.
@@ -271,7 +292,9 @@ function stepFrom(h) {
   return Math.max(1, Number(h.get('step')) || 1) - 1;
 }
 if (fragment.has('contrast')) setContrast(true);
+if (fragment.has('projector')) setProjector(true);
 problems.forEach((p) => console.error('lcs page: ' + p));
 const opening = stepFrom(fragment);
 go(opening === null ? 0 : opening);
+fit();
 if (fragment.has('play')) play();

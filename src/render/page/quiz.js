@@ -1,6 +1,7 @@
 // Part 5: the prediction mode. With it on, each fill step asks about the next one: which rank
-// owns one of its cells, and how many boundary messages leave it; the answers are checked
-// against the formulas and the recorded (or predicted) messages, with the reason.
+// owns one of its cells, and how many messages the whole step sends (every cell of the
+// diagonal, or every band of the stage, together); each question has its own answer line,
+// checked against the formulas and the recorded (or predicted) messages, with the reason.
 let quizOn = false;
 let question = null;
 function ask(s) {
@@ -13,17 +14,20 @@ function ask(s) {
     $('quiz-text').innerHTML = '<p>Predictions are asked before each step of the fill: step back into the fill to try one.</p>';
     return;
   }
-  const cells = cellMarks[st.lo].filter((e) => e.classList.contains('cell'));
-  const c = cells[Math.floor(cells.length / 2)];
-  const [i, j] = [num(c, 'i'), num(c, 'j')];
+  const cells = unitCellList(st.lo);
+  const [i, j] = cells[Math.floor(cells.length / 2)];
   let messages = 0;
   for (let d = st.lo; d < st.hi; d++) messages += byUnit[d].length;
   const unit = st.hi - st.lo === 1 ? unitName + ' ' + st.lo : unitName + 's ' + st.lo + '\u2013' + (st.hi - 1);
   question = { step: next, unit, cell: [i, j], owner: owner(i, j), messages };
   let html = '<p>The next step computes ' + unit + '. Which rank owns cell (' + i + ', ' + j + ')?</p><p class="choices">';
   for (let k = 0; k < (bands ? active : Math.min(P, 12)); k++) html += '<button type="button" data-owner="' + k + '">p' + k + '</button> ';
-  html += '</p><p><label>How many boundary messages leave it? <input id="quiz-count" type="number" min="0" step="1"></label> ' +
-    '<button type="button" id="quiz-check">check</button></p><p id="quiz-verdict" aria-live="polite"></p>';
+  const counting = bands
+    ? 'How many messages of carries are sent at ' + unit + ', all the bands together?'
+    : 'How many boundary messages does ' + unit + ' send, all its cells together?';
+  html += '</p><p id="quiz-owner-verdict" aria-live="polite"></p>' +
+    '<p><label>' + counting + ' <input id="quiz-count" type="number" min="0" step="1"></label> ' +
+    '<button type="button" id="quiz-check">check</button></p><p id="quiz-count-verdict" aria-live="polite"></p>';
   $('quiz-text').innerHTML = html;
   $('quiz-text').querySelectorAll('button[data-owner]').forEach((b) => b.addEventListener('click', () => answer({ owner: Number(b.dataset.owner) })));
   $('quiz-check').addEventListener('click', () => answer({ messages: Number($('quiz-count').value) }));
@@ -33,20 +37,22 @@ function answer(a) {
   const q = question;
   let right;
   let why;
+  let line;
   if (a.owner !== undefined) {
     right = a.owner === q.owner;
     why = 'cell (' + q.cell[0] + ', ' + q.cell[1] + ') belongs to p' + q.owner + ': ' + ownerWhy(q.cell[0], q.cell[1]);
+    line = $('quiz-owner-verdict');
   } else {
     right = a.messages === q.messages;
-    why = q.unit + ' sends ' + plural(q.messages, 'boundary message', 'boundary messages') +
-      (bands ? ': one per band that has a right neighbour and a batch at this stage' : ': one per cell whose neighbour below, or else to the right, another rank owns');
+    why = q.unit + ' sends ' + plural(q.messages, bands ? 'message of carries' : 'boundary message', bands ? 'messages of carries' : 'boundary messages') +
+      (bands ? ': one per band that has a band after it and a batch at this stage' : ': one per cell whose neighbour below, or else to the right, another rank owns');
+    line = $('quiz-count-verdict');
   }
-  const verdict = $('quiz-verdict');
-  if (verdict) {
-    verdict.innerHTML = (right ? '<b>Right.</b> ' : '<b>Not quite.</b> ') + why + '. Step on to see it.';
-    verdict.className = right ? 'right' : 'wrong';
+  if (line) {
+    line.innerHTML = (right ? '<b>Right.</b> ' : '<b>Not quite.</b> ') + why + '. Step on to see it.';
+    line.className = right ? 'right' : 'wrong';
   }
-  return { right, why: verdict ? verdict.textContent : why };
+  return { right, why: line ? line.textContent : why, question: a.owner !== undefined ? 'owner' : 'count' };
 }
 function setQuiz(on) {
   quizOn = on;

@@ -1,7 +1,7 @@
 // Part 2: the walk's rule, replayed on the recorded values: each cell's move (0 match,
 // 1 substitution, 2 up, 3 left), where it leads, and the alignment the moves spell; checked
 // against the recorded walk and the report's CIGAR.
-const value = (a, b) => (a >= 0 && b >= 0 ? data.values[a][b] : edit ? (a < 0 && b < 0 ? 0 : a + b + 2) : 0);
+const value = (a, b) => (a >= 0 && b >= 0 ? values[a][b] : edit ? (a < 0 && b < 0 ? 0 : a + b + 2) : 0);
 function moveAt(i, j) {
   if (data.x[i] === data.y[j]) return 0;
   if (!edit) return value(i - 1, j) >= value(i, j - 1) ? 2 : 3;

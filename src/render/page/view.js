@@ -1,0 +1,110 @@
+// Part 6: the view. Projector mode (`#projector` in the address, the key p) folds the side
+// panel away so that the grid takes the window, keeps the engines' comparison in a strip above
+// it, and lets no text of the grid show under 12 pixels: after every change of the layout the
+// grid's texts are fitted to the scale the page draws the picture at. Everywhere, a cell's
+// value shows only where it is 12 pixels high (a cell of about 18), else a hover tells it; the
+// margins' texts (indices, bytes, diagonal numbers, labels) give way, by priority, to those
+// they would overlap, and the current diagonal's number always shows. The side panel folds and
+// opens with s (or its button) in either mode.
+const MIN_PX = 12;
+let projector = false;
+// Each margin text's own size, in picture units, before any fitting.
+const marginTexts = Array.from(svg.querySelectorAll('text:not(.cell-text):not(.owner-tag)')).filter((e) => !e.closest('.hop-label'));
+marginTexts.forEach((e) => { e.dataset.px = parseFloat(e.getAttribute('font-size')) || 16; });
+const valueTexts = Array.from(svg.querySelectorAll('.cell-text'));
+const valuePx = valueTexts.length ? parseFloat(valueTexts[0].getAttribute('font-size')) : 0;
+// Pixels on the screen per unit of the picture.
+const scale = () => { const c = svg.getScreenCTM(); return c ? Math.hypot(c.a, c.b) : 1; };
+// The size of a margin text in projector mode: at least MIN_PX on the screen.
+const hopPx = () => (projector ? Math.max(16, (MIN_PX + 0.5) / scale()) : 16);
+// A text's box on the screen (a rotated title's too), a pixel wider each side.
+const boxOf = (e) => {
+  const b = e.getBoundingClientRect();
+  return { x: b.left - 1, y: b.top - 1, r: b.right + 1, b: b.bottom + 1 };
+};
+const meets = (a, b) => a.x < b.r && b.x < a.r && a.y < b.b && b.y < a.b;
+let kept = [];
+let labelBoxes = [];
+function fit() {
+  const s = scale();
+  marginTexts.forEach((e) => {
+    const base = Number(e.dataset.px);
+    e.setAttribute('font-size', projector ? Math.max(base, (MIN_PX + 0.5) / s) : base);
+  });
+  document.body.classList.toggle('no-values', !(valuePx * s >= MIN_PX - 0.01));
+  // The margins by priority: a text that would overlap one kept before it gives way.
+  kept = [];
+  const order = ['.axis-title', '.band-label', '.col-byte, .row-byte', '.batch-label', '.col-index, .row-index',
+    '.timeline-title, .timeline-rank, .timeline-tick'];
+  order.forEach((sel) => svg.querySelectorAll(sel).forEach((e) => {
+    const box = boxOf(e);
+    const crowded = kept.some((k) => meets(k, box));
+    e.classList.toggle('crowded', crowded);
+    if (!crowded) kept.push(box);
+  }));
+  labelBoxes = Array.from(svg.querySelectorAll('.diagonal-label')).map((e) => ({
+    d: num(e, 'd'), e, extra: e.hasAttribute('data-extra'), box: boxOf(e),
+    tick: svg.querySelector('.diagonal-tick[data-d="' + e.dataset.d + '"]'),
+  }));
+  declutter();
+  if (hopLabel.getAttribute('visibility') === 'visible' && current >= 0) go(current);
+}
+// The diagonals' numbers: the current one always, the others where they leave it room.
+function declutter() {
+  if (labelBoxes.length === 0) return;
+  const on = lit[1] > lit[0] ? lit[0] : null;
+  const room = kept.slice();
+  const current = labelBoxes.find((l) => l.d === on);
+  if (current) room.push(current.box);
+  labelBoxes.forEach((l) => {
+    const hide = l !== current && (l.extra || room.some((k) => meets(k, l.box)));
+    l.e.classList.toggle('crowded', hide);
+    if (l.tick) l.tick.classList.toggle('crowded', hide);
+    if (!hide && l !== current) room.push(l.box);
+  });
+}
+function setPanel(open) {
+  document.body.classList.toggle('folded', !open);
+  $('panel-button').setAttribute('aria-expanded', String(open));
+  fit();
+}
+function setProjector(on) {
+  projector = on;
+  document.body.classList.toggle('projector', on);
+  $('projector').setAttribute('aria-pressed', String(on));
+  setPanel(!on);
+}
+let fitting = null;
+window.addEventListener('resize', () => {
+  if (fitting === null) fitting = requestAnimationFrame(() => { fitting = null; fit(); });
+});
+
+// ---- The bands engine's batch: messages, bytes and stages for each batch size.
+function batchOptions() {
+  const box = $('batch-options');
+  const options = data.batches;
+  const line = data.compare[1];
+  if (!box || options.length === 0) return;
+  if (line.ranks_used < 2) {
+    box.innerHTML = '<p class="note">With a single band the bands engine sends no message, whatever its batch.</p>';
+    return;
+  }
+  const mine = bands ? bands.batch : null;
+  let at = options.findIndex((o) => o.batch === (mine || 256));
+  if (at < 0) at = options.length - 1;
+  box.innerHTML = '<p><label for="batch-slider">bands engine, <code>--batch</code>:</label> ' +
+    '<input id="batch-slider" type="range" min="0" max="' + (options.length - 1) + '" value="' + at + '"></p>' +
+    '<p id="batch-readout" aria-live="polite"></p>';
+  const show = () => {
+    const o = options[Number($('batch-slider').value)];
+    const each = o.messages > 0 ? ' of ' + plural(o.bytes / o.messages, 'byte', 'bytes') : '';
+    $('batch-readout').innerHTML = '<b>batches of ' + plural(o.batch, 'row', 'rows') + '</b>' +
+      (o.batch === mine ? ' (this page\u2019s)' : '') + ': ' + plural(o.messages, 'message', 'messages') + each +
+      ', ' + plural(o.stages, 'stage', 'stages') + ' (waits); each band idles ' + plural(line.ranks_used - 1, 'stage', 'stages') +
+      ' of them while the pipeline fills or drains. The diagonal engine: ' + plural(data.compare[0].messages, 'message', 'messages') +
+      ', ' + plural(data.compare[0].steps, 'wait', 'waits') + '.';
+  };
+  $('batch-slider').addEventListener('input', show);
+  show();
+}
+batchOptions();
