@@ -37,12 +37,13 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Compute the LCS (or, with `--problem edit`, the edit distance and its alignment) over
-    /// MPI ranks: `mpirun -n P mpi-lcs solve FILE` (or one plain process).
+    /// MPI ranks: `mpirun -n P mpi-lcs solve FILE` (or one plain process, which starts no MPI).
     #[command(after_help = EXIT_CODES)]
     Solve(SolveArgs),
     /// Find every place where each pattern occurs in a text with at most K edits, the text
     /// (and, when they are many, the patterns) split among MPI ranks: `mpirun -n P mpi-lcs
-    /// search PATTERNS TEXT --max-edits K` (or one plain process). Prints a TSV of matches.
+    /// search PATTERNS TEXT --max-edits K` (or one plain process, which starts no MPI). Prints
+    /// a TSV of matches.
     #[command(after_help = EXIT_CODES)]
     Search(SearchArgs),
     /// Compute the LCS or the edit distance in one process with the sequential DP (the oracle;

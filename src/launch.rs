@@ -4,12 +4,13 @@
 //!
 //! Launchers announce themselves through their environment: Open MPI's `mpirun` sets
 //! `OMPI_COMM_WORLD_SIZE`, MPICH's Hydra `PMI_SIZE`, Slurm's `srun` `SLURM_STEP_NUM_TASKS`, a PMIx
-//! launcher `PMIX_RANK`; a process with none of them is an MPI singleton. The variables of the
-//! library the binary is linked with ([`Family::of_library`]) are read first, then the other
-//! family's, then `srun`'s: a variable of the other family can be left over in an environment, and
-//! only when the binary's own launcher said nothing is it the sign of a launcher from another MPI
-//! (whose count then differs from the world's size, which `commands` refuses). `MPI_LCS_LAUNCHER`
-//! overrides the name recorded in reports.
+//! launcher `PMIX_RANK`; a process with none of them was started on its own (launcher `none`: it
+//! runs without MPI). The variables of the library the binary is linked with
+//! ([`Family::of_library`]) are read first, then the other family's, then `srun`'s: a variable of
+//! the other family can be left over in an environment, and only when the binary's own launcher
+//! said nothing is it the sign of a launcher from another MPI (whose count then differs from the
+//! world's size, which `commands` refuses). `MPI_LCS_LAUNCHER` overrides the name recorded in
+//! reports.
 
 use std::io::IsTerminal;
 
@@ -118,7 +119,7 @@ impl Launch {
             _ if var("SLURM_STEP_ID").is_some() => SRUN.name,
             Some((_, announcer)) => announcer.name,
             None if var("PMIX_RANK").is_some() => "PMIx launcher",
-            None => "singleton",
+            None => "none",
         };
         Launch {
             name: var(LAUNCHER_ENV)
@@ -229,7 +230,7 @@ mod tests {
         let batch = launch(&[("SLURM_NTASKS", "8"), ("SLURM_JOB_ID", "7")]);
         assert_eq!((batch.size, batch.launched), (None, false));
         let alone = launch(&[]);
-        assert_eq!((alone.name.as_str(), alone.size), ("singleton", None));
+        assert_eq!((alone.name.as_str(), alone.size), ("none", None));
         assert!(!alone.launched);
         let pmix = launch(&[("PMIX_RANK", "0")]);
         assert_eq!((pmix.name.as_str(), pmix.launched), ("PMIx launcher", true));

@@ -27,8 +27,10 @@ fn bands_agree_with_the_reference_for_every_rank_count_batch_and_checkpoint() {
         .collect();
     for (p, run) in util::parallel(3, jobs) {
         let run = run.ok();
-        let summary =
-            format!("self-test: 52 pairs (lcs) on {p} ranks, bands engine, 16 settings: 0 failed");
+        let summary = format!(
+            "self-test: 52 pairs (lcs) on {}, bands engine, 16 settings: 0 failed",
+            util::ranks(p)
+        );
         assert!(run.stdout.contains(&summary), "{p}:\n{}", run.stdout);
     }
 }
@@ -376,7 +378,8 @@ fn diagonal_bands_give_the_whole_matrix_s_path_on_near_copies() {
     for (p, run) in util::parallel(2, jobs) {
         let run = run.ok();
         let summary = format!(
-            "self-test: 12 pairs (lcs, edit) on {p} ranks, bands engine, 16 settings: 0 failed"
+            "self-test: 12 pairs (lcs, edit) on {}, bands engine, 16 settings: 0 failed",
+            util::ranks(p)
         );
         assert!(run.stdout.contains(&summary), "{p}:\n{}", run.stdout);
     }

@@ -109,7 +109,8 @@ fn every_engine_store_and_rank_count_gives_the_references_alignment() {
     for (p, s, run) in util::parallel(3, jobs) {
         let run = run.ok();
         assert!(
-            run.stdout.contains(&format!("pairs (edit) on {p} ranks"))
+            run.stdout
+                .contains(&format!("pairs (edit) on {}", util::ranks(p)))
                 && run.stdout.contains(": 0 failed"),
             "{p} ranks {:?}:\n{}",
             settings[s],

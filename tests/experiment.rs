@@ -125,7 +125,7 @@ fn experiment_appends_one_whole_row_per_run() {
     let used = script_launcher();
     for (engine, launcher) in engines.iter().zip(util::column(&table, "launcher")) {
         match *engine {
-            "reference" => assert_eq!(launcher, "singleton"),
+            "reference" => assert_eq!(launcher, "none"),
             "diagonal" => assert_eq!(launcher, used),
             other => panic!("engine {other}"),
         }

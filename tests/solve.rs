@@ -45,7 +45,8 @@ fn every_rank_count_and_store_agrees_with_the_reference() {
     for (p, store, run) in util::parallel(3, jobs) {
         let run = run.ok();
         let summary = format!(
-            "self-test: 52 pairs (lcs) on {p} ranks, diagonal engine, store {store}: 0 failed"
+            "self-test: 52 pairs (lcs) on {}, diagonal engine, store {store}: 0 failed",
+            util::ranks(p)
         );
         assert!(
             run.stdout.contains(&summary),
@@ -302,10 +303,29 @@ fn runs_as_a_plain_process_without_a_launcher() {
     let input = util::repo_input("small.txt");
     let expected = reference(&dir, &input);
     let json = dir.path("single.json");
-    let run = util::plain(&args(&[&"solve", &input, &"--json", &json])).ok();
+    // Started on its own, the process does not start MPI at all: a setting that makes Open
+    // MPI's start-up fail does not touch it (under a launcher it does, below).
+    let mut plain = util::plain_command(&args(&[&"solve", &input, &"--json", &json]));
+    plain.env("OMPI_MCA_pml", "no-such-component");
+    let run = util::run_with_timeout(plain).ok();
     let report = util::json(&json);
     check_report(&report, &expected, 1, "dense");
-    assert_eq!(report["launcher"], "singleton");
+    assert_eq!(report["launcher"], "none");
+    assert_eq!(report["ranks"], 1);
+    for command in [
+        args(&[&"search", &input, &input, &"--max-edits", &"1"]),
+        args(&[&"self-test", &"--cases", &"3"]),
+    ] {
+        let mut plain = util::plain_command(&command);
+        plain.env("OMPI_MCA_pml", "no-such-component");
+        util::run_with_timeout(plain).ok();
+    }
+    if util::launcher().1 == util::Family::OpenMpi {
+        let broken = [("OMPI_MCA_pml", "no-such-component")];
+        let failed =
+            util::run_with_timeout(util::mpirun_command(1, &args(&[&"solve", &input]), &broken));
+        assert!(!failed.status.success(), "{}", failed.stdout);
+    }
     assert!(
         run.stdout.contains("1 rank, diagonal engine"),
         "{}",

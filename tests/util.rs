@@ -432,7 +432,7 @@ fn collect_all(mut from: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
     })
 }
 
-/// `mpi-lcs ARGS` as a plain process (an MPI singleton for `solve`).
+/// `mpi-lcs ARGS` as a plain process (one rank without MPI for `solve`).
 pub fn plain<S: AsRef<OsStr>>(args: &[S]) -> Run {
     run_with_timeout(plain_command(args))
 }
@@ -747,4 +747,13 @@ pub fn feed(path: &Path, bytes: &[u8]) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
         let _ = open_writer(&path).write_all(&bytes);
     })
+}
+
+/// `1 rank`, `3 ranks`: how the program counts ranks in its summaries.
+pub fn ranks(p: usize) -> String {
+    if p == 1 {
+        "1 rank".to_owned()
+    } else {
+        format!("{p} ranks")
+    }
 }

@@ -79,7 +79,7 @@ fn every_rank_count_walks_the_references_path_with_the_predicted_messages() {
         let run = run.ok();
         assert!(
             run.stdout
-                .contains(&format!("on {p} ranks, wave engine: 0 failed")),
+                .contains(&format!("on {}, wave engine: 0 failed", util::ranks(p))),
             "{p} ranks:\n{}",
             run.stdout
         );

@@ -1,7 +1,8 @@
-//! How ranks talk: [`protocol`] (every message and wire format, one tag per kind), [`traffic`]
-//! (counting every message), [`trace`] (the recording of a run), [`waiting`] (how a rank waits,
-//! with [`host`]: the cores its host's ranks may use), [`share`] (the input's broadcast), [`stats`]
-//! (gathering what every rank measured) and [`fault`] (the tests' planted faults).
+//! How ranks talk: [`world`] (the ranks: MPI's, or one process alone without MPI), [`protocol`]
+//! (every message and wire format, one tag per kind), [`traffic`] (counting every message),
+//! [`trace`] (the recording of a run), [`waiting`] (how a rank waits, with [`host`]: the cores its
+//! host's ranks may use), [`share`] (the input's broadcast), [`stats`] (gathering what every rank
+//! measured) and [`fault`] (the tests' planted faults).
 
 pub mod fault;
 pub mod host;
@@ -11,3 +12,4 @@ pub mod stats;
 pub mod trace;
 pub mod traffic;
 pub mod waiting;
+pub mod world;

@@ -8,8 +8,7 @@
 
 use std::ops::Range;
 
-use mpi::topology::SimpleCommunicator;
-use mpi::traits::*;
+use crate::comm::world::World;
 
 use crate::comm::waiting::Waiting;
 use crate::error::Error;
@@ -33,7 +32,7 @@ pub fn pieces(len: usize, piece: usize) -> impl Iterator<Item = Range<usize>> {
 /// (`Some`), the others `None`; every rank returns the pair, or the error (only rank 0's
 /// carries the message; the others' is [`Error::Peer`] with its exit status).
 pub fn share_pair(
-    world: &SimpleCommunicator,
+    world: &World,
     waiting: Waiting,
     loaded: Option<Result<Pair, Error>>,
 ) -> Result<Pair, Error> {
@@ -43,12 +42,11 @@ pub fn share_pair(
 /// [`share_pair`] with pieces of `piece` bytes (the self-test shrinks them, so that a small
 /// input travels in many).
 pub fn share_pair_in(
-    world: &SimpleCommunicator,
+    world: &World,
     waiting: Waiting,
     loaded: Option<Result<Pair, Error>>,
     piece: usize,
 ) -> Result<Pair, Error> {
-    let root = world.process_at_rank(0);
     // [exit code, rows, cols, swapped, format]
     let mut header = [0u64; 5];
     if let Some(loaded) = &loaded {
@@ -63,7 +61,7 @@ pub fn share_pair_in(
             Err(e) => [e.exit_code() as u64, 0, 0, 0, 0],
         };
     }
-    Waiting::Sleep.broadcast(&root, &mut header[..]);
+    Waiting::Sleep.broadcast(world, &mut header[..]);
     let mut pair = match loaded {
         Some(Ok(p)) => p,
         Some(Err(e)) => return Err(e),
@@ -83,7 +81,7 @@ pub fn share_pair_in(
     };
     for sequence in [&mut pair.x, &mut pair.y] {
         for range in pieces(sequence.len(), piece) {
-            waiting.broadcast(&root, &mut sequence[range]);
+            waiting.broadcast(world, &mut sequence[range]);
         }
     }
     Ok(pair)

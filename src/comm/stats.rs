@@ -5,8 +5,7 @@
 //! plain 64-bit words ([`Words`]), so no MPI datatype is created (MPICH reports every derived
 //! datatype as leaked at finalisation).
 
-use mpi::topology::SimpleCommunicator;
-use mpi::traits::*;
+use crate::comm::world::World;
 
 use lcs_core::search::lanes::Simd;
 use serde::Serialize;
@@ -432,12 +431,11 @@ pub struct Gathered {
 /// Gathers every rank's statistics (and recording, when the run was recorded) to rank 0.
 /// Collective: every rank calls it; rank 0 gets `Some`.
 pub fn gather(
-    world: &SimpleCommunicator,
+    world: &World,
     stats: &RankStats,
     traffic: &Traffic,
     waiting: Waiting,
 ) -> Option<Gathered> {
-    let root = world.process_at_rank(0);
     let ranks = world.size() as usize;
     let is_root = world.rank() == 0;
     let mut mine = Vec::with_capacity(RankStats::WORDS);
@@ -449,8 +447,8 @@ pub fn gather(
     } else {
         (None, None)
     };
-    waiting.gather(&root, &mine[..], stats_in);
-    waiting.gather(&root, &traffic.boundary_to[..], pairs_in);
+    waiting.gather(world, &mine[..], stats_in);
+    waiting.gather(world, &traffic.boundary_to[..], pairs_in);
     let recording = traffic.recording.as_ref().map(|r| {
         let events: Vec<EventWire> = r.events.iter().map(EventWire::from).collect();
         let walk: Vec<CellValue> = r
@@ -489,11 +487,7 @@ pub fn gather(
 }
 
 /// Gathers a different number of records from every rank to rank 0, in rank order.
-pub fn gather_varcount<T: Words>(
-    world: &SimpleCommunicator,
-    records: &[T],
-    waiting: Waiting,
-) -> Option<Vec<T>> {
+pub fn gather_varcount<T: Words>(world: &World, records: &[T], waiting: Waiting) -> Option<Vec<T>> {
     let mut local = Vec::with_capacity(records.len() * T::WORDS);
     for record in records {
         record.put(&mut local);

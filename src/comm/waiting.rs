@@ -22,6 +22,8 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Count;
 
+use super::world::World;
+
 /// How a rank waits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Waiting {
@@ -123,20 +125,37 @@ impl Waiting {
     }
 
     /// Waits until every rank of `world` has got here. Collective.
-    pub fn barrier(self, world: &SimpleCommunicator) {
-        self.wait(world.immediate_barrier());
+    pub fn barrier(self, world: &World) {
+        if let Some(world) = world.mpi() {
+            self.wait(world.immediate_barrier());
+        }
     }
 
-    /// `root`'s `buffer` into every rank's. Collective.
-    pub fn broadcast<B: BufferMut + ?Sized>(self, root: &impl Root, buffer: &mut B) {
-        mpi::request::scope(|scope| {
-            self.wait(root.immediate_broadcast_into(scope, buffer));
-        });
+    /// Rank 0's `buffer` into every rank's. Collective.
+    pub fn broadcast<B: BufferMut + ?Sized>(self, world: &World, buffer: &mut B) {
+        if world.size() > 1 {
+            let root = world.process_at_rank(0);
+            mpi::request::scope(|scope| {
+                self.wait(root.immediate_broadcast_into(scope, buffer));
+            });
+        }
     }
 
-    /// Every rank's `send`, in rank order, into `receive` on `root` (which alone passes one).
+    /// Every rank's `send`, in rank order, into `receive` on rank 0 (which alone passes one).
     /// Collective.
-    pub fn gather<T: Equivalence>(self, root: &impl Root, send: &[T], receive: Option<&mut [T]>) {
+    pub fn gather<T: Equivalence + Clone>(
+        self,
+        world: &World,
+        send: &[T],
+        receive: Option<&mut [T]>,
+    ) {
+        if world.size() == 1 {
+            if let Some(receive) = receive {
+                receive.clone_from_slice(send);
+            }
+            return;
+        }
+        let root = world.process_at_rank(0);
         mpi::request::scope(|scope| match receive {
             Some(receive) => {
                 self.wait(root.immediate_gather_into_root(scope, send, receive));
@@ -149,7 +168,7 @@ impl Waiting {
 
     /// [`Waiting::gather`] of another number of words from every rank, into `receive`'s
     /// partition on `root`. Collective.
-    pub fn gather_varcount(
+    fn gather_varcount(
         self,
         root: &impl Root,
         send: &[u64],
@@ -167,16 +186,19 @@ impl Waiting {
 
     /// Every rank's `send`, however many words each, on rank 0 (each rank's in rank order;
     /// `None` elsewhere): the counts gathered first, then the words. Collective.
-    pub fn gather_words(self, world: &SimpleCommunicator, send: &[u64]) -> Option<Vec<Vec<u64>>> {
+    pub fn gather_words(self, world: &World, send: &[u64]) -> Option<Vec<Vec<u64>>> {
+        if world.size() == 1 {
+            return Some(vec![send.to_vec()]);
+        }
         let root = world.process_at_rank(0);
         let count = send.len() as Count;
         if world.rank() != 0 {
-            self.gather(&root, &[count], None);
+            self.gather(world, &[count], None);
             self.gather_varcount(&root, send, None);
             return None;
         }
         let mut counts = vec![0 as Count; world.size() as usize];
-        self.gather(&root, &[count], Some(&mut counts[..]));
+        self.gather(world, &[count], Some(&mut counts[..]));
         let displs: Vec<Count> = counts
             .iter()
             .scan(0, |at, &c| {
@@ -197,21 +219,38 @@ impl Waiting {
     }
 
     /// Every rank's `send` combined by `op` into every rank's `receive`. Collective.
-    pub fn all_reduce<S, R, O>(self, world: &SimpleCommunicator, send: &S, receive: &mut R, op: O)
+    pub fn all_reduce<T, O>(self, world: &World, send: &T, receive: &mut T, op: O)
     where
-        S: Buffer + ?Sized,
-        R: BufferMut + ?Sized,
+        T: Equivalence + Copy,
         O: Operation,
     {
-        mpi::request::scope(|scope| {
-            self.wait(world.immediate_all_reduce_into(scope, send, receive, op));
-        });
+        self.all_reduce_each(
+            world,
+            std::slice::from_ref(send),
+            std::slice::from_mut(receive),
+            op,
+        );
+    }
+
+    /// Every rank's `send` combined by `op`, element by element, into every rank's `receive`
+    /// (as long as `send`). Collective.
+    pub fn all_reduce_each<T, O>(self, world: &World, send: &[T], receive: &mut [T], op: O)
+    where
+        T: Equivalence + Copy,
+        O: Operation,
+    {
+        match world.mpi().filter(|w| w.size() > 1) {
+            Some(world) => mpi::request::scope(|scope| {
+                self.wait(world.immediate_all_reduce_into(scope, send, receive, op));
+            }),
+            None => receive.copy_from_slice(send),
+        }
     }
 
     /// Receives the next message from any rank, with any tag: probed, then received into a
     /// buffer of its size by a non-blocking matched receive that is waited for like any
     /// request, so a large message (above the library's eager limit) does not spin either.
-    pub fn receive_any(self, world: &SimpleCommunicator) -> (Vec<u8>, Status) {
+    pub fn receive_any(self, world: &World) -> (Vec<u8>, Status) {
         let (message, status) = match self {
             Waiting::Spin => world.any_process().matched_probe(),
             Waiting::Yield | Waiting::Sleep | Waiting::Doze => {
@@ -236,11 +275,7 @@ impl Waiting {
     /// Receives the next message from any rank with one of `tags`, as [`Waiting::receive_any`]
     /// does; messages with other tags stay queued for whoever waits for them (a rank that
     /// has moved on to its next pair may already be sending its fill's messages).
-    pub fn receive_any_of(
-        self,
-        world: &SimpleCommunicator,
-        tags: &[mpi::Tag],
-    ) -> (Vec<u8>, Status) {
+    pub fn receive_any_of(self, world: &World, tags: &[mpi::Tag]) -> (Vec<u8>, Status) {
         let mut pause = Pause::new(self);
         let (message, status) = loop {
             let probed = tags
@@ -266,7 +301,7 @@ impl Waiting {
     /// received into a buffer of its size, waited for as [`Waiting::receive_any`] does.
     pub fn receive_from<T: Equivalence + Default + Clone>(
         self,
-        world: &SimpleCommunicator,
+        world: &World,
         source: usize,
         tag: mpi::Tag,
     ) -> Vec<T> {

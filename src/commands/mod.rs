@@ -1,8 +1,9 @@
 //! What each subcommand does with its validated options, and how its outcome becomes one
 //! message and an exit status.
 //!
-//! Only `solve`, `search` and `self-test` start MPI; `reference`, `schedule`, `generate`, `plot` and
-//! `table` are plain one-process commands, so they work without a launcher. Every command
+//! Only `solve`, `search` and `self-test` start MPI, and only under a launcher: started on their own
+//! they run as one rank without MPI ([`World::Alone`]), as `reference`, `schedule`, `generate`,
+//! `plot` and `table` always do. Every command
 //! checks its output paths before it reads or computes anything, writes its files before it
 //! prints, and treats a reader of standard output that goes away (`| head`) as the end of the
 //! output, not as an error.
@@ -22,6 +23,7 @@ use mpi::traits::{Communicator, CommunicatorCollectives};
 use crate::cli::{Cli, Command, Sequential};
 use crate::comm::fault::FAULT_ENV;
 use crate::comm::waiting::Waiting;
+use crate::comm::world::World;
 use crate::engines::config::Method;
 use crate::engines::diagonal::schedule::Schedule;
 use crate::error::{self, Error};
@@ -62,21 +64,21 @@ pub fn main() -> ExitCode {
         Err(e) => return together(&launch, || finish(Err(e), speaks)),
     };
     match cli.command {
-        Command::Solve(args) => with_mpi(&env, |world, env| {
+        Command::Solve(args) => with_world(&env, |world, env| {
             let opts = SolveOptions::new(args, env, &library)?;
             match solve::run(world, &opts)? {
                 Some(report) if opts.outputs.output.is_none() => print(&report.summary()),
                 _ => Ok(()),
             }
         }),
-        Command::Search(args) => with_mpi(&env, |world, env| {
+        Command::Search(args) => with_world(&env, |world, env| {
             let opts = SearchOptions::new(args, env, &library);
             match search::run(world, &opts)? {
                 Some(report) if opts.out.is_some() => print(&report.summary()),
                 _ => Ok(()),
             }
         }),
-        Command::SelfTest(args) => with_mpi(&env, |world, env| {
+        Command::SelfTest(args) => with_world(&env, |world, env| {
             selftest::run(world, &SelfTestOptions::new(args, env)?)
         }),
         Command::Reference(args) => finish(
@@ -143,6 +145,21 @@ fn mpi_library() -> String {
 /// How long the silent processes of a mismatched launch wait before they exit.
 const MISMATCH_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// Runs `body` on the run's ranks: under a launcher with MPI started (see [`with_mpi`]), else as
+/// one process without MPI, whose start-up would take longer than a small input's whole run.
+fn with_world(env: &Env, body: impl FnOnce(&World, &Env) -> Result<(), Error>) -> ExitCode {
+    if env.launch.launched {
+        return with_mpi(env, body);
+    }
+    init_logging(Some(0));
+    exit_on_panic();
+    let world = World::Alone;
+    finish(
+        check_fault(&world, env).and_then(|()| body(&world, env)),
+        true,
+    )
+}
+
 /// Runs `body` with MPI started and, in the environment it is given, the way ranks wait for
 /// messages chosen (see `waiting`); errors are printed by rank 0 only. Dropping the universe
 /// finalises MPI on every rank before the process exits.
@@ -150,10 +167,7 @@ const MISMATCH_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 /// A binary linked with one MPI library and started by another's launcher runs as that many
 /// separate one-process worlds, each computing the whole answer and reporting one rank: every
 /// process stops at once with [`Error::Mismatch`] instead (the launcher's rank 0 says why).
-fn with_mpi(
-    env: &Env,
-    body: impl FnOnce(&SimpleCommunicator, &Env) -> Result<(), Error>,
-) -> ExitCode {
+fn with_mpi(env: &Env, body: impl FnOnce(&World, &Env) -> Result<(), Error>) -> ExitCode {
     let launch = &env.launch;
     let Some(universe) = mpi::initialize() else {
         return finish(
@@ -161,7 +175,8 @@ fn with_mpi(
             true,
         );
     };
-    let world = universe.world();
+    let communicator = universe.world();
+    let world = World::Mpi(&communicator);
     init_logging(Some(world.rank()));
     abort_on_panic();
     let size = world.size() as usize;
@@ -174,7 +189,7 @@ fn with_mpi(
             library: mpi_library(),
         }),
         _ => {
-            env.switches.waiting = Some(Waiting::for_world(&world, env.switches.waiting));
+            env.switches.waiting = Some(Waiting::for_world(&communicator, env.switches.waiting));
             check_fault(&world, &env).and_then(|()| body(&world, &env))
         }
     };
@@ -202,7 +217,7 @@ fn with_mpi(
 /// A planted fault must name a rank of this run, which is known only now. Each rank checks
 /// the fault its own environment plants, and the ranks decide together: every rank leaves with
 /// exit 2 and rank 0 says why.
-fn check_fault(world: &SimpleCommunicator, env: &Env) -> Result<(), Error> {
+fn check_fault(world: &World, env: &Env) -> Result<(), Error> {
     let problem = env
         .switches
         .fault
@@ -233,6 +248,15 @@ fn init_logging(rank: Option<i32>) {
         None => writeln!(buf, "[{}] {}", record.level(), record.args()),
     });
     let _ = builder.try_init();
+}
+
+/// A panic in a process alone: print it, then leave with the internal error's status.
+fn exit_on_panic() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        default(info);
+        std::process::exit(error::EXIT_INTERNAL as i32);
+    }));
 }
 
 /// A panic on one rank must not leave the others blocked in a receive: print it, then abort

@@ -6,7 +6,7 @@
 
 use std::io::Write as _;
 
-use mpi::topology::SimpleCommunicator;
+use crate::comm::world::World;
 
 use crate::engines::search::run::{self, Request};
 use crate::error::Error;
@@ -17,10 +17,7 @@ use crate::provenance::{HostInfo, Provenance};
 
 /// Runs `search` on this rank and writes its outputs. Rank 0 gets the report; other ranks
 /// `None`.
-pub fn run(
-    world: &SimpleCommunicator,
-    opts: &SearchOptions,
-) -> Result<Option<SearchReport>, Error> {
+pub fn run(world: &World, opts: &SearchOptions) -> Result<Option<SearchReport>, Error> {
     let inputs = [crate::input::file_read(&opts.patterns), opts.text.as_path()];
     let before_reading = || export::check_outputs_of(&opts.outputs(), &inputs, ResultSet::Search);
     let request = Request {

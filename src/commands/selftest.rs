@@ -10,8 +10,7 @@
 //! traceback message per hop, hops bounded by the walk's length. It prints one line per failed pair
 //! and a summary; the exit status is 1 when any pair failed.
 
-use mpi::topology::SimpleCommunicator;
-use mpi::traits::*;
+use crate::comm::world::World;
 
 use crate::comm::share;
 use crate::comm::stats::Gathered;
@@ -28,7 +27,7 @@ use lcs_core::diagonal_band::BandSearch;
 use lcs_core::problem::{Path, Problem};
 
 /// Runs the self-test on this rank. Collective.
-pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Error> {
+pub fn run(world: &World, opts: &SelfTestOptions) -> Result<(), Error> {
     let waiting = opts.switches.waiting();
     let ranks = world.size() as usize;
     let methods: Vec<Method> = match opts.method {
@@ -106,7 +105,7 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
         }
     }
     let mut verdict = failures.len() as u64;
-    waiting.broadcast(&world.process_at_rank(0), &mut verdict);
+    waiting.broadcast(world, &mut verdict);
     if world.rank() != 0 {
         return if verdict == 0 {
             Ok(())
@@ -131,13 +130,14 @@ pub fn run(world: &SimpleCommunicator, opts: &SelfTestOptions) -> Result<(), Err
         }
     };
     println!(
-        "self-test: {} pairs ({}) on {ranks} ranks, {how}: {} failed",
+        "self-test: {} pairs ({}) on {ranks} rank{}, {how}: {} failed",
         pairs.len(),
         opts.problems
             .iter()
             .map(Problem::to_string)
             .collect::<Vec<_>>()
             .join(", "),
+        if ranks == 1 { "" } else { "s" },
         failures.len()
     );
     if failures.is_empty() {

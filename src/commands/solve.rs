@@ -7,8 +7,7 @@
 
 use std::path::Path;
 
-use mpi::topology::SimpleCommunicator;
-use mpi::traits::Communicator;
+use crate::comm::world::World;
 
 use crate::comm::trace;
 use crate::engines::bands::BandPlan;
@@ -30,7 +29,7 @@ use crate::report::Report;
 
 /// Runs `solve` on this rank and writes its outputs. Rank 0 gets the report; other ranks
 /// `None`.
-pub fn run(world: &SimpleCommunicator, opts: &SolveOptions) -> Result<Option<Report>, Error> {
+pub fn run(world: &World, opts: &SolveOptions) -> Result<Option<Report>, Error> {
     let input = &opts.input;
     let read = crate::input::file_read(&input.path);
     let before_reading = || export::check_outputs(&opts.outputs.named(), &[read]);

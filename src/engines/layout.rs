@@ -1,7 +1,6 @@
 //! How a pair is split among the ranks on the chosen engine, and one pair's run on it.
 
-use mpi::topology::SimpleCommunicator;
-use mpi::traits::*;
+use crate::comm::world::World;
 
 use lcs_core::diagonal_band::{Band, BandChoice, BandSearch};
 use lcs_core::problem::Problem;
@@ -138,11 +137,7 @@ fn band_choice(config: &RunConfig) -> BandChoice {
 
 /// Runs the fill and the traceback of `pair` on this rank, with no memory limit for the
 /// layout's choices (and `--engine auto` resolved for the pair). Collective.
-pub fn run_pair(
-    world: &SimpleCommunicator,
-    pair: &Pair,
-    config: &RunConfig,
-) -> (Layout, RankOutcome) {
+pub fn run_pair(world: &World, pair: &Pair, config: &RunConfig) -> (Layout, RankOutcome) {
     let (ranks, rank) = (world.size() as usize, world.rank() as usize);
     let (method, _) = choice::resolve(config.method, config.problem, pair, ranks);
     let config = &RunConfig { method, ..*config };
@@ -155,7 +150,7 @@ pub fn run_pair(
 /// band search checks each wider band against it before its fill (see `bands::run`), which
 /// every rank must then be given. Collective.
 pub fn run_layout(
-    world: &SimpleCommunicator,
+    world: &World,
     pair: &Pair,
     layout: &Layout,
     config: &RunConfig,

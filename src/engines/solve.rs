@@ -10,9 +10,8 @@
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
 
+use crate::comm::world::World;
 use mpi::collective::SystemOperation;
-use mpi::topology::SimpleCommunicator;
-use mpi::traits::*;
 
 use crate::comm::share;
 use crate::comm::stats::{self, Gathered};
@@ -70,7 +69,7 @@ pub struct Solved {
 
 /// Runs `request` on this rank. Collective. Rank 0 gets what the run produced, other ranks
 /// `None`; an error is every rank's, with the message on rank 0's.
-pub fn solve(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option<Solved>, Error> {
+pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Error> {
     let started = Instant::now();
     let started_at = SystemTime::now();
     let rank = world.rank() as usize;
@@ -158,11 +157,7 @@ pub fn solve(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
 
 /// Rank 0 runs the caller's checks, then reads and validates the input; [`share`] gives it to
 /// every rank (see there), or the error.
-fn share_input(
-    world: &SimpleCommunicator,
-    request: &Request<'_>,
-    waiting: Waiting,
-) -> Result<Pair, Error> {
+fn share_input(world: &World, request: &Request<'_>, waiting: Waiting) -> Result<Pair, Error> {
     let loaded = (world.rank() == 0).then(|| {
         (request.before_reading)().and_then(|()| {
             input::read_pair(&request.input, request.max_input, request.format).map_err(Error::from)
@@ -173,15 +168,15 @@ fn share_input(
 
 /// The per-rank memory limit in force: the user's, else what this host can give divided among
 /// the ranks that share it.
-pub(crate) fn memory_limit(world: &SimpleCommunicator, user: Option<u64>) -> Option<u64> {
-    let ranks_on_host = world.split_shared(0).size() as u64;
+pub(crate) fn memory_limit(world: &World, user: Option<u64>) -> Option<u64> {
+    let ranks_on_host = world.ranks_on_host() as u64;
     user.or_else(|| mem::available_bytes().map(|b| b / ranks_on_host.max(1)))
 }
 
 /// Before any allocation: does every rank's `need` fit its `limit` (see `budget`)? Decided
 /// over all ranks together; rank 0 words the refusal with `advice`.
 pub(crate) fn check_memory(
-    world: &SimpleCommunicator,
+    world: &World,
     waiting: Waiting,
     need: u64,
     limit: Option<u64>,

@@ -14,7 +14,7 @@
 //! Cost: O(m + n) steps in all, one message per hop, each a quarter of a byte per step walked so
 //! far. `docs/algorithms.md#the-distributed-traceback`.
 
-use mpi::topology::SimpleCommunicator;
+use crate::comm::world::World;
 use mpi::traits::*;
 
 use crate::comm::fault::{Fault, Phase};
@@ -82,7 +82,7 @@ pub enum Start {
 /// the protocol), with the fault `switches` plant in this rank's traceback, if any, and
 /// waiting as they say.
 pub fn run<W: Walker>(
-    world: &SimpleCommunicator,
+    world: &World,
     start: Start,
     walker: &mut W,
     traffic: &mut Traffic,

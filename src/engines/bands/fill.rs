@@ -12,7 +12,7 @@
 
 use std::time::{Instant, SystemTime};
 
-use mpi::topology::SimpleCommunicator;
+use crate::comm::world::World;
 use mpi::traits::*;
 
 use super::carry;
@@ -30,7 +30,7 @@ use crate::progress::Progress;
 /// Runs this rank's share of one fill; returns where its time went. Ranks that own no words
 /// only take part in the traceback.
 pub fn run(
-    world: &SimpleCommunicator,
+    world: &World,
     plan: &BandPlan,
     store: Option<&mut BandStore<'_>>,
     traffic: &mut Traffic,

@@ -27,8 +27,7 @@ pub mod walker;
 
 use std::time::Instant;
 
-use mpi::topology::SimpleCommunicator;
-use mpi::traits::*;
+use crate::comm::world::World;
 
 use mpi::collective::SystemOperation;
 
@@ -55,7 +54,7 @@ pub use store::{
 /// Before the fill of a wider band than the pre-check counted: whether every rank has room
 /// for what its band will hold, decided together (one all-reduce). `None` when all fit.
 fn recheck(
-    world: &SimpleCommunicator,
+    world: &World,
     waiting: Waiting,
     plan: &BandPlan,
     (x, mode): (&[u8], Checkpoint),
@@ -69,7 +68,7 @@ fn recheck(
     let (need, fits) = room.admits(&held);
     let over = room.limit.filter(|_| !fits).map_or([0, 0], |l| [need, l]);
     let mut worst = [0u64; 2];
-    waiting.all_reduce(world, &over[..], &mut worst[..], SystemOperation::max());
+    waiting.all_reduce_each(world, &over[..], &mut worst[..], SystemOperation::max());
     (worst[0] > 0).then_some((worst[0], worst[1]))
 }
 
@@ -83,7 +82,7 @@ fn recheck(
 /// walk, as [`Ran::refused`] says. Collective; ranks that own no words only take part in the
 /// sums and serve the traceback's notices.
 pub(super) fn run(
-    world: &SimpleCommunicator,
+    world: &World,
     plan: &BandPlan,
     (mode, choice): (Checkpoint, BandChoice),
     pair: &Pair,

@@ -13,7 +13,7 @@
 use std::ops::Range;
 use std::time::Instant;
 
-use mpi::topology::SimpleCommunicator;
+use crate::comm::world::World;
 use mpi::traits::*;
 
 use crate::comm::fault::{Fault, Phase};
@@ -29,7 +29,7 @@ use crate::progress::Progress;
 
 /// What one rank needs through its fill: the communicator, its cells, where its time goes.
 struct Filler<'a, S> {
-    world: &'a SimpleCommunicator,
+    world: &'a World<'a>,
     seqs: &'a Seqs<'a>,
     store: &'a mut S,
     traffic: &'a mut Traffic,
@@ -41,7 +41,7 @@ struct Filler<'a, S> {
 /// Runs this rank's fill; returns where its time went. A recorded run also keeps every value
 /// the rank computes.
 pub fn run<S: Store>(
-    world: &SimpleCommunicator,
+    world: &World,
     schedule: &Schedule,
     seqs: &Seqs<'_>,
     store: &mut S,

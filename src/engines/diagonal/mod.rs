@@ -17,8 +17,7 @@ pub mod walker;
 
 use std::time::Instant;
 
-use mpi::topology::SimpleCommunicator;
-use mpi::traits::*;
+use crate::comm::world::World;
 
 use crate::comm::traffic::Traffic;
 use crate::engines::config::RunConfig;
@@ -37,7 +36,7 @@ use walker::DiagonalWalker;
 /// Runs this rank's fill and traceback of `pair` for `problem` with the store `kind`.
 /// Collective.
 pub(super) fn run(
-    world: &SimpleCommunicator,
+    world: &World,
     schedule: &Schedule,
     kind: StoreKind,
     pair: &Pair,
@@ -51,7 +50,7 @@ pub(super) fn run(
 }
 
 fn run_problem<R: Recurrence>(
-    world: &SimpleCommunicator,
+    world: &World,
     schedule: &Schedule,
     kind: StoreKind,
     pair: &Pair,
@@ -77,7 +76,7 @@ fn run_problem<R: Recurrence>(
 }
 
 fn run_with<S: Store>(
-    world: &SimpleCommunicator,
+    world: &World,
     schedule: &Schedule,
     seqs: &Seqs<'_>,
     mut store: S,

@@ -24,8 +24,8 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
+use crate::comm::world::World;
 use mpi::collective::SystemOperation;
-use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
 use crate::comm::protocol::search::{
@@ -107,10 +107,7 @@ pub struct Searched {
 
 /// Runs `request` on this rank. Collective. Rank 0 gets what the search found, other ranks
 /// `None`; an error is every rank's, with the message on the rank that met it.
-pub fn search(
-    world: &SimpleCommunicator,
-    request: &Request<'_>,
-) -> Result<Option<Searched>, Error> {
+pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, Error> {
     let started = Instant::now();
     let started_at = SystemTime::now();
     let (rank, ranks) = (world.rank() as usize, world.size() as usize);
@@ -338,7 +335,7 @@ fn open_same(path: &Path, text: &TextFile, rank: usize) -> Result<Source, Error>
 /// checks that it has room for the text's bytes (decided together, as the memory check is),
 /// then rank 0 broadcasts them in pieces of at most [`PIECE`] bytes.
 fn share_text(
-    world: &SimpleCommunicator,
+    world: &World,
     waiting: Waiting,
     source: Option<Source>,
     text: &TextFile,
@@ -363,9 +360,8 @@ fn share_text(
         Some(Source::Bytes(bytes)) => bytes,
         _ => vec![0u8; usize::try_from(text.size).expect("a text that fits in memory")],
     };
-    let root = world.process_at_rank(0);
     for range in share::pieces(bytes.len(), PIECE) {
-        waiting.broadcast(&root, &mut bytes[range]);
+        waiting.broadcast(world, &mut bytes[range]);
     }
     Ok(Source::Bytes(bytes))
 }
@@ -373,11 +369,7 @@ fn share_text(
 /// Decides `result` over all ranks: every rank returns an error if one met one. The rank that
 /// met it keeps its error (rank 0's is printed by the caller; another rank prints its own
 /// here, with its rank); the others get [`Error::Peer`].
-fn agree<T>(
-    world: &SimpleCommunicator,
-    waiting: Waiting,
-    result: Result<T, Error>,
-) -> Result<T, Error> {
+fn agree<T>(world: &World, waiting: Waiting, result: Result<T, Error>) -> Result<T, Error> {
     let code = result
         .as_ref()
         .err()
@@ -398,11 +390,10 @@ fn agree<T>(
 /// Step 1's broadcast: rank 0 passes what it loaded, the others `None`; every rank returns
 /// the patterns and the text's layout (and rank 0 the text's source), or the error.
 fn share_inputs(
-    world: &SimpleCommunicator,
+    world: &World,
     waiting: Waiting,
     loaded: Option<Result<(Patterns, TextFile, Source), Error>>,
 ) -> Result<(Patterns, TextFile, Option<Source>), Error> {
-    let root = world.process_at_rank(0);
     let mut header = Header::default();
     if let Some(loaded) = &loaded {
         header = match loaded {
@@ -424,7 +415,7 @@ fn share_inputs(
     }
     // Rank 0 may be reading the patterns from a person or a pipe: the others sleep.
     let mut words = header.to_words();
-    Waiting::Sleep.broadcast(&root, &mut words[..]);
+    Waiting::Sleep.broadcast(world, &mut words[..]);
     let header = Header::of_words(&words)
         .ok_or_else(|| Error::Internal(anyhow::anyhow!("a malformed search header from rank 0")))?;
     let format = |fasta: bool| if fasta { Format::Fasta } else { Format::Plain };
@@ -442,9 +433,9 @@ fn share_inputs(
             None,
         ),
     };
-    waiting.broadcast(&root, &mut lengths[..]);
+    waiting.broadcast(world, &mut lengths[..]);
     for range in share::pieces(bytes.len(), PIECE) {
-        waiting.broadcast(&root, &mut bytes[range]);
+        waiting.broadcast(world, &mut bytes[range]);
     }
     if let Some((p, t, source)) = result {
         return Ok((p, t, Some(source)));
@@ -478,12 +469,11 @@ fn share_inputs(
 /// Step 3 for FASTA: rank 0 gathers every rank's summary, combines those of the text parts
 /// in order, and broadcasts every part's start; each rank returns its own.
 fn exchange_starts(
-    world: &SimpleCommunicator,
+    world: &World,
     waiting: Waiting,
     summary: &Summary,
     grid: Grid,
 ) -> Result<Start, Error> {
-    let root = world.process_at_rank(0);
     let rank = world.rank() as usize;
     let malformed = |what: &str| Error::Internal(anyhow::anyhow!("a malformed {what} in a search"));
     let mut words: Vec<u64> = Vec::new();
@@ -496,9 +486,9 @@ fn exchange_starts(
         words = starts_words(&text::starts(&summaries));
     }
     let mut len = [words.len() as u64];
-    waiting.broadcast(&root, &mut len[..]);
+    waiting.broadcast(world, &mut len[..]);
     words.resize(len[0] as usize, 0);
-    waiting.broadcast(&root, &mut words[..]);
+    waiting.broadcast(world, &mut words[..]);
     starts_of(&words)
         .and_then(|starts| starts.into_iter().nth(grid.text_part(rank)))
         .ok_or_else(|| malformed("list of starts"))
@@ -546,7 +536,7 @@ fn named_records(found: &Found) -> Vec<(u64, Vec<u8>)> {
 /// ([`Found::too_many`]); decided over all ranks as the memory check is. Returns how many
 /// matches there are in all.
 fn room_for_matches(
-    world: &SimpleCommunicator,
+    world: &World,
     waiting: Waiting,
     found: &Found,
     limit: Option<u64>,
@@ -554,7 +544,7 @@ fn room_for_matches(
     let own = found.matches.len() as u64;
     let mut sums = [0u64; 2];
     let mine = [own, u64::from(found.too_many)];
-    waiting.all_reduce(world, &mine[..], &mut sums[..], SystemOperation::sum());
+    waiting.all_reduce_each(world, &mine[..], &mut sums[..], SystemOperation::sum());
     let [total, stopped] = sums;
     let coming = match world.rank() {
         0 => (total - own) * PACKED_BYTES as u64,
@@ -590,7 +580,7 @@ fn room_for_matches(
 /// [`PIECE_MATCHES`], then the names of their records (each message counted as `control`);
 /// rank 0 gets them all with its own, `total` in all, each piece added as it comes.
 fn deliver(
-    world: &SimpleCommunicator,
+    world: &World,
     waiting: Waiting,
     found: Found,
     total: u64,

@@ -17,8 +17,7 @@
 
 use std::time::Instant;
 
-use mpi::topology::SimpleCommunicator;
-use mpi::traits::*;
+use crate::comm::world::World;
 
 use lcs_core::wave::compare::Compare;
 use lcs_core::wave::front::{seed, Work, NONE, PAD};
@@ -115,7 +114,7 @@ fn order(plan: &WavePlan, (t, cp): (usize, bool), r: usize, own: &Run) -> (Vec<R
 /// Runs this rank's fill; returns the final cost, what it kept and where its time went.
 #[allow(clippy::too_many_arguments)]
 pub fn run(
-    world: &SimpleCommunicator,
+    world: &World,
     plan: &WavePlan,
     seqs: &Seqs,
     compare: Compare,

@@ -22,8 +22,7 @@ pub mod walker;
 
 use std::time::Instant;
 
-use mpi::topology::SimpleCommunicator;
-use mpi::traits::*;
+use crate::comm::world::World;
 
 use lcs_core::problem::Path;
 use lcs_core::wave::compare::Compare;
@@ -43,7 +42,7 @@ use walker::WaveWalker;
 
 /// Runs this rank's fill and traceback of `pair` on `plan`. Collective.
 pub(super) fn run(
-    world: &SimpleCommunicator,
+    world: &World,
     plan: &WavePlan,
     pair: &Pair,
     mut traffic: Traffic,
