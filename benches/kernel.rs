@@ -374,6 +374,103 @@ fn search() {
     }
 }
 
+/// The pairs kernels alone: ns per pair for a unit of lanes (two groups interleaved, and one
+/// group at a time) against reads of the same lengths, each compilation the CPU has; the banded
+/// kernel for `--max-edits` on unrelated reads (the early exit) and on near copies; and one long
+/// pair by the bit-parallel rows.
+fn pairs() {
+    use lcs_core::pairs::banded::{self, Banded};
+    use lcs_core::pairs::lanes::{self, Lanes};
+    use lcs_core::pairs::rows;
+    use lcs_core::search::lanes::Simd;
+    let mut rng = Random::new(13);
+    let mut reads = |count: usize, lo: usize, hi: usize| -> Vec<Vec<u8>> {
+        (0..count)
+            .map(|_| {
+                let m = lo + rng.below(hi - lo + 1);
+                rng.bytes(m, b"ACGT")
+            })
+            .collect()
+    };
+    fn unit<const W: usize>(problem: Problem, group: &[Vec<u8>], targets: &[Vec<u8>], label: &str) {
+        let seqs: Vec<&[u8]> = group.iter().map(Vec::as_slice).collect();
+        let a = Lanes::<u64, 4, W>::new(&seqs[..4]);
+        let b = Lanes::<u64, 4, W>::new(&seqs[4..8]);
+        for simd in Simd::available() {
+            let pairs = 8 * targets.len();
+            let two = ns_per_cell(pairs, || {
+                for t in targets {
+                    black_box(lanes::scan(simd, problem, [&a, &b], t));
+                }
+            });
+            let one = ns_per_cell(pairs, || {
+                for t in targets {
+                    black_box(lanes::scan(simd, problem, [&a], t));
+                    black_box(lanes::scan(simd, problem, [&b], t));
+                }
+            });
+            println!(
+                "pairs {problem:?} {label}, 4 lanes of {W} words, {}: two groups interleaved \
+                 {two:.1} ns/pair, one at a time {one:.1}",
+                simd.name()
+            );
+        }
+    }
+    let long = reads(8, 129, 150);
+    let mid = reads(8, 100, 128);
+    let short = reads(8, 40, 60);
+    let targets = reads(500, 100, 150);
+    let short_targets = reads(500, 40, 60);
+    for problem in [Problem::Edit, Problem::Lcs] {
+        unit::<3>(problem, &long, &targets, "129-150 x 100-150");
+        unit::<2>(problem, &mid, &targets, "100-128 x 100-150");
+        unit::<1>(problem, &short, &short_targets, "40-60 x 40-60");
+    }
+    let seqs: Vec<&[u8]> = long.iter().chain(&mid).map(Vec::as_slice).collect();
+    let a = Banded::<u64, 4>::new(&seqs[..4], 20);
+    let b = Banded::<u64, 4>::new(&seqs[4..8], 20);
+    let near: Vec<Vec<u8>> = (0..500)
+        .map(|t| lcs_core::random::mutated_pair(125, 0.05, b"ACGT", t).1)
+        .collect();
+    let c = Banded::<u64, 4>::new(
+        &near.iter().take(4).map(Vec::as_slice).collect::<Vec<_>>(),
+        20,
+    );
+    for simd in Simd::available() {
+        let far = ns_per_cell(8 * targets.len(), || {
+            for t in &targets {
+                black_box(banded::scan(simd, [&a, &b], t).0);
+            }
+        });
+        let close = ns_per_cell(4 * near.len(), || {
+            for t in &near {
+                black_box(banded::scan(simd, [&c], t).0);
+            }
+        });
+        println!(
+            "pairs banded k 20, {}: unrelated reads of 100-150 {far:.1} ns/pair (two groups), \
+             near copies of 125 {close:.1} ns/pair (one group)",
+            simd.name()
+        );
+    }
+    let x = rng.bytes(20_000, b"ACGT");
+    let y = rng.bytes(20_000, b"ACGT");
+    let z = rng.bytes(100, b"ACGT");
+    for problem in [Problem::Edit, Problem::Lcs] {
+        let words = 20_000 * 20_000usize.div_ceil(64);
+        let ns = ns_per_cell(words, || {
+            black_box(rows::value(problem, None, &x, &y));
+        });
+        let short = ns_per_cell(100 * 313, || {
+            black_box(rows::value(problem, None, &z, &y));
+        });
+        println!(
+            "pairs {problem:?} by rows: 20,000 x 20,000 {ns:.3} ns/word, 100 x 20,000 \
+             {short:.3} ns/word"
+        );
+    }
+}
+
 /// Runs the sections named on the command line (`dense`, `band`, `steps`, `narrow`, `search`), or all of them.
 fn main() {
     // Cargo passes `--bench`; any other argument names a section.
@@ -407,5 +504,8 @@ fn main() {
     }
     if run("search") {
         search();
+    }
+    if run("pairs") {
+        pairs();
     }
 }
