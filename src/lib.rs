@@ -10,10 +10,11 @@
 //!    environment: with [`launch`], the only modules that read it), [`commands`] (what each
 //!    subcommand does);
 //! 2. what comes out: [`report`] (one model for JSON, CSV rows and the summary), [`paf`],
-//!    [`matches`] (a search's TSV, report and rows), [`export`] (files written atomically),
+//!    [`matches`] (a search's TSV, report and rows), [`scores`] (a pairs run's TSV, report and
+//!    rows) and [`npy`] (its matrix), [`export`] (files written atomically),
 //!    [`render`] (the classroom's pictures and page), [`plot`], [`runs`] and [`table`] (result
 //!    sets), [`generate`] (random inputs);
-//! 3. the engines over ranks: [`engines`] (diagonal, bands, search, side by side);
+//! 3. the engines over ranks: [`engines`] (diagonal, bands, search, pairs, side by side);
 //! 4. how ranks talk: [`comm`] (the messages, their counting and recording, waiting, sharing
 //!    and gathering);
 //! 5. the ground: [`input`], [`error`], [`mem`], [`cgroup`], [`cpus`], [`provenance`],
@@ -32,6 +33,7 @@ pub mod input;
 pub mod launch;
 pub mod matches;
 pub mod mem;
+pub mod npy;
 pub mod options;
 pub mod paf;
 pub mod plot;
@@ -40,6 +42,7 @@ pub mod provenance;
 pub mod render;
 pub mod report;
 pub mod runs;
+pub mod scores;
 pub mod table;
 
 #[cfg(test)]

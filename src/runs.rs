@@ -1,8 +1,8 @@
 //! Result sets: the CSV files of runs that `--append-csv` and the experiment scripts write,
 //! read back into [`Row`]s with the very struct that wrote them, for tables and plots.
 //!
-//! A result set of `search` runs (see `matches`) is refused by name: its rows are not runs of
-//! the two sequences these tables and plots compare.
+//! A result set of `search` runs (see `matches`) or of `pairs` runs (see `scores`) is refused
+//! by name: its rows are not runs of the two sequences these tables and plots compare.
 //!
 //! A file that is missing, unreadable, not a result set of this program (another header) or
 //! has a malformed row is refused with a message naming the file and the line.
@@ -142,6 +142,15 @@ pub fn read_result_set(path: &Path) -> Result<Vec<Row>, Error> {
             path,
             "holds search runs (written by search --append-csv): table and plot compare solve \
              and reference runs, whose columns a search has not; read a search result set as \
+             the CSV it is"
+                .into(),
+        ));
+    }
+    if header == crate::scores::PairsRow::header() {
+        return Err(bad(
+            path,
+            "holds pairs runs (written by pairs --append-csv): table and plot compare solve \
+             and reference runs, whose columns a pairs run has not; read a pairs result set as \
              the CSV it is"
                 .into(),
         ));

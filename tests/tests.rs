@@ -11,5 +11,6 @@ mod experiment;
 mod faults;
 mod inputs;
 mod launchers;
+mod pairs;
 mod search;
 mod solve;

@@ -1,12 +1,13 @@
 //! What each subcommand does with its validated options, and how its outcome becomes one
 //! message and an exit status.
 //!
-//! Only `solve`, `search` and `self-test` start MPI; `reference`, `schedule`, `generate`, `plot` and
+//! Only `solve`, `search`, `pairs` and `self-test` start MPI; `reference`, `schedule`, `generate`, `plot` and
 //! `table` are plain one-process commands, so they work without a launcher. Every command
 //! checks its output paths before it reads or computes anything, writes its files before it
 //! prints, and treats a reader of standard output that goes away (`| head`) as the end of the
 //! output, not as an error.
 
+mod pairs;
 mod search;
 mod selftest;
 mod solve;
@@ -28,8 +29,8 @@ use crate::error::{self, Error};
 use crate::export;
 use crate::launch::Launch;
 use crate::options::{
-    Env, GenerateOptions, PlotOptions, ReferenceOptions, ScheduleOptions, SearchOptions,
-    SelfTestOptions, SolveOptions, TableOptions,
+    Env, GenerateOptions, PairsOptions, PlotOptions, ReferenceOptions, ScheduleOptions,
+    SearchOptions, SelfTestOptions, SolveOptions, TableOptions,
 };
 use crate::provenance::{HostInfo, Provenance};
 use crate::report::Report;
@@ -71,6 +72,13 @@ pub fn main() -> ExitCode {
         Command::Search(args) => with_mpi(&env, |world, env| {
             let opts = SearchOptions::new(args, env, &library);
             match search::run(world, &opts)? {
+                Some(report) if opts.out.is_some() => print(&report.summary()),
+                _ => Ok(()),
+            }
+        }),
+        Command::Pairs(args) => with_mpi(&env, |world, env| {
+            let opts = PairsOptions::new(args, env, &library)?;
+            match pairs::run(world, &opts)? {
                 Some(report) if opts.out.is_some() => print(&report.summary()),
                 _ => Ok(()),
             }

@@ -9,6 +9,8 @@
 //!   of carries per batch of rows ([`bands::fill`]); on similar sequences only a diagonal band
 //!   is filled (`lcs_core::diagonal_band`).
 //! - [`search`] — approximate search: each rank scans its part of the text.
+//! - [`pairs`] — many pairs at once: each rank computes its share of the pairs of two files of
+//!   sequences (or of one), many short pairs in the lanes of one vector.
 //!
 //! The pair engines are laid out alike: a plan of who owns what, a store of what a rank keeps,
 //! the MPI fill, and a walker that answers the traceback's questions on the rank's own cells;
@@ -25,6 +27,7 @@ pub mod cost;
 pub mod diagonal;
 pub mod layout;
 pub mod outcome;
+pub mod pairs;
 pub mod search;
 pub mod solve;
 pub mod traceback;

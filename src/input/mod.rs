@@ -32,9 +32,10 @@
 //!
 //! `search` reads two other inputs, each in a module of its own: [`patterns`] (the patterns
 //! file, read whole on rank 0 as above) and [`text`] (the text, which every rank reads its own
-//! byte range of).
+//! byte range of); `pairs` reads files of named sequences ([`sequences`]).
 
 pub mod patterns;
+pub mod sequences;
 pub mod text;
 
 use std::fs::File;
@@ -135,7 +136,7 @@ fn fasta_names(bytes: &[u8]) -> [String; 2] {
 }
 
 /// Why the contents of an input file are not what the command reads: two sequences (`solve`,
-/// `reference`), patterns or a text (`search`).
+/// `reference`), patterns or a text (`search`), sequences (`pairs`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FormatError {
     /// The file has no bytes at all.
@@ -194,6 +195,17 @@ pub enum FormatError {
     /// A patterns file that is not text.
     #[error("not text: it holds a NUL byte at offset {offset} (a patterns file is text)")]
     NotText { offset: u64 },
+
+    /// A pairs file with no byte at all.
+    #[error(
+        "empty file: no sequence (one sequence per line, or FASTA records; an empty line is an \
+         empty sequence, but a file needs at least one line)"
+    )]
+    NoSequences,
+
+    /// A pairs file that is not text.
+    #[error("not text: it holds a NUL byte at offset {offset} (a file of sequences is text)")]
+    Binary { offset: u64 },
 
     /// A search's text compressed with gzip.
     #[error(

@@ -1,6 +1,7 @@
 //! The messages ranks exchange: one fixed tag per kind of message, the kinds as every report
 //! counts them, and every message's wire format: a traceback hop ([`hop`]), the search's
-//! messages ([`search`]), both built from 64-bit words and bytes ([`words`]). Every decoder
+//! messages ([`search`]), the pairs run's ([`pairs`]), all built from 64-bit words and bytes
+//! ([`words`]). Every decoder
 //! checks lengths and answers `None` for a message that is not what it claims.
 //!
 //! Tags never carry a diagonal or row number: `MPI_TAG_UB` may be as small as 32767, and a
@@ -17,11 +18,13 @@
 //!   the moves four to a byte);
 //! - `control`: the finished path delivered to rank 0 (encoded the same way), and the
 //!   end-of-walk notice to every other rank (empty); in a search, each rank's matches
-//!   delivered to rank 0 (see `search::run`), its only counted messages.
+//!   delivered to rank 0 (see `search::run`), its only counted messages; in a pairs run, each
+//!   rank's values delivered to rank 0 (see `pairs::run`), its only counted messages.
 
 use serde::{Deserialize, Serialize};
 
 pub mod hop;
+pub mod pairs;
 pub mod search;
 pub mod words;
 
@@ -42,6 +45,8 @@ pub mod tag {
     pub const CARRIES: Tag = 5;
     /// A search's matches, delivered to rank 0 (in pieces when large).
     pub const MATCHES: Tag = 6;
+    /// A pairs run's values, delivered to rank 0 (in pieces when large).
+    pub const VALUES: Tag = 7;
 }
 
 /// Posts a send of a fill message: standard (`MPI_Isend`), or synchronous (`MPI_Issend`, it

@@ -360,6 +360,12 @@ impl Plan {
     /// The shares of `ranks` ranks: each a list of jobs, contiguous in item order, of about an
     /// even part of the total cost each (see the module doc). Ranks past the work get none.
     pub fn shares(&self, ranks: usize) -> Vec<Vec<Job>> {
+        self.shares_with(ranks, 0)
+    }
+
+    /// [`Plan::shares`] when rank 0 has `head` more to do than its share (gathering the
+    /// others' values): the ranks' loads are even, rank 0's share the smaller by `head`.
+    pub fn shares_with(&self, ranks: usize, head: u64) -> Vec<Vec<Job>> {
         assert!(ranks >= 1, "at least one rank");
         let costs: Vec<u64> = (0..self.units.len())
             .map(|u| self.cost(u, self.units[u].targets.clone()))
@@ -369,7 +375,8 @@ impl Plan {
         let mut cuts = vec![(0, self.units.first().map_or(0, |u| u.targets.start))];
         let (mut u, mut before) = (0usize, 0u64);
         for r in 1..ranks {
-            let goal = (total as u128 * r as u128 / ranks as u128) as u64;
+            let load = (total as u128 + head as u128) * r as u128 / ranks as u128;
+            let goal = load.saturating_sub(head as u128).min(total as u128) as u64;
             while u < self.units.len() && before + costs[u] <= goal {
                 before += costs[u];
                 u += 1;
@@ -575,6 +582,16 @@ mod tests {
             assert!(c.abs_diff(total / 2) <= total / 20, "{costs:?} of {total}");
         }
         assert_eq!(plan.pairs(), 199 * 100);
+        // Rank 0 with more to do than its share takes less of it.
+        let head = total / 10;
+        let shares = plan.shares_with(2, head);
+        let first = plan.jobs_cost(&shares[0]);
+        assert!(
+            first + head / 2 <= total / 2 + total / 20,
+            "{first} of {total}"
+        );
+        let everything = plan.shares_with(2, 4 * total);
+        assert!(everything[0].is_empty() && plan.jobs_cost(&everything[1]) == total);
         // One query against many targets: the targets go in lanes.
         let one = Plan::new(
             Ask {
