@@ -453,6 +453,45 @@ fn pairs() {
             simd.name()
         );
     }
+    // A whole share: the plan's units and items, every value handed on, against the kernel
+    // alone on the same units.
+    {
+        use lcs_core::pairs::plan::{Ask, Plan};
+        use lcs_core::pairs::work::{self, Share};
+        let q = reads(4000, 40, 60);
+        let t = reads(4000, 40, 60);
+        let lens = |s: &[Vec<u8>]| s.iter().map(Vec::len).collect::<Vec<_>>();
+        let ask = Ask {
+            problem: Problem::Edit,
+            bound: None,
+            all_against_all: false,
+        };
+        let plan = Plan::new(ask, &lens(&q), &lens(&t));
+        let qs: Vec<&[u8]> = q.iter().map(Vec::as_slice).collect();
+        let ts: Vec<&[u8]> = t.iter().map(Vec::as_slice).collect();
+        let (lane_side, scanned_side) = match plan.lane_side {
+            lcs_core::pairs::plan::Side::Queries => (&qs, &ts),
+            lcs_core::pairs::plan::Side::Targets => (&ts, &qs),
+        };
+        let jobs = plan.shares(1).remove(0);
+        for simd in Simd::available() {
+            let share = Share {
+                plan: &plan,
+                lane_side,
+                scanned_side,
+                simd,
+            };
+            let mut sum = 0u64;
+            let whole = ns_per_cell(16_000_000, || {
+                work::run(&share, &jobs, &mut |_, v| sum += u64::from(v[0]));
+            });
+            println!(
+                "pairs Edit 4,000 x 4,000 reads of 40-60, a whole share, {}: {whole:.1} ns/pair",
+                simd.name()
+            );
+            black_box(sum);
+        }
+    }
     let x = rng.bytes(20_000, b"ACGT");
     let y = rng.bytes(20_000, b"ACGT");
     let z = rng.bytes(100, b"ACGT");

@@ -96,6 +96,47 @@ pub fn values_bytes(values: &Values) -> Vec<u8> {
     out
 }
 
+/// A message of every value of a share, written as the values come ([`Values::Every`]'s
+/// bytes, without a vector of them first).
+pub struct EveryWriter {
+    bytes: Vec<u8>,
+}
+
+impl EveryWriter {
+    /// A message for about `count` values.
+    pub fn new(count: usize) -> EveryWriter {
+        let mut bytes = Vec::with_capacity(VALUES_HEADER_BYTES + 4 * count);
+        bytes.resize(VALUES_HEADER_BYTES, 0);
+        EveryWriter { bytes }
+    }
+
+    pub fn push(&mut self, values: &[u32]) {
+        for v in values {
+            self.bytes.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+
+    /// The message's bytes, its header filled in.
+    pub fn finish(mut self) -> Vec<u8> {
+        let len = self.bytes.len();
+        let count = (len - VALUES_HEADER_BYTES) / 4;
+        for (k, word) in [len as u64, 0, count as u64].iter().enumerate() {
+            self.bytes[8 * k..8 * k + 8].copy_from_slice(&word.to_le_bytes());
+        }
+        self.bytes
+    }
+}
+
+/// The values of a message of every value, as their little-endian bytes (four a value), when
+/// it is one and whole: read in place by rank 0, without a copy.
+pub fn every_of(bytes: &[u8]) -> Option<&[u8]> {
+    let head = of_bytes(bytes.get(..VALUES_HEADER_BYTES)?)?;
+    let mut r = Reader::new(&head);
+    let (len, form, count) = (r.size()?, r.word()?, r.size()?);
+    let payload = &bytes[VALUES_HEADER_BYTES..];
+    (len == bytes.len() && form == 0 && count.checked_mul(4)? == payload.len()).then_some(payload)
+}
+
 /// The length in bytes of the values message whose first bytes are `start`, once they hold
 /// its first word.
 pub fn values_len(start: &[u8]) -> Option<usize> {
@@ -161,6 +202,15 @@ mod tests {
             assert_eq!(values_of(&bytes[..bytes.len() - 4]), None);
             assert_eq!(values_of(&bytes[..bytes.len() - 1]), None);
         }
+        let mut writer = EveryWriter::new(1);
+        writer.push(&[0, 7]);
+        writer.push(&[u32::MAX]);
+        let written = writer.finish();
+        assert_eq!(written, values_bytes(&Values::Every(vec![0, 7, u32::MAX])));
+        assert_eq!(every_of(&written), Some(&written[VALUES_HEADER_BYTES..]));
+        assert_eq!(every_of(&written[..written.len() - 4]), None);
+        let passing = values_bytes(&Values::Passing(vec![[1, 2, 3]]));
+        assert_eq!(every_of(&passing), None);
         let mut odd = values_bytes(&Values::Every(vec![1]));
         odd[8] = 2;
         assert_eq!(values_of(&odd), None);

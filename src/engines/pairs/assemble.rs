@@ -136,24 +136,25 @@ impl Kept {
         }
     }
 
-    /// Places every value of another rank's share `jobs`, in the plan's order; `false` when
-    /// there are more or fewer values than the share's items hold.
-    pub fn place_every(&mut self, plan: &Plan, jobs: &[Job], values: &[u32]) -> bool {
-        if plan.jobs_values(jobs) != values.len() as u64 {
+    /// Places every value of another rank's share `jobs`, in the plan's order, from their
+    /// little-endian bytes (four a value); `false` when there are more or fewer values than the
+    /// share's items hold.
+    pub fn place_every(&mut self, plan: &Plan, jobs: &[Job], bytes: &[u8]) -> bool {
+        let Kept::Matrix(dense) = self else {
+            return false;
+        };
+        if plan.jobs_values(jobs) * 4 != bytes.len() as u64 {
             return false;
         }
-        let mut at = 0;
+        let mut values = bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
         for job in jobs {
             for target in job.targets.clone() {
-                let members = plan.valid(job.unit, target);
-                let count = members.len();
-                let item = Item {
-                    unit: job.unit,
-                    target,
-                    members,
-                };
-                self.place(plan, &item, &values[at..at + count]);
-                at += count;
+                for p in plan.valid(job.unit, target) {
+                    let at = dense.at(p, target);
+                    dense.values[at] = values.next().unwrap_or_default();
+                }
             }
         }
         true

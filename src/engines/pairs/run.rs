@@ -30,7 +30,9 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
 use super::assemble::{self, Keeping, Kept};
-use crate::comm::protocol::pairs::{values_bytes, values_len, values_of, Header, Values};
+use crate::comm::protocol::pairs::{
+    every_of, values_bytes, values_len, values_of, EveryWriter, Header, Values,
+};
 use crate::comm::protocol::{tag, Kind};
 use crate::comm::share::{self, PIECE};
 use crate::comm::stats::{self, RankPairs};
@@ -141,7 +143,12 @@ pub fn pairs(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
         simd,
     };
     let mut kept = (rank == 0).then(|| Kept::new(&plan, request.keeping));
-    let mut every: Vec<u32> = Vec::new();
+    let dense = rank != 0 && request.keeping == Keeping::Matrix;
+    let mut every = EveryWriter::new(if dense {
+        plan.jobs_values(mine) as usize
+    } else {
+        0
+    });
     let mut passing: Vec<[u32; 3]> = Vec::new();
     let mut progress = Progress::new(
         request.progress.filter(|_| rank == 0),
@@ -152,7 +159,7 @@ pub fn pairs(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
     let tally = work::run(&share, mine, &mut |item: &Item, values: &[u32]| {
         match (&mut kept, request.keeping) {
             (Some(kept), _) => kept.place(&plan, item, values),
-            (None, Keeping::Matrix) => every.extend_from_slice(values),
+            (None, Keeping::Matrix) => every.push(values),
             (None, Keeping::Passing) => {
                 for (p, &v) in item.members.clone().zip(values) {
                     if plan.ask.passes(v) {
@@ -170,16 +177,16 @@ pub fn pairs(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
 
     let delivering = Instant::now();
     let mut traffic = Traffic::new(rank, ranks, false);
-    let values = match request.keeping {
-        Keeping::Matrix => Values::Every(every),
-        Keeping::Passing => Values::Passing(passing),
+    let message = match request.keeping {
+        Keeping::Matrix => every.finish(),
+        Keeping::Passing => values_bytes(&Values::Passing(passing)),
     };
     deliver(
         world,
         waiting,
         &plan,
         &shares,
-        values,
+        message,
         kept.as_mut(),
         &mut traffic,
     )?;
@@ -460,20 +467,18 @@ fn check_memory_of(
     Ok(need)
 }
 
-/// Step 5: every rank other than 0 sends rank 0 its values (see the module doc); rank 0
-/// places each rank's as they arrive.
+/// Step 5: every rank other than 0 sends rank 0 its values, the message `bytes` (see the
+/// module doc); rank 0 places each rank's as they arrive.
 fn deliver(
     world: &SimpleCommunicator,
     waiting: Waiting,
     plan: &Plan,
     shares: &[Vec<Job>],
-    values: Values,
+    bytes: Vec<u8>,
     kept: Option<&mut Kept>,
     traffic: &mut Traffic,
 ) -> Result<(), Error> {
     let Some(kept) = kept else {
-        let bytes = values_bytes(&values);
-        drop(values);
         let root = world.process_at_rank(0);
         let mut pieces: Vec<_> = share::pieces(bytes.len(), PIECE).collect();
         if pieces.is_empty() {
@@ -506,13 +511,17 @@ fn deliver(
                 "a malformed message of values from rank {from}"
             ))
         };
-        match values_of(buffer).ok_or_else(malformed)? {
-            Values::Every(values) => {
-                if !kept.place_every(plan, &shares[from], &values) {
+        match (every_of(buffer), &*kept) {
+            (Some(values), Kept::Matrix(_)) => {
+                if !kept.place_every(plan, &shares[from], values) {
                     return Err(malformed());
                 }
             }
-            Values::Passing(pairs) => kept.add_passing(&pairs),
+            (None, Kept::Passing(_)) => match values_of(buffer).ok_or_else(malformed)? {
+                Values::Passing(pairs) => kept.add_passing(&pairs),
+                Values::Every(_) => return Err(malformed()),
+            },
+            _ => return Err(malformed()),
         }
         pending[from] = Vec::new();
         done += 1;

@@ -173,8 +173,10 @@ pub struct Plan {
     /// The lengths of `lanes` and `scanned`, in their order.
     lane_lens: Vec<usize>,
     scan_lens: Vec<usize>,
-    /// `prefix[t]`: the scanned lengths before position `t`.
+    /// `prefix[t]`: the scanned lengths before position `t`; `lane_prefix[p]` the lane side's
+    /// before position `p`.
     prefix: Vec<u64>,
+    lane_prefix: Vec<u64>,
 }
 
 /// Picoseconds of a unit of lanes per target, and per target byte, word and vector.
@@ -221,11 +223,15 @@ impl Plan {
         };
         let lane_lens: Vec<usize> = lanes.iter().map(|&i| lane_lens[i]).collect();
         let scan_lens: Vec<usize> = scanned.iter().map(|&i| scan_lens[i]).collect();
-        let mut prefix = Vec::with_capacity(scan_lens.len() + 1);
-        prefix.push(0u64);
-        for &n in &scan_lens {
-            prefix.push(prefix.last().unwrap() + n as u64);
-        }
+        let sums = |lens: &[usize]| {
+            let mut prefix = Vec::with_capacity(lens.len() + 1);
+            prefix.push(0u64);
+            for &n in lens {
+                prefix.push(prefix.last().unwrap() + n as u64);
+            }
+            prefix
+        };
+        let (prefix, lane_prefix) = (sums(&scan_lens), sums(&lane_lens));
         let mut plan = Plan {
             ask,
             lane_side,
@@ -235,6 +241,7 @@ impl Plan {
             lane_lens,
             scan_lens,
             prefix,
+            lane_prefix,
         };
         let mut at = 0;
         while at < plan.lanes.len() {
@@ -297,6 +304,11 @@ impl Plan {
 
     pub fn scan_len(&self, t: usize) -> usize {
         self.scan_lens[t]
+    }
+
+    /// The lane side's bytes at sorted positions `positions`.
+    pub fn lane_bytes(&self, positions: Range<usize>) -> u64 {
+        self.lane_prefix[positions.end] - self.lane_prefix[positions.start]
     }
 
     /// The estimated cost of unit `u` over its targets `targets` (see the module doc).

@@ -8,11 +8,11 @@
 use std::ops::Range;
 
 use super::banded::{self, Banded};
-use super::lanes::{self, Lanes, INTERLEAVE};
+use super::lanes::{self, Lanes};
 use super::plan::{Job, Kind, Plan};
 use super::rows;
 use super::vector::Lane;
-use crate::search::lanes::{Simd, VECTOR_BYTES};
+use crate::search::lanes::Simd;
 
 /// One item's values: unit `unit` against the scanned side's position `target`, one value per
 /// member of `members` (positions of the sorted lane side), in order.
@@ -91,33 +91,29 @@ fn hand(
     share: &Share<'_>,
     job: &Job,
     target: usize,
-    values: &[u32],
+    values: &mut [u32],
     emit: &mut dyn FnMut(&Item, &[u32]),
     tally: &mut Tally,
 ) {
-    let members = share.plan.valid(job.unit, target);
-    let n = share.plan.scan_len(target) as u64;
+    let plan = share.plan;
+    let members = plan.valid(job.unit, target);
+    let values = &mut values[..members.len()];
     tally.values += members.len() as u64;
-    tally.cells += members
-        .clone()
-        .map(|p| share.plan.lane_len(p) as u64 * n)
-        .sum::<u64>();
-    let ask = share.plan.ask;
-    let mut cut = [0u32; INTERLEAVE * VECTOR_BYTES];
-    let cut = &mut cut[..members.len()];
-    for (c, &v) in cut.iter_mut().zip(values) {
-        *c = if ask.passes(v) {
-            v
-        } else {
-            ask.default_value()
-        };
+    tally.cells += plan.lane_bytes(members.clone()) * plan.scan_len(target) as u64;
+    let ask = plan.ask;
+    if ask.bound.is_some() {
+        for v in values.iter_mut() {
+            if !ask.passes(*v) {
+                *v = ask.default_value();
+            }
+        }
     }
     let item = Item {
         unit: job.unit,
         target,
         members,
     };
-    emit(&item, cut);
+    emit(&item, values);
 }
 
 /// The unit's sequences, cut into its vectors of `lanes` lanes.
@@ -158,7 +154,7 @@ fn lanes_job<T: Lane + lanes::Compiled<T, L>, const L: usize, const W: usize>(
         }
         let vectors = 1 + u64::from(b.is_some());
         tally.word_steps += target.len() as u64 * W as u64 * vectors;
-        hand(share, job, t, &values, emit, tally);
+        hand(share, job, t, &mut values, emit, tally);
     }
 }
 
@@ -190,7 +186,7 @@ fn banded_job<T: Lane + banded::Compiled<T, L>, const L: usize>(
             }
         };
         tally.word_steps += steps as u64;
-        hand(share, job, t, &values, emit, tally);
+        hand(share, job, t, &mut values, emit, tally);
     }
 }
 
@@ -200,7 +196,7 @@ fn rows_job(share: &Share<'_>, job: &Job, emit: &mut dyn FnMut(&Item, &[u32]), t
     for t in job.targets.clone() {
         let (value, steps) = rows::value(ask.problem, ask.bound, a, share.target(t));
         tally.word_steps += steps;
-        hand(share, job, t, &[value], emit, tally);
+        hand(share, job, t, &mut [value], emit, tally);
     }
 }
 
