@@ -54,8 +54,8 @@ use lcs_core::problem::Problem;
 use lcs_core::search::lanes::Simd;
 
 /// Picoseconds rank 0 spends on each value of the dense matrix beyond computing it: placing
-/// it in the matrix, decoding it from a message (`cargo bench --bench kernel -- pairs`; the
-/// figures are in `docs/performance.md`). In the plan's units, for rank 0's head start.
+/// it in the matrix, reading it from a message (estimated from whole runs; the figures are in
+/// `docs/performance.md`). In the plan's units, for rank 0's head start.
 const PLACE_PS: u64 = 2_000;
 
 /// What a `pairs` run is asked to do.
