@@ -6,8 +6,9 @@
 //! Every pair has a *lane side* (its sequence sits in a lane, or is the shorter of a long pair)
 //! and a *scanned side* (its target, read a byte per step). For QUERIES x TARGETS one whole set
 //! is the lane side, the one whose plan costs less (so one query against many targets puts the
-//! targets in lanes); all against all, the one set is both. Each side is sorted by length
-//! (stably), and the lane side is cut into *units* of consecutive sequences of one kind
+//! targets in lanes; within a twentieth, the queries); all against all, the one set is both.
+//! Each side is sorted by length (stably), and the lane side is cut into *units* of consecutive
+//! sequences of one kind
 //! ([`Kind`]): up to [`INTERLEAVE`] vectors of lanes of one class, or one long sequence (the
 //! bit-parallel rows, [`super::rows`]). A unit's *targets* are a contiguous range of the sorted
 //! scanned side:
@@ -179,6 +180,9 @@ pub struct Plan {
     lane_prefix: Vec<u64>,
 }
 
+/// Plans whose costs differ by less than one part in this are a tie (see [`Plan::new`]).
+const TIE: u64 = 20;
+
 /// Picoseconds of a unit of lanes per target, and per target byte, word and vector.
 const LANE_FIXED: u64 = 30_000;
 const LANE_EDIT: u64 = 1_200;
@@ -202,8 +206,10 @@ impl Plan {
         }
         let one = Plan::one_way(ask, Side::Queries, queries, targets);
         let other = Plan::one_way(ask, Side::Targets, targets, queries);
-        // Ties keep the queries in lanes.
-        match other.total() < one.total() {
+        // Near ties keep the queries in lanes: rank 0 keeps the dense matrix queries by
+        // targets, where a unit of queries fills its rows in order, and a unit of targets
+        // writes a little to every row.
+        match other.total() < one.total() - one.total() / TIE {
             true => other,
             false => one,
         }
