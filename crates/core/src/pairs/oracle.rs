@@ -60,4 +60,22 @@ mod tests {
         assert_eq!(lcs_length(b"", b"abc"), 0);
         assert_eq!(value(Problem::Lcs, b"AGGTAB", b"GXTXAYB"), 4);
     }
+
+    /// The oracle agrees with the crate's reference (the sequential DP with its walk): the
+    /// edits of its edit path, the matches of its LCS path.
+    #[test]
+    fn agrees_with_the_reference() {
+        let mut rng = crate::random::Random::new(64);
+        for _ in 0..200 {
+            let (m, n) = (rng.below(90), rng.below(90));
+            let (a, b) = (rng.bytes(m, b"ACG"), rng.bytes(n, b"ACG"));
+            let (x, y) = if m <= n { (&a, &b) } else { (&b, &a) };
+            let edit = crate::reference::align(Problem::Edit, x, y).edits();
+            assert_eq!(edit_distance(&a, &b) as usize, edit);
+            assert_eq!(
+                lcs_length(&a, &b) as usize,
+                crate::reference::lcs(x, y).length
+            );
+        }
+    }
 }
