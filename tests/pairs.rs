@@ -393,6 +393,34 @@ fn the_report_its_messages_and_its_result_set() {
     assert_eq!(report["pairs_within"].as_u64().unwrap(), listed as u64);
 }
 
+/// Every compilation of the kernels this CPU runs gives the same TSV, and the report names it.
+#[test]
+fn every_compilation_gives_the_same_pairs() {
+    #[cfg(target_arch = "x86_64")]
+    let avx2 = std::arch::is_x86_feature_detected!("avx2");
+    #[cfg(not(target_arch = "x86_64"))]
+    let avx2 = false;
+    let mut rng = Rng(7);
+    let dir = Dir::new();
+    let common = rng.bytes(600);
+    let q = dir.file("q.txt", &lines(&set(&mut rng, 30, &common)));
+    let json = dir.path("r.json");
+    let default = util::mpirun(2, &args(&[&"pairs", &q, &"-k", &"9"])).ok();
+    for simd in ["avx2", "portable"] {
+        if simd == "avx2" && !avx2 {
+            continue;
+        }
+        let run = util::mpirun_env(
+            2,
+            &args(&[&"pairs", &q, &"-k", &"9", &"--json", &json]),
+            &[("MPI_LCS_SIMD", simd)],
+        )
+        .ok();
+        assert_eq!(run.stdout, default.stdout, "{simd}");
+        assert_eq!(util::json(&json)["kernel"], simd);
+    }
+}
+
 /// One message on stderr containing `problem`, exit status `code`, no panic, and none of the
 /// outputs written.
 fn assert_refused(run: &Run, code: i32, problem: &str, outputs: &[&Path]) {

@@ -10,7 +10,7 @@
 //!    about an even part of the estimated cost.
 //! 3. The memory check, decided over all ranks as `solve`'s is: rank 0 holds the dense matrix
 //!    (`4 |Q| |T|` bytes) unless it keeps only the pairs within a bound; every other rank holds
-//!    its own values, twice (computed, and as the message that carries them).
+//!    its own values, written straight into the message that carries them.
 //! 4. Every rank computes its share ([`work::run`]); rank 0 places its values in what it keeps
 //!    as they come (a progress bar over them on long runs).
 //! 5. Every rank other than 0 sends rank 0 its values: one `control` message, or pieces of at
@@ -388,8 +388,8 @@ fn messages_for(bytes: u64) -> u64 {
 }
 
 /// The memory `rank` works in beyond what it holds already (see step 3): the matrix on rank 0
-/// (with the largest message it receives), the values and their message elsewhere, and a
-/// unit's tables; `None` beyond this machine's address space.
+/// (with the largest message it receives), the message of its values elsewhere, and a unit's
+/// tables; `None` beyond this machine's address space.
 fn working_bytes(
     request: &Request<'_>,
     plan: &Plan,
@@ -403,7 +403,7 @@ fn working_bytes(
             assemble::matrix_bytes(plan)?.checked_add(largest.unwrap_or(0))?
         }
         (0, Keeping::Passing) => 0,
-        (_, Keeping::Matrix) => 2 * every_bytes(plan, &shares[rank]),
+        (_, Keeping::Matrix) => every_bytes(plan, &shares[rank]),
         (_, Keeping::Passing) => 0,
     };
     let working = working.checked_add(tables)?;
