@@ -374,10 +374,11 @@ fn search() {
     }
 }
 
-/// The pairs kernels alone: ns per pair for a unit of lanes (two groups interleaved, and one
-/// group at a time) against reads of the same lengths, each compilation the CPU has; the banded
-/// kernel for `--max-edits` on unrelated reads (the early exit) and on near copies; and one long
-/// pair by the bit-parallel rows.
+/// The pairs kernels alone: ns per pair for groups of lanes (four and two interleaved, and one
+/// at a time) against reads of the same lengths, each compilation the CPU has; the banded
+/// kernel for `--max-edits` on unrelated reads (the early exit) and on near copies; a whole
+/// share of 4,000 x 4,000 reads as a run computes it; and one long pair by the bit-parallel
+/// rows.
 fn pairs() {
     use lcs_core::pairs::banded::{self, Banded};
     use lcs_core::pairs::lanes::{self, Lanes};
@@ -403,6 +404,11 @@ fn pairs() {
                     black_box(lanes::scan(simd, problem, [&a, &b], t));
                 }
             });
+            let four = ns_per_cell(2 * pairs, || {
+                for t in targets {
+                    black_box(lanes::scan(simd, problem, [&a, &b, &b, &a], t));
+                }
+            });
             let one = ns_per_cell(pairs, || {
                 for t in targets {
                     black_box(lanes::scan(simd, problem, [&a], t));
@@ -410,8 +416,8 @@ fn pairs() {
                 }
             });
             println!(
-                "pairs {problem:?} {label}, 4 lanes of {W} words, {}: two groups interleaved \
-                 {two:.1} ns/pair, one at a time {one:.1}",
+                "pairs {problem:?} {label}, 4 lanes of {W} words, {}: four groups interleaved \
+                 {four:.1} ns/pair, two {two:.1}, one at a time {one:.1}",
                 simd.name()
             );
         }

@@ -369,6 +369,12 @@ mod tests {
             for simd in Simd::available() {
                 let (two, _) = scan(simd, [&lanes[0], &lanes[1]], &target);
                 let (one, _) = scan(simd, [&lanes[0]], &target);
+                let (four, _) = scan(simd, [&lanes[1], &lanes[0], &lanes[0], &lanes[1]], &target);
+                assert_eq!(
+                    four,
+                    [two[1], two[0], two[0], two[1]],
+                    "{simd:?} k {k} four"
+                );
                 for l in 0..L {
                     let shown = |g: usize| {
                         groups[g]

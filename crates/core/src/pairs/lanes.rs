@@ -43,7 +43,7 @@
 //! Lanes of 8, 16 and 32 bits hold sequences of up to that many bytes in one word ([`Class`]);
 //! 64-bit lanes hold up to [`MAX_WORDS`] words. A vector is 32 bytes: 32, 16, 8 or 4 lanes. A
 //! step's chain waits on the addition and, across words, on the carry; [`scan`] steps `N` groups
-//! of one class over the same byte, whose chains overlap. The match table is 256 rows (one per
+//! of one class over the same byte, whose chains overlap ([`interleave`]). The match table is 256 rows (one per
 //! byte) of `W` vectors; a byte no lane holds reads a row of zeros.
 //!
 //! Cost: per target byte and group, about a dozen vector operations per word; per pair, two
@@ -58,8 +58,15 @@ use crate::search::lanes::{Simd, VECTOR_BYTES};
 /// longer ones through the bit-parallel rows ([`super::rows`]).
 pub const MAX_WORDS: usize = 8;
 
-/// Groups of a unit stepped together per target byte (see the module doc).
-pub const INTERLEAVE: usize = 2;
+/// Groups stepped together per target byte (see the module doc): four of one word, whose
+/// step is one chain of a dozen operations; two of several words, whose words already overlap
+/// (`cargo bench --bench kernel -- pairs`; the figures are in `docs/performance.md`).
+pub const fn interleave(words: usize) -> usize {
+    match words {
+        1 => 4,
+        _ => 2,
+    }
+}
 
 /// How a sequence sits in lanes: its lane width in bits and its words (more than one only for
 /// 64-bit lanes).
@@ -352,6 +359,13 @@ mod tests {
                 for simd in Simd::available() {
                     let two = scan(simd, problem, [&lanes[0], &lanes[1]], &target);
                     let one = scan(simd, problem, [&lanes[1]], &target);
+                    let four = scan(
+                        simd,
+                        problem,
+                        [&lanes[0], &lanes[1], &lanes[1], &lanes[0]],
+                        &target,
+                    );
+                    assert_eq!(four, [two[0], two[1], two[1], two[0]], "{simd:?} four");
                     for l in 0..L {
                         assert_eq!(two[0][l], want(0, l), "{simd:?} {problem:?} W {W} lane {l}");
                         assert_eq!(two[1][l], want(1, l), "{simd:?} {problem:?} W {W} lane {l}");

@@ -9,7 +9,7 @@
 //! targets in lanes; within a twentieth, the queries); all against all, the one set is both.
 //! Each side is sorted by length (stably), and the lane side is cut into *units* of consecutive
 //! sequences of one kind
-//! ([`Kind`]): up to [`INTERLEAVE`] vectors of lanes of one class, or one long sequence (the
+//! ([`Kind`]): up to [`Kind::vectors`] vectors of lanes of one class, or one long sequence (the
 //! bit-parallel rows, [`super::rows`]). A unit's *targets* are a contiguous range of the sorted
 //! scanned side:
 //!
@@ -44,7 +44,7 @@
 use std::ops::Range;
 
 use super::banded;
-use super::lanes::{Class, INTERLEAVE};
+use super::lanes::{interleave, Class};
 use crate::bitpar::{vector_min_words, WORD_BITS};
 use crate::problem::Problem;
 use crate::search::lanes::VECTOR_BYTES;
@@ -70,12 +70,18 @@ impl Kind {
         }
     }
 
+    /// Vectors a unit of this kind steps together (see [`interleave`]).
+    pub fn vectors(self) -> usize {
+        match self {
+            Kind::Lanes(class) => interleave(class.words),
+            Kind::Banded(_) => interleave(1),
+            Kind::Rows => 1,
+        }
+    }
+
     /// Sequences a unit of this kind holds at most.
     pub fn capacity(self) -> usize {
-        match self {
-            Kind::Rows => 1,
-            _ => INTERLEAVE * self.lanes(),
-        }
+        self.vectors() * self.lanes()
     }
 
     /// A short name for reports: `lanes 64x2` (bits by words), `band 64`, `rows`.
@@ -185,7 +191,7 @@ const TIE: u64 = 20;
 
 /// Picoseconds of a unit of lanes per target, and per target byte, word and vector.
 const LANE_FIXED: u64 = 30_000;
-const LANE_EDIT: u64 = 1_200;
+const LANE_EDIT: u64 = 1_100;
 const LANE_LCS: u64 = 500;
 /// Picoseconds of the band per target byte and vector.
 const BAND: u64 = 1_300;

@@ -116,15 +116,31 @@ fn hand(
     emit(&item, values);
 }
 
-/// The unit's sequences, cut into its vectors of `lanes` lanes.
-fn vectors<'a>(share: &'a Share<'_>, job: &Job, lanes: usize) -> (Vec<&'a [u8]>, Vec<&'a [u8]>) {
+/// The unit's sequences, cut into its vectors of `lanes` lanes: one, two, or four (the last
+/// ones empty when fewer are needed).
+fn vectors<'a>(share: &'a Share<'_>, job: &Job, lanes: usize) -> Vec<Vec<&'a [u8]>> {
     let members: Vec<&[u8]> = share.plan.units[job.unit]
         .members
         .clone()
         .map(|p| share.member(p))
         .collect();
-    let cut = members.len().min(lanes);
-    (members[..cut].to_vec(), members[cut..].to_vec())
+    let mut groups: Vec<Vec<&[u8]>> = members.chunks(lanes).map(<[_]>::to_vec).collect();
+    if groups.len() == 3 {
+        groups.push(Vec::new());
+    }
+    groups
+}
+
+/// Appends each group's real lanes' values (`counts` of them), in order.
+fn collect<const L: usize, const N: usize>(
+    out: &mut Vec<u32>,
+    values: [[u32; L]; N],
+    counts: &[usize],
+) {
+    out.clear();
+    for (v, &c) in values.iter().zip(counts) {
+        out.extend_from_slice(&v[..c]);
+    }
 }
 
 fn lanes_job<T: Lane + lanes::Compiled<T, L>, const L: usize, const W: usize>(
@@ -133,27 +149,31 @@ fn lanes_job<T: Lane + lanes::Compiled<T, L>, const L: usize, const W: usize>(
     emit: &mut dyn FnMut(&Item, &[u32]),
     tally: &mut Tally,
 ) {
-    let problem = share.plan.ask.problem;
-    let (first, second) = vectors(share, job, L);
-    let a = Lanes::<T, L, W>::new(&first);
-    let b = (!second.is_empty()).then(|| Lanes::<T, L, W>::new(&second));
-    let mut values = Vec::with_capacity(2 * L);
+    let (problem, simd) = (share.plan.ask.problem, share.simd);
+    let seqs = vectors(share, job, L);
+    let counts: Vec<usize> = seqs.iter().map(Vec::len).collect();
+    let groups: Vec<Lanes<T, L, W>> = seqs.iter().map(|s| Lanes::new(s)).collect();
+    let mut values = Vec::with_capacity(4 * L);
     for t in job.targets.clone() {
         let target = share.target(t);
-        values.clear();
-        match &b {
-            None => {
-                let [va] = lanes::scan(share.simd, problem, [&a], target);
-                values.extend_from_slice(&va[..first.len()]);
+        match groups.as_slice() {
+            [a] => collect(
+                &mut values,
+                lanes::scan(simd, problem, [a], target),
+                &counts,
+            ),
+            [a, b] => collect(
+                &mut values,
+                lanes::scan(simd, problem, [a, b], target),
+                &counts,
+            ),
+            [a, b, c, d] => {
+                let scanned = lanes::scan(simd, problem, [a, b, c, d], target);
+                collect(&mut values, scanned, &counts)
             }
-            Some(b) => {
-                let [va, vb] = lanes::scan(share.simd, problem, [&a, b], target);
-                values.extend_from_slice(&va[..first.len()]);
-                values.extend_from_slice(&vb[..second.len()]);
-            }
+            other => unreachable!("{} vectors in a unit", other.len()),
         }
-        let vectors = 1 + u64::from(b.is_some());
-        tally.word_steps += target.len() as u64 * W as u64 * vectors;
+        tally.word_steps += (target.len() * W * groups.len()) as u64;
         hand(share, job, t, &mut values, emit, tally);
     }
 }
@@ -165,27 +185,32 @@ fn banded_job<T: Lane + banded::Compiled<T, L>, const L: usize>(
     tally: &mut Tally,
 ) {
     let k = share.plan.ask.bound.expect("a band has a bound");
-    let (first, second) = vectors(share, job, L);
-    let a = Banded::<T, L>::new(&first, k);
-    let b = (!second.is_empty()).then(|| Banded::<T, L>::new(&second, k));
-    let mut values = Vec::with_capacity(2 * L);
+    let simd = share.simd;
+    let seqs = vectors(share, job, L);
+    let counts: Vec<usize> = seqs.iter().map(Vec::len).collect();
+    let groups: Vec<Banded<T, L>> = seqs.iter().map(|s| Banded::new(s, k)).collect();
+    let mut values = Vec::with_capacity(4 * L);
     for t in job.targets.clone() {
         let target = share.target(t);
-        values.clear();
-        let steps = match &b {
-            None => {
-                let ([va], steps) = banded::scan(share.simd, [&a], target);
-                values.extend_from_slice(&va[..first.len()]);
+        let steps = match groups.as_slice() {
+            [a] => {
+                let (v, steps) = banded::scan(simd, [a], target);
+                collect(&mut values, v, &counts);
                 steps
             }
-            Some(b) => {
-                let ([va, vb], steps) = banded::scan(share.simd, [&a, b], target);
-                values.extend_from_slice(&va[..first.len()]);
-                values.extend_from_slice(&vb[..second.len()]);
-                2 * steps
+            [a, b] => {
+                let (v, steps) = banded::scan(simd, [a, b], target);
+                collect(&mut values, v, &counts);
+                steps
             }
+            [a, b, c, d] => {
+                let (v, steps) = banded::scan(simd, [a, b, c, d], target);
+                collect(&mut values, v, &counts);
+                steps
+            }
+            other => unreachable!("{} vectors in a unit", other.len()),
         };
-        tally.word_steps += steps as u64;
+        tally.word_steps += (steps * groups.len()) as u64;
         hand(share, job, t, &mut values, emit, tally);
     }
 }
