@@ -181,7 +181,7 @@ pub fn pairs(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
         Keeping::Matrix => every.finish(),
         Keeping::Passing => values_bytes(&Values::Passing(passing)),
     };
-    deliver(
+    let delivered = deliver(
         world,
         waiting,
         &plan,
@@ -189,7 +189,7 @@ pub fn pairs(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
         message,
         kept.as_mut(),
         &mut traffic,
-    )?;
+    );
     if let Some(kept) = &mut kept {
         kept.finish(&plan);
     }
@@ -213,6 +213,7 @@ pub fn pairs(world: &SimpleCommunicator, request: &Request<'_>) -> Result<Option
     };
     record.set_host(&HostInfo::here());
     let all = stats::gather_varcount(world, &[record], waiting);
+    delivered?;
     let (Some(kept), Some(all)) = (kept, all) else {
         return Ok(None);
     };
@@ -493,8 +494,11 @@ fn deliver(
         }
         return Ok(());
     };
+    // A malformed message (a bug) is answered after every rank has delivered, so that no rank
+    // is left waiting in the collectives that follow.
     let ranks = world.size() as usize;
     let mut pending: Vec<Vec<u8>> = vec![Vec::new(); ranks];
+    let mut problem = None;
     let mut done = 1;
     while done < ranks {
         let (piece, status) = waiting.receive_any(world);
@@ -502,29 +506,28 @@ fn deliver(
         traffic.received(Kind::Control, piece.len());
         let from = status.source_rank() as usize;
         pending[from].extend_from_slice(&piece);
-        let buffer = &pending[from];
-        if values_len(buffer) != Some(buffer.len()) {
+        let buffer = std::mem::take(&mut pending[from]);
+        if values_len(&buffer) != Some(buffer.len()) {
+            pending[from] = buffer;
             continue;
         }
-        let malformed = || {
-            Error::Internal(anyhow::anyhow!(
-                "a malformed message of values from rank {from}"
-            ))
-        };
-        match (every_of(buffer), &*kept) {
-            (Some(values), Kept::Matrix(_)) => {
-                if !kept.place_every(plan, &shares[from], values) {
-                    return Err(malformed());
-                }
-            }
-            (None, Kept::Passing(_)) => match values_of(buffer).ok_or_else(malformed)? {
-                Values::Passing(pairs) => kept.add_passing(&pairs),
-                Values::Every(_) => return Err(malformed()),
-            },
-            _ => return Err(malformed()),
-        }
-        pending[from] = Vec::new();
         done += 1;
+        let placed = match (every_of(&buffer), &*kept) {
+            (Some(values), Kept::Matrix(_)) => kept.place_every(plan, &shares[from], values),
+            (None, Kept::Passing(_)) => match values_of(&buffer) {
+                Some(Values::Passing(pairs)) => {
+                    kept.add_passing(&pairs);
+                    true
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        if !placed {
+            problem.get_or_insert(Error::Internal(anyhow::anyhow!(
+                "a malformed message of values from rank {from}"
+            )));
+        }
     }
-    Ok(())
+    problem.map_or(Ok(()), Err)
 }
