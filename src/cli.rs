@@ -199,7 +199,7 @@ pub struct PairsArgs {
     pub targets: Option<PathBuf>,
     /// The value: `edit` (the edit distance, unit costs) or `lcs` (the length of a longest
     /// common subsequence).
-    #[arg(long, value_enum, default_value_t = Problem::Edit)]
+    #[arg(long, value_enum, default_value_t = Problem::Edit, hide_possible_values = true)]
     pub problem: Problem,
     /// Edit distance: only the pairs within this many edits (the TSV lists those alone; in the
     /// .npy matrix a distance above K is K + 1).

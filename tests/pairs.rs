@@ -356,6 +356,14 @@ fn the_report_its_messages_and_its_result_set() {
         "{}",
         refused.stderr
     );
+    let plots = dir.path("plots");
+    let refused = util::plain(&args(&[&"plot", &csv, &"--out", &plots]));
+    assert_eq!(refused.status.code(), Some(3), "{refused:#?}");
+    assert!(
+        refused.stderr.contains("holds pairs runs"),
+        "{}",
+        refused.stderr
+    );
     let input = dir.input("pair.txt", b"ACGT", b"AGT");
     let solve = util::plain(&args(&[&"solve", &input, &"--append-csv", &csv]));
     assert_eq!(solve.status.code(), Some(5), "{solve:#?}");
