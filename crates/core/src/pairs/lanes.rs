@@ -98,8 +98,9 @@ impl Class {
 pub struct Lanes<T: Lane, const L: usize, const W: usize> {
     /// Row `b`: each lane's bits equal to byte `b`, word by word.
     table: Box<[[[T; L]; W]; 256]>,
-    /// Each lane's length (an empty lane: 0).
+    /// Each lane's length (an empty lane: 0), and its real rows, word by word.
     lens: [usize; L],
+    real: [[T; L]; W],
 }
 
 impl<T: Lane, const L: usize, const W: usize> Lanes<T, L, W> {
@@ -126,34 +127,36 @@ impl<T: Lane, const L: usize, const W: usize> Lanes<T, L, W> {
             }
             lens[lane] = a.len();
         }
-        Lanes { table, lens }
+        let real = std::array::from_fn(|w| {
+            std::array::from_fn(|lane| match lens[lane].saturating_sub(w * bits) {
+                0 => T::ZERO,
+                r if r >= bits => T::MAX,
+                r => (T::ONE << r as u32).wrapping_sub(T::ONE),
+            })
+        });
+        Lanes { table, lens, real }
     }
 
     /// Bytes held: the table.
     pub fn bytes() -> u64 {
         (256 * W * VECTOR_BYTES) as u64
     }
-
-    /// Lane `lane`'s real rows in word `w`.
-    fn real(&self, lane: usize, w: usize) -> T {
-        let bits = T::BITS as usize;
-        match self.lens[lane].saturating_sub(w * bits) {
-            0 => T::ZERO,
-            r if r >= bits => T::MAX,
-            r => (T::ONE << r as u32).wrapping_sub(T::ONE),
-        }
-    }
 }
 
-/// Population count of the real rows of `v` in lane `lane` of `group`.
-fn count<T: Lane, const L: usize, const W: usize>(
-    group: &Lanes<T, L, W>,
-    v: &[[T; L]; W],
-    lane: usize,
-) -> u32 {
-    (0..W)
-        .map(|w| (v[w][lane] & group.real(lane, w)).get().count_ones())
-        .sum()
+/// The real rows of `v` (a group's words, masked by `V`), population-counted lane by lane.
+#[inline(always)]
+fn counts<T: Lane, const L: usize, const W: usize, V: Vector<T, L>>(
+    v: &[V; W],
+    real: &[[T; L]; W],
+) -> [u32; L] {
+    let mut out = [0u32; L];
+    for w in 0..W {
+        let masked = v[w].and(V::load(&real[w])).store();
+        for (o, x) in out.iter_mut().zip(masked) {
+            *o += x.get().count_ones();
+        }
+    }
+    out
 }
 
 /// The edit distance of every lane of `N` groups against `target` (see the module doc).
@@ -190,9 +193,11 @@ fn edit_body<T: Lane, const L: usize, const W: usize, const N: usize, V: Vector<
     }
     let n = target.len() as u32;
     std::array::from_fn(|g| {
-        let p: [[T; L]; W] = std::array::from_fn(|w| pv[g][w].store());
-        let m: [[T; L]; W] = std::array::from_fn(|w| mv[g][w].store());
-        std::array::from_fn(|l| n + count(groups[g], &p, l) - count(groups[g], &m, l))
+        let (p, m) = (
+            counts(&pv[g], &groups[g].real),
+            counts(&mv[g], &groups[g].real),
+        );
+        std::array::from_fn(|l| n + p[l] - m[l])
     })
 }
 
@@ -222,8 +227,8 @@ fn lcs_body<T: Lane, const L: usize, const W: usize, const N: usize, V: Vector<T
         }
     }
     std::array::from_fn(|g| {
-        let bits: [[T; L]; W] = std::array::from_fn(|w| v[g][w].store());
-        std::array::from_fn(|l| groups[g].lens[l] as u32 - count(groups[g], &bits, l))
+        let ones = counts(&v[g], &groups[g].real);
+        std::array::from_fn(|l| groups[g].lens[l] as u32 - ones[l])
     })
 }
 
