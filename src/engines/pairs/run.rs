@@ -47,6 +47,7 @@ use crate::input::{is_stdin, Format};
 use crate::mem;
 use crate::progress::{Progress, Show};
 use crate::provenance::HostInfo;
+use lcs_core::pairs::banded::{self, Banded};
 use lcs_core::pairs::lanes::{Lanes, MAX_WORDS};
 use lcs_core::pairs::plan::{Ask, Job, Plan, Side};
 use lcs_core::pairs::work::{self, Item};
@@ -397,7 +398,14 @@ fn working_bytes(
     shares: &[Vec<Job>],
     rank: usize,
 ) -> Option<u64> {
-    let tables = 2 * Lanes::<u64, 4, MAX_WORDS>::bytes();
+    // A unit's tables: two vectors of the widest lanes, or four of the band.
+    let band = match (plan.ask.problem, plan.ask.bound) {
+        (Problem::Edit, Some(k)) if banded::lane_bits(k).is_some() => {
+            4 * Banded::<u64, 4>::most_bytes(64 * MAX_WORDS, k)
+        }
+        _ => 0,
+    };
+    let tables = (2 * Lanes::<u64, 4, MAX_WORDS>::bytes()).max(band);
     let working = match (rank, request.keeping) {
         (0, Keeping::Matrix) => {
             let largest = shares.iter().skip(1).map(|s| every_bytes(plan, s)).max();

@@ -143,14 +143,10 @@ impl<T: Lane, const L: usize> Banded<T, L> {
         }
     }
 
-    /// Bytes held: the table and the slots.
-    pub fn bytes(&self) -> u64 {
-        (self.table.len() * VECTOR_BYTES + 512) as u64
-    }
-
-    /// Whether a target of `n` bytes is within `k` of no lane's length (no step is needed).
-    pub fn out_of_reach(&self, n: usize) -> bool {
-        (0..self.lanes).all(|l| self.lens[l].abs_diff(n) > self.k)
+    /// The most bytes a group holds for a band of `k` over sequences of up to `longest`
+    /// bytes: a table row per byte value and column, and the slots.
+    pub fn most_bytes(longest: usize, k: usize) -> u64 {
+        (257 * (longest + k) * VECTOR_BYTES + 512) as u64
     }
 }
 
