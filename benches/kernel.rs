@@ -364,6 +364,148 @@ fn search() {
     }
 }
 
+/// The pairs kernels alone: ns per pair for groups of lanes (four and two interleaved, and one
+/// at a time) against reads of the same lengths, each compilation the CPU has; the banded
+/// kernel for `--max-edits` on unrelated reads (the early exit) and on near copies; a whole
+/// share of 4,000 x 4,000 reads as a run computes it; and one long pair by the bit-parallel
+/// rows.
+fn pairs() {
+    use lcs_core::pairs::banded::{self, Banded};
+    use lcs_core::pairs::lanes::{self, Lanes};
+    use lcs_core::pairs::rows;
+    use lcs_core::search::lanes::Simd;
+    let mut rng = Random::new(13);
+    let mut reads = |count: usize, lo: usize, hi: usize| -> Vec<Vec<u8>> {
+        (0..count)
+            .map(|_| {
+                let m = lo + rng.below(hi - lo + 1);
+                rng.bytes(m, b"ACGT")
+            })
+            .collect()
+    };
+    fn unit<const W: usize>(problem: Problem, group: &[Vec<u8>], targets: &[Vec<u8>], label: &str) {
+        let seqs: Vec<&[u8]> = group.iter().map(Vec::as_slice).collect();
+        let a = Lanes::<u64, 4, W>::new(&seqs[..4]);
+        let b = Lanes::<u64, 4, W>::new(&seqs[4..8]);
+        for simd in Simd::available() {
+            let pairs = 8 * targets.len();
+            let two = ns_per_cell(pairs, || {
+                for t in targets {
+                    black_box(lanes::scan(simd, problem, [&a, &b], t));
+                }
+            });
+            let four = ns_per_cell(2 * pairs, || {
+                for t in targets {
+                    black_box(lanes::scan(simd, problem, [&a, &b, &b, &a], t));
+                }
+            });
+            let one = ns_per_cell(pairs, || {
+                for t in targets {
+                    black_box(lanes::scan(simd, problem, [&a], t));
+                    black_box(lanes::scan(simd, problem, [&b], t));
+                }
+            });
+            println!(
+                "pairs {problem:?} {label}, 4 lanes of {W} words, {}: four groups interleaved \
+                 {four:.1} ns/pair, two {two:.1}, one at a time {one:.1}",
+                simd.name()
+            );
+        }
+    }
+    let long = reads(8, 129, 150);
+    let mid = reads(8, 100, 128);
+    let short = reads(8, 40, 60);
+    let targets = reads(500, 100, 150);
+    let short_targets = reads(500, 40, 60);
+    for problem in [Problem::Edit, Problem::Lcs] {
+        unit::<3>(problem, &long, &targets, "129-150 x 100-150");
+        unit::<2>(problem, &mid, &targets, "100-128 x 100-150");
+        unit::<1>(problem, &short, &short_targets, "40-60 x 40-60");
+    }
+    let seqs: Vec<&[u8]> = long.iter().chain(&mid).map(Vec::as_slice).collect();
+    let a = Banded::<u64, 4>::new(&seqs[..4], 20);
+    let b = Banded::<u64, 4>::new(&seqs[4..8], 20);
+    let near: Vec<Vec<u8>> = (0..500)
+        .map(|t| lcs_core::random::mutated_pair(125, 0.05, b"ACGT", t).1)
+        .collect();
+    let c = Banded::<u64, 4>::new(
+        &near.iter().take(4).map(Vec::as_slice).collect::<Vec<_>>(),
+        20,
+    );
+    for simd in Simd::available() {
+        let far = ns_per_cell(8 * targets.len(), || {
+            for t in &targets {
+                black_box(banded::scan(simd, [&a, &b], t).0);
+            }
+        });
+        let close = ns_per_cell(4 * near.len(), || {
+            for t in &near {
+                black_box(banded::scan(simd, [&c], t).0);
+            }
+        });
+        println!(
+            "pairs banded k 20, {}: unrelated reads of 100-150 {far:.1} ns/pair (two groups), \
+             near copies of 125 {close:.1} ns/pair (one group)",
+            simd.name()
+        );
+    }
+    // A whole share: the plan's units and items, every value handed on, against the kernel
+    // alone on the same units.
+    {
+        use lcs_core::pairs::plan::{Ask, Plan};
+        use lcs_core::pairs::work::{self, Share};
+        let q = reads(4000, 40, 60);
+        let t = reads(4000, 40, 60);
+        let lens = |s: &[Vec<u8>]| s.iter().map(Vec::len).collect::<Vec<_>>();
+        let ask = Ask {
+            problem: Problem::Edit,
+            bound: None,
+            all_against_all: false,
+        };
+        let plan = Plan::new(ask, &lens(&q), &lens(&t));
+        let qs: Vec<&[u8]> = q.iter().map(Vec::as_slice).collect();
+        let ts: Vec<&[u8]> = t.iter().map(Vec::as_slice).collect();
+        let (lane_side, scanned_side) = match plan.lane_side {
+            lcs_core::pairs::plan::Side::Queries => (&qs, &ts),
+            lcs_core::pairs::plan::Side::Targets => (&ts, &qs),
+        };
+        let jobs = plan.shares(1).remove(0);
+        for simd in Simd::available() {
+            let share = Share {
+                plan: &plan,
+                lane_side,
+                scanned_side,
+                simd,
+            };
+            let mut sum = 0u64;
+            let whole = ns_per_cell(16_000_000, || {
+                work::run(&share, &jobs, &mut |_, v| sum += u64::from(v[0]));
+            });
+            println!(
+                "pairs Edit 4,000 x 4,000 reads of 40-60, a whole share, {}: {whole:.1} ns/pair",
+                simd.name()
+            );
+            black_box(sum);
+        }
+    }
+    let x = rng.bytes(20_000, b"ACGT");
+    let y = rng.bytes(20_000, b"ACGT");
+    let z = rng.bytes(100, b"ACGT");
+    for problem in [Problem::Edit, Problem::Lcs] {
+        let words = 20_000 * 20_000usize.div_ceil(64);
+        let ns = ns_per_cell(words, || {
+            black_box(rows::value(problem, None, &x, &y));
+        });
+        let short = ns_per_cell(100 * 313, || {
+            black_box(rows::value(problem, None, &z, &y));
+        });
+        println!(
+            "pairs {problem:?} by rows: 20,000 x 20,000 {ns:.3} ns/word, 100 x 20,000 \
+             {short:.3} ns/word"
+        );
+    }
+}
+
 /// Runs the sections named on the command line (`dense`, `band`, `steps`, `narrow`, `search`), or all of them.
 fn main() {
     // Cargo passes `--bench`; any other argument names a section.
@@ -397,5 +539,8 @@ fn main() {
     }
     if run("search") {
         search();
+    }
+    if run("pairs") {
+        pairs();
     }
 }

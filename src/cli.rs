@@ -46,6 +46,12 @@ pub enum Command {
     /// a TSV of matches.
     #[command(after_help = EXIT_CODES)]
     Search(SearchArgs),
+    /// Compute the edit distance (or the LCS length) of every pair of QUERIES x TARGETS, or of
+    /// every two sequences of QUERIES, the pairs shared among MPI ranks: `mpirun -n P mpi-lcs
+    /// pairs QUERIES [TARGETS]` (or one plain process). Prints a TSV of pairs, or writes the
+    /// matrix as .npy.
+    #[command(after_help = EXIT_CODES)]
+    Pairs(PairsArgs),
     /// Compute the LCS or the edit distance in one process with the sequential DP (the oracle;
     /// no MPI).
     #[command(after_help = EXIT_CODES)]
@@ -185,6 +191,69 @@ pub struct SearchArgs {
     /// its ranks; also MPI_LCS_MEMORY_LIMIT).
     #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit)]
     pub memory_limit: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct PairsArgs {
+    /// The queries: one sequence per line (an empty line is an empty sequence), or FASTA (one
+    /// per record); `-` reads standard input, and gzip is decompressed as it is read.
+    pub queries: PathBuf,
+    /// The targets, in the same formats; without it, every pair of two queries (all against
+    /// all).
+    pub targets: Option<PathBuf>,
+    /// The value: `edit` (the edit distance, unit costs) or `lcs` (the length of a longest
+    /// common subsequence).
+    #[arg(long, value_enum, default_value_t = Problem::Edit, hide_possible_values = true)]
+    pub problem: Problem,
+    /// Edit distance: only the pairs within this many edits (the TSV lists those alone; in the
+    /// .npy matrix a distance above K is K + 1).
+    #[arg(short = 'k', long, value_name = "K", allow_hyphen_values = true,
+          value_parser = parse_edits)]
+    pub max_edits: Option<usize>,
+    /// LCS: only the pairs whose LCS is at least this long (the TSV lists those alone; in the
+    /// .npy matrix a shorter one is 0).
+    #[arg(long, value_name = "L", allow_hyphen_values = true, value_parser = parse_length)]
+    pub min_length: Option<usize>,
+    /// Write the pairs to this file, atomically: a TSV, or the dense matrix in NumPy's format
+    /// when the name ends in .npy (queries x targets, uint32; all against all the symmetric
+    /// matrix with a zero diagonal); the summary then goes to standard output. Without it,
+    /// standard output carries the TSV alone.
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Write the full report as JSON to this file (atomically).
+    #[arg(long, value_name = "PATH")]
+    pub json: Option<PathBuf>,
+    /// Append one row to this CSV file of pairs runs (its header written when the file is new;
+    /// safe for concurrent runs). Pairs runs have result sets of their own, which `table` and
+    /// `plot` do not read.
+    #[arg(long, value_name = "PATH")]
+    pub append_csv: Option<PathBuf>,
+    /// Refuse a file of sequences larger than this (e.g. 64M; K, M, G are powers of 1024).
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_max_input)]
+    pub max_input: u64,
+    /// Per-rank memory limit for the pre-check (default: what the host offers, shared among
+    /// its ranks; also MPI_LCS_MEMORY_LIMIT).
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit)]
+    pub memory_limit: Option<u64>,
+    /// Never show the progress bar (it only appears on a terminal, after a second).
+    #[arg(long, conflicts_with = "progress")]
+    pub no_progress: bool,
+    /// Show the progress bar on rank 0's stderr even when no terminal is found there (a
+    /// launcher that hides it, a log file), from the start of the work.
+    #[arg(long)]
+    pub progress: bool,
+    /// Print no notes (e.g. that a bound of more than 31 edits is past the band's lanes).
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// `--min-length`: a length, 0 or more.
+fn parse_length(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<i128>() {
+        Ok(l) if l < 0 => Err(format!("{l}: a length is 0 or more")),
+        Ok(l) => usize::try_from(l).map_err(|_| format!("{l} is too long a length")),
+        Err(_) => Err(format!("'{text}' is not a length")),
+    }
 }
 
 /// `--max-edits`: a number of edits, 0 or more.

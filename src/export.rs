@@ -20,20 +20,26 @@ use serde::Serialize;
 use crate::error::Error;
 use crate::matches::SearchRow;
 use crate::report::row::Row;
+use crate::scores::PairsRow;
 
-/// The two kinds of result sets `--append-csv` writes: `solve`'s runs ([`Row`]) and
-/// `search`'s ([`SearchRow`]), each with its own header (see `matches`).
+/// The kinds of result sets `--append-csv` writes: `solve`'s runs ([`Row`]), `search`'s
+/// ([`SearchRow`]) and `pairs`'s ([`PairsRow`]), each with its own header (see `matches` and
+/// `scores`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ResultSet {
     Solve,
     Search,
+    Pairs,
 }
 
 impl ResultSet {
+    const ALL: [ResultSet; 3] = [ResultSet::Solve, ResultSet::Search, ResultSet::Pairs];
+
     fn header(self) -> String {
         match self {
             ResultSet::Solve => Row::header(),
             ResultSet::Search => SearchRow::header(),
+            ResultSet::Pairs => PairsRow::header(),
         }
     }
 
@@ -41,13 +47,7 @@ impl ResultSet {
         match self {
             ResultSet::Solve => "solve and reference runs",
             ResultSet::Search => "search runs",
-        }
-    }
-
-    fn other(self) -> ResultSet {
-        match self {
-            ResultSet::Solve => ResultSet::Search,
-            ResultSet::Search => ResultSet::Solve,
+            ResultSet::Pairs => "pairs runs",
         }
     }
 }
@@ -254,12 +254,14 @@ fn check_open_result_set(file: &mut File, set: ResultSet) -> Result<(), String> 
     }
     let header = set.header();
     if !begins_with_line(file, &header)? {
-        if begins_with_line(file, &set.other().header())? {
-            return Err(format!(
-                "is a result set of {}; this run appends {}: name another file",
-                set.other().runs(),
-                set.runs()
-            ));
+        for other in ResultSet::ALL.into_iter().filter(|&o| o != set) {
+            if begins_with_line(file, &other.header())? {
+                return Err(format!(
+                    "is a result set of {}; this run appends {}: name another file",
+                    other.runs(),
+                    set.runs()
+                ));
+            }
         }
         return Err(format!(
             "is not a result set of this program: its first line is not the header '{}…' \
@@ -334,6 +336,11 @@ pub fn append_row(path: &Path, row: &Row) -> Result<(), Error> {
 /// [`append_row`] for a search's row.
 pub fn append_search_row(path: &Path, row: &SearchRow) -> Result<(), Error> {
     append(path, row, ResultSet::Search)
+}
+
+/// [`append_row`] for a pairs run's row.
+pub fn append_pairs_row(path: &Path, row: &PairsRow) -> Result<(), Error> {
+    append(path, row, ResultSet::Pairs)
 }
 
 fn append<R: Serialize>(path: &Path, row: &R, set: ResultSet) -> Result<(), Error> {

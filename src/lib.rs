@@ -8,8 +8,8 @@
 //!
 //! 1. the command line: [`cli`], [`options`] and [`launch`] (the only readers of the environment),
 //!    [`commands`];
-//! 2. the outputs: [`report`], [`paf`], [`matches`](mod@matches), [`export`], [`render`], [`plot`],
-//!    [`runs`], [`table`], [`generate`];
+//! 2. the outputs: [`report`], [`paf`], [`matches`](mod@matches), [`scores`] and [`npy`] (a pairs
+//!    run's), [`export`], [`render`], [`plot`], [`runs`], [`table`], [`generate`];
 //! 3. the engines over ranks: [`engines`];
 //! 4. how ranks talk: [`comm`];
 //! 5. the ground: [`input`], [`error`], [`mem`], [`cgroup`], [`cpus`], [`provenance`],
@@ -28,6 +28,7 @@ pub mod input;
 pub mod launch;
 pub mod matches;
 pub mod mem;
+pub mod npy;
 pub mod options;
 pub mod paf;
 pub mod plot;
@@ -36,6 +37,7 @@ pub mod provenance;
 pub mod render;
 pub mod report;
 pub mod runs;
+pub mod scores;
 pub mod table;
 
 #[cfg(test)]

@@ -8,8 +8,8 @@
 //!   the exchange cannot deadlock);
 //! - `MPI_LCS_WAIT=spin|yield` — how ranks wait for messages, instead of the choice made
 //!   from the host's ranks and cores (see `waiting`);
-//! - `MPI_LCS_SIMD=avx512|avx2|portable` — the search kernel's compilation, instead of the
-//!   best the CPU has (benchmarks and tests);
+//! - `MPI_LCS_SIMD=avx512|avx2|portable` — the search and pairs kernels' compilation,
+//!   instead of the best the CPU has (benchmarks and tests);
 //! - `MPI_LCS_COMMIT` — the commit recorded in reports (the scripts set it);
 //! - `MPI_LCS_LAUNCHER` and the launchers' own variables (see `launch`).
 
@@ -17,8 +17,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::{
-    EngineArg, EngineArgs, GenerateArgs, InputArgs, PlotArgs, ReferenceArgs, ScheduleArgs,
-    SearchArgs, SelfTestArgs, Sequential, SolveArgs, TableArgs,
+    EngineArg, EngineArgs, GenerateArgs, InputArgs, PairsArgs, PlotArgs, ReferenceArgs,
+    ScheduleArgs, SearchArgs, SelfTestArgs, Sequential, SolveArgs, TableArgs,
 };
 use crate::comm::fault::{Fault, FAULT_ENV};
 use crate::comm::waiting::Waiting;
@@ -327,6 +327,98 @@ impl SearchOptions {
             switches: env.switches,
             run: env.run_info(mpi_library),
         }
+    }
+
+    /// `(flag, path)` for every output asked for.
+    pub fn outputs(&self) -> Vec<(&'static str, &std::path::Path)> {
+        [
+            ("--out", &self.out),
+            ("--json", &self.json),
+            ("--append-csv", &self.append_csv),
+        ]
+        .into_iter()
+        .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+        .collect()
+    }
+}
+
+/// `pairs`.
+#[derive(Debug, Clone)]
+pub struct PairsOptions {
+    pub queries: PathBuf,
+    pub targets: Option<PathBuf>,
+    pub max_input: u64,
+    pub problem: Problem,
+    /// `--max-edits` (edit distance) or `--min-length` (LCS).
+    pub bound: Option<usize>,
+    /// The pairs' file (TSV, or .npy), instead of standard output.
+    pub out: Option<PathBuf>,
+    pub json: Option<PathBuf>,
+    pub append_csv: Option<PathBuf>,
+    pub memory_limit: Option<u64>,
+    pub simd: Option<Simd>,
+    /// Show a progress bar on rank 0 (as `solve`'s).
+    pub progress: Option<Show>,
+    pub quiet: bool,
+    pub switches: Switches,
+    pub run: RunInfo,
+}
+
+impl PairsOptions {
+    pub fn new(args: PairsArgs, env: &Env, mpi_library: &str) -> Result<PairsOptions, Error> {
+        let bound =
+            match (args.problem, args.max_edits, args.min_length) {
+                (Problem::Lcs, Some(_), _) => {
+                    return Err(Error::Usage(
+                        "--max-edits belongs to --problem edit; the LCS takes --min-length".into(),
+                    ))
+                }
+                (Problem::Edit, _, Some(_)) => return Err(Error::Usage(
+                    "--min-length belongs to --problem lcs; the edit distance takes --max-edits"
+                        .into(),
+                )),
+                (Problem::Edit, k, None) => k,
+                (Problem::Lcs, None, l) => l,
+            };
+        if bound.is_some_and(|b| b >= u32::MAX as usize) {
+            return Err(Error::Usage(format!(
+                "a bound of {} is beyond any value a pair can have",
+                bound.unwrap_or(0)
+            )));
+        }
+        Ok(PairsOptions {
+            queries: args.queries,
+            targets: args.targets,
+            max_input: args.max_input,
+            problem: args.problem,
+            bound,
+            out: args.out,
+            json: args.json,
+            append_csv: args.append_csv,
+            memory_limit: args.memory_limit.or(env.memory_limit),
+            simd: env.simd,
+            progress: if args.progress {
+                Some(Show {
+                    width: env.columns,
+                    after: Duration::ZERO,
+                })
+            } else {
+                (!args.no_progress && env.launch.stderr_reaches_terminal()).then_some(Show {
+                    width: env.columns,
+                    after: progress::DELAY,
+                })
+            },
+            quiet: args.quiet,
+            switches: env.switches,
+            run: env.run_info(mpi_library),
+        })
+    }
+
+    /// Whether `--out` names a .npy file (the dense matrix).
+    pub fn npy(&self) -> bool {
+        self.out
+            .as_ref()
+            .is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("npy")))
     }
 
     /// `(flag, path)` for every output asked for.

@@ -1,11 +1,11 @@
 //! Result sets: the CSV files of runs that `--append-csv` and the experiment scripts write, read
 //! back into [`Row`]s with the very struct that wrote them, for tables and plots, and reduced to
-//! configurations by [`summarise`]. A result set of `search` runs (see `matches`) is refused by
-//! name, and so is a file that is missing, unreadable, not this program's (another header) or has a
-//! malformed row, with a message naming the file and the line. Reading is bounded whatever the path
-//! names: a regular file of at most [`MAX_RESULT_SET_BYTES`] with lines of at most
-//! [`MAX_LINE_BYTES`]; anything else is refused before it is read, or as soon as the read passes
-//! the bound.
+//! configurations by [`summarise`]. A result set of `search` runs (see `matches`) or of `pairs`
+//! runs (see `scores`) is refused by name, and so is a file that is missing, unreadable, not this
+//! program's (another header) or has a malformed row, with a message naming the file and the line.
+//! Reading is bounded whatever the path names: a regular file of at most [`MAX_RESULT_SET_BYTES`]
+//! with lines of at most [`MAX_LINE_BYTES`]; anything else is refused before it is read, or as soon
+//! as the read passes the bound.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -137,6 +137,15 @@ pub fn read_result_set(path: &Path) -> Result<Vec<Row>, Error> {
             path,
             "holds search runs (written by search --append-csv): table and plot compare solve \
              and reference runs, whose columns a search has not; read a search result set as \
+             the CSV it is"
+                .into(),
+        ));
+    }
+    if header == crate::scores::PairsRow::header() {
+        return Err(bad(
+            path,
+            "holds pairs runs (written by pairs --append-csv): table and plot compare solve \
+             and reference runs, whose columns a pairs run has not; read a pairs result set as \
              the CSV it is"
                 .into(),
         ));

@@ -388,7 +388,8 @@ const LAYERS: [&[&str]; 5] = [
     &["comm"],
     &["engines"],
     &[
-        "report", "paf", "matches", "export", "render", "plot", "runs", "table", "generate",
+        "report", "paf", "matches", "scores", "npy", "export", "render", "plot", "runs", "table",
+        "generate",
     ],
     &["cli", "options", "launch", "commands"],
 ];

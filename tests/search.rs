@@ -42,7 +42,7 @@ impl Rng {
 }
 
 /// The plain semi-global DP: `D[0][j] = 0`, `D[i][0] = i`; every end `e` in `1..=n` with
-/// `D[m][e] <= k`, its start where the walk of DESIGN §10 reaches row 0 (a match or
+/// `D[m][e] <= k`, its start where the search's walk reaches row 0 (a match or
 /// `D[i-1][j-1] = D - 1`: diagonally; else `D[i-1][j] = D - 1`: up; else left).
 fn plain_matches(p: &[u8], t: &[u8], k: usize) -> Vec<(usize, usize, usize)> {
     let (m, n) = (p.len(), t.len());

@@ -12,6 +12,7 @@ mod faults;
 mod inputs;
 mod launchers;
 mod lecture;
+mod pairs;
 mod search;
 mod solve;
 mod wave;

@@ -1,9 +1,9 @@
 //! Gathering to rank 0 what every rank measured and recorded: its counts and times as one
-//! fixed-size [`RankStats`] record, its boundary messages per target, and, for a recorded run, its
-//! events, values (or a bands run's steps and timeline) and walk. These are MPI collectives, whose
-//! internal traffic depends on the MPI library; they are not counted as messages. Records travel as
-//! plain 64-bit words ([`Words`]), so no MPI datatype is created (MPICH reports every derived
-//! datatype as leaked at finalisation).
+//! fixed-size record ([`RankStats`]; a search's [`RankSearch`], a pairs run's [`RankPairs`]), its
+//! boundary messages per target, and, for a recorded run, its events, values (or a bands run's steps
+//! and timeline) and walk. These are MPI collectives, whose internal traffic depends on the MPI
+//! library; they are not counted as messages. Records travel as plain 64-bit words ([`Words`]), so
+//! no MPI datatype is created (MPICH reports every derived datatype as leaked at finalisation).
 
 use crate::comm::world::World;
 
@@ -420,6 +420,116 @@ impl Words for Span {
     }
 }
 
+/// What one rank of a pairs run did, as one fixed-size record.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RankPairs {
+    /// Its jobs (a unit's run of targets), and the values they emitted.
+    pub jobs: u64,
+    pub pairs: u64,
+    pub word_steps: u64,
+    /// DP cells of its pairs, `m * n` each.
+    pub cells: u64,
+    /// The plan's estimate of its share, in picoseconds.
+    pub estimated_ps: u64,
+    /// Control messages and bytes sent and received.
+    pub sent: u64,
+    pub sent_bytes: u64,
+    pub received: u64,
+    pub received_bytes: u64,
+    pub peak_rss_bytes: u64,
+    pub memory_estimate_bytes: u64,
+    /// Seconds computing its share, and delivering its values (rank 0: receiving and placing
+    /// every other rank's).
+    pub seconds_compute: f64,
+    pub seconds_deliver: f64,
+    pub simd: Simd,
+    pub cores: u64,
+    /// The host's name ([`RankPairs::host`]).
+    pub host: [u8; HOST_BYTES],
+}
+
+impl Default for RankPairs {
+    fn default() -> RankPairs {
+        RankPairs {
+            jobs: 0,
+            pairs: 0,
+            word_steps: 0,
+            cells: 0,
+            estimated_ps: 0,
+            sent: 0,
+            sent_bytes: 0,
+            received: 0,
+            received_bytes: 0,
+            peak_rss_bytes: 0,
+            memory_estimate_bytes: 0,
+            seconds_compute: 0.0,
+            seconds_deliver: 0.0,
+            simd: Simd::Portable,
+            cores: 0,
+            host: [0; HOST_BYTES],
+        }
+    }
+}
+
+impl RankPairs {
+    pub fn host(&self) -> HostInfo {
+        host_info(&self.host, self.cores)
+    }
+
+    /// Records `host` as this rank's.
+    pub fn set_host(&mut self, host: &HostInfo) {
+        self.host = host_name(host);
+        self.cores = host.cores as u64;
+    }
+}
+
+impl Words for RankPairs {
+    const WORDS: usize = 15 + HOST_BYTES / 8;
+
+    fn put(&self, out: &mut Vec<u64>) {
+        out.extend([
+            self.jobs,
+            self.pairs,
+            self.word_steps,
+            self.cells,
+            self.estimated_ps,
+            self.sent,
+            self.sent_bytes,
+            self.received,
+            self.received_bytes,
+            self.peak_rss_bytes,
+            self.memory_estimate_bytes,
+            self.seconds_compute.to_bits(),
+            self.seconds_deliver.to_bits(),
+            SIMDS.iter().position(|&s| s == self.simd).unwrap_or(2) as u64,
+            self.cores,
+        ]);
+        put_host(&self.host, out);
+    }
+
+    fn take(words: &[u64]) -> RankPairs {
+        let mut r = Reader(words.iter());
+        RankPairs {
+            jobs: r.u(),
+            pairs: r.u(),
+            word_steps: r.u(),
+            cells: r.u(),
+            estimated_ps: r.u(),
+            sent: r.u(),
+            sent_bytes: r.u(),
+            received: r.u(),
+            received_bytes: r.u(),
+            peak_rss_bytes: r.u(),
+            memory_estimate_bytes: r.u(),
+            seconds_compute: r.f(),
+            seconds_deliver: r.f(),
+            simd: SIMDS[r.u() as usize % SIMDS.len()],
+            cores: r.u(),
+            host: r.host(),
+        }
+    }
+}
+
 /// Everything gathered on rank 0.
 pub struct Gathered {
     pub stats: Vec<RankStats>,
@@ -499,6 +609,25 @@ pub fn gather_varcount<T: Words>(world: &World, records: &[T], waiting: Waiting)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pairs_record_survives_its_words() {
+        let mut record = RankPairs {
+            pairs: 1 << 40,
+            word_steps: 7,
+            seconds_compute: 0.25,
+            simd: Simd::Avx512,
+            ..RankPairs::default()
+        };
+        record.set_host(&HostInfo {
+            name: "n02".into(),
+            cores: 2,
+        });
+        let mut words = Vec::new();
+        record.put(&mut words);
+        assert_eq!(words.len(), RankPairs::WORDS);
+        assert_eq!(RankPairs::take(&words), record);
+    }
 
     #[test]
     fn a_rank_record_survives_its_words() {

@@ -1,13 +1,14 @@
 //! What each subcommand does with its validated options, and how its outcome becomes one
 //! message and an exit status.
 //!
-//! Only `solve`, `search` and `self-test` start MPI, and only under a launcher: started on their own
-//! they run as one rank without MPI ([`World::Alone`]), as `reference`, `schedule`, `generate`,
-//! `plot` and `table` always do. Every command
+//! Only `solve`, `search`, `pairs` and `self-test` start MPI, and only under a launcher: started on
+//! their own they run as one rank without MPI ([`World::Alone`]), as `reference`, `schedule`,
+//! `generate`, `plot` and `table` always do. Every command
 //! checks its output paths before it reads or computes anything, writes its files before it
 //! prints, and treats a reader of standard output that goes away (`| head`) as the end of the
 //! output, not as an error.
 
+mod pairs;
 mod search;
 mod selftest;
 mod solve;
@@ -30,8 +31,8 @@ use crate::error::{self, Error};
 use crate::export;
 use crate::launch::Launch;
 use crate::options::{
-    Env, GenerateOptions, PlotOptions, ReferenceOptions, ScheduleOptions, SearchOptions,
-    SelfTestOptions, SolveOptions, TableOptions, DEFAULT_BATCH,
+    Env, GenerateOptions, PairsOptions, PlotOptions, ReferenceOptions, ScheduleOptions,
+    SearchOptions, SelfTestOptions, SolveOptions, TableOptions, DEFAULT_BATCH,
 };
 use crate::provenance::{HostInfo, Provenance};
 use crate::report::row::Row;
@@ -74,6 +75,13 @@ pub fn main() -> ExitCode {
         Command::Search(args) => with_world(&env, |world, env| {
             let opts = SearchOptions::new(args, env, &library);
             match search::run(world, &opts)? {
+                Some(report) if opts.out.is_some() => print(&report.summary()),
+                _ => Ok(()),
+            }
+        }),
+        Command::Pairs(args) => with_world(&env, |world, env| {
+            let opts = PairsOptions::new(args, env, &library)?;
+            match pairs::run(world, &opts)? {
                 Some(report) if opts.out.is_some() => print(&report.summary()),
                 _ => Ok(()),
             }

@@ -4,7 +4,8 @@
 //! column bands (a band of whole words per rank, a message of carries per batch of rows, only a
 //! diagonal band on similar sequences), [`wave`] the diagonal transition (each score step's
 //! diagonals split among the ranks, a halo exchanged per step), [`search`] the approximate search
-//! (each rank scans its part of the text). The pair engines are laid out alike: a plan of who owns
+//! (each rank scans its part of the text), [`pairs`] many pairs at once (each rank its share of the
+//! pairs, many short pairs in the lanes of one vector). The pair engines are laid out alike: a plan of who owns
 //! what, a store, the MPI fill, and a walker for the rank's own cells; [`traceback`] moves the
 //! walk between ranks.
 //!
@@ -24,6 +25,7 @@ pub mod diagonal;
 pub mod holding;
 pub mod layout;
 pub mod outcome;
+pub mod pairs;
 pub mod search;
 pub mod solve;
 pub mod traceback;

@@ -9,9 +9,10 @@
 //! [`parse`] is linear in the input and never panics, so it is safe to feed arbitrary bytes;
 //! [`read_pair`] adds the file-system checks and orients the pair (the shorter sequence becomes the
 //! rows). `search`'s inputs: [`patterns`] (read whole on rank 0 as above) and [`text`] (read by
-//! byte ranges on every rank).
+//! byte ranges on every rank); `pairs`' files of named sequences: [`sequences`].
 
 pub mod patterns;
+pub mod sequences;
 pub mod text;
 
 use std::fs::File;
@@ -113,7 +114,7 @@ fn fasta_names(bytes: &[u8]) -> [Vec<u8>; 2] {
 }
 
 /// Why the contents of an input file are not what the command reads: two sequences (`solve`,
-/// `reference`), patterns or a text (`search`).
+/// `reference`), patterns or a text (`search`), sequences (`pairs`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FormatError {
     /// The file has no bytes at all.
@@ -172,6 +173,17 @@ pub enum FormatError {
     /// A patterns file that is not text.
     #[error("not text: it holds a NUL byte at offset {offset} (a patterns file is text)")]
     NotText { offset: u64 },
+
+    /// A pairs file with no byte at all.
+    #[error(
+        "empty file: no sequence (one sequence per line, or FASTA records; an empty line is an \
+         empty sequence, but a file needs at least one line)"
+    )]
+    NoSequences,
+
+    /// A pairs file that is not text.
+    #[error("not text: it holds a NUL byte at offset {offset} (a file of sequences is text)")]
+    Binary { offset: u64 },
 
     /// A search's text compressed with gzip.
     #[error(

@@ -36,6 +36,7 @@ pub mod alignment;
 pub mod bitpar;
 pub mod diagonal_band;
 pub mod exhaustive;
+pub mod pairs;
 pub mod problem;
 pub mod random;
 pub mod recurrence;

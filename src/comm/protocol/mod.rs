@@ -1,8 +1,8 @@
 //! The messages ranks exchange: one fixed tag per kind of message ([`tag`]), the kinds as every
 //! report counts them ([`Kind`]: `boundary`, `traceback`, `control`), and every message's wire
-//! format: a traceback hop ([`hop`]), the search's messages ([`search`], built from 64-bit words
-//! and bytes: [`words`]), the wave engine's halo ([`wave`]). Every decoder checks lengths and
-//! answers `None` for a message that is not what it claims.
+//! format: a traceback hop ([`hop`]), the search's messages ([`search`]) and the pairs run's
+//! ([`pairs`]), built from 64-bit words and bytes ([`words`]), the wave engine's halo ([`wave`]).
+//! Every decoder checks lengths and answers `None` for a message that is not what it claims.
 //!
 //! Tags never carry a diagonal or row number (`MPI_TAG_UB` may be as small as 32767, and a
 //! 50,000 x 50,000 matrix has 99,999 diagonals): each kind has one fixed tag, and MPI's
@@ -12,6 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 pub mod hop;
+pub mod pairs;
 pub mod search;
 pub mod wave;
 pub mod words;
@@ -37,6 +38,8 @@ pub mod tag {
     pub const NAMES: Tag = 7;
     /// A score step's halo of the wave engine.
     pub const HALO: Tag = 8;
+    /// A pairs run's values, delivered to rank 0 (in pieces when large).
+    pub const VALUES: Tag = 9;
 }
 
 /// Posts a send of a fill message: standard (`MPI_Isend`), or synchronous (`MPI_Issend`, it

@@ -294,7 +294,7 @@ pub fn check_patterns(patterns: &[Vec<u8>], k: usize, allow_all: bool) -> Result
 }
 
 /// The compilation to run: the caller's, if this CPU has it, else the best it has.
-fn choose_simd(forced: Option<Simd>) -> Result<Simd, Error> {
+pub(crate) fn choose_simd(forced: Option<Simd>) -> Result<Simd, Error> {
     match forced {
         Some(simd) if simd < Simd::detect() => Err(Error::Usage(format!(
             "this CPU cannot run the {} kernel (it has {} at best)",
@@ -369,7 +369,11 @@ fn share_text(
 /// Decides `result` over all ranks: every rank returns an error if one met one. The rank that
 /// met it keeps its error (rank 0's is printed by the caller; another rank prints its own
 /// here, with its rank); the others get [`Error::Peer`].
-fn agree<T>(world: &World, waiting: Waiting, result: Result<T, Error>) -> Result<T, Error> {
+pub(crate) fn agree<T>(
+    world: &World,
+    waiting: Waiting,
+    result: Result<T, Error>,
+) -> Result<T, Error> {
     let code = result
         .as_ref()
         .err()

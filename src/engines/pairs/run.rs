@@ -1,0 +1,550 @@
+//! One `pairs` run over MPI: rank 0 reads the files and broadcasts the sequences, every rank
+//! plans the same work from their lengths (`lcs_core::pairs::plan`) and computes its share, and
+//! the values go to rank 0 in counted messages.
+//!
+//! 1. Rank 0 runs the caller's checks (the output paths), reads QUERIES and TARGETS, and
+//!    broadcasts an ok/error code with the files' shape; on error every rank returns it
+//!    together, only rank 0's carrying the message. Then the sequences follow: their lengths,
+//!    then their bytes in pieces of at most [`PIECE`] bytes. The names stay on rank 0.
+//! 2. Every rank plans the run and takes its share: a contiguous run of the plan's items of
+//!    about an even part of the estimated cost.
+//! 3. The memory check, decided over all ranks as `solve`'s is: rank 0 holds the dense matrix
+//!    (`4 |Q| |T|` bytes) unless it keeps only the pairs within a bound; every other rank holds
+//!    its own values, written straight into the message that carries them.
+//! 4. Every rank computes its share ([`work::run`]); rank 0 places its values in what it keeps
+//!    as they come (a progress bar over them on long runs).
+//! 5. Every rank other than 0 sends rank 0 its values: one `control` message, or pieces of at
+//!    most [`PIECE`] bytes when larger, a rank with nothing to send one empty message, so that
+//!    rank 0 knows when it has them all. With a dense matrix every message is predicted from
+//!    the plan alone; the pairs within a bound are as many as there are, so their messages are
+//!    counted, not predicted.
+//! 6. Every rank's record is gathered to rank 0 (a collective, not counted, as `solve`'s).
+//!
+//! The setup's exchanges (the broadcasts, the agreement on errors) are collectives, and not
+//! counted: what the counts show is what the pairs themselves send.
+
+use std::path::PathBuf;
+use std::time::{Instant, SystemTime};
+
+use crate::comm::world::World;
+use mpi::traits::*;
+
+use super::assemble::{self, Keeping, Kept};
+use crate::comm::protocol::pairs::{
+    every_of, values_bytes, values_len, values_of, EveryWriter, Header, Values,
+};
+use crate::comm::protocol::{tag, Kind};
+use crate::comm::share::{self, PIECE};
+use crate::comm::stats::{self, RankPairs};
+use crate::comm::traffic::Traffic;
+use crate::comm::waiting::Waiting;
+use crate::engines::budget;
+use crate::engines::search::run::{agree, choose_simd};
+use crate::engines::solve::{check_memory, memory_limit};
+use crate::error::Error;
+use crate::input::sequences::{self, Sequences};
+use crate::input::{is_stdin, Format};
+use crate::mem;
+use crate::progress::{Progress, Show};
+use crate::provenance::HostInfo;
+use lcs_core::pairs::banded::{self, Banded};
+use lcs_core::pairs::lanes::{Lanes, MAX_WORDS};
+use lcs_core::pairs::plan::{Ask, Job, Plan, Side};
+use lcs_core::pairs::work::{self, Item};
+use lcs_core::problem::Problem;
+use lcs_core::search::lanes::Simd;
+
+/// Picoseconds rank 0 spends on each value of the dense matrix beyond computing it: placing
+/// it in the matrix, reading it from a message (estimated from whole runs; the figures are in
+/// `docs/performance.md`). In the plan's units, for rank 0's head start.
+const PLACE_PS: u64 = 2_000;
+
+/// What a `pairs` run is asked to do.
+pub struct Request<'a> {
+    pub queries: PathBuf,
+    /// `None`: every pair of the queries.
+    pub targets: Option<PathBuf>,
+    /// Largest file accepted, in bytes.
+    pub max_input: u64,
+    pub problem: Problem,
+    /// The most edits (edit distance) or the least length (LCS).
+    pub bound: Option<usize>,
+    pub keeping: Keeping,
+    pub memory_limit: Option<u64>,
+    /// The kernels' compilation, if the caller chooses it (else the best the CPU has).
+    pub simd: Option<Simd>,
+    pub waiting: Waiting,
+    pub progress: Option<Show>,
+    /// Rank 0's checks before it reads anything (e.g. that every output path can be written).
+    pub before_reading: &'a dyn Fn() -> Result<(), Error>,
+}
+
+/// What rank 0 holds once a run is over.
+pub struct Computed {
+    pub queries: Sequences,
+    pub targets: Option<Sequences>,
+    pub plan: Plan,
+    pub kept: Kept,
+    pub ranks: Vec<RankPairs>,
+    /// Control messages predicted from the plan (a dense matrix), `None` when they depend on
+    /// how many pairs pass the bound.
+    pub predicted_messages: Option<u64>,
+    pub started_at: SystemTime,
+    /// From the start until rank 0 held every value; of that, reading and sharing the files.
+    pub seconds_total: f64,
+    pub seconds_input: f64,
+}
+
+/// Runs `request` on this rank. Collective. Rank 0 gets what the run computed, other ranks
+/// `None`; an error is every rank's, with the message on the rank that met it.
+pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, Error> {
+    let started = Instant::now();
+    let started_at = SystemTime::now();
+    let (rank, ranks) = (world.rank() as usize, world.size() as usize);
+    let waiting = request.waiting;
+    let loaded = (rank == 0).then(|| load(request));
+    let (queries, targets) = share_inputs(world, waiting, loaded)?;
+    let seconds_input = started.elapsed().as_secs_f64();
+    let simd = agree(world, waiting, choose_simd(request.simd))?;
+
+    let ask = Ask {
+        problem: request.problem,
+        bound: request.bound,
+        all_against_all: targets.is_none(),
+    };
+    let lens = |s: &Sequences| s.sequences.iter().map(Vec::len).collect::<Vec<_>>();
+    let query_lens = lens(&queries);
+    let target_lens = targets.as_ref().map(lens).unwrap_or_default();
+    let plan = Plan::new(ask, &query_lens, &target_lens);
+    // Rank 0 places every value of the dense matrix: its share is smaller by that.
+    let head = match request.keeping {
+        Keeping::Matrix => plan.pairs().saturating_mul(PLACE_PS),
+        Keeping::Passing => 0,
+    };
+    let shares = plan.shares_with(ranks, head);
+    let mine = &shares[rank];
+    log::info!("{} jobs, {} values", mine.len(), plan.jobs_values(mine));
+
+    let need = check_memory_of(world, waiting, request, &plan, &shares)?;
+
+    let computing = Instant::now();
+    let query_seqs = slices(&queries);
+    let target_seqs = targets
+        .as_ref()
+        .map(slices)
+        .unwrap_or_else(|| query_seqs.clone());
+    let (lane_side, scanned_side) = match plan.lane_side {
+        Side::Queries => (&query_seqs, &target_seqs),
+        Side::Targets => (&target_seqs, &query_seqs),
+    };
+    let share = work::Share {
+        plan: &plan,
+        lane_side,
+        scanned_side,
+        simd,
+    };
+    let mut kept = (rank == 0).then(|| Kept::new(&plan, request.keeping));
+    let dense = rank != 0 && request.keeping == Keeping::Matrix;
+    let mut every = EveryWriter::new(if dense {
+        plan.jobs_values(mine) as usize
+    } else {
+        0
+    });
+    let mut passing: Vec<[u32; 3]> = Vec::new();
+    let mut progress = Progress::new(
+        request.progress.filter(|_| rank == 0),
+        plan.jobs_values(mine) as usize,
+        "pairs",
+    );
+    let mut done = 0usize;
+    let tally = work::run(&share, mine, &mut |item: &Item, values: &[u32]| {
+        match (&mut kept, request.keeping) {
+            (Some(kept), _) => kept.place(&plan, item, values),
+            (None, Keeping::Matrix) => every.push(values),
+            (None, Keeping::Passing) => {
+                for (p, &v) in item.members.clone().zip(values) {
+                    if plan.ask.passes(v) {
+                        let (a, b) = plan.pair(p, item.target);
+                        passing.push([a as u32, b as u32, v]);
+                    }
+                }
+            }
+        }
+        done += values.len();
+        progress.at(done);
+    });
+    progress.finish();
+    let seconds_compute = computing.elapsed().as_secs_f64();
+
+    let delivering = Instant::now();
+    let mut traffic = Traffic::new(rank, ranks, false);
+    let message = match request.keeping {
+        Keeping::Matrix => every.finish(),
+        Keeping::Passing => values_bytes(&Values::Passing(passing)),
+    };
+    let delivered = deliver(
+        world,
+        waiting,
+        &plan,
+        &shares,
+        message,
+        kept.as_mut(),
+        &mut traffic,
+    );
+    if let Some(kept) = &mut kept {
+        kept.finish(&plan);
+    }
+    let seconds_total = started.elapsed().as_secs_f64();
+    let mut record = RankPairs {
+        jobs: mine.len() as u64,
+        pairs: tally.values,
+        word_steps: tally.word_steps,
+        cells: tally.cells,
+        estimated_ps: plan.jobs_cost(mine),
+        sent: traffic.sent.control,
+        sent_bytes: traffic.sent_bytes.control,
+        received: traffic.received.control,
+        received_bytes: traffic.received_bytes.control,
+        peak_rss_bytes: mem::peak_rss_bytes(),
+        memory_estimate_bytes: need,
+        seconds_compute,
+        seconds_deliver: delivering.elapsed().as_secs_f64(),
+        simd,
+        ..RankPairs::default()
+    };
+    record.set_host(&HostInfo::here());
+    let all = stats::gather_varcount(world, &[record], waiting);
+    delivered?;
+    let (Some(kept), Some(all)) = (kept, all) else {
+        return Ok(None);
+    };
+    let predicted_messages = (request.keeping == Keeping::Matrix).then(|| {
+        (1..ranks)
+            .map(|r| messages_for(every_bytes(&plan, &shares[r])))
+            .sum()
+    });
+    Ok(Some(Computed {
+        queries,
+        targets,
+        plan,
+        kept,
+        ranks: all,
+        predicted_messages,
+        started_at,
+        seconds_total,
+        seconds_input,
+    }))
+}
+
+/// The sequences of `set`, borrowed.
+fn slices(set: &Sequences) -> Vec<&[u8]> {
+    set.sequences.iter().map(Vec::as_slice).collect()
+}
+
+/// Rank 0's part of step 1: the caller's checks, then the files.
+fn load(request: &Request<'_>) -> Result<(Sequences, Option<Sequences>), Error> {
+    (request.before_reading)()?;
+    if let Some(targets) = &request.targets {
+        if is_stdin(&request.queries) && is_stdin(targets) {
+            return Err(Error::Usage(
+                "QUERIES and TARGETS are both standard input ('-'): at most one file can be \
+                 read from it"
+                    .into(),
+            ));
+        }
+    }
+    let queries = sequences::read_sequences(&request.queries, request.max_input)?;
+    let targets = request
+        .targets
+        .as_ref()
+        .map(|t| sequences::read_sequences(t, request.max_input))
+        .transpose()?;
+    for (flag, set) in [("QUERIES", Some(&queries)), ("TARGETS", targets.as_ref())] {
+        if let Some(set) = set.filter(|s| s.sequences.len() > u32::MAX as usize) {
+            return Err(Error::Usage(format!(
+                "{flag} holds {} sequences: a run takes at most {} per file",
+                set.sequences.len(),
+                u32::MAX
+            )));
+        }
+    }
+    Ok((queries, targets))
+}
+
+/// Step 1's broadcast: rank 0 passes what it loaded, the others `None`; every rank returns the
+/// sequences (without names, but on rank 0), or the error.
+fn share_inputs(
+    world: &World,
+    waiting: Waiting,
+    loaded: Option<Result<(Sequences, Option<Sequences>), Error>>,
+) -> Result<(Sequences, Option<Sequences>), Error> {
+    let mut header = Header::default();
+    if let Some(loaded) = &loaded {
+        let bytes = |s: &Sequences| s.sequences.iter().map(|q| q.len() as u64).sum();
+        header = match loaded {
+            Ok((q, t)) => Header {
+                code: 0,
+                queries: q.sequences.len() as u64,
+                query_bytes: bytes(q),
+                queries_fasta: q.format == Format::Fasta,
+                has_targets: t.is_some(),
+                targets: t.as_ref().map_or(0, |t| t.sequences.len() as u64),
+                target_bytes: t.as_ref().map_or(0, bytes),
+                targets_fasta: t.as_ref().is_some_and(|t| t.format == Format::Fasta),
+            },
+            Err(e) => Header {
+                code: e.exit_code(),
+                ..Header::default()
+            },
+        };
+    }
+    // Rank 0 may be reading a file from a person or a pipe: the others sleep.
+    let mut words = header.to_words();
+    Waiting::Sleep.broadcast(world, &mut words[..]);
+    let header = Header::of_words(&words)
+        .ok_or_else(|| Error::Internal(anyhow::anyhow!("a malformed pairs header from rank 0")))?;
+    let kept = match loaded {
+        Some(Err(e)) => return Err(e),
+        None if header.code != 0 => return Err(Error::Peer(header.code)),
+        Some(Ok(kept)) => Some(kept),
+        None => None,
+    };
+    let format = |fasta: bool| if fasta { Format::Fasta } else { Format::Plain };
+    let queries = share_set(
+        world,
+        waiting,
+        kept.as_ref().map(|k| &k.0),
+        (
+            header.queries,
+            header.query_bytes,
+            format(header.queries_fasta),
+        ),
+    );
+    let targets = header.has_targets.then(|| {
+        share_set(
+            world,
+            waiting,
+            kept.as_ref().and_then(|k| k.1.as_ref()),
+            (
+                header.targets,
+                header.target_bytes,
+                format(header.targets_fasta),
+            ),
+        )
+    });
+    Ok(match kept {
+        Some(kept) => kept,
+        None => (
+            queries.expect("a rank other than 0 receives the queries"),
+            targets.map(|t| t.expect("a rank other than 0 receives the targets")),
+        ),
+    })
+}
+
+/// One file's sequences from rank 0 (which passes `Some` and gets `None`: it keeps its own) to
+/// every other rank: the lengths, then the bytes in pieces. The others get the sequences without
+/// names. Nothing travels on one rank.
+fn share_set(
+    world: &World,
+    waiting: Waiting,
+    set: Option<&Sequences>,
+    (count, total, format): (u64, u64, Format),
+) -> Option<Sequences> {
+    if world.size() == 1 {
+        return None;
+    }
+    let mut lengths: Vec<u64> = match set {
+        Some(s) => s.sequences.iter().map(|q| q.len() as u64).collect(),
+        None => vec![0; count as usize],
+    };
+    waiting.broadcast(world, &mut lengths[..]);
+    let mut bytes = match set {
+        Some(s) => s.sequences.concat(),
+        None => vec![0u8; total as usize],
+    };
+    for range in share::pieces(bytes.len(), PIECE) {
+        waiting.broadcast(world, &mut bytes[range]);
+    }
+    if set.is_some() {
+        return None;
+    }
+    let mut at = 0;
+    let sequences = lengths
+        .iter()
+        .map(|&len| {
+            let q = bytes[at..at + len as usize].to_vec();
+            at += len as usize;
+            q
+        })
+        .collect();
+    Some(Sequences {
+        sequences,
+        names: Vec::new(),
+        format,
+    })
+}
+
+/// Bytes of the message of every value of `jobs`.
+fn every_bytes(plan: &Plan, jobs: &[Job]) -> u64 {
+    values_bytes_len(plan.jobs_values(jobs))
+}
+
+fn values_bytes_len(values: u64) -> u64 {
+    crate::comm::protocol::pairs::VALUES_HEADER_BYTES as u64 + 4 * values
+}
+
+/// Messages that carry `bytes`: pieces of at most [`PIECE`], and never none.
+fn messages_for(bytes: u64) -> u64 {
+    bytes.div_ceil(PIECE as u64).max(1)
+}
+
+/// The memory `rank` works in beyond what it holds already (see step 3): the matrix on rank 0
+/// (with the largest message it receives), the message of its values elsewhere, and a unit's
+/// tables; `None` beyond this machine's address space.
+fn working_bytes(
+    request: &Request<'_>,
+    plan: &Plan,
+    shares: &[Vec<Job>],
+    rank: usize,
+) -> Option<u64> {
+    // A unit's tables: two vectors of the widest lanes, or four of the band.
+    let band = match (plan.ask.problem, plan.ask.bound) {
+        (Problem::Edit, Some(k)) if banded::lane_bits(k).is_some() => {
+            4 * Banded::<u64, 4>::most_bytes(64 * MAX_WORDS, k)
+        }
+        _ => 0,
+    };
+    let tables = (2 * Lanes::<u64, 4, MAX_WORDS>::bytes()).max(band);
+    let working = match (rank, request.keeping) {
+        (0, Keeping::Matrix) => {
+            let largest = shares.iter().skip(1).map(|s| every_bytes(plan, s)).max();
+            assemble::matrix_bytes(plan)?.checked_add(largest.unwrap_or(0))?
+        }
+        (0, Keeping::Passing) => 0,
+        (_, Keeping::Matrix) => every_bytes(plan, &shares[rank]),
+        (_, Keeping::Passing) => 0,
+    };
+    let working = working.checked_add(tables)?;
+    (working <= isize::MAX as u64).then_some(working)
+}
+
+/// Step 3: refuses, on every rank, a run whose values do not fit (see the module doc), saying
+/// what would; the need, when they fit. Values beyond the address space never fit, whatever
+/// the limit.
+fn check_memory_of(
+    world: &World,
+    waiting: Waiting,
+    request: &Request<'_>,
+    plan: &Plan,
+    shares: &[Vec<Job>],
+) -> Result<u64, Error> {
+    let rank = world.rank() as usize;
+    let baseline = mem::peak_rss_bytes();
+    let working = working_bytes(request, plan, shares, rank);
+    // Beyond the address space: a need no limit accepts.
+    let need = working.map_or(u64::MAX / 2, |w| budget::need(baseline, w));
+    let limit = memory_limit(world, request.memory_limit);
+    let limit = match working {
+        None => Some(limit.unwrap_or(0).min(u64::MAX / 4)),
+        Some(_) => limit,
+    };
+    check_memory(world, waiting, need, limit, || {
+        let (rows, cols) = assemble::shape(plan);
+        if working.is_none() {
+            return format!(
+                "not enough memory: rank 0 would keep every value of {} x {} pairs, beyond \
+                 what this machine can address; fewer sequences per run, or a bound with a TSV \
+                 output, which keeps only the pairs within it",
+                rows, cols,
+            );
+        }
+        let limit = limit.unwrap_or(0);
+        let room = budget::need(baseline, 0);
+        let fit = limit.saturating_sub(room) / 4;
+        format!(
+            "not enough memory: rank 0 keeps every value of {} x {} pairs ({} at 4 bytes each) \
+             and needs about {}, the limit is {}; about {} values would fit (fewer sequences \
+             per run){}",
+            rows,
+            cols,
+            mem::human(assemble::matrix_bytes(plan).unwrap_or(u64::MAX)),
+            mem::human(need),
+            mem::human(limit),
+            fit,
+            match (request.keeping, plan.ask.problem) {
+                (Keeping::Matrix, Problem::Edit) => {
+                    ", or --max-edits with a TSV output, which keeps only the pairs within it"
+                }
+                (Keeping::Matrix, Problem::Lcs) => {
+                    ", or --min-length with a TSV output, which keeps only the pairs above it"
+                }
+                (Keeping::Passing, _) => "",
+            }
+        )
+    })?;
+    Ok(need)
+}
+
+/// Step 5: every rank other than 0 sends rank 0 its values, the message `bytes` (see the
+/// module doc); rank 0 places each rank's as they arrive.
+fn deliver(
+    world: &World,
+    waiting: Waiting,
+    plan: &Plan,
+    shares: &[Vec<Job>],
+    bytes: Vec<u8>,
+    kept: Option<&mut Kept>,
+    traffic: &mut Traffic,
+) -> Result<(), Error> {
+    let Some(kept) = kept else {
+        let root = world.process_at_rank(0);
+        let mut pieces: Vec<_> = share::pieces(bytes.len(), PIECE).collect();
+        if pieces.is_empty() {
+            pieces.push(0..0);
+        }
+        for range in pieces {
+            let piece = &bytes[range];
+            mpi::request::scope(|scope| {
+                waiting.wait(root.immediate_send_with_tag(scope, piece, tag::VALUES));
+            });
+            traffic.sent(Kind::Control, 0, piece.len(), None);
+        }
+        return Ok(());
+    };
+    // A malformed message (a bug) is answered after every rank has delivered, so that no rank
+    // is left waiting in the collectives that follow.
+    let ranks = world.size() as usize;
+    let mut pending: Vec<Vec<u8>> = vec![Vec::new(); ranks];
+    let mut problem = None;
+    let mut done = 1;
+    while done < ranks {
+        let (piece, status) = waiting.receive_any(world);
+        debug_assert_eq!(status.tag(), tag::VALUES);
+        traffic.received(Kind::Control, piece.len());
+        let from = status.source_rank() as usize;
+        pending[from].extend_from_slice(&piece);
+        let buffer = std::mem::take(&mut pending[from]);
+        if values_len(&buffer) != Some(buffer.len()) {
+            pending[from] = buffer;
+            continue;
+        }
+        done += 1;
+        let placed = match (every_of(&buffer), &*kept) {
+            (Some(values), Kept::Matrix(_)) => kept.place_every(plan, &shares[from], values),
+            (None, Kept::Passing(_)) => match values_of(&buffer) {
+                Some(Values::Passing(pairs)) => {
+                    kept.add_passing(&pairs);
+                    true
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        if !placed {
+            problem.get_or_insert(Error::Internal(anyhow::anyhow!(
+                "a malformed message of values from rank {from}"
+            )));
+        }
+    }
+    problem.map_or(Ok(()), Err)
+}
