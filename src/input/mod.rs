@@ -277,7 +277,7 @@ impl<'a> Iterator for Lines<'a> {
 
     fn next(&mut self) -> Option<&'a [u8]> {
         let rest = self.rest?;
-        let (line, after) = match rest.iter().position(|&b| b == b'\n') {
+        let (line, after) = match memchr::memchr(b'\n', rest) {
             Some(end) => (&rest[..end], &rest[end + 1..]),
             None => (rest, &rest[rest.len()..]),
         };
