@@ -224,7 +224,12 @@ fn check_report(report: &Value, expected: &Value, ranks: usize, store: &str) {
     assert_eq!(boundary * 4, report["bytes"]["boundary"].as_u64().unwrap());
     assert_eq!(report["messages"]["traceback"], report["traceback_hops"]);
     let seconds = &report["seconds"];
-    assert!(seconds["total"].as_f64().unwrap() >= seconds["fill"].as_f64().unwrap());
+    let phase = |k: &str| seconds[k].as_f64().unwrap();
+    assert!(phase("total") >= phase("fill"));
+    // The phases follow one another on rank 0: together no longer than the whole run.
+    let phases = phase("input") + per_rank[0]["seconds_setup"].as_f64().unwrap();
+    assert!(phases + per_rank[0]["seconds_fill"].as_f64().unwrap() <= phase("total"));
+    assert!(phase("input") > 0.0 && phase("setup") >= 0.0, "{context}");
     assert_eq!(report["ranks_per_host"], ranks, "one host: {context}");
     assert_eq!(report["hosts"].as_array().unwrap().len(), 1);
     // The library the binary is linked with, which is the launcher's (else the run stops).

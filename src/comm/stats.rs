@@ -53,6 +53,10 @@ pub struct RankStats {
     pub peak_rss_bytes: u64,
     pub store_bytes_estimate: u64,
     pub memory_estimate_bytes: u64,
+    /// Until the rank held the input (rank 0 reading it, the others receiving it).
+    pub seconds_input: f64,
+    /// From then until the fill: the engine's choice and plan, the memory pre-check.
+    pub seconds_setup: f64,
     pub seconds_fill: f64,
     pub fill: FillTimes,
     pub seconds_traceback: f64,
@@ -74,6 +78,8 @@ impl Default for RankStats {
             peak_rss_bytes: 0,
             store_bytes_estimate: 0,
             memory_estimate_bytes: 0,
+            seconds_input: 0.0,
+            seconds_setup: 0.0,
             seconds_fill: 0.0,
             fill: FillTimes::default(),
             seconds_traceback: 0.0,
@@ -169,7 +175,7 @@ impl Reader<'_> {
 }
 
 impl Words for RankStats {
-    const WORDS: usize = 25 + HOST_BYTES / 8;
+    const WORDS: usize = 27 + HOST_BYTES / 8;
 
     fn put(&self, out: &mut Vec<u64>) {
         out.extend([self.cells, self.matrix_cells]);
@@ -186,6 +192,8 @@ impl Words for RankStats {
             self.peak_rss_bytes,
             self.store_bytes_estimate,
             self.memory_estimate_bytes,
+            self.seconds_input.to_bits(),
+            self.seconds_setup.to_bits(),
             self.seconds_fill.to_bits(),
             self.fill.compute.to_bits(),
             self.fill.wait_receive.to_bits(),
@@ -210,6 +218,8 @@ impl Words for RankStats {
             peak_rss_bytes: r.u(),
             store_bytes_estimate: r.u(),
             memory_estimate_bytes: r.u(),
+            seconds_input: r.f(),
+            seconds_setup: r.f(),
             seconds_fill: r.f(),
             fill: FillTimes {
                 compute: r.f(),

@@ -295,6 +295,7 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
     let started = std::time::Instant::now();
     let input = &opts.input;
     let pair = crate::input::read_pair(&input.path, input.max_bytes, input.format)?;
+    let seconds_input = started.elapsed().as_secs_f64();
     let problem = opts.problem;
     if opts.length_only {
         return print(&match problem {
@@ -328,7 +329,7 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
             &opts,
             &pair,
             &aligned.path,
-            (started_at, total, seconds, 0.0),
+            (started_at, total, seconds_input, seconds, 0.0),
             (need.get(), &how),
         );
     }
@@ -347,7 +348,7 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
         &opts,
         &pair,
         &path,
-        (started_at, total, fill, traceback),
+        (started_at, total, seconds_input, fill, traceback),
         (need.get(), &how),
     )
 }
@@ -357,7 +358,7 @@ fn reference_outputs(
     opts: &ReferenceOptions,
     pair: &crate::input::Pair,
     path: &lcs_core::problem::Path,
-    (started_at, total, fill, traceback): (std::time::SystemTime, f64, f64, f64),
+    (started_at, total, input, fill, traceback): (std::time::SystemTime, f64, f64, f64, f64),
     (need, how): (u64, &SequentialRun),
 ) -> Result<(), Error> {
     let run = Provenance::new(started_at, &opts.run, &[HostInfo::here()]);
@@ -365,7 +366,7 @@ fn reference_outputs(
         run,
         opts.input.path.display().to_string(),
         (opts.problem, pair, path),
-        (total, fill, traceback),
+        (total, input, fill, traceback),
         (need, how),
     );
     if let Some(out) = &opts.outputs.json {

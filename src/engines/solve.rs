@@ -76,10 +76,8 @@ pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Err
     let config = &request.config;
     let waiting = config.switches.waiting();
     let pair = share_input(world, request, waiting)?;
-    log::debug!(
-        "input shared after {:.4} s",
-        started.elapsed().as_secs_f64()
-    );
+    let seconds_input = started.elapsed().as_secs_f64();
+    log::debug!("input shared after {seconds_input:.4} s");
     if let Some(problem) = (request.refuse_size)(pair.x.len(), pair.y.len()) {
         return Err(match rank {
             0 => Error::Usage(problem),
@@ -115,6 +113,7 @@ pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Err
     }
 
     let room = Room { limit, baseline };
+    let seconds_setup = started.elapsed().as_secs_f64() - seconds_input;
     let mut outcome = run_layout(world, &pair, &layout, config, Some(room));
     // Rank 0 holds the path now: what follows is gathering.
     let seconds_total = started.elapsed().as_secs_f64();
@@ -138,6 +137,8 @@ pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Err
     }
     outcome.stats.store_bytes_estimate = working;
     outcome.stats.memory_estimate_bytes = need;
+    outcome.stats.seconds_input = seconds_input;
+    outcome.stats.seconds_setup = seconds_setup;
     let Some(gathered) = stats::gather(world, &outcome.stats, &outcome.traffic, waiting) else {
         return Ok(None);
     };

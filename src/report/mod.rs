@@ -280,6 +280,10 @@ pub struct RankReport {
     pub received: PerKind,
     pub sent_bytes: PerKind,
     pub received_bytes: PerKind,
+    /// Until the rank held the input: rank 0 reading it, the others receiving it.
+    pub seconds_input: f64,
+    /// From then until the fill: the engine's choice and plan, the memory pre-check.
+    pub seconds_setup: f64,
     pub seconds_fill: f64,
     pub fill_breakdown: FillTimes,
     pub seconds_traceback: f64,
@@ -295,11 +299,16 @@ pub struct RankReport {
 
 /// Wall-clock seconds: `total` on rank 0 from the start of the run (input, allocation, fill,
 /// traceback) until it holds the path, without the launcher's start-up or the reporting after;
-/// `fill` and `traceback` are the slowest rank's; `recompute` is the part of the traceback
-/// spent recomputing checkpointed blocks, over all ranks (the walk visits them in turn).
+/// `input` is rank 0's until every rank held the input (reading it and, over ranks, sharing
+/// it), `setup` the slowest rank's from then until its fill (the engine's choice and plan,
+/// the memory pre-check); `fill` and `traceback` are the slowest rank's; `recompute` is the
+/// part of the traceback spent recomputing checkpointed blocks, over all ranks (the walk
+/// visits them in turn).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Seconds {
     pub total: f64,
+    pub input: f64,
+    pub setup: f64,
     pub fill: f64,
     pub traceback: f64,
     pub recompute: f64,
@@ -346,6 +355,8 @@ impl RankReport {
             received: s.received,
             sent_bytes: s.sent_bytes,
             received_bytes: s.received_bytes,
+            seconds_input: s.seconds_input,
+            seconds_setup: s.seconds_setup,
             seconds_fill: s.seconds_fill,
             fill_breakdown: s.fill,
             seconds_traceback: s.seconds_traceback,
@@ -418,6 +429,8 @@ impl Report {
                 .collect(),
             seconds: Seconds {
                 total: *seconds_total,
+                input: stats.first().map_or(0.0, |s| s.seconds_input),
+                setup: slowest(|s| s.seconds_setup),
                 fill: slowest(|s| s.seconds_fill),
                 traceback: slowest(|s| s.seconds_traceback),
                 recompute: stats.iter().map(|s| s.seconds_recompute).sum(),
@@ -426,15 +439,17 @@ impl Report {
     }
 
     /// The report of a sequential reference run: one rank, no messages, `seconds` = (total,
-    /// fill, traceback), `need` the memory pre-check's estimate, `how` what it computed with.
+    /// input, fill, traceback) (the setup is the rest), `need` the memory pre-check's
+    /// estimate, `how` what it computed with.
     pub fn of_reference(
         run: Provenance,
         input: String,
         (problem, pair, path): (Problem, &Pair, &Path),
-        (total, fill, traceback): (f64, f64, f64),
+        (total, reading, fill, traceback): (f64, f64, f64, f64),
         (need, how): (u64, &SequentialRun),
     ) -> Report {
         let (rows, cols) = (pair.x.len(), pair.y.len());
+        let setup = (total - reading - fill - traceback).max(0.0);
         let (band, wave) = match how {
             SequentialRun::BitParallel(band) => (Some(band), None),
             SequentialRun::Wave {
@@ -461,6 +476,8 @@ impl Report {
                 received: PerKind::default(),
                 sent_bytes: PerKind::default(),
                 received_bytes: PerKind::default(),
+                seconds_input: reading,
+                seconds_setup: setup,
                 seconds_fill: fill,
                 fill_breakdown: FillTimes {
                     compute: fill,
@@ -508,6 +525,8 @@ impl Report {
             pairs: vec![vec![0]],
             seconds: Seconds {
                 total,
+                input: reading,
+                setup,
                 fill,
                 traceback,
                 recompute: 0.0,
@@ -595,8 +614,11 @@ impl Report {
         let peak = self.per_rank.iter().map(|r| r.peak_rss_bytes).max();
         let _ = writeln!(
             s,
-            "seconds: total {:.6}, fill {:.6}, traceback {:.6}; peak RSS per rank up to {}",
+            "seconds: total {:.6} (input {:.6}, setup {:.6}), fill {:.6}, traceback {:.6}; \
+             peak RSS per rank up to {}",
             self.seconds.total,
+            self.seconds.input,
+            self.seconds.setup,
             self.seconds.fill,
             self.seconds.traceback,
             crate::mem::human(peak.unwrap_or(0))
