@@ -297,14 +297,16 @@ impl Waiting {
         (buffer, status)
     }
 
-    /// Receives the next message from `source` with `tag`, of whatever length: probed, then
-    /// received into a buffer of its size, waited for as [`Waiting::receive_any`] does.
-    pub fn receive_from<T: Equivalence + Default + Clone>(
+    /// Receives the next message from `source` with `tag`, of whatever length, into `buffer`
+    /// (resized to it, so that a buffer used step after step is allocated once): probed, then
+    /// received, waited for as [`Waiting::receive_any`] does.
+    pub fn receive_from_into<T: Equivalence + Default + Clone>(
         self,
         world: &World,
         source: usize,
         tag: mpi::Tag,
-    ) -> Vec<T> {
+        buffer: &mut Vec<T>,
+    ) {
         let process = world.process_at_rank(source as i32);
         let (message, status) = match self {
             Waiting::Spin => process.matched_probe_with_tag(tag),
@@ -320,10 +322,10 @@ impl Waiting {
         };
         let len = usize::try_from(status.count(T::equivalent_datatype()))
             .expect("a message has a non-negative size");
-        let mut buffer = vec![T::default(); len];
+        buffer.clear();
+        buffer.resize(len, T::default());
         mpi::request::scope(|scope| {
             self.wait(message.immediate_matched_receive_into(scope, &mut buffer[..]));
         });
-        buffer
     }
 }

@@ -63,12 +63,22 @@ impl Front {
         &mut self.values[at..at + len]
     }
 
-    /// Resets the front to `run`, every value [`NONE`].
-    fn reset(&mut self, run: &Run, stride: i64) {
+    /// Resets the front to `run`, every value [`NONE`] but those of `computed` (inside
+    /// `run`), which the step writes before anything reads them: the front is as wide as the
+    /// wavefront, so filling it whole each step would cost a pass as long as the step's own.
+    fn reset(&mut self, run: &Run, computed: Option<&Run>, stride: i64) {
         self.first = *run.start();
-        self.values.clear();
         let len = ((run.end() - run.start()) / stride) as usize + 1;
         self.values.resize(len + 2 * PAD, NONE);
+        match computed {
+            Some(c) => {
+                let a = PAD + ((c.start() - self.first) / stride) as usize;
+                let b = PAD + ((c.end() - self.first) / stride) as usize + 1;
+                self.values[..a].fill(NONE);
+                self.values[b..].fill(NONE);
+            }
+            None => self.values.fill(NONE),
+        }
     }
 }
 
@@ -146,6 +156,8 @@ pub fn run(
         values: Vec::new(),
     };
     let mut words: Vec<Vec<i32>> = vec![Vec::new(); neighbours.len()];
+    // Each neighbour's message of the step, received into the same buffer step after step.
+    let mut received: Vec<Vec<i32>> = vec![Vec::new(); neighbours.len()];
     let mut known: Option<usize> = None;
     let mut t = 0usize;
     // Whether the current block of steps keeps checkpoints, for the block that starts at.
@@ -169,7 +181,7 @@ pub fn run(
         };
         let mut rest = Vec::new();
         match &hull {
-            Some(hull) => cur.reset(hull, stride),
+            Some(hull) => cur.reset(hull, own.as_ref(), stride),
             None => cur.values.clear(),
         }
         if let Some(own) = &own {
@@ -206,7 +218,6 @@ pub fn run(
             Some(_) => waiting,
             None => waiting.while_others_work(),
         };
-        let mut received: Vec<Option<Vec<i32>>> = vec![None; neighbours.len()];
         mpi::request::scope(|scope| {
             let started = Instant::now();
             let mut requests = Vec::new();
@@ -262,9 +273,8 @@ pub fn run(
             let started = Instant::now();
             for (slot, &q) in neighbours.iter().enumerate() {
                 if !shown[slot] {
-                    let message: Vec<i32> = wait.receive_from(world, q, tag::HALO);
-                    traffic.received(Kind::Boundary, 4 * message.len());
-                    received[slot] = Some(message);
+                    wait.receive_from_into(world, q, tag::HALO, &mut received[slot]);
+                    traffic.received(Kind::Boundary, 4 * received[slot].len());
                 }
             }
             for request in requests {
@@ -272,10 +282,12 @@ pub fn run(
             }
             times.wait_receive += started.elapsed().as_secs_f64();
         });
+        // The neighbours heard from this step: those that had not said the fill was over.
+        let heard = [0, 1].map(|slot| slot < neighbours.len() && !shown[slot]);
         for (slot, message) in received.iter().enumerate() {
-            let Some(message) = message else {
+            if !heard[slot] {
                 continue;
-            };
+            }
             let q = neighbours[slot];
             let halo = halo_of(message).filter(|h| h.step == t).unwrap_or_else(|| {
                 panic!("rank {rank}: a malformed halo from rank {q} at step {t}")
