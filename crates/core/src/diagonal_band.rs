@@ -124,26 +124,59 @@ impl Band {
         self.cols(first).start / WORD_BITS..(self.cols(last).end - 1) / WORD_BITS + 1
     }
 
-    /// Word steps of a fill: the windows' words over all rows. O(m) (O(1) for the whole).
+    /// Word steps of a fill: the windows' words over all rows. O(log n): the windows' ends
+    /// summed in closed form ([`Sums`]).
     pub fn total_words(&self) -> u64 {
         match self.margin {
             None => self.m as u64 * self.row_words() as u64,
-            Some(_) => (0..self.m).map(|i| self.words(i).len() as u64).sum(),
+            Some(k) => self.sums(k).words,
         }
     }
 
     /// Cells a fill computes: its windows' columns within the matrix, every row's (whole
-    /// words, so a little more than the band's own cells; `m * n` for the whole matrix). O(m)
-    /// (O(1) for the whole).
+    /// words, so a little more than the band's own cells; `m * n` for the whole matrix).
+    /// O(log n), as [`Band::total_words`].
     pub fn cells(&self) -> u64 {
         match self.margin {
             None => self.m as u64 * self.n as u64,
-            Some(_) => (0..self.m)
-                .map(|i| {
-                    let w = self.words(i);
-                    ((w.end * WORD_BITS).min(self.n) - w.start * WORD_BITS) as u64
-                })
-                .sum(),
+            Some(k) => {
+                let sums = self.sums(k);
+                let past = (self.row_words() * WORD_BITS - self.n) as u64;
+                WORD_BITS as u64 * sums.words - past * sums.rows_at_last_word
+            }
+        }
+    }
+
+    /// The windows of margin `k` summed over the rows. Rows go in groups of [`WINDOW_ROWS`]
+    /// (`G` whole ones, then `r` rows), and group `g` computes words `[s(g), e(g))` with
+    /// `s(g) = max(0, 4g - k) / 64` and `e(g) = min(n - 1, 4g + 3 + (n - m) + k) / 64 + 1`
+    /// (the last, partial group reaches the last word): both are floors of linear functions
+    /// of `g` over the stretch where no clamp applies, which [`floor_sum`] adds up at once.
+    fn sums(&self, k: usize) -> Sums {
+        let (m, n) = (self.m as u64, self.n as u64);
+        let (g, w, b) = (
+            WINDOW_ROWS as u64,
+            WORD_BITS as u64,
+            self.row_words() as u64,
+        );
+        let (groups, r) = (m / g, m % g);
+        let k = k as u64;
+        // Starts: 0 until 4g >= k, then floor((4g - k) / 64).
+        let first = k.div_ceil(g).min(groups);
+        let starts = floor_sum(groups - first, w, g, (g * first).saturating_sub(k));
+        // Ends: floor((4g + c) / 64) + 1 while 4g + c <= n - 1, then the last word.
+        let c = (g - 1) + (n - m) + k;
+        let free = match (n - 1).checked_sub(c) {
+            Some(room) => (room / g + 1).min(groups),
+            None => 0,
+        };
+        let ends = floor_sum(free, w, g, c) + free + (groups - free) * b;
+        let start_of_last = (g * groups).saturating_sub(k) / w;
+        // Groups reaching the last word: 4g + c >= 64 (b - 1).
+        let at_last = ((w * (b - 1)).saturating_sub(c).div_ceil(g)).min(groups);
+        Sums {
+            words: g * (ends - starts) + r * (b - start_of_last),
+            rows_at_last_word: g * (groups - at_last) + r,
         }
     }
 
@@ -342,9 +375,71 @@ pub fn search<T, E>(
     }
 }
 
+/// A band's windows summed over its rows ([`Band::sums`]).
+struct Sums {
+    /// Word steps: the windows' words over all rows.
+    words: u64,
+    /// Rows whose window reaches the row's last word.
+    rows_at_last_word: u64,
+}
+
+/// `sum over i < count of floor((a i + b) / m)`, in O(log m) steps: the floors of a line
+/// counted as lattice points under it, the line's slope reduced and the roles of `a` and `m`
+/// swapped until nothing is left, as Euclid's algorithm does.
+fn floor_sum(count: u64, m: u64, a: u64, b: u64) -> u64 {
+    let (mut count, mut m, mut a, mut b) = (count as u128, m as u128, a as u128, b as u128);
+    let mut sum = 0u128;
+    while count > 0 {
+        if a >= m {
+            sum += count * (count - 1) / 2 * (a / m);
+            a %= m;
+        }
+        if b >= m {
+            sum += count * (b / m);
+            b %= m;
+        }
+        let top = a * count + b;
+        if top < m {
+            break;
+        }
+        (count, b) = (top / m, top % m);
+        (m, a) = (a, m);
+    }
+    sum as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sums_in_closed_form_are_the_rows_added_up() {
+        for (count, m, a, b) in [
+            (0, 5, 3, 7),
+            (1, 64, 4, 0),
+            (10, 64, 4, 61),
+            (1000, 7, 13, 5),
+        ] {
+            let plain: u64 = (0..count).map(|i| (a * i + b) / m).sum();
+            assert_eq!(floor_sum(count, m, a, b), plain, "{count} {m} {a} {b}");
+        }
+        let mut rng = crate::random::Random::new(17);
+        for _ in 0..3000 {
+            let m = 1 + rng.below(700);
+            let n = m + rng.below(700);
+            let k = rng.below(m + 2);
+            let band = Band::new(m, n, Some(k));
+            let words: u64 = (0..m).map(|i| band.words(i).len() as u64).sum();
+            let cells: u64 = (0..m)
+                .map(|i| {
+                    let w = band.words(i);
+                    ((w.end * WORD_BITS).min(n) - w.start * WORD_BITS) as u64
+                })
+                .sum();
+            assert_eq!(band.total_words(), words, "{m} x {n}, margin {k}");
+            assert_eq!(band.cells(), cells, "{m} x {n}, margin {k}");
+        }
+    }
 
     #[test]
     fn samples_send_unrelated_pairs_whole_and_keep_near_ones_banded() {
