@@ -18,6 +18,7 @@
 use std::time::Instant;
 
 use crate::comm::world::World;
+use mpi::traits::*;
 
 use lcs_core::wave::compare::Compare;
 use lcs_core::wave::front::{seed, Work, NONE, PAD};
@@ -172,26 +173,54 @@ pub fn run(
             f.trigger(t);
         }
         progress.at(t.min(plan.bound()));
-        let started = Instant::now();
         let own = known.is_none().then(|| plan.own(t, rank)).flatten();
         let need = plan.need_in(t, rank, cp);
         let hull = match (&own, &need) {
             (Some(o), Some(n)) => Some(*o.start().min(n.start())..=*o.end().max(n.end())),
             (o, n) => o.clone().or(n.clone()),
         };
-        let mut rest = Vec::new();
         match &hull {
             Some(hull) => cur.reset(hull, own.as_ref(), stride),
             None => cur.values.clear(),
         }
-        if let Some(own) = &own {
-            let (early, later) = order(plan, (t, cp), rank, own);
+        let (early, rest) = match &own {
+            Some(own) => order(plan, (t, cp), rank, own),
+            None => (Vec::new(), Vec::new()),
+        };
+        // The step: receives posted before anything else, so that the neighbours' messages
+        // land in place as they come; the parts the neighbours need computed and sent; the
+        // rest computed while the messages travel; then the waits.
+        let wait = match own {
+            Some(_) => waiting,
+            None => waiting.while_others_work(),
+        };
+        let mut lengths = [0usize; 2];
+        let sent_done = mpi::request::scope(|scope| {
+            let started = Instant::now();
+            let mut receives = Vec::with_capacity(2);
+            for ((slot, &q), buffer) in neighbours.iter().enumerate().zip(&mut received) {
+                if shown[slot] {
+                    continue;
+                }
+                // At most the values the plan says it sends (fewer once it knows the end).
+                let most = plan
+                    .sends_in(t, q, rank, cp)
+                    .map_or(0, |run| plan.len(&run));
+                buffer.resize(HEADER + most, 0);
+                let source = world.process_at_rank(q as i32);
+                let request =
+                    source.immediate_receive_into_with_tag(scope, &mut buffer[..], tag::HALO);
+                receives.push((slot, request));
+            }
+            times.send += started.elapsed().as_secs_f64();
+
+            let started = Instant::now();
             for part in &early {
-                let at = cur.slice_mut(part, stride);
                 let prev = lcs_core::wave::front::Prev {
                     first: prev.first,
                     values: &prev.values,
                 };
+                let at = cur.slice_mut(part, stride);
                 work.add(kernel::step(
                     problem,
                     compare,
@@ -201,26 +230,19 @@ pub fn run(
                     seqs,
                 ));
             }
-            let end = reach.end();
-            if own.contains(&end) && (end - own.start()) % stride == 0 {
-                let at = PAD + ((end - cur.first) / stride) as usize;
-                if cur.values[at] >= reach.m as i32 {
-                    known = Some(t);
+            if let Some(own) = &own {
+                let end = reach.end();
+                if own.contains(&end) && (end - own.start()) % stride == 0 {
+                    let at = PAD + ((end - cur.first) / stride) as usize;
+                    if cur.values[at] >= reach.m as i32 {
+                        known = Some(t);
+                    }
                 }
             }
-            rest = later;
-        }
-        times.compute += started.elapsed().as_secs_f64();
+            times.compute += started.elapsed().as_secs_f64();
 
-        // The exchange: post the messages, compute the rest, receive the neighbours'.
-        let sent_done = known.is_some();
-        let wait = match own {
-            Some(_) => waiting,
-            None => waiting.while_others_work(),
-        };
-        mpi::request::scope(|scope| {
             let started = Instant::now();
-            let mut requests = Vec::new();
+            let mut sends = Vec::with_capacity(2);
             for (slot, &q) in neighbours.iter().enumerate() {
                 if shown[slot] {
                     continue;
@@ -239,7 +261,7 @@ pub fn run(
             for (slot, &q) in neighbours.iter().enumerate() {
                 if !shown[slot] {
                     let dest = world.process_at_rank(q as i32);
-                    requests.push(post_send(
+                    sends.push(post_send(
                         &dest,
                         scope,
                         &words[slot][..],
@@ -253,11 +275,11 @@ pub fn run(
             let started = Instant::now();
             if known.is_none() {
                 for part in &rest {
-                    let at = cur.slice_mut(part, stride);
                     let prev = lcs_core::wave::front::Prev {
                         first: prev.first,
                         values: &prev.values,
                     };
+                    let at = cur.slice_mut(part, stride);
                     work.add(kernel::step(
                         problem,
                         compare,
@@ -271,16 +293,17 @@ pub fn run(
             times.compute += started.elapsed().as_secs_f64();
 
             let started = Instant::now();
-            for (slot, &q) in neighbours.iter().enumerate() {
-                if !shown[slot] {
-                    wait.receive_from_into(world, q, tag::HALO, &mut received[slot]);
-                    traffic.received(Kind::Boundary, 4 * received[slot].len());
-                }
+            for (slot, request) in receives {
+                let status = wait.wait(request);
+                lengths[slot] = usize::try_from(status.count(i32::equivalent_datatype()))
+                    .expect("a message has a non-negative size");
+                traffic.received(Kind::Boundary, 4 * lengths[slot]);
             }
-            for request in requests {
+            for request in sends {
                 waiting.wait(request);
             }
             times.wait_receive += started.elapsed().as_secs_f64();
+            known.is_some()
         });
         // The neighbours heard from this step: those that had not said the fill was over.
         let heard = [0, 1].map(|slot| slot < neighbours.len() && !shown[slot]);
@@ -289,9 +312,11 @@ pub fn run(
                 continue;
             }
             let q = neighbours[slot];
-            let halo = halo_of(message).filter(|h| h.step == t).unwrap_or_else(|| {
-                panic!("rank {rank}: a malformed halo from rank {q} at step {t}")
-            });
+            let halo = halo_of(&message[..lengths[slot]])
+                .filter(|h| h.step == t)
+                .unwrap_or_else(|| {
+                    panic!("rank {rank}: a malformed halo from rank {q} at step {t}")
+                });
             if let Some(cost) = halo.done {
                 shown[slot] = true;
                 known.get_or_insert(cost);
