@@ -296,36 +296,4 @@ impl Waiting {
         });
         (buffer, status)
     }
-
-    /// Receives the next message from `source` with `tag`, of whatever length, into `buffer`
-    /// (resized to it, so that a buffer used step after step is allocated once): probed, then
-    /// received, waited for as [`Waiting::receive_any`] does.
-    pub fn receive_from_into<T: Equivalence + Default + Clone>(
-        self,
-        world: &World,
-        source: usize,
-        tag: mpi::Tag,
-        buffer: &mut Vec<T>,
-    ) {
-        let process = world.process_at_rank(source as i32);
-        let (message, status) = match self {
-            Waiting::Spin => process.matched_probe_with_tag(tag),
-            Waiting::Yield | Waiting::Sleep | Waiting::Doze => {
-                let mut pause = Pause::new(self);
-                loop {
-                    if let Some(probed) = process.immediate_matched_probe_with_tag(tag) {
-                        break probed;
-                    }
-                    pause.pause();
-                }
-            }
-        };
-        let len = usize::try_from(status.count(T::equivalent_datatype()))
-            .expect("a message has a non-negative size");
-        buffer.clear();
-        buffer.resize(len, T::default());
-        mpi::request::scope(|scope| {
-            self.wait(message.immediate_matched_receive_into(scope, &mut buffer[..]));
-        });
-    }
 }
