@@ -191,7 +191,7 @@ boundary.forEach((e) => byUnit[unitOfEvent(e)].push(e));
 // The message that brought cell (a, b)'s value to rank k, if one did (a bands message carries a
 // batch's carries, not a value: none).
 const delivered = new Map();
-if (!bands) boundary.forEach((e) => delivered.set(e.i * n + e.j, e));
+if (!bands && !wave) boundary.forEach((e) => delivered.set(e.i * n + e.j, e));
 // A wave's cells reached per step and rank.
 const waveCells = wave ? Array.from({ length: D }, () => new Array(P).fill(0)) : null;
 if (wave) cellOwner.forEach((row, i) => row.forEach((k, j) => { if (k >= 0) waveCells[values[i][j]][k]++; }));
