@@ -23,9 +23,9 @@ use crate::provenance::{HostInfo, Provenance};
 use crate::render::html;
 use crate::render::picture::Picture;
 use crate::render::svg;
-use crate::render::wave_picture;
 use crate::render::wavefront::Wavefronts;
 use crate::render::{bands_picture, pipeline::Pipeline};
+use crate::render::{wave_legend, wave_picture};
 use crate::report::row::Row;
 use crate::report::Report;
 
@@ -236,7 +236,7 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
             if let Some(w) = &wave {
                 picture.wave = Some(w);
                 picture.title = format!("Wave engine: {}", picture.title);
-                picture.legend = wave_picture::legend_counts(
+                picture.legend = wave_legend::legend_counts(
                     w,
                     report.messages.boundary,
                     report.predicted.boundary,

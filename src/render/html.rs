@@ -25,10 +25,10 @@ use super::page_legend::legend;
 use super::picture::{self, Picture};
 use super::style::{self, hex, rank_colour, RANK_COLOURS};
 use super::svg;
-use super::wave_picture;
 use super::wavefront::{Wavefronts, UNREACHED};
 use super::words;
 use super::xml::escape;
+use super::{wave_legend, wave_picture};
 use crate::comm::trace::Event;
 use crate::error::Error;
 use crate::report::{RankReport, Report};
@@ -385,7 +385,7 @@ pub fn render(
     let title = escape(&picture.title);
     let variables = style::css_variables();
     let legend = match picture.wave {
-        Some(w) => wave_picture::page_legend(picture, w),
+        Some(w) => wave_legend::page_legend(picture, w),
         None => legend(picture, report.is_some()),
     };
     let found = words::found_label(picture.problem);

@@ -144,8 +144,8 @@ pub fn compare_wave(w: &Wavefronts, report: Option<&Report>) -> Vec<EngineLine> 
             "recorded"
         },
         setting: format!(
-            "{} (cost {}, bound {}), one halo each way per neighbours and step; {} of the \
-             {} cells reached",
+            "{} (cost {}, bound {}), one halo each way between neighbours at every step; {} \
+             of the {} cells reached",
             plural(steps, "score step", "score steps"),
             w.cost,
             w.bound,

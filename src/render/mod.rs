@@ -26,6 +26,7 @@ pub mod svg;
 pub mod text;
 mod timeline;
 mod walk;
+pub mod wave_legend;
 pub mod wave_picture;
 pub mod wavefront;
 mod words;
