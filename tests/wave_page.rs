@@ -207,6 +207,8 @@ fn run_all(dir: &Dir, input: &Path, runs: &[(usize, &'static str)]) -> Vec<Run> 
 fn the_wave_page_carries_the_runs_messages_costs_and_cigar() {
     let dir = Dir::new();
     let random = pair(&dir, "r64.txt", 64, 64, 3);
+    // A pair whose walk hops from rank to rank on 2 ranks.
+    let hopping = pair(&dir, "h64.txt", 64, 64, 5);
     // The longer sequence first: the rows are the file's second.
     let swapped = dir.input("swapped.txt", b"GATTACAGATTACAGGA", b"GCATTAGATCACAG");
     let mut runs = Vec::new();
@@ -216,6 +218,7 @@ fn the_wave_page_carries_the_runs_messages_costs_and_cigar() {
             &[(1, "edit"), (2, "edit"), (3, "edit"), (3, "lcs")][..],
         ),
         (&swapped, &[(2, "edit"), (2, "lcs")][..]),
+        (&hopping, &[(2, "edit")][..]),
     ] {
         for (case, files) in cases.iter().zip(run_all(&dir, input, cases)) {
             runs.push((input.clone(), *case, files));
@@ -286,7 +289,38 @@ fn the_wave_page_carries_the_runs_messages_costs_and_cigar() {
                 assert_eq!(got, want, "{what}: p{from} to p{to}");
             }
         }
-        // The walk and the answer.
+        // The walk, its hops and the answer: each hop is a traceback message, to the rank
+        // that owned the next cell's diagonal at the cell's cost.
+        let hops = data["hops"].as_array().unwrap();
+        assert_eq!(
+            hops.len() as u64,
+            report["traceback_hops"].as_u64().unwrap(),
+            "{what}"
+        );
+        for h in hops {
+            let (i, j) = (
+                h["i"].as_u64().unwrap() as usize,
+                h["j"].as_u64().unwrap() as usize,
+            );
+            let c = wave["costs"][i][j].as_u64().unwrap() as usize;
+            let k = j as i64 - i as i64;
+            let owner = wave["steps"][c]["ranges"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .position(|r| {
+                    r[0].as_i64()
+                        .is_some_and(|a| a <= k && k <= r[1].as_i64().unwrap())
+                });
+            assert_eq!(
+                owner as Option<usize>,
+                h["to"].as_u64().map(|t| t as usize),
+                "{what}: {h}"
+            );
+        }
+        if input == &hopping {
+            assert!(!hops.is_empty(), "{what}: this walk hops");
+        }
         assert_eq!(data["cigar"], report["cigar"], "{what}");
         check_walk(&data, report["cigar"].as_str().unwrap(), &what);
         // The costs: the plain DP's, up to the run's; the last cell's is the answer's.
