@@ -57,7 +57,8 @@ pub enum Command {
     #[command(after_help = EXIT_CODES)]
     Reference(ReferenceArgs),
     /// Print which rank owns which cell, the diagonal segments with their formulas, the
-    /// predicted messages per diagonal and per rank.
+    /// predicted messages per diagonal and per rank (the diagonal and bands engines; the wave
+    /// engine's split follows the pair: `solve FILE --engine wave --html PAGE` draws a run).
     #[command(after_help = EXIT_CODES)]
     Schedule(ScheduleArgs),
     /// Write a reproducible random input file.
@@ -124,13 +125,16 @@ pub struct SolveArgs {
     #[arg(long, value_name = "PATH")]
     pub trace: Option<PathBuf>,
     /// Draw the run as SVG: ownership, cell values, one arrow per boundary message, the
-    /// traceback walk and its hops; for the bands engine its timeline too (matrices up to
-    /// 64 x 64; bands: up to 10^6 cells, by blocks of bands and batches where cells are small).
+    /// traceback walk and its hops; for the bands engine its timeline too; for the wave engine
+    /// each cell's cost (the score step that reached it) and the slides along matches (matrices
+    /// up to 64 x 64; bands: up to 10^6 cells, by blocks of bands and batches where cells are
+    /// small).
     #[arg(long, value_name = "PATH")]
     pub svg: Option<PathBuf>,
     /// Write the classroom page: one self-contained HTML file that plays the fill diagonal by
-    /// diagonal (bands: stage by stage, with the ranks' timeline) and then the traceback, from
-    /// what this run recorded; `#projector` in its address (or the key p) is for a projector
+    /// diagonal (bands: stage by stage, with the ranks' timeline; wave: score step by score
+    /// step, each rank's diagonals and its halo messages) and then the traceback, from what
+    /// this run recorded; `#projector` in its address (or the key p) is for a projector
     /// (matrices up to 64 x 64; bands: up to 10^6 cells and 8,192 rows and columns).
     #[arg(long, value_name = "PATH")]
     pub html: Option<PathBuf>,
@@ -383,7 +387,8 @@ pub struct ScheduleArgs {
     /// Also write the classroom page: one self-contained HTML file that plays the schedule
     /// diagonal by diagonal (bands: stage by stage) with its predicted messages; `#projector`
     /// in its address (or the key p) is for a projector (up to 64 x 64; bands: up to 1,024
-    /// blocks of bands and batches; the text is printed even when the page is refused).
+    /// blocks of bands and batches; the text is printed even when the page is refused; the
+    /// wave engine has no schedule without its pair: `solve --engine wave --html`).
     #[arg(long, value_name = "PATH")]
     pub html: Option<PathBuf>,
 }

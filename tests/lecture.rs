@@ -178,14 +178,14 @@ fn inside(p: &Value, b: &Value) -> bool {
 }
 
 /// The page logged nothing and found no problem in itself.
-fn quiet(tab: &mut Tab, what: &str) {
+pub(crate) fn quiet(tab: &mut Tab, what: &str) {
     assert_eq!(tab.eval("lcsPage.problems()"), json!([]), "{what}");
     let activity = tab.activity();
     assert!(activity.errors.is_empty(), "{what}: {:#?}", activity.errors);
 }
 
 /// Texts under 12 pixels, or whose box is under 12 pixels high, as `what "text" px`.
-fn small_texts(tab: &mut Tab) -> Vec<String> {
+pub(crate) fn small_texts(tab: &mut Tab) -> Vec<String> {
     let texts = tab.eval(TEXT_SIZES);
     let texts = texts.as_array().unwrap();
     assert!(!texts.is_empty());

@@ -16,3 +16,4 @@ mod pairs;
 mod search;
 mod solve;
 mod wave;
+mod wave_page;

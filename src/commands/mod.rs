@@ -416,8 +416,29 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
             .into_iter()
             .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
             .collect();
-    export::check_outputs(&outputs, &[])?;
     let (m, n) = (opts.rows, opts.cols);
+    // The wave engine's split follows the pair's cost, which the sizes do not tell: only a run
+    // shows it. `auto` chooses per pair.
+    match opts.method {
+        Method::Wave => {
+            return Err(Error::Usage(
+                "schedule --engine wave: the wave engine's steps and their split follow the \
+                 sequences (their cost), not only the sizes; `solve FILE --engine wave --html \
+                 PAGE` draws a run's"
+                    .into(),
+            ))
+        }
+        Method::Auto { .. } => {
+            return Err(Error::Usage(
+                "schedule --engine auto: auto chooses the bands or the wave engine per pair; \
+                 `schedule --engine bands` shows the bands' schedule, and `solve FILE --engine \
+                 wave --html PAGE` draws a wave run"
+                    .into(),
+            ))
+        }
+        _ => {}
+    }
+    export::check_outputs(&outputs, &[])?;
     if let Method::Bands { batch, .. } = opts.method {
         use crate::render::{bands, bands_picture};
         let plan = crate::engines::bands::BandPlan::new(m, n, opts.ranks, batch);

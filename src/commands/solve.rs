@@ -23,7 +23,9 @@ use crate::provenance::{HostInfo, Provenance};
 use crate::render::html;
 use crate::render::picture::Picture;
 use crate::render::svg;
+use crate::render::wavefront::Wavefronts;
 use crate::render::{bands_picture, pipeline::Pipeline};
+use crate::render::{wave_legend, wave_picture};
 use crate::report::row::Row;
 use crate::report::Report;
 
@@ -156,12 +158,14 @@ fn refuse_size(
             "--trace is limited to {} cells; this matrix is {m} x {n} = {cells} cells",
             trace::MAX_TRACE_CELLS,
         ))
-    } else if let (true, Method::Wave | Method::Auto { .. }) = (drawn, method) {
+    } else if let (true, Method::Auto { .. }) = (drawn, method) {
         Some(
-            "--svg and --html draw the diagonal and bands engines' runs; choose one of them \
-             with --engine"
+            "--svg and --html draw one engine's run, and --engine auto chooses per pair; \
+             choose --engine diagonal, bands or wave"
                 .to_owned(),
         )
+    } else if let (true, Method::Wave) = (drawn, method) {
+        wave_picture::too_large(m, n)
     } else if let (true, Method::Bands { batch, .. }) = (drawn, method) {
         bands_picture::refusal(&pipeline(batch), true).map(|p| format!("--svg and --html: {p}"))
     } else if outputs.svg.is_some() && (m > side || n > side) {
@@ -202,13 +206,22 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
                 .iter()
                 .map(|&(i, j)| (i as usize, j as usize))
                 .collect();
-            let (schedule, pipe) = match &solved.layout {
-                Layout::Diagonal(schedule, _) => (*schedule, None),
-                Layout::Bands(plan, _) => (
-                    crate::engines::diagonal::schedule::Schedule::new(m, n, plan.ranks()),
-                    Some(Pipeline::of_plan(plan)),
-                ),
-                Layout::Wave(_) => unreachable!("wave runs are not drawn (refused before)"),
+            let sizes = |ranks| crate::engines::diagonal::schedule::Schedule::new(m, n, ranks);
+            let (schedule, pipe, wave) = match &solved.layout {
+                Layout::Diagonal(schedule, _) => (*schedule, None, None),
+                Layout::Bands(plan, _) => {
+                    (sizes(plan.ranks()), Some(Pipeline::of_plan(plan)), None)
+                }
+                Layout::Wave(plan) => {
+                    let cost = solved.wave.map_or(0, |w| w.cost);
+                    let pair = (solved.pair.x.as_slice(), solved.pair.y.as_slice());
+                    let fronts = Wavefronts::of_run(plan, pair, cost, &recording.events)?;
+                    (sizes(plan.ranks()), None, Some(fronts))
+                }
+            };
+            let values = match &wave {
+                Some(w) => w.cost_rows(),
+                None => values,
             };
             let mut picture = Picture::of_run(
                 &schedule,
@@ -220,6 +233,15 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
             );
             picture.bands = pipe.as_ref();
             picture.spans = &recording.spans;
+            if let Some(w) = &wave {
+                picture.wave = Some(w);
+                picture.title = format!("Wave engine: {}", picture.title);
+                picture.legend = wave_legend::legend_counts(
+                    w,
+                    report.messages.boundary,
+                    report.predicted.boundary,
+                );
+            }
             write_picture(
                 outputs.svg.as_deref(),
                 outputs.html.as_deref(),

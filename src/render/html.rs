@@ -1,17 +1,17 @@
 //! The classroom page: one self-contained HTML file that plays the fill step by step (the
-//! diagonals, or the bands engine's pipeline stage by stage) and then the traceback cell by cell
-//! (`schedule --html`, `solve --html`).
+//! diagonals, the bands engine's pipeline stage by stage, or a wave run score step by score
+//! step) and then the traceback cell by cell (`schedule --html`, `solve --html`).
 //!
 //! The page holds everything it needs: the grid drawn by [`super::svg::render_grid`] (or
-//! [`super::bands_picture::render_grid`]), the style sheet and the script (`page/page.css` and
+//! [`super::bands_picture::render_grid`], [`super::wave_picture::render_grid`]), the style sheet and the script (`page/page.css` and
 //! the `page/*.js` parts, compiled in) and the run's data as one JSON block (`Data`, schema 3). It
 //! loads nothing: a Content-Security-Policy forbids every fetch, so it works offline and shows the
 //! same thing in any current browser. The script derives owners and segments from the schedule's
 //! formulas, checks them against the grid's marks, finds the cell under the mouse from the grid's
 //! geometry, and exposes its state to tests as `window.lcsPage`; its projector mode (`#projector`,
 //! the key p) folds the side panel away and lets no text of the grid show under 12 pixels.
-//! Diagonal pages are limited to [`MAX_PAGE_CELLS_SIDE`] cells a side, bands pages to what
-//! [`super::bands_picture::refusal`] allows, and units beyond [`MAX_STEPS_PER_PHASE`] per phase are
+//! Diagonal and wave pages are limited to [`MAX_PAGE_CELLS_SIDE`] cells a side, bands pages to
+//! what [`super::bands_picture::refusal`] allows, and units beyond [`MAX_STEPS_PER_PHASE`] per phase are
 //! grouped. The data's fields: `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use std::fmt::Write as _;
@@ -25,8 +25,10 @@ use super::page_legend::legend;
 use super::picture::{self, Picture};
 use super::style::{self, hex, rank_colour, RANK_COLOURS};
 use super::svg;
+use super::wavefront::{Wavefronts, UNREACHED};
 use super::words;
 use super::xml::escape;
+use super::{wave_legend, wave_picture};
 use crate::comm::trace::Event;
 use crate::error::Error;
 use crate::report::{RankReport, Report};
@@ -42,13 +44,14 @@ pub const MAX_STEPS_PER_PHASE: usize = 100;
 const CSS: &str = include_str!("page/page.css");
 /// The page's script, in parts that share one scope (each part reads what the parts before it
 /// defined): the data, the engines' formulas and the grid's geometry, the walk's rule, the
-/// side panel's texts, the cell inspector, the prediction mode, the view (projector mode and
-/// the text's sizes), and the player's controls.
-const SCRIPT: [&str; 7] = [
+/// side panel's texts, the cell inspector, the wave engine's texts, the prediction mode, the
+/// view (projector mode and the text's sizes), and the player's controls.
+const SCRIPT: [&str; 8] = [
     include_str!("page/model.js"),
     include_str!("page/walk.js"),
     include_str!("page/panel.js"),
     include_str!("page/inspect.js"),
+    include_str!("page/wave.js"),
     include_str!("page/quiz.js"),
     include_str!("page/view.js"),
     include_str!("page/player.js"),
@@ -94,6 +97,87 @@ struct Data<'a> {
     bands: Option<BandsData>,
     compare: Vec<lesson::EngineLine>,
     batches: Vec<lesson::BatchOption>,
+    wave: Option<WaveData>,
+}
+
+/// A wave page's steps: per score step its first diagonal, each diagonal's row before and after
+/// its slide and each rank's run of diagonals; each cell's cost (`null`: no step reached it);
+/// every halo message on its step.
+#[derive(Debug, Serialize)]
+struct WaveData {
+    /// The steps the page plays: the score steps, then those that pass the end on.
+    units: usize,
+    cost: usize,
+    bound: usize,
+    stride: i64,
+    min_share: usize,
+    steps: Vec<WaveStep>,
+    costs: Vec<Vec<Option<u32>>>,
+    halos: Vec<HaloData>,
+}
+
+#[derive(Debug, Serialize)]
+struct WaveStep {
+    first: i64,
+    start: Vec<i64>,
+    end: Vec<i64>,
+    ranges: Vec<Option<[i64; 2]>>,
+}
+
+/// A halo message as the page counts it: a boundary message of its step.
+#[derive(Debug, Serialize)]
+struct HaloData {
+    kind: &'static str,
+    step: usize,
+    from: usize,
+    to: usize,
+    values: usize,
+    bytes: u64,
+    diagonals: Option<[i64; 2]>,
+}
+
+impl WaveData {
+    fn of(w: &Wavefronts) -> WaveData {
+        WaveData {
+            units: w.units(),
+            cost: w.cost,
+            bound: w.bound,
+            stride: w.stride,
+            min_share: w.min_share(),
+            steps: w
+                .steps
+                .iter()
+                .map(|s| WaveStep {
+                    first: s.points.first().map_or(0, |p| p.k),
+                    start: s.points.iter().map(|p| p.start).collect(),
+                    end: s.points.iter().map(|p| p.end).collect(),
+                    ranges: s.ranges.iter().map(|r| r.map(|(a, b)| [a, b])).collect(),
+                })
+                .collect(),
+            costs: w
+                .cost_rows()
+                .into_iter()
+                .map(|row| {
+                    row.into_iter()
+                        .map(|c| (c != UNREACHED).then_some(c))
+                        .collect()
+                })
+                .collect(),
+            halos: w
+                .halos
+                .iter()
+                .map(|h| HaloData {
+                    kind: "boundary",
+                    step: h.step,
+                    from: h.from,
+                    to: h.to,
+                    values: h.values,
+                    bytes: h.bytes,
+                    diagonals: h.diagonals.map(|(a, b)| [a, b]),
+                })
+                .collect(),
+        }
+    }
 }
 
 /// A bands page's pipeline: its word, batches and each active rank's columns.
@@ -177,16 +261,18 @@ pub fn render(
     bands_batch: usize,
 ) -> Result<String, Error> {
     let s = picture.schedule;
-    let refusal = match picture.bands {
-        Some(pipe) => bands_picture::refusal(pipe, picture.values.is_some()),
-        None => too_large(s.rows(), s.cols()),
+    let refusal = match (picture.bands, picture.wave) {
+        (Some(pipe), _) => bands_picture::refusal(pipe, picture.values.is_some()),
+        (_, Some(w)) => wave_picture::too_large(w.rows, w.cols),
+        _ => too_large(s.rows(), s.cols()),
     };
     if let Some(problem) = refusal {
         return Err(Error::Usage(problem));
     }
-    let grid = match picture.bands {
-        Some(_) => bands_picture::render_grid(picture)?,
-        None => svg::render_grid(picture)?,
+    let grid = match (picture.bands, picture.wave) {
+        (Some(_), _) => bands_picture::render_grid(picture)?,
+        (_, Some(_)) => wave_picture::render_grid(picture)?,
+        _ => svg::render_grid(picture)?,
     };
     let hops = picture::hops(picture)?
         .into_iter()
@@ -202,14 +288,19 @@ pub fn render(
         })
         .collect();
     let per_phase = |units: usize| units.div_ceil(MAX_STEPS_PER_PHASE).max(1);
-    let compare = lesson::compare(
-        (s.rows(), s.cols(), s.ranks()),
-        picture.problem,
-        picture.bands,
-        bands_batch,
-        report,
-    );
-    let batches = {
+    let compare = match picture.wave {
+        Some(w) => lesson::compare_wave(w, report),
+        None => lesson::compare(
+            (s.rows(), s.cols(), s.ranks()),
+            picture.problem,
+            picture.bands,
+            bands_batch,
+            report,
+        ),
+    };
+    let batches = if picture.wave.is_some() {
+        Vec::new()
+    } else {
         let plan = crate::engines::bands::BandPlan::new(s.rows(), s.cols(), s.ranks(), bands_batch)
             .with_problem(picture.problem);
         let pipe = picture
@@ -235,6 +326,7 @@ pub fn render(
         y: picture.y,
         value_rows: picture
             .values
+            .filter(|_| picture.wave.is_none())
             .map(|v| value_rows(picture.problem, v))
             .transpose()?,
         lcs: report
@@ -251,20 +343,24 @@ pub fn render(
         per_rank: report.map(|r| r.per_rank.as_slice()),
         control: report.map(Report::control_explanation),
         steps: Steps {
-            unit: if picture.bands.is_some() {
-                "stage"
-            } else {
-                "diagonal"
+            unit: match (picture.bands, picture.wave) {
+                (Some(_), _) => "stage",
+                (_, Some(_)) => "step",
+                _ => "diagonal",
             },
-            group: per_phase(picture.bands.map_or(s.diagonals(), |b| b.stages())),
+            group: per_phase(match (picture.bands, picture.wave) {
+                (Some(b), _) => b.stages(),
+                (_, Some(w)) => w.units(),
+                _ => s.diagonals(),
+            }),
             walk_group: per_phase(picture.path.len()),
         },
         palette: (0..RANK_COLOURS).map(|k| hex(rank_colour(k))).collect(),
         rank_colours: RANK_COLOURS,
-        engine: if picture.bands.is_some() {
-            "bands"
-        } else {
-            "diagonal"
+        engine: match (picture.bands, picture.wave) {
+            (Some(_), _) => "bands",
+            (_, Some(_)) => "wave",
+            _ => "diagonal",
         },
         bands: picture.bands.map(|b| BandsData {
             word: b.word(),
@@ -280,6 +376,7 @@ pub fn render(
         }),
         compare,
         batches,
+        wave: picture.wave.map(WaveData::of),
     };
     let json = serde_json::to_string(&data).map_err(anyhow::Error::from)?;
     // Inside a script element only `</script` could end the block early; JSON may spell `<`
@@ -287,7 +384,10 @@ pub fn render(
     let json = json.replace('<', "\\u003c");
     let title = escape(&picture.title);
     let variables = style::css_variables();
-    let legend = legend(picture, report.is_some());
+    let legend = match picture.wave {
+        Some(w) => wave_legend::page_legend(picture, w),
+        None => legend(picture, report.is_some()),
+    };
     let found = words::found_label(picture.problem);
     let swap = if picture.swapped {
         format!(
@@ -302,11 +402,27 @@ pub fn render(
     } else {
         String::new()
     };
-    let intro: String = lesson::intro(picture.problem, picture.bands.is_some())
+    let intro = match picture.wave {
+        Some(_) => lesson::wave_intro(picture.problem),
+        None => lesson::intro(picture.problem, picture.bands.is_some()),
+    };
+    let intro: String = intro
         .iter()
         .map(|p| format!("<p>{}</p>", words::html(p)))
         .collect();
-    let compare = compare_table(&data.compare);
+    let (verdict, note, heading) = match picture.wave {
+        Some(_) => (
+            lesson::wave_verdict(&data.compare),
+            lesson::wave_note(&data.compare),
+            "Diagonal or wave: steps and messages",
+        ),
+        None => (
+            lesson::compare_verdict(&data.compare),
+            lesson::compare_note(&data.compare),
+            "Diagonal or bands: the messages",
+        ),
+    };
+    let compare = compare_table(&data.compare, &verdict, &note);
     let strip = escape(&lesson::compare_line(&data.compare));
     let script = format!(
         "'use strict';\n(function () {{\n{}}})();\n",
@@ -356,7 +472,7 @@ pub fn render(
 <section id="intro" hidden><h2>What this page shows</h2>{intro}<p class="note">Keys: &#x2190; &#x2192; step, space plays, Home and End jump, t the traceback, q predict, c contrast, p projector, s the side panel, ? this text.</p></section>
 <section id="quiz" hidden><h2>Predict</h2><div id="quiz-text"></div></section>
 <section id="now"><h2 id="phase"></h2><p id="what"></p><p id="found" hidden>{found} <span id="found-so-far"></span></p></section>
-<section id="compare"><h2>Diagonal or bands: the messages</h2>{compare}</section>
+<section id="compare"><h2>{heading}</h2>{compare}</section>
 <section id="cell"><h2>The cell</h2><div id="cell-text"></div></section>
 <section id="counters"><h2>Per rank, so far</h2><table id="counter-table"><thead><tr><th>rank</th><th>cells</th><th>sent</th><th>received</th></tr></thead><tbody></tbody></table><p class="note" id="counter-note"></p></section>
 <section id="formulas"><h2>Formulas</h2><div id="formula-text"></div></section>
@@ -379,7 +495,7 @@ pub fn render(
 /// would use, the fill's time where measured), under it where the numbers come from and its
 /// bytes, and why fewer ranks where it would leave some idle; then the verdict, the lesson
 /// folded under it, and the place the script fills with a slider over the bands engine's batch.
-fn compare_table(lines: &[lesson::EngineLine]) -> String {
+fn compare_table(lines: &[lesson::EngineLine], verdict: &str, note: &str) -> String {
     let mut out = String::from(
         "<table class=\"compare\"><thead><tr><th>engine</th><th>messages</th><th>waits</th>\
          <th>ranks</th><th>fill</th></tr></thead><tbody>",
@@ -418,8 +534,8 @@ fn compare_table(lines: &[lesson::EngineLine]) -> String {
         out,
         "<p id=\"compare-verdict\">{}</p><details><summary>why messages and waits cost</summary>\
          <p class=\"note\">{}</p></details><div id=\"batch-options\"></div>",
-        escape(&lesson::compare_verdict(lines)),
-        escape(&lesson::compare_note(lines))
+        escape(verdict),
+        escape(note)
     );
     out
 }

@@ -159,6 +159,16 @@ pub(super) struct LegendLine {
 
 impl Layout {
     pub(super) fn new(p: &Picture, full: bool, hops: &[Hop]) -> Layout {
+        Layout::with_keys(p, full, &|cell_text| legend_keys(p, cell_text, hops))
+    }
+
+    /// The layout of `p` whose legend explains the marks `keys` lists (given whether the cells
+    /// carry text), then the alignment and the picture's own lines.
+    pub(super) fn with_keys(
+        p: &Picture,
+        full: bool,
+        keys: &dyn Fn(bool) -> Vec<(Key, String)>,
+    ) -> Layout {
         let s = p.schedule;
         let (m, n) = (s.rows(), s.cols());
         let side = m.max(n).max(1);
@@ -217,7 +227,7 @@ impl Layout {
         // Beside the grid's top, below the title (and a swapped picture's note).
         let legend_y = axis_title_y;
         let legend = if full {
-            legend_lines(p, cell_text, hops)
+            legend_lines(p, keys(cell_text))
         } else {
             Vec::new()
         };
@@ -304,8 +314,8 @@ impl Layout {
     }
 }
 
-/// The legend's lines for `p`, keys first, then the caller's lines.
-fn legend_lines(p: &Picture, cell_text: bool, hops: &[Hop]) -> Vec<LegendLine> {
+/// What the marks of a diagonal picture mean, one key each.
+fn legend_keys(p: &Picture, cell_text: bool, hops: &[Hop]) -> Vec<(Key, String)> {
     let s = p.schedule;
     let mut keys: Vec<(Key, String)> = Vec::new();
     let arrows = p
@@ -428,6 +438,11 @@ fn legend_lines(p: &Picture, cell_text: bool, hops: &[Hop]) -> Vec<LegendLine> {
             ),
         ));
     }
+    keys
+}
+
+/// The legend's lines for `p`: its `keys`, then the alignment and the caller's lines.
+fn legend_lines(p: &Picture, keys: Vec<(Key, String)>) -> Vec<LegendLine> {
     let mut lines = Vec::new();
     for (key, text) in keys {
         let indent = if key == Key::Text { 0.0 } else { 40.0 };

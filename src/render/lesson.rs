@@ -8,6 +8,7 @@
 use serde::Serialize;
 
 use super::pipeline::Pipeline;
+use super::wavefront::Wavefronts;
 use crate::comm::protocol::VALUE_BYTES;
 use crate::engines::bands::BandPlan;
 use crate::engines::diagonal::schedule::Schedule;
@@ -112,6 +113,138 @@ pub fn compare(
         line.seconds = Some(r.seconds.fill);
     }
     vec![diagonal, banded]
+}
+
+/// A wave run beside the diagonal engine on the same pair: the diagonal engine's messages
+/// predicted from its schedule, one wait per anti-diagonal; the wave's the run's own, one wait
+/// per score step.
+pub fn compare_wave(w: &Wavefronts, report: Option<&Report>) -> Vec<EngineLine> {
+    let (m, n, ranks) = (w.rows, w.cols, w.ranks);
+    let mut lines = compare((m, n, ranks), w.problem, None, 256, None);
+    lines.truncate(1);
+    let steps = w.steps.len() as u64;
+    let used = w.ranks_used();
+    let widest = w.widest();
+    lines[0].setting = format!(
+        "one value per boundary cell, {}",
+        plural(m as u64 + n as u64 - 1, "anti-diagonal", "anti-diagonals")
+    );
+    let (messages, bytes) = match report {
+        Some(r) => (r.messages.boundary, r.bytes.boundary),
+        None => {
+            let bytes = w.halos.iter().map(|h| h.bytes).sum();
+            (w.halos.len() as u64, bytes)
+        }
+    };
+    lines.push(EngineLine {
+        engine: "wave",
+        source: if report.is_some() {
+            "this run"
+        } else {
+            "recorded"
+        },
+        setting: format!(
+            "{} (cost {}, bound {}), one halo each way between neighbours at every step; {} \
+             of the {} cells reached",
+            plural(steps, "score step", "score steps"),
+            w.cost,
+            w.bound,
+            w.reached(),
+            m * n
+        ),
+        messages,
+        bytes,
+        steps,
+        seconds: report.map(|r| r.seconds.fill),
+        ranks_used: used,
+        ranks,
+        idle: (used < ranks).then(|| {
+            format!(
+                "a step is shared only when it gives each rank {} diagonals, and the widest \
+                 step here has {}: {} own no diagonal at any step (they still exchange empty \
+                 halos every step)",
+                w.min_share(),
+                plural(widest as u64, "diagonal", "diagonals"),
+                idle_names(used, ranks)
+            )
+        }),
+    });
+    lines
+}
+
+/// The verdict of a wave page's comparison.
+pub fn wave_verdict(lines: &[EngineLine]) -> String {
+    let (d, w) = (&lines[0], &lines[1]);
+    format!(
+        "The wave engine: {} instead of {} anti-diagonals, {} instead of {}.",
+        plural(w.steps, "score step", "score steps"),
+        d.steps,
+        plural(w.messages, "message", "messages"),
+        d.messages
+    )
+}
+
+/// Why the wave's steps are few, with this pair's numbers.
+pub fn wave_note(lines: &[EngineLine]) -> String {
+    let (d, w) = (&lines[0], &lines[1]);
+    format!(
+        "The diagonal engine steps through every anti-diagonal of the matrix ({}) and sends one \
+         value per boundary cell; the wave engine takes one step per unit of cost ({}), \
+         whatever the sequences' length, and after each step every rank sends each neighbour \
+         one message with all the values the neighbour needs: its messages follow the \
+         difference between the sequences, not their size. On similar sequences the cost is \
+         small and the wave touches few cells; on unrelated ones it grows to the matrix's.",
+        plural(d.steps, "step", "steps"),
+        plural(w.steps, "step", "steps"),
+    )
+}
+
+/// The introduction of a wave page, as paragraphs with formulas in backticks.
+pub fn wave_intro(problem: Problem) -> Vec<String> {
+    let base = intro(problem, false);
+    let mut out = base[..2].to_vec();
+    out.push(match problem {
+        Problem::Edit => "The wave engine does not fill the matrix. Its score step `s` keeps, \
+                          for each diagonal `k = j − i`, the furthest row `F[s][k]` a path of \
+                          cost `s` reaches: `F[s][k] = slide(max(F[s−1][k] + 1, F[s−1][k+1] + \
+                          1, F[s−1][k−1]))` (a substitution, a byte of x alone, a byte of y \
+                          alone), where `slide` follows the matching bytes, which cost nothing. \
+                          Every cell up to `F[s][k]` on its diagonal costs at most `s`."
+            .to_owned(),
+        Problem::Lcs => "The wave engine does not fill the matrix. It counts the indel \
+                         distance `E = i + j + 2 − 2 M` (insertions and deletions only): its \
+                         score step `s` keeps, for each diagonal `k = j − i`, the furthest row \
+                         `F[s][k]` a path of cost `s` reaches: `F[s][k] = slide(max(F[s−1][k+1] \
+                         + 1, F[s−1][k−1]))`, where `slide` follows the matching bytes, which \
+                         cost nothing; the LCS is `(m + n − s) / 2` for the final cost `s`."
+            .to_owned(),
+    });
+    out.push(
+        "The fill ends at the first step whose furthest point on diagonal `n − m` is the last \
+         cell: that step is the answer's cost. Only diagonals a path within the bound can use \
+         are computed (the bound is the cost of an alignment found first), so the steps are \
+         few on similar sequences, and cells far from every good path are never reached."
+            .to_owned(),
+    );
+    out.push(
+        "Across ranks: each step's diagonals are split into contiguous runs, one per rank, \
+         once the step has at least 16 diagonals per rank (smaller steps stay on fewer ranks). \
+         A rank computing its run of step `s` reads step `s − 1` on its run one diagonal wider \
+         each way, so after each step every rank sends each neighbour one halo message with \
+         the values the neighbour reads next: one message each way per neighbour and step, \
+         empty when there is nothing to pass."
+            .to_owned(),
+    );
+    out.push(
+        "The walk is every engine's: from the last cell back, each question (is the diagonal \
+         cell one edit cheaper?) a look-up in the steps, `D(I, J) ≤ s` exactly when \
+         `F[s][J − I] ≥ I`; when the walk strays into diagonals another rank keeps, it hops, \
+         carrying the path so far."
+            .to_owned(),
+    );
+    // What a message costs.
+    out.push(base[3].clone());
+    out
 }
 
 /// `p{first}` or `p{first}..p{last}`: the ranks from `first` to `ranks - 1`.

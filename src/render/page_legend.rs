@@ -15,7 +15,7 @@ use super::xml::{escape, SvgWriter};
 type Mark<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
 
 /// A small inline SVG sample for a legend key, on one line like the rest of its list item.
-fn sample(marks: &[Mark]) -> String {
+pub(super) fn sample(marks: &[Mark]) -> String {
     let mut out = SvgWriter::new();
     out.open(
         "svg",

@@ -17,6 +17,7 @@ use lcs_core::alignment::Alignment;
 use lcs_core::problem::{Move, Path, Problem, PATH_HEADER_BYTES};
 
 use super::pipeline::Pipeline;
+use super::wavefront::Wavefronts;
 
 /// Everything one picture shows. `x`, `y`, `values` and `path` are optional extras of a solved
 /// run; `schedule --svg` draws the schedule alone with its predicted messages.
@@ -49,6 +50,8 @@ pub struct Picture<'a> {
     pub bands: Option<&'a Pipeline>,
     /// A bands run's recorded timeline (empty: a schedule, whose timeline is modelled).
     pub spans: &'a [Span],
+    /// A wave run: its score steps own the cells (the schedule gives the sizes).
+    pub wave: Option<&'a Wavefronts>,
 }
 
 impl<'a> Picture<'a> {
@@ -96,14 +99,17 @@ impl<'a> Picture<'a> {
             ],
             bands: None,
             spans: &[],
+            wave: None,
         }
     }
 
-    /// The rank that computes cell `(i, j)`: its band's, or `cell_proc(i, j)`.
+    /// The rank that computes cell `(i, j)`: its band's, the owner of its diagonal at the
+    /// score step that reached it (`usize::MAX`: none did), or `cell_proc(i, j)`.
     pub fn owner(&self, i: usize, j: usize) -> usize {
-        match self.bands {
-            Some(pipe) => pipe.owner_of_col(j),
-            None => self.schedule.cell_proc(i, j),
+        match (self.bands, self.wave) {
+            (Some(pipe), _) => pipe.owner_of_col(j),
+            (_, Some(w)) => w.owner(i, j).unwrap_or(usize::MAX),
+            _ => self.schedule.cell_proc(i, j),
         }
     }
 
@@ -129,6 +135,7 @@ impl<'a> Picture<'a> {
             legend,
             bands: None,
             spans: &[],
+            wave: None,
         }
     }
 }
@@ -197,7 +204,9 @@ impl Hop {
 }
 
 /// The walk's hops, from the traceback messages in `p.messages`: each is placed on the step of
-/// the walk that enters its cell, and must cross between the owners the message names.
+/// the walk that enters its cell, and must cross between the owners the message names (a wave
+/// run's walk stays on a rank while that rank can answer it, so there only the receiver must
+/// own the cell it is sent).
 pub fn hops(p: &Picture) -> Result<Vec<Hop>, Error> {
     let bad = |what: String| Err(Error::Internal(anyhow::anyhow!("picture: {what}")));
     let mut hops = Vec::new();
@@ -209,7 +218,8 @@ pub fn hops(p: &Picture) -> Result<Vec<Hop>, Error> {
             return bad(format!("hop to {next:?} is not on the walk"));
         };
         let here = p.path[t];
-        if p.owner(here.0, here.1) != e.from || p.owner(next.0, next.1) != e.to {
+        let sender = p.wave.is_some() || p.owner(here.0, here.1) == e.from;
+        if !sender || p.owner(next.0, next.1) != e.to {
             return bad(format!(
                 "hop {e:?} does not cross between the cells' owners"
             ));
@@ -408,6 +418,7 @@ pub(crate) mod tests {
             legend: vec![],
             bands: None,
             spans: &[],
+            wave: None,
         };
         assert!(matches!(hops(&picture), Err(Error::Internal(_))));
     }
@@ -457,6 +468,7 @@ pub(crate) mod tests {
                 legend: vec![],
                 bands: None,
                 spans: &[],
+                wave: None,
             };
             let hops = hops(&picture).unwrap();
             assert_eq!(hops.len(), events.len());
@@ -487,6 +499,7 @@ pub(crate) mod tests {
             legend: vec![],
             bands: None,
             spans: &[],
+            wave: None,
         };
         let two = walked(&picture, 2).unwrap();
         assert_eq!(Alignment::of_path(&two, false).cigar(), "1=1D");
@@ -509,6 +522,7 @@ pub(crate) mod tests {
             legend: vec![],
             bands: None,
             spans: &[],
+            wave: None,
         };
         assert!(check(&base).is_ok());
         let short_y = Picture {
@@ -530,6 +544,7 @@ pub(crate) mod tests {
             legend: vec![],
             bands: None,
             spans: &[],
+            wave: None,
         };
         assert!(matches!(check(&outside), Err(Error::Internal(_))));
     }

@@ -1,5 +1,6 @@
 //! SVG pictures of a schedule or a run, by engine: the diagonal engine's picture
-//! ([`super::diagonal_picture`]) or the bands engine's ([`super::bands_picture`]). Every mark
+//! ([`super::diagonal_picture`]), the bands engine's ([`super::bands_picture`]) or a wave
+//! run's ([`super::wave_picture`]). Every mark
 //! carries its meaning as a class and data attributes, so tests and the classroom page
 //! ([`super::html`]) find marks by what they mean, not by how they are drawn. A document is
 //! rendered into a string and written atomically, so a failed run never leaves half a picture.
@@ -7,7 +8,7 @@
 use std::path::Path;
 
 use super::picture::Picture;
-use super::{bands_picture, diagonal_picture};
+use super::{bands_picture, diagonal_picture, wave_picture};
 use crate::error::Error;
 
 pub use super::diagonal_picture::{too_large, MAX_PICTURE_CELLS_SIDE};
@@ -25,11 +26,12 @@ pub fn write_svg(path: &Path, picture: &Picture) -> Result<(), Error> {
 }
 
 /// The picture as an SVG document, with its title and legend (a bands picture is drawn by
-/// [`super::bands_picture`]).
+/// [`super::bands_picture`], a wave run's by [`super::wave_picture`]).
 pub fn render(picture: &Picture) -> Result<String, Error> {
-    match picture.bands {
-        Some(_) => bands_picture::render(picture),
-        None => diagonal_picture::draw(picture, true),
+    match (picture.bands, picture.wave) {
+        (Some(_), _) => bands_picture::render(picture),
+        (_, Some(_)) => wave_picture::render(picture),
+        _ => diagonal_picture::draw(picture, true),
     }
 }
 
@@ -254,6 +256,7 @@ mod tests {
             legend: vec!["traceback hops: 2".into()],
             bands: None,
             spans: &[],
+            wave: None,
         })
         .unwrap();
         let parsed = Parsed::new(&svg);
@@ -371,6 +374,7 @@ mod tests {
             legend: vec![],
             bands: None,
             spans: &[],
+            wave: None,
         })
         .unwrap();
         let parsed = Parsed::new(&svg);

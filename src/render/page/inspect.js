@@ -4,6 +4,7 @@
 
 // Why (i, j) belongs to its owner.
 function ownerWhy(i, j) {
+  if (wave) return waveOwnerWhy(i, j);
   const k = owner(i, j);
   if (bands) return 'p' + k + ', whose band holds columns ' + bands.cols[k][0] + '\u2013' + (bands.cols[k][1] - 1);
   const sp = split(i + j);
@@ -25,6 +26,7 @@ function inputSource(a, b, i, j) {
 // the grid (a schedule has no values: the cell alone).
 function inspect(i, j) {
   inputMarks.forEach((r) => r.setAttribute('visibility', 'hidden'));
+  if (wave && i !== null && i < m && j < n) return waveInspect(i, j);
   if (i === null || i >= m || j >= n) {
     selectedMark.setAttribute('visibility', 'hidden');
     $('cell-text').innerHTML = solved ? '<p class="note">Hover over or click a cell: its value, its three inputs and the recurrence with the numbers.</p>'
@@ -79,6 +81,7 @@ function ruleAt(i, j, mv) {
       return { move: 'a match: ' + xi + ' joins the LCS, and the walk goes diagonally' + to,
         rule: '<p>' + same + ': match, prepend it, go to ' + c('(i \u2212 1, j \u2212 1)') + '</p>' };
     }
+    if (wave) return waveLcsRule(i, j, mv, differ, to);
     const up = value(i - 1, j);
     const left = value(i, j - 1);
     const dir = mv === 2 ? 'up' : 'left';
@@ -86,7 +89,8 @@ function ruleAt(i, j, mv) {
       rule: '<p>' + differ + ': ' + c('M[i\u22121][j] = ' + up + (up >= left ? ' \u2265 ' : ' &lt; ') + 'M[i][j\u22121] = ' + left) + ', so ' + dir + '</p>' };
   }
   const here = value(i, j);
-  const [dg, up, left] = [value(i - 1, j - 1), value(i - 1, j), value(i, j - 1)];
+  // A wave run leaves cells unreached: their cost is more than any the walk asks about.
+  const [dg, up, left] = [value(i - 1, j - 1), value(i - 1, j), value(i, j - 1)].map((v) => (v === Infinity ? '\u221E' : v));
   if (mv === 0) {
     return { move: 'a match: ' + xi + ' is aligned with itself (=), at no cost, and the walk goes diagonally' + to,
       rule: '<p>' + same + ': match, ' + c('D[i][j] = D[i\u22121][j\u22121] = ' + here) + ', go to ' + c('(i \u2212 1, j \u2212 1)') + '</p>' };
@@ -136,9 +140,12 @@ function walkTexts(st) {
   $('formula-text').innerHTML = rule +
     '<p><code>' + V + '[' + i + '][' + j + '] = ' + v + '</code>: ' + (edit
       ? 'the edit distance of x[0..=' + i + '] and y[0..=' + j + '] is ' + v
-      : 'the LCS of x[0..=' + i + '] and y[0..=' + j + '] has ' + v + ' bytes') + '</p>' +
+      : wave ? 'the indel distance of x[0..=' + i + '] and y[0..=' + j + '] is ' + v + ', so their LCS has (' + (i + j + 2) + ' \u2212 ' + v + ') / 2 = ' + (i + j + 2 - v) / 2 + ' bytes'
+        : 'the LCS of x[0..=' + i + '] and y[0..=' + j + '] has ' + v + ' bytes') + '</p>' +
     '<p>owner: ' + ownerWhy(i, j) + '</p>' +
-    '<p>A hop happens when the next cell has another owner: one message with the next cell (16 bytes) and the path so far (its number of moves, 8 bytes, then the moves four to a byte).</p>';
+    (wave ? '<p>The walk stays on a rank while that rank keeps the steps its look-ups read; it hops to the owner of the cell\u2019s diagonal at the cell\u2019s cost when it strays further: '
+      : '<p>A hop happens when the next cell has another owner: ') +
+    'one message with the next cell (16 bytes) and the path so far (its number of moves, 8 bytes, then the moves four to a byte).</p>';
 }
 
 function endTexts() {

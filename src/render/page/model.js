@@ -1,25 +1,29 @@
-// The classroom page's script, part 1 of 7 (html.rs joins the parts in one function scope):
+// The classroom page's script, part 1 of 8 (html.rs joins the parts in one function scope):
 // the run's data, the engines' formulas and the grid's marks and geometry. The diagonal
 // engine's owners come from the report's `diag_start_end` and `cell_proc`; the bands engine's
 // from its bands of columns, and its fill is played stage by stage (band k computes batch s - k
-// at stage s). Everything is checked against the grid's marks; problems are listed by
-// lcsPage.problems().
+// at stage s); the wave engine's from each score step's runs of diagonals k = j - i, a cell
+// belonging to the step that first reached it. Everything is checked against the grid's marks;
+// problems are listed by lcsPage.problems().
 const data = JSON.parse(document.getElementById('run-data').textContent);
 const m = data.rows;
 const n = data.cols;
 const P = data.ranks;
 const bands = data.engine === 'bands' ? data.bands : null;
+const wave = data.engine === 'wave' ? data.wave : null;
 const solved = data.command === 'solve';
 const edit = data.problem === 'edit';
-const V = edit ? 'D' : 'M';
+const V = edit ? 'D' : wave ? 'E' : 'M';
 const svg = document.querySelector('#figure svg');
 svg.setAttribute('preserveAspectRatio', 'xMidYMin meet');
 const $ = (id) => document.getElementById(id);
 const problems = [];
 document.body.classList.add('live');
 if (bands) document.body.classList.add('bands');
-// The recorded values, from each row's steps (+, 0, -) and the border before its first cell.
-const values = data.value_rows ? data.value_rows.map((row, i) => {
+if (wave) document.body.classList.add('wave');
+// The recorded values, from each row's steps (+, 0, -) and the border before its first cell; a
+// wave run's are its cells' costs (Infinity where no step reached).
+const values = wave ? wave.costs.map((row) => row.map((c) => (c === null ? Infinity : c))) : data.value_rows ? data.value_rows.map((row, i) => {
   const out = new Int32Array(n);
   let v = edit ? i + 1 : 0;
   for (let j = 0; j < n; j++) {
@@ -58,13 +62,21 @@ function cellProc(i, j) {
 const active = bands ? bands.cols.length : 0;
 const bandOf = (j) => bands.cols.findIndex(([a, b]) => j >= a && j < b);
 const batchRows = (b) => [b * bands.batch, Math.min(m, (b + 1) * bands.batch)];
-const owner = (i, j) => (bands ? bandOf(j) : cellProc(i, j));
-// The fill unit a cell is computed in: its diagonal, or its stage.
-const unitOfCell = (i, j) => (bands ? bandOf(j) + Math.floor(i / bands.batch) : i + j);
-// The unit of a boundary message: its cell's diagonal, or the sender's stage for the batch.
-const unitOfEvent = (e) => (bands ? e.from + Math.floor(e.i / bands.batch) : e.diagonal);
-const D = m === 0 ? 0 : bands ? bands.stages : m + n - 1;
-const unitName = bands ? 'stage' : 'diagonal';
+// ---- The wave's steps: the rank owning diagonal k at step t (-1: none), and each cell's.
+const rankOf = (t, k) => {
+  const st = wave && wave.steps[t];
+  return st ? st.ranges.findIndex((r) => r !== null && k >= r[0] && k <= r[1]) : -1;
+};
+const cellOwner = wave ? values.map((row, i) => row.map((c, j) => (c === Infinity ? -1 : rankOf(c, j - i)))) : null;
+const owner = (i, j) => (bands ? bandOf(j) : wave ? cellOwner[i][j] : cellProc(i, j));
+// The fill unit a cell is computed in: its diagonal, its stage, or the score step that reached
+// it (past the last unit: no step did).
+const unitOfCell = (i, j) => (bands ? bandOf(j) + Math.floor(i / bands.batch) : wave ? Math.min(values[i][j], wave.units) : i + j);
+// The unit of a boundary message: its cell's diagonal, the sender's stage for the batch, or
+// the halo's step.
+const unitOfEvent = (e) => (bands ? e.from + Math.floor(e.i / bands.batch) : wave ? e.step : e.diagonal);
+const D = m === 0 ? 0 : bands ? bands.stages : wave ? wave.units : m + n - 1;
+const unitName = bands ? 'stage' : wave ? 'step' : 'diagonal';
 
 // ---- Labels.
 const byteLabel = (b) => (b > 32 && b < 127 ? String.fromCharCode(b) : b.toString(16).padStart(2, '0'));
@@ -109,7 +121,7 @@ function cellAt(x, y) {
 
 // ---- The grid's marks, indexed by what they mean.
 const num = (e, key) => Number(e.dataset[key]);
-const unitKey = bands ? 'unit' : 'd';
+const unitKey = bands || wave ? 'unit' : 'd';
 const perUnit = () => Array.from({ length: D }, () => []);
 const cellMarks = perUnit();
 const cellRect = new Map();
@@ -117,12 +129,24 @@ const cellText = new Map();
 svg.querySelectorAll('.cell, .cell-text, .hatch').forEach((e) => {
   const i = num(e, 'i');
   const j = num(e, 'j');
-  cellMarks[unitOfCell(i, j)].push(e);
+  const u = unitOfCell(i, j);
+  if (u < D) cellMarks[u].push(e);
   if (e.classList.contains('cell-text')) cellText.set(i * n + j, e);
   if (e.classList.contains('cell')) {
     cellRect.set(i * n + j, e);
-    if (num(e, 'owner') !== owner(i, j)) problems.push('cell (' + i + ', ' + j + ') owner ' + e.dataset.owner + ', the formulas say ' + owner(i, j));
+    const drawn = e.hasAttribute('data-unreached') ? -1 : num(e, 'owner');
+    if (drawn !== owner(i, j)) problems.push('cell (' + i + ', ' + j + ') owner ' + e.dataset.owner + ', the formulas say ' + owner(i, j));
   }
+});
+// A wave's slides show with the cells of their step; its lanes, a row per rank and step.
+svg.querySelectorAll('.slide').forEach((e) => cellMarks[num(e, 'unit')].push(e));
+const laneRank = new Map();
+svg.querySelectorAll('.lane-rank').forEach((e) => {
+  laneRank.set(num(e, 'unit') + ',' + num(e, 'rank'), e);
+  const t = num(e, 'unit');
+  const r = wave.steps[t] ? wave.steps[t].ranges[num(e, 'rank')] : null;
+  const drawn = e.hasAttribute('data-lo') ? e.dataset.lo + '..' + e.dataset.hi : 'none';
+  if (drawn !== (r ? r[0] + '..' + r[1] : 'none')) problems.push('the lane of p' + e.dataset.rank + ' at step ' + t + ' says ' + drawn);
 });
 // A bands grid too fine to draw cell by cell: a block per band and batch.
 const blockRect = new Map();
@@ -139,8 +163,8 @@ const byUnitMarks = (sel) => {
   return out;
 };
 const arrows = byUnitMarks('.message, .message-halo');
-const outlines = byUnitMarks(bands ? '.stage' : '.diagonal');
-const dLabels = bands ? perUnit() : byUnitMarks('.diagonal-label, .diagonal-tick');
+const outlines = byUnitMarks(bands ? '.stage' : wave ? '.front, .lane' : '.diagonal');
+const dLabels = bands || wave ? perUnit() : byUnitMarks('.diagonal-label, .diagonal-tick');
 const spanMarks = bands ? byUnitMarks('.span, .carry') : perUnit();
 const nowLine = svg.querySelector('.timeline .now');
 const walk = data.walk;
@@ -156,7 +180,7 @@ const hopHalos = new Map();
 svg.querySelectorAll('.hop-halo').forEach((e) => hopHalos.set(num(e, 't'), e));
 
 const events = data.events;
-const boundary = events.filter((e) => e.kind === 'boundary');
+const boundary = wave ? wave.halos : events.filter((e) => e.kind === 'boundary');
 const control = events.filter((e) => e.kind === 'control');
 const tracebackCount = events.filter((e) => e.kind === 'traceback').length;
 if (svg.querySelectorAll('.message').length !== boundary.length) problems.push('arrows and boundary messages differ');
@@ -167,9 +191,13 @@ boundary.forEach((e) => byUnit[unitOfEvent(e)].push(e));
 // The message that brought cell (a, b)'s value to rank k, if one did (a bands message carries a
 // batch's carries, not a value: none).
 const delivered = new Map();
-if (!bands) boundary.forEach((e) => delivered.set(e.i * n + e.j, e));
+if (!bands && !wave) boundary.forEach((e) => delivered.set(e.i * n + e.j, e));
+// A wave's cells reached per step and rank.
+const waveCells = wave ? Array.from({ length: D }, () => new Array(P).fill(0)) : null;
+if (wave) cellOwner.forEach((row, i) => row.forEach((k, j) => { if (k >= 0) waveCells[values[i][j]][k]++; }));
 // Cells computed per rank and unit.
 function unitCells(u, k) {
+  if (wave) return waveCells[u][k];
   if (!bands) {
     if (k >= Math.min(P, diagLen(u))) return 0;
     const [a, b] = diagStartEnd(u, k);
@@ -184,6 +212,10 @@ function unitCells(u, k) {
 // band (each band's first column first, where its carries come in).
 function unitCellList(u) {
   const out = [];
+  if (wave) {
+    for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) if (values[i][j] === u) out.push([i, j]);
+    return out.sort((a, b) => (a[1] - a[0]) - (b[1] - b[0]));
+  }
   if (!bands) {
     for (let q = 0; q < diagLen(u); q++) {
       const i = firstRow(u) + q;

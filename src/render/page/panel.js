@@ -42,7 +42,7 @@ const cursor = overlay('walk-cursor');
 const viewBox = svg.viewBox.baseVal;
 // The hop's label lives in a strip under the grid (the timeline starts lower on a bands page),
 // joined to its arrow by a leader drawn under the cells' texts.
-if (!bands && walk.length > 0) {
+if (!bands && !wave && walk.length > 0) {
   viewBox.height += 34;
   svg.setAttribute('height', viewBox.height);
 }
@@ -75,6 +75,7 @@ function setDone(hi) {
 // The marks a message of unit d reaches: the neighbour cell its receiver owns, or the first
 // column of the receiving band in the batch's rows (its block, when cells are not drawn).
 function receivers(e) {
+  if (wave) return e.values > 0 ? [laneRank.get(e.step + ',' + e.to)] : [];
   if (!bands) {
     const [i, j] = e.i + 1 < m && owner(e.i + 1, e.j) === e.to ? [e.i + 1, e.j] : [e.i, e.j + 1];
     return [cellRect.get(i * n + j)];
@@ -179,10 +180,11 @@ function fillTexts(st) {
   const pairs = new Map();
   msgs.forEach((e) => { const key = 'p' + e.from + '\u2192p' + e.to; pairs.set(key, (pairs.get(key) || 0) + 1); });
   const pairText = Array.from(pairs, ([k, v]) => k + ' ' + v).join(', ');
-  const name = ds.length === 1 ? unitName + (bands ? ' ' : ' d = ') + st.lo : unitName + 's ' + st.lo + '\u2013' + (st.hi - 1);
+  const name = ds.length === 1 ? unitName + (bands ? ' ' : wave ? ' s = ' : ' d = ') + st.lo : unitName + 's ' + st.lo + '\u2013' + (st.hi - 1);
   $('phase').textContent = 'Fill: ' + name + ' (of 0\u2013' + (D - 1) + ')';
   const d = st.lo;
   if (bands) return bandsTexts(d, msgs, pairText);
+  if (wave) return waveTexts(st, msgs);
   const sp = split(d);
   $('what').innerHTML = 'The ranks compute ' + (ds.length === 1 ? 'the ' + plural(sp.L, 'cell', 'cells') + ' of diagonal ' + d +
     ', ' + plural(sp.p, 'rank', 'ranks') + ' at once' : 'these diagonals, one after the other') +

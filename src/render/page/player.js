@@ -1,4 +1,4 @@
-// Part 7: the player. Steps go forward and back by buttons, slider and keys (which work
+// Part 8: the player. Steps go forward and back by buttons, slider and keys (which work
 // whatever has focus, but in a text field); play pauses between the fill and the walk; the
 // address follows the step (`#step=N`, N as the label counts), so a link opens where it was
 // sent from. Tests drive the page through `window.lcsPage`.
@@ -10,6 +10,7 @@ let selected = null;
 // The cell a fill step shows in the panel: one of its unit with an input from another rank (a
 // value that came by message), else its first.
 function cellOfStep(u) {
+  if (wave) return waveCellOfStep(u);
   const cells = unitCellList(u);
   const fed = cells.find(([i, j]) => (j > 0 && owner(i, j - 1) !== owner(i, j)) || (i > 0 && owner(i - 1, j) !== owner(i, j)));
   return fed || cells[0] || [null, null];
@@ -55,7 +56,7 @@ function go(s) {
   }
   slider.value = String(s);
   label.textContent = 'step ' + (s + 1) + ' of ' + S + ' \u00B7 ' +
-    (st.phase === 'fill' ? (bands ? 's = ' : 'd = ') + (st.hi - st.lo === 1 ? st.lo : st.lo + '\u2013' + (st.hi - 1))
+    (st.phase === 'fill' ? (bands || wave ? 's = ' : 'd = ') + (st.hi - st.lo === 1 ? st.lo : st.lo + '\u2013' + (st.hi - 1))
       : st.phase === 'walk' ? 'walk ' + st.shown + '/' + walk.length : st.phase === 'end' ? 'end' : '');
   current = s;
   ask(s);
@@ -155,6 +156,7 @@ function cellUnder(e) {
   return cellAt(p.x, p.y);
 }
 function tooltipOf(i, j) {
+  if (wave) return waveTooltip(i, j);
   const d = i + j;
   const k = owner(i, j);
   let html = '<p><b>cell (i, j) = (' + i + ', ' + j + ')</b>' +
@@ -209,7 +211,8 @@ function state() {
     what: $('what').textContent,
     formulas: $('formula-text').textContent,
     cell: $('cell-text').textContent,
-    outlined: bands ? Array.from(new Set(list('.stage.on', (e) => num(e, 'unit')))) : list('.diagonal.on', (e) => num(e, 'd')),
+    outlined: bands ? Array.from(new Set(list('.stage.on', (e) => num(e, 'unit')))) : wave ? list('.front.on', (e) => num(e, 'unit'))
+      : list('.diagonal.on', (e) => num(e, 'd')),
     arrows: list('.message.on', (e) => ({ d: num(e, unitKey), from: num(e, 'from'), to: num(e, 'to'), i: num(e, 'i'), j: num(e, 'j'), bytes: num(e, 'bytes') })),
     receiving: svg.querySelectorAll('.cell.receiving').length,
     spans: list('.span.on', (e) => ({ rank: num(e, 'rank'), batch: num(e, 'batch'), kind: e.dataset.kind })),
@@ -233,6 +236,12 @@ function state() {
     valuesShown: valueTexts.length > 0 && !document.body.classList.contains('no-values'),
     ownerVerdict: $('quiz-owner-verdict') ? $('quiz-owner-verdict').textContent : null,
     countVerdict: $('quiz-count-verdict') ? $('quiz-count-verdict').textContent : null,
+    // A wave page: the lane's rows and halo messages of the step, and its front's points.
+    lane: list('.lane.on .lane-rank', (e) => ({ rank: num(e, 'rank'), lo: e.hasAttribute('data-lo') ? num(e, 'lo') : null,
+      hi: e.hasAttribute('data-hi') ? num(e, 'hi') : null, text: e.nextElementSibling ? e.nextElementSibling.textContent : '' })),
+    halos: list('.message.on', (e) => ({ step: num(e, 'unit'), from: num(e, 'from'), to: num(e, 'to'), values: num(e, 'values'), bytes: num(e, 'bytes') })),
+    laneCounts: list('.lane.on .lane-count', (e) => e.textContent),
+    points: list('.front.on .point', (e) => ({ k: num(e, 'k'), owner: num(e, 'owner'), row: num(e, 'row') })),
   };
 }
 // Texts that overlap a cell's value at this step: every visible text of the grid but the

@@ -1,4 +1,4 @@
-// Part 6: the view. Projector mode (`#projector` in the address, the key p) folds the side
+// Part 7: the view. Projector mode (`#projector` in the address, the key p) folds the side
 // panel away so that the grid takes the window, keeps the engines' comparison in a strip above
 // it, and lets no text of the grid show under 12 pixels: after every change of the layout the
 // grid's texts are fitted to the scale the page draws the picture at. Everywhere, a cell's

@@ -1,9 +1,12 @@
 // Part 2: the walk's rule, replayed on the recorded values: each cell's move (0 match,
 // 1 substitution, 2 up, 3 left), where it leads, and the alignment the moves spell; checked
-// against the recorded walk and the report's CIGAR.
-const value = (a, b) => (a >= 0 && b >= 0 ? values[a][b] : edit ? (a < 0 && b < 0 ? 0 : a + b + 2) : 0);
+// against the recorded walk and the report's CIGAR. A wave run's values are costs: the LCS's
+// rule `M[i-1][j] >= M[i][j-1]` is then `E[i-1][j] <= E[i][j-1]` on its indel distances.
+const costBorders = edit || wave;
+const value = (a, b) => (a >= 0 && b >= 0 ? values[a][b] : costBorders ? (a < 0 && b < 0 ? 0 : a + b + 2) : 0);
 function moveAt(i, j) {
   if (data.x[i] === data.y[j]) return 0;
+  if (!edit && wave) return value(i - 1, j) <= value(i, j - 1) ? 2 : 3;
   if (!edit) return value(i - 1, j) >= value(i, j - 1) ? 2 : 3;
   const less = value(i, j) - 1;
   if (value(i - 1, j - 1) === less) return 1;
