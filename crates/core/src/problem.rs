@@ -219,9 +219,22 @@ impl Path {
     }
 
     /// Moves that are not matches: the cost of the alignment the path spells, the edit
-    /// distance of an edit run's path.
+    /// distance of an edit run's path. A match is the move 0, so these are the non-zero pairs
+    /// of bits, counted eight bytes at a time (the bytes past the last move are 0).
     pub fn edits(&self) -> usize {
-        self.iter().filter(|&s| s != Move::Match).count()
+        const LOW: u64 = 0x5555_5555_5555_5555;
+        let mut words = self.packed.chunks_exact(8);
+        let count = |w: u64| ((w | (w >> 1)) & LOW).count_ones() as usize;
+        let whole: usize = words
+            .by_ref()
+            .map(|c| count(u64::from_le_bytes(c.try_into().expect("8 bytes"))))
+            .sum();
+        let rest = words
+            .remainder()
+            .iter()
+            .map(|&b| count(u64::from(b)))
+            .sum::<usize>();
+        whole + rest
     }
 
     /// Whether the path spans exactly `m` rows and `n` columns, matching only equal bytes and
@@ -272,6 +285,23 @@ impl Path {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn edits_count_the_moves_that_are_not_matches() {
+        for len in [0usize, 1, 3, 4, 5, 31, 32, 33, 100, 1000] {
+            let mut path = Path::new();
+            let moves: Vec<Move> = (0..len).map(|t| Move::ALL[(t * 5 + t / 7) % 4]).collect();
+            for &m in &moves {
+                path.push(m);
+            }
+            let plain = moves.iter().filter(|&&m| m != Move::Match).count();
+            assert_eq!(path.edits(), plain, "{len} moves");
+        }
+        let mut path = Path::new();
+        path.push_n(Move::Match, 77);
+        path.push_n(Move::Left, 9);
+        assert_eq!(path.edits(), 9);
+    }
 
     #[test]
     fn moves_pack_four_to_a_byte_and_round_trip() {
