@@ -702,16 +702,7 @@ mod tests {
     use super::*;
     use crate::engines::bands::BandPlan;
     use crate::engines::diagonal::schedule::Schedule;
-
-    fn parse(svg: &str) -> roxmltree::Document<'_> {
-        roxmltree::Document::parse(svg).unwrap()
-    }
-
-    fn class<'a>(doc: &'a roxmltree::Document, c: &str) -> Vec<roxmltree::Node<'a, 'a>> {
-        doc.descendants()
-            .filter(|e| e.attribute("class") == Some(c))
-            .collect()
-    }
+    use crate::render::xml::read::{class, parse};
 
     fn attr(n: &roxmltree::Node, name: &str) -> f64 {
         n.attribute(name).unwrap().parse().unwrap()

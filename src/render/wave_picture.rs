@@ -427,17 +427,8 @@ mod tests {
     use crate::comm::trace::Event;
     use crate::engines::diagonal::schedule::Schedule;
     use crate::engines::wave::plan::WavePlan;
+    use crate::render::xml::read::{class, parse};
     use lcs_core::problem::Problem;
-
-    fn parse(svg: &str) -> roxmltree::Document<'_> {
-        roxmltree::Document::parse(svg).unwrap()
-    }
-
-    fn class<'a>(doc: &'a roxmltree::Document, c: &str) -> Vec<roxmltree::Node<'a, 'a>> {
-        doc.descendants()
-            .filter(|n| n.attribute("class") == Some(c))
-            .collect()
-    }
 
     #[test]
     fn a_wave_picture_has_a_cell_per_cell_a_front_per_step_and_a_lane_message_per_halo() {
