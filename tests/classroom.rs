@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::browser::{Browser, Tab};
-use crate::util::{self, args, Dir};
+use crate::util::{self, args, expand_cigar, Dir};
 
 /// A message as the trace lists it: (kind, diagonal, from, to, i, j, bytes).
 type Line = (String, Option<u64>, u64, u64, Option<u64>, Option<u64>, u64);
@@ -117,22 +117,6 @@ fn distances(x: &[u8], y: &[u8]) -> Vec<Vec<u32>> {
         }
     }
     t
-}
-
-/// A CIGAR with every operation written out: `2=1X` is `==X`.
-fn expand(cigar: &str) -> String {
-    let mut out = String::new();
-    let mut count = 0;
-    for c in cigar.chars() {
-        match c.to_digit(10) {
-            Some(d) => count = count * 10 + d as usize,
-            None => {
-                out.extend(std::iter::repeat_n(c, count));
-                count = 0;
-            }
-        }
-    }
-    out
 }
 
 /// The arrows a page shows, as sorted (from, to, i, j, bytes).
@@ -504,7 +488,7 @@ fn an_edit_runs_picture_and_page_speak_of_the_edit_distance() {
     assert_eq!(report["swapped"], true, "the rows are the second sequence");
     let distance = report["distance"].as_u64().unwrap();
     let cigar = report["cigar"].as_str().unwrap().to_owned();
-    let whole = expand(&cigar);
+    let whole = expand_cigar(&cigar);
     let values = distances(b"GCATTACAGTAT", b"GATTACATTAGCAT");
     let hops_traced: Vec<(u64, u64, u64, u64, u64)> = trace(&csv)
         .into_iter()
@@ -567,7 +551,7 @@ fn an_edit_runs_picture_and_page_speak_of_the_edit_distance() {
         let moves = num(h, "data-moves");
         assert_eq!(moves, num(h, "data-t") + 1, "a move per cell walked");
         assert_eq!(num(h, "data-bytes"), 24 + moves.div_ceil(4));
-        let so_far = expand(h.attribute("data-prefix").unwrap());
+        let so_far = expand_cigar(h.attribute("data-prefix").unwrap());
         assert_eq!(so_far.len() as u64, moves);
         assert!(whole.ends_with(&so_far), "{so_far} does not end {whole}");
     }
@@ -586,7 +570,7 @@ fn an_edit_runs_picture_and_page_speak_of_the_edit_distance() {
         let state = go(&mut tab, fill + t);
         assert_eq!(state["problem"], "edit");
         assert_eq!(state["lcs"], Value::Null, "no LCS on an edit page");
-        let so_far = expand(state["alignment"].as_str().unwrap());
+        let so_far = expand_cigar(state["alignment"].as_str().unwrap());
         if t + 1 < walk {
             assert_eq!(so_far.len(), t + 1, "a move per cell walked");
         }
@@ -601,7 +585,7 @@ fn an_edit_runs_picture_and_page_speak_of_the_edit_distance() {
             let h = &hops[hops.len() - 1];
             let moves = h["t"].as_u64().unwrap() + 1;
             assert_eq!(h["bytes"].as_u64(), Some(24 + moves.div_ceil(4)), "{h}");
-            let carried = expand(h["prefix"].as_str().unwrap());
+            let carried = expand_cigar(h["prefix"].as_str().unwrap());
             assert_eq!(carried.len() as u64, moves, "{h}");
             let what = state["what"].as_str().unwrap();
             assert!(what.contains(&format!("{moves} move")), "{what}");

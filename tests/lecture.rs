@@ -100,24 +100,6 @@ const OVER_VALUES: &str = r#"(() => {
   return { values: values.length, marks: marks.length, over: out };
 })()"#;
 
-/// `mpi-lcs generate` of an `m x n` pair.
-fn pair(dir: &Dir, name: &str, m: usize, n: usize, seed: u64) -> PathBuf {
-    let path = dir.path(name);
-    util::plain(&args(&[
-        &"generate",
-        &"--len",
-        &m.to_string(),
-        &"--len2",
-        &n.to_string(),
-        &"--seed",
-        &seed.to_string(),
-        &"-o",
-        &path,
-    ]))
-    .ok();
-    path
-}
-
 /// The two lines of an input file, the shorter first (the rows).
 fn sequences(path: &Path) -> (Vec<u8>, Vec<u8>) {
     let text = std::fs::read_to_string(path).unwrap();
@@ -222,7 +204,7 @@ fn pages() -> Pages {
     .ok();
     let mut runs = Vec::new();
     for (m, n, seed) in [(12, 20, 3), (30, 40, 4)] {
-        let input = pair(&dir, &format!("r{m}.txt"), m, n, seed);
+        let input = dir.generated_pair(&format!("r{m}.txt"), m, n, seed);
         let (html, json, csv) = (
             dir.path(&format!("r{m}.html")),
             dir.path(&format!("r{m}.json")),
@@ -493,7 +475,7 @@ fn the_comparison_says_when_bands_would_leave_ranks_idle_and_how_the_batch_trade
     }
 
     // 20 x 300 on 3 ranks: five words, three bands; the slider's batches.
-    let input = pair(&pages.dir, "wide.txt", 20, 300, 9);
+    let input = pages.dir.generated_pair("wide.txt", 20, 300, 9);
     let (html, json) = (pages.dir.path("wide.html"), pages.dir.path("wide.json"));
     let extra = args(&[&"--html", &html, &"--engine", &"bands", &"--batch", &"4"]);
     let extra: Vec<&std::ffi::OsStr> = extra.iter().map(|a| a.as_os_str()).collect();
@@ -635,7 +617,7 @@ fn no_traceback_mark_covers_a_value() {
 #[test]
 fn band_fences_leave_every_cell_to_the_mouse_and_ticks_differ() {
     let dir = Dir::new();
-    let input = pair(&dir, "b.txt", 24, 192, 7);
+    let input = dir.generated_pair("b.txt", 24, 192, 7);
     let (html, json) = (dir.path("b.html"), dir.path("b.json"));
     let extra = args(&[&"--engine", &"bands", &"--batch", &"8", &"--html", &html]);
     let extra: Vec<&std::ffi::OsStr> = extra.iter().map(|a| a.as_os_str()).collect();
@@ -699,7 +681,7 @@ fn band_fences_leave_every_cell_to_the_mouse_and_ticks_differ() {
 #[test]
 fn bands_pages_at_teaching_sizes_are_drawn_by_bands_and_batches() {
     let dir = Dir::new();
-    let input = pair(&dir, "r300.txt", 300, 700, 5);
+    let input = dir.generated_pair("r300.txt", 300, 700, 5);
     let [sh, ss, rh, rs, json, csv] =
         ["s.html", "s.svg", "r.html", "r.svg", "r.json", "r.csv"].map(|f| dir.path(f));
     util::plain(&args(&[
@@ -886,7 +868,7 @@ fn refusals_name_the_option_that_works() {
         run.stderr
     );
     // A run too large to hold its values: the schedule draws its pipeline.
-    let input = pair(&dir, "big.txt", 1001, 1001, 2);
+    let input = dir.generated_pair("big.txt", 1001, 1001, 2);
     let html = dir.path("run.html");
     let run = util::mpirun(
         2,

@@ -118,17 +118,23 @@ impl Dir {
     /// Writes a random input of two sequences of `len` letters with `mpi-lcs generate` and
     /// returns its path.
     pub fn generated(&self, name: &str, len: usize, seed: u64) -> PathBuf {
+        self.generate(name, &[&"--len", &len.to_string()], seed)
+    }
+
+    /// Writes a random `m x n` pair (sequences of `m` and `n` letters) with `mpi-lcs generate`
+    /// and returns its path.
+    pub fn generated_pair(&self, name: &str, m: usize, n: usize, seed: u64) -> PathBuf {
+        let (m, n) = (m.to_string(), n.to_string());
+        self.generate(name, &[&"--len", &m, &"--len2", &n], seed)
+    }
+
+    /// `mpi-lcs generate` with `lengths` and `seed` into the file `name`: its path.
+    fn generate(&self, name: &str, lengths: &[&dyn AsRef<OsStr>], seed: u64) -> PathBuf {
         let path = self.path(name);
-        plain(&args(&[
-            &"generate",
-            &"--len",
-            &len.to_string(),
-            &"--seed",
-            &seed.to_string(),
-            &"-o",
-            &path,
-        ]))
-        .ok();
+        let mut command = args(&[&"generate"]);
+        command.extend(args(lengths));
+        command.extend(args(&[&"--seed", &seed.to_string(), &"-o", &path]));
+        plain(&command).ok();
         path
     }
 
@@ -677,6 +683,22 @@ pub fn column<'a>(table: &'a (Vec<String>, Vec<Vec<String>>), name: &str) -> Vec
         .position(|h| h == name)
         .unwrap_or_else(|| panic!("no column {name} in {:?}", table.0));
     table.1.iter().map(|r| r[k].as_str()).collect()
+}
+
+/// A CIGAR with every operation written out: `2=1X` is `==X`.
+pub fn expand_cigar(cigar: &str) -> String {
+    let mut out = String::new();
+    let mut count = 0;
+    for c in cigar.chars() {
+        match c.to_digit(10) {
+            Some(d) => count = count * 10 + d as usize,
+            None => {
+                out.extend(std::iter::repeat_n(c, count));
+                count = 0;
+            }
+        }
+    }
+    out
 }
 
 /// The repository's `inputs/` file `name`.

@@ -13,25 +13,7 @@ use serde_json::{json, Value};
 
 use crate::browser::Browser;
 use crate::lecture::{quiet, small_texts};
-use crate::util::{self, args, Dir};
-
-/// `generate` of an `m x n` pair of random letters.
-fn pair(dir: &Dir, name: &str, m: usize, n: usize, seed: u64) -> PathBuf {
-    let path = dir.path(name);
-    util::plain(&args(&[
-        &"generate",
-        &"--len",
-        &m.to_string(),
-        &"--len2",
-        &n.to_string(),
-        &"--seed",
-        &seed.to_string(),
-        &"-o",
-        &path,
-    ]))
-    .ok();
-    path
-}
+use crate::util::{self, args, expand_cigar, Dir};
 
 /// The page's data block.
 fn data_block(page: &Path) -> Value {
@@ -39,6 +21,16 @@ fn data_block(page: &Path) -> Value {
     let start = text.find("id=\"run-data\">").unwrap() + "id=\"run-data\">".len();
     let end = start + text[start..].find("</script>").unwrap();
     serde_json::from_str(&text[start..end]).unwrap()
+}
+
+/// A sequence of the page's data block (`"x"` or `"y"`), as bytes.
+fn data_bytes(data: &Value, k: &str) -> Vec<u8> {
+    data[k]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_u64().unwrap() as u8)
+        .collect()
 }
 
 /// The trace's boundary messages: (from, to, bytes), in the trace's order.
@@ -89,35 +81,11 @@ fn costs(x: &[u8], y: &[u8], edit: bool) -> Vec<Vec<u64>> {
         .collect()
 }
 
-/// A CIGAR with every operation written out.
-fn expand(cigar: &str) -> String {
-    let mut out = String::new();
-    let mut count = 0;
-    for c in cigar.chars() {
-        match c.to_digit(10) {
-            Some(d) => count = count * 10 + d as usize,
-            None => {
-                out.extend(std::iter::repeat_n(c, count));
-                count = 0;
-            }
-        }
-    }
-    out
-}
-
 /// The page's walk spells the report's CIGAR: each step between two cells of the walk is the
 /// CIGAR's operation at its place from the end, and what is left takes the walk's last cell to
 /// the matrix's corner.
 fn check_walk(data: &Value, cigar: &str, what: &str) {
-    let bytes = |k: &str| -> Vec<u8> {
-        data[k]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|b| b.as_u64().unwrap() as u8)
-            .collect()
-    };
-    let (x, y) = (bytes("x"), bytes("y"));
+    let (x, y) = (data_bytes(data, "x"), data_bytes(data, "y"));
     let swapped = data["swapped"].as_bool().unwrap();
     let (x_alone, y_alone) = if swapped { ('D', 'I') } else { ('I', 'D') };
     let walk: Vec<(usize, usize)> = data["walk"]
@@ -132,7 +100,7 @@ fn check_walk(data: &Value, cigar: &str, what: &str) {
         })
         .collect();
     assert_eq!(walk[0], (x.len() - 1, y.len() - 1), "{what}");
-    let ops: Vec<char> = expand(cigar).chars().rev().collect();
+    let ops: Vec<char> = expand_cigar(cigar).chars().rev().collect();
     for (t, w) in walk.windows(2).enumerate() {
         let ((i, j), (a, b)) = (w[0], w[1]);
         let op = match (i - a, j - b) {
@@ -206,9 +174,9 @@ fn run_all(dir: &Dir, input: &Path, runs: &[(usize, &'static str)]) -> Vec<Run> 
 #[test]
 fn the_wave_page_carries_the_runs_messages_costs_and_cigar() {
     let dir = Dir::new();
-    let random = pair(&dir, "r64.txt", 64, 64, 3);
+    let random = dir.generated_pair("r64.txt", 64, 64, 3);
     // A pair whose walk hops from rank to rank on 2 ranks.
-    let hopping = pair(&dir, "h64.txt", 64, 64, 5);
+    let hopping = dir.generated_pair("h64.txt", 64, 64, 5);
     // The longer sequence first: the rows are the file's second.
     let swapped = dir.input("swapped.txt", b"GATTACAGATTACAGGA", b"GCATTAGATCACAG");
     let mut runs = Vec::new();
@@ -324,15 +292,11 @@ fn the_wave_page_carries_the_runs_messages_costs_and_cigar() {
         assert_eq!(data["cigar"], report["cigar"], "{what}");
         check_walk(&data, report["cigar"].as_str().unwrap(), &what);
         // The costs: the plain DP's, up to the run's; the last cell's is the answer's.
-        let bytes = |k: &str| -> Vec<u8> {
-            data[k]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|b| b.as_u64().unwrap() as u8)
-                .collect()
-        };
-        let want = costs(&bytes("x"), &bytes("y"), *problem == "edit");
+        let want = costs(
+            &data_bytes(&data, "x"),
+            &data_bytes(&data, "y"),
+            *problem == "edit",
+        );
         let steps = report["score_steps"].as_u64().unwrap();
         assert_eq!(wave["cost"].as_u64(), Some(steps), "{what}");
         let got = wave["costs"].as_array().unwrap();
@@ -387,7 +351,7 @@ fn the_wave_page_carries_the_runs_messages_costs_and_cigar() {
 #[test]
 fn wave_pictures_beyond_teaching_sizes_and_wave_schedules_are_refused() {
     let dir = Dir::new();
-    let big = pair(&dir, "big.txt", 65, 70, 1);
+    let big = dir.generated_pair("big.txt", 65, 70, 1);
     let html = dir.path("big.html");
     let run = util::mpirun(
         2,
@@ -474,7 +438,7 @@ fn ranges(m: i64, n: i64, bound: i64, ranks: usize, lcs: bool, t: i64) -> Vec<Op
 #[test]
 fn the_wave_page_plays_each_steps_ranges_and_halos() {
     let dir = Dir::new();
-    let input = pair(&dir, "r64.txt", 64, 64, 3);
+    let input = dir.generated_pair("r64.txt", 64, 64, 3);
     let runs = run_all(&dir, &input, &[(3, "edit")]);
     let r = &runs[0];
     let report = util::json(&r.json);

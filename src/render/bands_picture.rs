@@ -16,7 +16,7 @@ use super::picture::{check, hops, Picture};
 use super::pipeline::Pipeline;
 use super::style::{hex, rank_colour, DIAGONAL_COLOUR, TEXT_COLOUR};
 use super::xml::{num, SvgWriter};
-use super::{grid, timeline, walk};
+use super::{grid, timeline, title, walk};
 use crate::comm::protocol::Kind;
 use crate::comm::trace::MAX_TRACE_CELLS;
 use crate::error::Error;
@@ -272,27 +272,10 @@ fn draw(p: &Picture, full: bool) -> Result<String, Error> {
     root.extend(l.root_attributes());
     out.open("svg", &root);
     super::marks::defs(&mut out, l.side().max(20.0), pipe.active_ranks());
-    out.leaf(
-        "rect",
-        &[
-            ("class", "background".into()),
-            ("width", "100%".into()),
-            ("height", "100%".into()),
-            ("fill", "#ffffff".into()),
-        ],
-    );
+    super::marks::background(&mut out);
     if full {
-        out.text(
-            &[
-                ("class", "title".into()),
-                ("x", num(MARGIN)),
-                ("y", num(MARGIN + TITLE_PX)),
-                ("font-size", num(TITLE_PX)),
-                ("font-weight", "bold".into()),
-                ("fill", hex(TEXT_COLOUR)),
-            ],
-            &p.title,
-        );
+        // No swap note: the layout keeps no line for one.
+        title::line(&mut out, p);
     }
     axes(&mut out, p, pipe, &l);
     match l.detail {
@@ -719,16 +702,7 @@ mod tests {
     use super::*;
     use crate::engines::bands::BandPlan;
     use crate::engines::diagonal::schedule::Schedule;
-
-    fn parse(svg: &str) -> roxmltree::Document<'_> {
-        roxmltree::Document::parse(svg).unwrap()
-    }
-
-    fn class<'a>(doc: &'a roxmltree::Document, c: &str) -> Vec<roxmltree::Node<'a, 'a>> {
-        doc.descendants()
-            .filter(|e| e.attribute("class") == Some(c))
-            .collect()
-    }
+    use crate::render::xml::read::{class, parse};
 
     fn attr(n: &roxmltree::Node, name: &str) -> f64 {
         n.attribute(name).unwrap().parse().unwrap()

@@ -10,15 +10,15 @@
 //! sender's ink, drawn under the cells' texts; diagonals are numbered along the top and right
 //! edges. This module checks the picture, asks for its layout and draws the parts in order, each
 //! in a module of its own: what is shown ([`super::picture`]), where it goes (`layout`), the matrix
-//! (`grid`), the walk (`walk`) and the legend (`legend`); the title is drawn here. The marks and
+//! (`grid`), the walk (`walk`), the legend (`legend`) and the title (`title`). The marks and
 //! their classes: `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
-use super::layout::{swap_note, Layout, LEGEND_PX, MARGIN, TITLE_PX};
-use super::marks::defs;
+use super::layout::Layout;
+use super::marks::{background, defs};
 use super::picture::{check, hops, message_arrows, Picture};
-use super::style::{self, hex, HOP_COLOUR, TEXT_COLOUR};
+use super::style;
 use super::xml::{num, SvgWriter};
-use super::{grid, legend, walk};
+use super::{grid, legend, title, walk};
 use crate::engines::diagonal::schedule::Schedule;
 use crate::error::Error;
 
@@ -70,17 +70,9 @@ pub(super) fn draw(p: &Picture, full: bool) -> Result<String, Error> {
         ],
     );
     defs(&mut out, layout.cell, p.schedule.working_ranks());
-    out.leaf(
-        "rect",
-        &[
-            ("class", "background".into()),
-            ("width", "100%".into()),
-            ("height", "100%".into()),
-            ("fill", "#ffffff".into()),
-        ],
-    );
+    background(&mut out);
     if full {
-        title(&mut out, p);
+        title::draw(&mut out, p);
     }
     grid::axes(&mut out, p, &layout);
     grid::diagonal_labels(&mut out, p, &layout, !full);
@@ -99,30 +91,4 @@ pub(super) fn draw(p: &Picture, full: bool) -> Result<String, Error> {
     }
     out.close("svg");
     Ok(out.finish())
-}
-
-fn title(out: &mut SvgWriter, p: &Picture) {
-    out.text(
-        &[
-            ("class", "title".into()),
-            ("x", num(MARGIN)),
-            ("y", num(MARGIN + TITLE_PX)),
-            ("font-size", num(TITLE_PX)),
-            ("font-weight", "bold".into()),
-            ("fill", hex(TEXT_COLOUR)),
-        ],
-        &p.title,
-    );
-    if p.swapped {
-        out.text(
-            &[
-                ("class", "swap-note".into()),
-                ("x", num(MARGIN)),
-                ("y", num(MARGIN + TITLE_PX + 24.0)),
-                ("font-size", num(LEGEND_PX)),
-                ("fill", hex(HOP_COLOUR)),
-            ],
-            swap_note(p),
-        );
-    }
 }

@@ -1,7 +1,8 @@
 //! The matrix of a classroom picture: the axes with their indices and sequence bytes, the diagonal
 //! numbers along the top and right edges, the cells in their owners' colours (hatched beyond twelve
-//! ranks), the page's hidden diagonal outlines, the text in each cell and the boundary messages as
-//! arrows, each mark classed and tagged with what it means
+//! ranks, fenced where the owner changes: the wave's picture fences its cells here too), the page's
+//! hidden diagonal outlines, the text in each cell and the boundary messages as arrows, each mark
+//! classed and tagged with what it means
 //! (`docs/classroom.md#the-pictures-marks-and-the-pages-data`).
 
 use std::fmt::Write as _;
@@ -168,7 +169,6 @@ pub(super) fn diagonal_labels(out: &mut SvgWriter, p: &Picture, l: &Layout, ever
 pub(super) fn cells(out: &mut SvgWriter, p: &Picture, l: &Layout) {
     let s = p.schedule;
     out.group("cells");
-    let mut hatched = Vec::new();
     for i in 0..s.rows() {
         for j in 0..s.cols() {
             let owner = s.cell_proc(i, j);
@@ -190,12 +190,22 @@ pub(super) fn cells(out: &mut SvgWriter, p: &Picture, l: &Layout) {
                     ("fill", hex(rank_colour(owner))),
                 ],
             );
-            if let Some(id) = rank_hatch(owner).id() {
-                hatched.push((i, j, x, y, id));
-            }
         }
     }
-    // Thick lines where the owner changes: ownership told without colour.
+    fences_and_hatches(out, l, (s.rows(), s.cols()), |i, j| Some(s.cell_proc(i, j)));
+    out.close("g");
+}
+
+/// Over the cells of a `rows x cols` grid whose owners `owner` tells (`None`: a cell nobody
+/// owns, which takes no fence and no hatching): a thick line wherever two owned neighbours have
+/// different owners (ownership told without colour), then each owned cell's hatching beyond
+/// twelve ranks.
+pub(super) fn fences_and_hatches(
+    out: &mut SvgWriter,
+    l: &Layout,
+    (rows, cols): (usize, usize),
+    owner: impl Fn(usize, usize) -> Option<usize>,
+) {
     let fence = |out: &mut SvgWriter, a: (f64, f64), b: (f64, f64)| {
         out.leaf(
             "line",
@@ -211,35 +221,41 @@ pub(super) fn cells(out: &mut SvgWriter, p: &Picture, l: &Layout) {
             ],
         );
     };
-    for i in 0..s.rows() {
-        for j in 0..s.cols() {
+    for i in 0..rows {
+        for j in 0..cols {
+            let Some(k) = owner(i, j) else { continue };
             let (x, y) = l.corner(i, j);
-            let k = s.cell_proc(i, j);
-            if j + 1 < s.cols() && s.cell_proc(i, j + 1) != k {
+            let differs = |a: usize, b: usize| owner(a, b).is_some_and(|o| o != k);
+            if j + 1 < cols && differs(i, j + 1) {
                 fence(out, (x + l.cell - 0.5, y), (x + l.cell - 0.5, y + l.cell));
             }
-            if i + 1 < s.rows() && s.cell_proc(i + 1, j) != k {
+            if i + 1 < rows && differs(i + 1, j) {
                 fence(out, (x, y + l.cell - 0.5), (x + l.cell, y + l.cell - 0.5));
             }
         }
     }
-    for (i, j, x, y, id) in hatched {
-        out.leaf(
-            "rect",
-            &[
-                ("class", "hatch".into()),
-                ("data-i", i.to_string()),
-                ("data-j", j.to_string()),
-                ("x", num(x)),
-                ("y", num(y)),
-                ("width", num(l.cell - 1.0)),
-                ("height", num(l.cell - 1.0)),
-                ("fill", format!("url(#{id})")),
-                ("pointer-events", "none".into()),
-            ],
-        );
+    for i in 0..rows {
+        for j in 0..cols {
+            let Some(id) = owner(i, j).and_then(|k| rank_hatch(k).id()) else {
+                continue;
+            };
+            let (x, y) = l.corner(i, j);
+            out.leaf(
+                "rect",
+                &[
+                    ("class", "hatch".into()),
+                    ("data-i", i.to_string()),
+                    ("data-j", j.to_string()),
+                    ("x", num(x)),
+                    ("y", num(y)),
+                    ("width", num(l.cell - 1.0)),
+                    ("height", num(l.cell - 1.0)),
+                    ("fill", format!("url(#{id})")),
+                    ("pointer-events", "none".into()),
+                ],
+            );
+        }
     }
-    out.close("g");
 }
 
 /// One outline per diagonal (hidden until the page shows it): the staircase around its cells.
@@ -321,14 +337,32 @@ pub(super) fn cell_texts(out: &mut SvgWriter, p: &Picture, l: &Layout) {
         }
         out.close("g");
     }
+    texts(out, p, l, (s.rows(), s.cols()), |i, j| {
+        let owner = s.cell_proc(i, j);
+        let text = match p.values {
+            Some(v) => v[i][j].to_string(),
+            None => format!("p{owner}"),
+        };
+        Some((owner, text))
+    });
+}
+
+/// The `cell-texts` of a `rows x cols` grid: each cell's text and owner from `text` (`None`:
+/// the cell has no text), centred, haloed in the owner's colour so the walk passes behind it,
+/// white and bold on a match's disc of the walk.
+pub(super) fn texts(
+    out: &mut SvgWriter,
+    p: &Picture,
+    l: &Layout,
+    (rows, cols): (usize, usize),
+    text: impl Fn(usize, usize) -> Option<(usize, String)>,
+) {
     out.group("cell-texts");
     let on_walk: std::collections::HashSet<(usize, usize)> = p.path.iter().copied().collect();
-    for i in 0..s.rows() {
-        for j in 0..s.cols() {
-            let owner = s.cell_proc(i, j);
-            let text = match p.values {
-                Some(v) => v[i][j].to_string(),
-                None => format!("p{owner}"),
+    for i in 0..rows {
+        for j in 0..cols {
+            let Some((owner, text)) = text(i, j) else {
+                continue;
             };
             let disc = on_walk.contains(&(i, j)) && is_match(p, i, j);
             let (cx, cy) = l.at(i, j, 0.0, 0.0);

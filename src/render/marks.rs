@@ -1,6 +1,6 @@
 //! Marks every classroom picture refers to: the arrowheads (a message's in its sender's ink,
 //! edged in white like its shaft) and the hatchings of ranks beyond the twelve colours, in the
-//! picture's `<defs>`.
+//! picture's `<defs>`; and the white background every picture is drawn on.
 
 use plotters::style::RGBColor;
 
@@ -104,4 +104,17 @@ pub(super) fn defs(out: &mut SvgWriter, c: f64, ranks: usize) {
         out.close("pattern");
     }
     out.close("defs");
+}
+
+/// The white background under everything the picture draws.
+pub(super) fn background(out: &mut SvgWriter) {
+    out.leaf(
+        "rect",
+        &[
+            ("class", "background".into()),
+            ("width", "100%".into()),
+            ("height", "100%".into()),
+            ("fill", "#ffffff".into()),
+        ],
+    );
 }

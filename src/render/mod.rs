@@ -4,10 +4,11 @@
 //! with what it teaches besides the run in [`lesson`] and its legend in `page_legend`), the bands
 //! layout to scale ([`bands`]), and the look shared with the plots ([`style`]). A picture is made
 //! in steps, each in a module of its own: what it shows ([`picture`], a bands run's
-//! [`pipeline`], a wave run's steps in [`wavefront`]), where everything goes (`layout`), and the drawings of the matrix (`grid`), the
-//! walk (`walk`), the legend (`legend`) and the timeline (`timeline`), with the problem's words
-//! (`words`) written once. Every hand-written SVG is written by [`xml::SvgWriter`] and every text
-//! put into SVG or HTML escaped by [`xml::escape`].
+//! [`pipeline`], a wave run's steps in [`wavefront`]), where everything goes (`layout`), and the
+//! drawings of the matrix (`grid`), the walk (`walk`), the title (`title`), the legend (`legend`)
+//! and the timeline (`timeline`), with the problem's words (`words`) written once. Every
+//! hand-written SVG is written by [`xml::SvgWriter`] and every text put into SVG or HTML escaped
+//! by [`xml::escape`].
 
 pub mod bands;
 pub mod bands_picture;
@@ -25,6 +26,7 @@ pub mod style;
 pub mod svg;
 pub mod text;
 mod timeline;
+mod title;
 mod walk;
 pub mod wave_legend;
 pub mod wave_picture;

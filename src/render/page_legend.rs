@@ -39,6 +39,46 @@ pub(super) fn sample(marks: &[Mark]) -> String {
     out.finish().replace('\n', "")
 }
 
+/// The sample of a message: a shaft and its head in the sender's `ink`, edged in white as the
+/// grid draws a message.
+pub(super) fn message_sample(ink: &str) -> String {
+    sample(&[
+        (
+            "line",
+            &[
+                ("x1", "3"),
+                ("y1", "9"),
+                ("x2", "24"),
+                ("y2", "9"),
+                ("stroke", "#ffffff"),
+                ("stroke-width", "7"),
+            ],
+            "",
+        ),
+        (
+            "line",
+            &[
+                ("x1", "4"),
+                ("y1", "9"),
+                ("x2", "24"),
+                ("y2", "9"),
+                ("stroke", ink),
+                ("stroke-width", "4"),
+            ],
+            "",
+        ),
+        (
+            "path",
+            &[
+                ("d", "M21,2 L33,9 L21,16 z"),
+                ("fill", ink),
+                ("stroke", "#ffffff"),
+            ],
+            "",
+        ),
+    ])
+}
+
 /// The legend: what every mark of the page means.
 pub(super) fn legend(p: &Picture, solved: bool) -> String {
     let s = p.schedule;
@@ -132,41 +172,7 @@ pub(super) fn legend(p: &Picture, solved: bool) -> String {
         },
     );
     key(
-        sample(&[
-            (
-                "line",
-                &[
-                    ("x1", "3"),
-                    ("y1", "9"),
-                    ("x2", "24"),
-                    ("y2", "9"),
-                    ("stroke", "#ffffff"),
-                    ("stroke-width", "7"),
-                ],
-                "",
-            ),
-            (
-                "line",
-                &[
-                    ("x1", "4"),
-                    ("y1", "9"),
-                    ("x2", "24"),
-                    ("y2", "9"),
-                    ("stroke", &ink),
-                    ("stroke-width", "4"),
-                ],
-                "",
-            ),
-            (
-                "path",
-                &[
-                    ("d", "M21,2 L33,9 L21,16 z"),
-                    ("fill", &ink),
-                    ("stroke", "#ffffff"),
-                ],
-                "",
-            ),
-        ]),
+        message_sample(&ink),
         if p.bands.is_some() {
             "message of carries, in the sender's ink (its colour, dark): after a batch, a band \
              sends the next band the carry out of its last word for each of the batch's rows, \

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::layout::Key;
-use super::page_legend::sample;
+use super::page_legend::{message_sample, sample};
 use super::picture::{is_match, Picture};
 use super::style::{self, hex, rank_colour, rank_ink, DIAGONAL_COLOUR, RANK_COLOURS};
 use super::wavefront::Wavefronts;
@@ -211,41 +211,7 @@ pub(super) fn page_legend(p: &Picture, w: &Wavefronts) -> String {
         &words::html(SLIDE_WORDS),
     );
     key(
-        sample(&[
-            (
-                "line",
-                &[
-                    ("x1", "3"),
-                    ("y1", "9"),
-                    ("x2", "24"),
-                    ("y2", "9"),
-                    ("stroke", "#ffffff"),
-                    ("stroke-width", "7"),
-                ],
-                "",
-            ),
-            (
-                "line",
-                &[
-                    ("x1", "4"),
-                    ("y1", "9"),
-                    ("x2", "24"),
-                    ("y2", "9"),
-                    ("stroke", &ink),
-                    ("stroke-width", "4"),
-                ],
-                "",
-            ),
-            (
-                "path",
-                &[
-                    ("d", "M21,2 L33,9 L21,16 z"),
-                    ("fill", &ink),
-                    ("stroke", "#ffffff"),
-                ],
-                "",
-            ),
-        ]),
+        message_sample(&ink),
         "halo message, in the sender's ink, in the lane under the grid: after each step every \
          rank sends each neighbour one message (a header of 16 bytes, then 4 bytes per value: \
          the furthest rows the neighbour reads next), empty when it has nothing to pass",

@@ -13,17 +13,15 @@
 
 use std::fmt::Write as _;
 
-use super::grid;
-use super::layout::{Layout, LEGEND_PX, MARGIN, TITLE_PX};
-use super::marks::defs;
-use super::picture::{check, hops, is_match, Picture};
-use super::style::{
-    self, hex, rank_colour, rank_hatch, rank_ink, DIAGONAL_COLOUR, HOP_COLOUR, TEXT_COLOUR,
-};
+use super::layout::{Layout, MARGIN};
+use super::marks::{background, defs};
+use super::picture::{check, hops, Picture};
+use super::style::{self, hex, rank_colour, rank_ink, DIAGONAL_COLOUR, TEXT_COLOUR};
 use super::walk;
 use super::wave_legend::legend_keys;
 use super::wavefront::{Halo, Wavefronts};
 use super::xml::{num, SvgWriter};
+use super::{grid, title};
 use crate::error::Error;
 
 /// Largest number of rows or columns a wave picture or page is drawn for: the diagonal
@@ -104,17 +102,9 @@ fn draw(p: &Picture, full: bool) -> Result<String, Error> {
         ],
     );
     defs(&mut out, l.cell, w.ranks);
-    out.leaf(
-        "rect",
-        &[
-            ("class", "background".into()),
-            ("width", "100%".into()),
-            ("height", "100%".into()),
-            ("fill", "#ffffff".into()),
-        ],
-    );
+    background(&mut out);
     if full {
-        title(&mut out, p);
+        title::draw(&mut out, p);
     }
     grid::axes(&mut out, p, &l);
     cells(&mut out, w, &l);
@@ -134,32 +124,6 @@ fn draw(p: &Picture, full: bool) -> Result<String, Error> {
     Ok(out.finish())
 }
 
-fn title(out: &mut SvgWriter, p: &Picture) {
-    out.text(
-        &[
-            ("class", "title".into()),
-            ("x", num(MARGIN)),
-            ("y", num(MARGIN + TITLE_PX)),
-            ("font-size", num(TITLE_PX)),
-            ("font-weight", "bold".into()),
-            ("fill", hex(TEXT_COLOUR)),
-        ],
-        &p.title,
-    );
-    if p.swapped {
-        out.text(
-            &[
-                ("class", "swap-note".into()),
-                ("x", num(MARGIN)),
-                ("y", num(MARGIN + TITLE_PX + 24.0)),
-                ("font-size", num(LEGEND_PX)),
-                ("fill", hex(HOP_COLOUR)),
-            ],
-            super::layout::swap_note(p),
-        );
-    }
-}
-
 /// The point after `i` bytes of `x` and `j` of `y`: the bottom-right corner of cell
 /// `(i − 1, j − 1)`.
 fn corner(l: &Layout, i: i64, j: i64) -> (f64, f64) {
@@ -170,7 +134,6 @@ fn corner(l: &Layout, i: i64, j: i64) -> (f64, f64) {
 /// and diagonal; an unreached one white; thick lines where the rank changes.
 fn cells(out: &mut SvgWriter, w: &Wavefronts, l: &Layout) {
     out.group("cells");
-    let mut hatched = Vec::new();
     for i in 0..w.rows {
         for j in 0..w.cols {
             let (x, y) = l.corner(i, j);
@@ -185,9 +148,6 @@ fn cells(out: &mut SvgWriter, w: &Wavefronts, l: &Layout) {
                     attrs.push(("data-t", w.cost_of(i, j).to_string()));
                     attrs.push(("data-owner", owner.to_string()));
                     attrs.push(("fill", hex(rank_colour(owner))));
-                    if let Some(id) = rank_hatch(owner).id() {
-                        hatched.push((i, j, x, y, id));
-                    }
                 }
                 None => {
                     attrs.push(("data-unreached", "1".into()));
@@ -204,50 +164,7 @@ fn cells(out: &mut SvgWriter, w: &Wavefronts, l: &Layout) {
             out.leaf("rect", &attrs);
         }
     }
-    let fence = |out: &mut SvgWriter, a: (f64, f64), b: (f64, f64)| {
-        out.leaf(
-            "line",
-            &[
-                ("class", "fence".into()),
-                ("x1", num(a.0)),
-                ("y1", num(a.1)),
-                ("x2", num(b.0)),
-                ("y2", num(b.1)),
-                ("stroke", hex(TEXT_COLOUR)),
-                ("stroke-width", num((l.cell * 0.06).clamp(1.5, 3.0))),
-                ("stroke-linecap", "square".into()),
-            ],
-        );
-    };
-    for i in 0..w.rows {
-        for j in 0..w.cols {
-            let Some(k) = w.owner(i, j) else { continue };
-            let (x, y) = l.corner(i, j);
-            let differs = |a: usize, b: usize| w.owner(a, b).is_some_and(|o| o != k);
-            if j + 1 < w.cols && differs(i, j + 1) {
-                fence(out, (x + l.cell - 0.5, y), (x + l.cell - 0.5, y + l.cell));
-            }
-            if i + 1 < w.rows && differs(i + 1, j) {
-                fence(out, (x, y + l.cell - 0.5), (x + l.cell, y + l.cell - 0.5));
-            }
-        }
-    }
-    for (i, j, x, y, id) in hatched {
-        out.leaf(
-            "rect",
-            &[
-                ("class", "hatch".into()),
-                ("data-i", i.to_string()),
-                ("data-j", j.to_string()),
-                ("x", num(x)),
-                ("y", num(y)),
-                ("width", num(l.cell - 1.0)),
-                ("height", num(l.cell - 1.0)),
-                ("fill", format!("url(#{id})")),
-                ("pointer-events", "none".into()),
-            ],
-        );
-    }
+    grid::fences_and_hatches(out, l, (w.rows, w.cols), |i, j| w.owner(i, j));
     out.close("g");
 }
 
@@ -350,36 +267,10 @@ fn cell_texts(out: &mut SvgWriter, p: &Picture, w: &Wavefronts, l: &Layout) {
     if !l.cell_text {
         return;
     }
-    out.group("cell-texts");
-    let on_walk: std::collections::HashSet<(usize, usize)> = p.path.iter().copied().collect();
-    for i in 0..w.rows {
-        for j in 0..w.cols {
-            let Some(owner) = w.owner(i, j) else { continue };
-            let (cx, cy) = l.at(i, j, 0.0, 0.0);
-            let mut attrs = vec![
-                ("class", "cell-text".into()),
-                ("data-i", i.to_string()),
-                ("data-j", j.to_string()),
-                ("x", num(cx)),
-                ("y", num(cy)),
-                ("font-size", num(l.value_px)),
-                ("text-anchor", "middle".into()),
-                ("dominant-baseline", "central".into()),
-            ];
-            if on_walk.contains(&(i, j)) && is_match(p, i, j) {
-                attrs.push(("data-disc", "1".into()));
-                attrs.push(("fill", "#ffffff".into()));
-                attrs.push(("font-weight", "bold".into()));
-            } else {
-                attrs.push(("fill", hex(TEXT_COLOUR)));
-                attrs.push(("stroke", hex(rank_colour(owner))));
-                attrs.push(("stroke-width", "4".into()));
-                attrs.push(("paint-order", "stroke".into()));
-            }
-            out.text(&attrs, &w.cost_of(i, j).to_string());
-        }
-    }
-    out.close("g");
+    grid::texts(out, p, l, (w.rows, w.cols), |i, j| {
+        w.owner(i, j)
+            .map(|owner| (owner, w.cost_of(i, j).to_string()))
+    });
 }
 
 /// Height of the lane of `ranks` ranks.
@@ -536,17 +427,8 @@ mod tests {
     use crate::comm::trace::Event;
     use crate::engines::diagonal::schedule::Schedule;
     use crate::engines::wave::plan::WavePlan;
+    use crate::render::xml::read::{class, parse};
     use lcs_core::problem::Problem;
-
-    fn parse(svg: &str) -> roxmltree::Document<'_> {
-        roxmltree::Document::parse(svg).unwrap()
-    }
-
-    fn class<'a>(doc: &'a roxmltree::Document, c: &str) -> Vec<roxmltree::Node<'a, 'a>> {
-        doc.descendants()
-            .filter(|n| n.attribute("class") == Some(c))
-            .collect()
-    }
 
     #[test]
     fn a_wave_picture_has_a_cell_per_cell_a_front_per_step_and_a_lane_message_per_halo() {

@@ -101,6 +101,22 @@ impl SvgWriter {
     }
 }
 
+/// The pictures' tests read what the writer wrote back: a document parsed, its marks by class.
+#[cfg(test)]
+pub(super) mod read {
+    /// `svg` parsed; it must be well-formed.
+    pub fn parse(svg: &str) -> roxmltree::Document<'_> {
+        roxmltree::Document::parse(svg).unwrap()
+    }
+
+    /// The elements of class `c`, in document order.
+    pub fn class<'a>(doc: &'a roxmltree::Document, c: &str) -> Vec<roxmltree::Node<'a, 'a>> {
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some(c))
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
