@@ -83,6 +83,23 @@ impl Front {
     }
 }
 
+/// A clock read once per phase of a step: each reading ends one phase and starts the next.
+struct Lap(Instant);
+
+impl Lap {
+    fn start() -> Lap {
+        Lap(Instant::now())
+    }
+
+    /// Seconds since the last reading.
+    fn next(&mut self) -> f64 {
+        let now = Instant::now();
+        let seconds = now.duration_since(self.0).as_secs_f64();
+        self.0 = now;
+        seconds
+    }
+}
+
 /// The parts of `own` to compute before the messages go: the runs the neighbours need, and the
 /// last cell's diagonal; and the rest, after.
 fn order(plan: &WavePlan, (t, cp): (usize, bool), r: usize, own: &Run) -> (Vec<Run>, Vec<Run>) {
@@ -196,7 +213,8 @@ pub fn run(
         };
         let mut lengths = [0usize; 2];
         let sent_done = mpi::request::scope(|scope| {
-            let started = Instant::now();
+            // One clock reading per phase, each ending the one before.
+            let mut lap = Lap::start();
             let mut receives = Vec::with_capacity(2);
             for ((slot, &q), buffer) in neighbours.iter().enumerate().zip(&mut received) {
                 if shown[slot] {
@@ -212,9 +230,8 @@ pub fn run(
                     source.immediate_receive_into_with_tag(scope, &mut buffer[..], tag::HALO);
                 receives.push((slot, request));
             }
-            times.send += started.elapsed().as_secs_f64();
+            times.send += lap.next();
 
-            let started = Instant::now();
             for part in &early {
                 let prev = lcs_core::wave::front::Prev {
                     first: prev.first,
@@ -239,9 +256,8 @@ pub fn run(
                     }
                 }
             }
-            times.compute += started.elapsed().as_secs_f64();
+            times.compute += lap.next();
 
-            let started = Instant::now();
             let mut sends = Vec::with_capacity(2);
             for (slot, &q) in neighbours.iter().enumerate() {
                 if shown[slot] {
@@ -270,9 +286,8 @@ pub fn run(
                     ));
                 }
             }
-            times.send += started.elapsed().as_secs_f64();
+            times.send += lap.next();
 
-            let started = Instant::now();
             if known.is_none() {
                 for part in &rest {
                     let prev = lcs_core::wave::front::Prev {
@@ -290,9 +305,8 @@ pub fn run(
                     ));
                 }
             }
-            times.compute += started.elapsed().as_secs_f64();
+            times.compute += lap.next();
 
-            let started = Instant::now();
             for (slot, request) in receives {
                 let status = wait.wait(request);
                 lengths[slot] = usize::try_from(status.count(i32::equivalent_datatype()))
@@ -302,7 +316,7 @@ pub fn run(
             for request in sends {
                 waiting.wait(request);
             }
-            times.wait_receive += started.elapsed().as_secs_f64();
+            times.wait_receive += lap.next();
             known.is_some()
         });
         // The neighbours heard from this step: those that had not said the fill was over.

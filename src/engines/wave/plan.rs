@@ -107,26 +107,36 @@ impl WavePlan {
 
     /// Ranks sharing step `t`.
     pub fn active(&self, t: usize) -> usize {
-        (self.reach.count(t) / MIN_SHARE).clamp(1, self.ranks)
+        self.active_of(self.reach.count(t))
     }
 
-    fn split(&self, t: usize) -> Split {
-        Split::new(self.reach.count(t), self.active(t))
+    /// Ranks sharing a step of `count` diagonals.
+    fn active_of(&self, count: usize) -> usize {
+        (count / MIN_SHARE).clamp(1, self.ranks)
+    }
+
+    /// Step `t`'s first diagonal and split, or `None` past the bound: the step's reach is
+    /// worked out once (the fill asks this many times a step).
+    fn split(&self, t: usize) -> Option<(i64, Split)> {
+        let (lo, hi) = self.reach.range(t)?;
+        // The stride is 1 or 2: a shift, not a division.
+        let count = ((hi - lo) >> (self.reach.stride() - 1)) as usize + 1;
+        Some((lo, Split::new(count, self.active_of(count))))
     }
 
     /// Rank `r`'s diagonals of step `t`, or `None`.
     pub fn own(&self, t: usize, r: usize) -> Option<Run> {
-        let (lo, _) = self.reach.range(t)?;
-        let items = self.split(t).range(r);
+        let (lo, split) = self.split(t)?;
+        let items = split.range(r);
         let s = self.reach.stride();
         (!items.is_empty()).then(|| lo + s * items.start as i64..=lo + s * (items.end as i64 - 1))
     }
 
     /// The rank owning diagonal `k` of step `t` (which the step reaches).
     pub fn owner(&self, t: usize, k: i64) -> usize {
-        let (lo, _) = self.reach.range(t).expect("a reached step");
-        let item = ((k - lo) / self.reach.stride()) as usize;
-        self.split(t).owner(item)
+        let (lo, split) = self.split(t).expect("a reached step");
+        let item = ((k - lo) >> (self.reach.stride() - 1)) as usize;
+        split.owner(item)
     }
 
     /// The diagonals of step `t` within `run` widened by `by` each way, inside the step's
