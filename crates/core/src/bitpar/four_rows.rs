@@ -28,8 +28,9 @@ use super::seams::{Carries4, SeamWords};
 const LAG: usize = 3;
 
 /// Steps from the first row's first word to the last row's: the length of the prologue and
-/// of the epilogue.
+/// of the epilogue. Words whose carries a logged call reports are at least `SPAN + 1` apart.
 const SPAN: usize = 3 * LAG;
+const _: () = assert!(SPAN + 1 == super::seams::LOGGED_APART);
 
 /// One step's output for the four lanes: the new state and the traceback bits (where asked),
 /// `P` planes of each.
@@ -407,9 +408,8 @@ const LOGGED_WORDS: usize = 256;
 /// `seams` asks reported through `seam(t, carries)` in increasing `t`, packed
 /// ([`super::seams`]). `kernel(words, carry, logged)` steps the run's words `words` from `carry`
 /// and returns the carries out: with `Some` as [`step4_logged`] does (at most
-/// [`LOGGED_WORDS`] words asked, counted from `words.start`), with `None` as [`step4`]. A run
-/// with no word asked is one plain call; words asked `SPAN` apart or closer go through `kernel`
-/// in pieces that end at them instead, a call each.
+/// [`LOGGED_WORDS`] words asked, counted from `words.start`), with `None` as [`step4`]. The
+/// words asked are more than `SPAN` apart; a run with none is one plain call.
 ///
 /// # Safety
 ///
@@ -426,19 +426,7 @@ pub(super) unsafe fn seams_in_pieces<K: Step<P>, const P: usize>(
     if seams.first >= width {
         return kernel(0..width, carry_in, None);
     }
-    if seams.every <= SPAN {
-        let step = |words, c| kernel(words, c, None);
-        let packed = |t, c: [K::Carry; 4]| {
-            let words = c.map(K::carry_words);
-            let byte = (0..4).fold(0, |acc, r| {
-                (0..P).fold(acc, |acc, p| {
-                    acc | ((words[r][p] >> 63) as u8) << (4 * p + r)
-                })
-            });
-            seam(t, Carries4(byte ^ K::COMPLEMENTED));
-        };
-        return super::seams::in_pieces(width, seams, carry_in, step, packed);
-    }
+    assert!(seams.every > SPAN, "logged words {} apart", seams.every);
     let mut out = [MaybeUninit::<u8>::uninit(); LOGGED_WORDS];
     let (mut carry, mut t) = (carry_in, seams.first);
     let mut start = 0;

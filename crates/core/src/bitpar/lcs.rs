@@ -198,7 +198,8 @@ pub fn step4_seams(
     step4_seams_with(kernel, v, pm, carry_in, seams, seam)
 }
 
-/// [`step4_seams`] on the given kernel, which must be available (see [`step4_with`]).
+/// [`step4_seams`] on the given kernel, which must be available (see [`step4_with`]); for
+/// words closer than [`LOGGED_APART`](seams::LOGGED_APART), on the portable one.
 #[inline]
 pub fn step4_seams_with(
     kernel: Kernel,
@@ -212,6 +213,11 @@ pub fn step4_seams_with(
         pm.iter().all(|p| p.len() == v.len()),
         "mask and band widths differ"
     );
+    // The portable kernel stops at close words for nothing; the vector ones would stop often.
+    let kernel = match seams.every < seams::LOGGED_APART {
+        true => Kernel::Portable,
+        false => kernel,
+    };
     match kernel {
         Kernel::Portable => {
             let none = || [&mut [][..], &mut [][..], &mut [][..], &mut [][..]];
@@ -460,7 +466,7 @@ mod tests {
     }
 
     /// The words a seam step is asked for in the tests, `(first, every)`: every word, words
-    /// closer than the vector kernels' span (which they step in pieces) and just past it, the
+    /// closer than the vector kernels log (the portable kernel reports them) and just as far, the
     /// engine's spacings, and none (see [`asked`]).
     const SEAM_WORDS: [(usize, usize); 9] = [
         (0, 1),

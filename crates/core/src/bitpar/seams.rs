@@ -11,10 +11,16 @@
 //! The portable kernels and the single-row steps step the run in pieces that end at the reported
 //! words (`in_pieces`): their carry is a scalar between words, so a piece costs nothing more.
 //! The vector kernels (`four_rows`) cannot stop without paying their prologue and epilogue again;
-//! they step the whole run in one call and log, at every step, the sign bits of the lanes' carries
-//! (one byte), from which the reported words' carries are read afterwards.
+//! they step the whole run in one call and take the reported words' carries off their lanes as
+//! they go, for words at least [`LOGGED_APART`] apart; closer words go through the portable
+//! kernel.
 
 use std::ops::Range;
+
+/// The closest words the vector kernels report in one call: they take a word's four carries
+/// at four steps 3 apart (the wavefront's lag), and closer words would interleave those steps.
+/// Closer words are reported by the portable kernel.
+pub const LOGGED_APART: usize = 10;
 
 /// The words whose carries out a seam step reports: `first`, `first + every`, … (those below
 /// the run's width; none when `first` is past it).
