@@ -125,20 +125,23 @@ impl<'de> serde::Deserialize<'de> for Checkpoint {
 }
 
 impl Checkpoint {
-    /// The interval that keeps fewest rows for `m` rows, the same for every band: the `K` that
-    /// makes `floor((m-1)/K) + min(K, m)` least, near `sqrt(m)` (`K + floor(N/K)` is smallest
-    /// near `K = sqrt(N)`, where it is about `2 sqrt(N)`; since it is at least `K`, no `K`
-    /// above `2 sqrt(N) + 2` can win). A band's checkpoints hold only their windows, its block
-    /// at most the words between two seams, and its seams depend on `K`, so
-    /// [`Checkpoint::auto`]'s exact least may differ; this one is found in O(sqrt m) at any
-    /// length.
+    /// The interval that keeps fewest rows for `m` rows, the same for every band: the `K`
+    /// among the multiples of four that makes `floor((m-1)/K) + min(K, m)` least, near
+    /// `sqrt(m)` (`K + floor(N/K)` is smallest near `K = sqrt(N)`, where it is about
+    /// `2 sqrt(N)`; since it is at least `K`, no `K` above `2 sqrt(N) + 2` can win). A
+    /// multiple of four puts each checkpoint after the last of four rows the fill steps
+    /// together, so that no row of the fill goes alone (a checkpoint must see the state after
+    /// its own row). A band's checkpoints hold only their windows, its block at most the words
+    /// between two seams, and its seams depend on `K`, so [`Checkpoint::auto`]'s exact least
+    /// may differ; this one is found in O(sqrt m) at any length.
     pub fn leanest(m: usize) -> Checkpoint {
         if m == 0 {
-            return Checkpoint::Every(1);
+            return Checkpoint::Every(kernel::FUSED_ROWS);
         }
         let g = |k: usize| (m - 1) / k + k.min(m);
-        let limit = m.min(2 * (m - 1).isqrt() + 2);
-        Checkpoint::Every((1..=limit).min_by_key(|&k| g(k)).unwrap_or(1))
+        let limit = m.min(2 * (m - 1).isqrt() + 2).max(kernel::FUSED_ROWS);
+        let fused = (kernel::FUSED_ROWS..=limit).step_by(kernel::FUSED_ROWS);
+        Checkpoint::Every(fused.min_by_key(|&k| g(k)).unwrap_or(kernel::FUSED_ROWS))
     }
 }
 
@@ -960,6 +963,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn leanest_checkpoints_fall_after_fused_rows() {
+        // A multiple of four, keeping at most two rows more than the least over every K.
+        for m in (0..2000).chain([50_000, 1_000_000]) {
+            let Checkpoint::Every(k) = Checkpoint::leanest(m) else {
+                panic!("checkpoints");
+            };
+            assert!(k.is_multiple_of(4), "m = {m}: K = {k}");
+            if m > 0 {
+                let g = |k: usize| (m - 1) / k + k.min(m);
+                let best = (1..=m).map(g).min().unwrap();
+                assert!(g(k) <= best + 2, "m = {m}: K = {k} keeps {} > {best}", g(k));
+            }
+        }
+        assert_eq!(Checkpoint::leanest(50_000), Checkpoint::Every(212));
+        assert_eq!(Checkpoint::leanest(1_000_000), Checkpoint::Every(1000));
     }
 
     #[test]
