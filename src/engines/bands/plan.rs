@@ -23,9 +23,10 @@ use lcs_core::split::Split;
 /// The traceback recomputes a block of rows over the words from the seam at or before the walk's
 /// word to that word, `f / 2` words on average; the fill, whose kernel reports the carries at
 /// the seams as it steps the row (`lcs_core::bitpar::seams`), spends a few instructions per row
-/// at each, and each holds a bit per row and plane. Below 16 the fill's share grows while the
-/// walk gains little: its narrow windows cost their calls more than their words (the figures
-/// are in `docs/performance.md`).
+/// at each, and each holds a bit per row and plane. Below 16 the fill's cost grows (seams
+/// closer than `lcs_core::bitpar::seams::LOGGED_APART` leave the vector kernels) while the walk
+/// gains little: its narrow windows cost their calls more than their words (the figures are in
+/// `docs/performance.md`).
 pub const SEAM_WORDS: usize = 16;
 
 /// Seams hold at most `1 / SEAM_SHARE` of the checkpoints' memory ([`BandPlan::seam_words`]).
