@@ -1,14 +1,15 @@
 //! Micro-benchmark of the kernels alone, no MPI: the dense store's diagonal segment, the
-//! bit-parallel row steps (LCS and edit distance, one row and four fused, plain and traced, on
-//! every kernel this CPU runs: [`Kernel::available`]), one band of the bands engine (its fill and
-//! its traceback, with and without checkpoints), and the search kernels. How each is timed and
+//! bit-parallel row steps (LCS and edit distance, one row and four fused, plain, traced and
+//! reporting the carries at seams, on every kernel this CPU runs: [`Kernel::available`]), one
+//! band of the bands engine (its fill and its traceback, with checkpoints and seams of several
+//! spacings, and with every bit), and the search kernels. How each is timed and
 //! where the figures go: `docs/performance.md#measuring`. Run with `cargo bench --bench kernel`, or
 //! `-- steps` (or `dense`, `band`, `search`, `narrow`) for some sections only.
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use lcs_core::bitpar::{self, edit, Kernel, Masks, FUSED_ROWS, WORD_BITS};
+use lcs_core::bitpar::{self, edit, Carries4, Kernel, Masks, SeamWords, FUSED_ROWS, WORD_BITS};
 use lcs_core::problem::{Path, Problem};
 use lcs_core::random::Random;
 use lcs_core::recurrence::{Edit, Lcs, Recurrence, Value};
@@ -76,11 +77,10 @@ fn dense<V: Value, R: Recurrence>(name: &str) {
 }
 
 /// One band holding every column: fill, walk and the traceback's recomputation, row by row and
-/// four rows fused, with checkpoints (segments of `G` words for several `G`, the last as wide as
-/// the band: no carries kept inside it, the recompute from the band's first word) and with
-/// every bit. The configurations take turns, five rounds, and each figure is the best round.
-fn band(problem: Problem) {
-    let (m, n) = (20_000, 200_000);
+/// four rows fused, with checkpoints (seams every `f` words for several `f`, and none: the
+/// recompute from the band's first word) and with every bit. The configurations take turns,
+/// five rounds, and each figure is the best round.
+fn band(problem: Problem, (m, n): (usize, usize)) {
     let mut rng = Random::new(1);
     let x = rng.bytes(m, b"ACGT");
     let y = rng.bytes(n, b"ACGT");
@@ -88,17 +88,17 @@ fn band(problem: Problem) {
     let edge = mpi_lcs::engines::bands::kernel::left_edge(problem);
     let words = (m * plan.total_words()) as f64;
     let k = m.isqrt();
-    let g = plan.segment_words();
+    let f = plan.seam_words(k);
     let wide = plan.total_words();
-    // (mode, four rows fused, G)
+    // (mode, four rows fused, f)
     let configs = [
-        (Checkpoint::Every(k), false, g),
-        (Checkpoint::Every(k), true, 8),
-        (Checkpoint::Every(k), true, 16),
-        (Checkpoint::Every(k), true, 32),
-        (Checkpoint::Every(k), true, 64),
+        (Checkpoint::Every(k), false, f),
         (Checkpoint::Every(k), true, wide),
-        (Checkpoint::Full, true, g),
+        (Checkpoint::Every(k), true, 256),
+        (Checkpoint::Every(k), true, 64),
+        (Checkpoint::Every(k), true, 32),
+        (Checkpoint::Every(k), true, 16),
+        (Checkpoint::Full, true, f),
     ];
     struct Best {
         fill: f64,
@@ -118,8 +118,8 @@ fn band(problem: Problem) {
         })
         .collect();
     for _ in 0..5 {
-        for (&(mode, fused, g), best) in configs.iter().zip(&mut best) {
-            let plan = plan.with_segment_words(g);
+        for (&(mode, fused, f), best) in configs.iter().zip(&mut best) {
+            let plan = plan.with_seam_words(f);
             let mut band = BandStore::new(&plan, 0, &x, &y, mode);
             let started = Instant::now();
             if fused {
@@ -151,14 +151,14 @@ fn band(problem: Problem) {
             best.answer = black_box(answer);
         }
     }
-    for (&(mode, fused, g), best) in configs.iter().zip(&best) {
-        let segments = match mode {
-            Checkpoint::Every(_) if g >= wide => ", no segments".to_owned(),
-            Checkpoint::Every(_) => format!(", G = {g}"),
+    for (&(mode, fused, f), best) in configs.iter().zip(&best) {
+        let seams = match mode {
+            Checkpoint::Every(_) if f >= wide => ", no seams".to_owned(),
+            Checkpoint::Every(_) => format!(", seams every {f} words"),
             Checkpoint::Full => String::new(),
         };
         println!(
-            "band {problem} {m} x {n} {mode:?}{segments}, {}: fill {:.3} s = {:.3} ns/word; \
+            "band {problem} {m} x {n} {mode:?}{seams}, {}: fill {:.3} s = {:.3} ns/word; \
              walk {:.4} s ({:.1}% of the fill), recompute {:.2}% of the fill's words at {} \
              ns/word; answer {}",
             if fused { "4 rows fused" } else { "row by row" },
@@ -181,7 +181,8 @@ fn fused<'a>(rows: &[&'a [u64]]) -> [&'a [u64]; FUSED_ROWS] {
 /// The row steps alone: LCS ([`bitpar::step`] and its siblings) and edit distance
 /// ([`edit::step`] and its siblings) over one run of `words` words, `ROWS` rows per call. The
 /// traced variants write their bits into the same four rows again and again, so these figures
-/// leave out the memory traffic a band's fill adds when it keeps every bit.
+/// leave out the memory traffic a band's fill adds when it keeps every bit; the seam variants
+/// report the four rows' carries out of every 16th word, as a checkpointed band's fill does.
 fn steps(words: usize) {
     const ROWS: usize = 64;
     let mut rng = Random::new(2);
@@ -209,7 +210,13 @@ fn steps(words: usize) {
         }),
     ];
     // The fused LCS steps on every kernel this CPU runs.
-    let lcs4: Vec<(Kernel, [f64; 2])> = Kernel::available()
+    const SEAM: usize = 16;
+    let every = SeamWords {
+        first: SEAM - 1,
+        every: SEAM,
+    };
+    let mut seamed = vec![Carries4::default(); words.div_ceil(SEAM)];
+    let lcs4: Vec<(Kernel, [f64; 3])> = Kernel::available()
         .into_iter()
         .map(|kernel| {
             let plain = ns_per_cell(units, || {
@@ -228,7 +235,15 @@ fn steps(words: usize) {
                 }
                 black_box(&up);
             });
-            (kernel, [plain, traced])
+            let seams = ns_per_cell(units, || {
+                for r in eq.chunks_exact(FUSED_ROWS) {
+                    let carry = [false; FUSED_ROWS];
+                    let put = |t: usize, c: Carries4| seamed[t / SEAM] = c;
+                    bitpar::step4_seams_with(kernel, &mut v, fused(r), carry, every, put);
+                }
+                black_box(&seamed);
+            });
+            (kernel, [plain, traced, seams])
         })
         .collect();
 
@@ -250,7 +265,7 @@ fn steps(words: usize) {
         }),
     ];
     // The fused edit steps on every kernel this CPU runs.
-    let edit4: Vec<(Kernel, [f64; 2])> = Kernel::available()
+    let edit4: Vec<(Kernel, [f64; 3])> = Kernel::available()
         .into_iter()
         .map(|kernel| {
             let plain = ns_per_cell(units, || {
@@ -276,24 +291,31 @@ fn steps(words: usize) {
                 }
                 black_box((&up, &sub));
             });
-            (kernel, [plain, traced])
+            let seams = ns_per_cell(units, || {
+                for r in eq.chunks_exact(FUSED_ROWS) {
+                    let put = |t: usize, c: Carries4| seamed[t / SEAM] = c;
+                    edit::step4_seams_with(kernel, &mut pv, &mut mv, fused(r), hin, every, put);
+                }
+                black_box(&seamed);
+            });
+            (kernel, [plain, traced, seams])
         })
         .collect();
     let [one, one_traced] = lcs;
     println!("lcs  row step over {words} words: one row {one:.3} ns/word (traced {one_traced:.3})");
-    for (kernel, [four, four_traced]) in lcs4 {
+    for (kernel, [four, four_traced, four_seams]) in lcs4 {
         println!(
             "lcs  row step over {words} words: four fused, {:<8} {four:.3} ns/word (traced \
-             {four_traced:.3})",
+             {four_traced:.3}, seams every {SEAM} {four_seams:.3})",
             kernel.name()
         );
     }
     let [one, one_traced] = edit;
     println!("edit row step over {words} words: one row {one:.3} ns/word (traced {one_traced:.3})");
-    for (kernel, [four, four_traced]) in edit4 {
+    for (kernel, [four, four_traced, four_seams]) in edit4 {
         println!(
             "edit row step over {words} words: four fused, {:<8} {four:.3} ns/word (traced \
-             {four_traced:.3})",
+             {four_traced:.3}, seams every {SEAM} {four_seams:.3})",
             kernel.name()
         );
     }
@@ -521,8 +543,11 @@ fn main() {
         dense::<u32, Edit>("u32");
     }
     if run("band") {
-        band(Problem::Lcs);
-        band(Problem::Edit);
+        // A wide band, and large_3's at one rank.
+        for shape in [(20_000, 200_000), (50_000, 50_000)] {
+            band(Problem::Lcs, shape);
+            band(Problem::Edit, shape);
+        }
     }
     if run("steps") {
         // A band of large_3 at one rank, and a run that is no longer short beside the fused

@@ -11,7 +11,7 @@ use lcs_core::problem::Problem;
 
 use super::carry;
 use super::kept::Kept;
-use super::kernel::{left_edge, step, step4, step4_segments, step_segments, Planes, FUSED_ROWS};
+use super::kernel::{left_edge, step, step4, step4_seams, step_seams, Planes, FUSED_ROWS};
 use super::store::{BandStore, Trace};
 
 /// With checkpoints every `k` rows: after row `i`, copies the state's words `window` (the
@@ -63,15 +63,16 @@ impl BandStore<'_> {
                 k,
                 checkpoints,
                 carries,
+                f,
                 seams,
                 ..
             } => {
                 let words = m.div_ceil(bitpar::WORD_BITS);
                 carry::set_payload(carries, words, problem.planes(), i, carry_in);
-                let g = self.plan.segment_words();
                 let eq = self.masks.of(self.x[i]);
                 let at = (i, window.clone());
-                let carry_out = step_segments(problem, &mut self.state, eq, carry_in, g, seams, at);
+                let kept = (*f, seams);
+                let carry_out = step_seams(problem, &mut self.state, eq, carry_in, kept, at);
                 keep_checkpoint((*k, m), (i, window), &self.state, checkpoints);
                 carry_out
             }
@@ -121,6 +122,7 @@ impl BandStore<'_> {
                 k,
                 checkpoints,
                 carries,
+                f,
                 seams,
                 ..
             } => {
@@ -128,10 +130,9 @@ impl BandStore<'_> {
                 for (d, &c) in carry_in.iter().enumerate() {
                     carry::set_payload(carries, words, problem.planes(), i + d, c);
                 }
-                let g = self.plan.segment_words();
                 let at = (i, window.clone());
-                let carry_out =
-                    step4_segments(problem, &mut self.state, eq, carry_in, g, seams, at);
+                let kept = (*f, seams);
+                let carry_out = step4_seams(problem, &mut self.state, eq, carry_in, kept, at);
                 keep_checkpoint((*k, m), (i + 3, window), &self.state, checkpoints);
                 carry_out
             }

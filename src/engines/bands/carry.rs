@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use lcs_core::bitpar::{WORD_BITS, WORD_BYTES};
+use lcs_core::bitpar::{Carries4, WORD_BITS, WORD_BYTES};
 
 /// Bit `t` of `words`.
 #[inline]
@@ -133,6 +133,21 @@ impl Seams {
         })
     }
 
+    /// The payloads of rows `r..r + 4` at seam `s`, packed ([`Carries4`]; see [`Seams::set4`]).
+    #[inline]
+    pub fn get4(&self, s: usize, r: usize) -> Carries4 {
+        let shift = r % WORD_BITS;
+        if shift > WORD_BITS - 4 {
+            return Carries4::of_payloads([0, 1, 2, 3].map(|d| self.get(s, r + d)));
+        }
+        let at = self.at(s, r);
+        let words = &self.words[at..at + self.planes];
+        let byte = words.iter().enumerate().fold(0, |acc, (p, w)| {
+            acc | ((((w >> shift) & 0xf) as u8) << (4 * p))
+        });
+        Carries4(byte)
+    }
+
     /// Sets row `r`'s payload at seam `s`.
     #[inline]
     pub fn set(&mut self, s: usize, r: usize, payload: u8) {
@@ -146,24 +161,122 @@ impl Seams {
         }
     }
 
-    /// Sets the payloads of rows `r..r + 4` at seam `s`: one write per plane when the four
-    /// rows share a word, as they do but for one start in sixteen.
+    /// Sets the payloads of rows `r..r + 4` at seam `s`, packed as the four-row kernels
+    /// report them ([`Carries4`]: bit `4 p + d` is bit `p` of row `r + d`'s).
     #[inline]
-    pub fn set4(&mut self, s: usize, r: usize, payloads: [u8; 4]) {
-        let shift = r % WORD_BITS;
-        if shift > WORD_BITS - 4 {
-            for (d, &payload) in payloads.iter().enumerate() {
-                self.set(s, r + d, payload);
-            }
-            return;
+    pub fn set4(&mut self, s: usize, r: usize, carries: Carries4) {
+        self.run4(r, s).put(carries);
+    }
+
+    /// Writes row `r`'s payloads at seams `s, s + 1, …` in turn ([`Run1::put`]).
+    #[inline]
+    pub fn run1(&mut self, r: usize, s: usize) -> Run1<'_> {
+        // Where seam s would be (checked as each is written: a run may write none).
+        let q = r / WORD_BITS;
+        let from_first = s.wrapping_sub(self.firsts[q]).wrapping_mul(self.planes);
+        Run1 {
+            at: self.offsets[q].wrapping_add(from_first),
+            bit: 1 << (r % WORD_BITS),
+            seams: self,
+            #[cfg(debug_assertions)]
+            r,
+            #[cfg(debug_assertions)]
+            s,
         }
-        let at = self.at(s, r);
-        // Bit p of payload d sits at bit 8d + p; the product gathers bits 0, 8, 16 and 24 of
-        // the masked word into bits 24..28 (no two partial products meet, so nothing carries).
-        let packed = u64::from(u32::from_le_bytes(payloads));
-        for (p, word) in self.words[at..at + self.planes].iter_mut().enumerate() {
-            let nibble = ((((packed >> p) & 0x0101_0101) * 0x0102_0408) >> 24) & 0xf;
-            *word = (*word & !(0xf << shift)) | (nibble << shift);
+    }
+
+    /// Writes the payloads of rows `r..r + 4` at seams `s, s + 1, …` in turn
+    /// ([`Run4::put`]): the seams one after the other in memory, a nibble per plane, one write
+    /// each when the four rows share a word, as they do but for one start in sixteen.
+    #[inline]
+    pub fn run4(&mut self, r: usize, s: usize) -> Run4<'_> {
+        let shift = r % WORD_BITS;
+        // Where seam s would be (checked as each is written: a run may write none).
+        let q = r / WORD_BITS;
+        let at = (shift <= WORD_BITS - 4).then(|| {
+            let from_first = s.wrapping_sub(self.firsts[q]).wrapping_mul(self.planes);
+            self.offsets[q].wrapping_add(from_first)
+        });
+        Run4 {
+            seams: self,
+            r,
+            s,
+            at,
+            shift,
+        }
+    }
+}
+
+/// Row `r` of [`Seams`], written seam after seam ([`Seams::run1`]).
+pub struct Run1<'a> {
+    seams: &'a mut Seams,
+    /// Where the next seam's first plane is.
+    at: usize,
+    bit: u64,
+    #[cfg(debug_assertions)]
+    r: usize,
+    #[cfg(debug_assertions)]
+    s: usize,
+}
+
+impl Run1<'_> {
+    /// Writes the next seam's payload.
+    #[inline(always)]
+    pub fn put(&mut self, payload: u8) {
+        #[cfg(debug_assertions)]
+        {
+            debug_assert_eq!(self.at, self.seams.at(self.s, self.r));
+            self.s += 1;
+        }
+        let planes = self.seams.planes;
+        for (p, word) in self.seams.words[self.at..self.at + planes]
+            .iter_mut()
+            .enumerate()
+        {
+            let value = u64::from((payload >> p) & 1) * self.bit;
+            *word = (*word & !self.bit) | value;
+        }
+        self.at += planes;
+    }
+}
+
+/// Rows `r..r + 4` of [`Seams`], written seam after seam ([`Seams::run4`]).
+pub struct Run4<'a> {
+    seams: &'a mut Seams,
+    r: usize,
+    /// The next seam.
+    s: usize,
+    /// Where the next seam's first plane is, if the four rows share a word.
+    at: Option<usize>,
+    shift: usize,
+}
+
+impl Run4<'_> {
+    /// Writes the next seam's payloads.
+    #[inline(always)]
+    pub fn put(&mut self, carries: Carries4) {
+        let planes = self.seams.planes;
+        match &mut self.at {
+            Some(at) => {
+                debug_assert_eq!(*at, self.seams.at(self.s, self.r));
+                let words = &mut self.seams.words[*at..*at + planes];
+                for (p, word) in words.iter_mut().enumerate() {
+                    let nibble = u64::from(carries.plane(p));
+                    *word = (*word & !(0xf << self.shift)) | (nibble << self.shift);
+                }
+                *at += planes;
+            }
+            None => self.put_apart(carries),
+        }
+        self.s += 1;
+    }
+
+    /// [`Run4::put`] for rows in two groups: a row at a time.
+    #[cold]
+    #[inline(never)]
+    fn put_apart(&mut self, carries: Carries4) {
+        for d in 0..4 {
+            self.seams.set(self.s, self.r + d, carries.payload(d));
         }
     }
 }
@@ -195,7 +308,11 @@ mod tests {
                         break;
                     }
                     if step == 4 {
-                        four.set4(s, r, [0, 1, 2, 3].map(|d| payload(s, r + d)));
+                        four.set4(
+                            s,
+                            r,
+                            Carries4::of_payloads([0, 1, 2, 3].map(|d| payload(s, r + d))),
+                        );
                     } else {
                         for d in 0..step {
                             four.set(s, r + d, payload(s, r + d));
@@ -219,6 +336,57 @@ mod tests {
                         payload(s, r),
                         "planes {planes} seam {s} row {r}"
                     );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn runs_write_what_single_sets_write() {
+        // Rows written seam after seam, one at a time (run1) or four at a time (run4, at every
+        // offset within a word, across word edges too), over stale bits, read back one row
+        // and four rows at a time.
+        for planes in [1, 2] {
+            let (rows, seams) = (200, 5);
+            let payload = |s: usize, r: usize| ((r * 5 + s * 3 + r / 7) % (1 << planes)) as u8;
+            let groups = || (0..4).map(|_| 0..seams);
+            let mut by_runs = Seams::new(groups(), planes);
+            by_runs.words.fill(u64::MAX);
+            let mut r = 0;
+            for step in [1, 4, 4, 3, 4, 1, 4].into_iter().cycle() {
+                if r + step > rows {
+                    break;
+                }
+                // From seam 1: seam 0 written one row at a time.
+                for d in 0..step {
+                    by_runs.set(0, r + d, payload(0, r + d));
+                }
+                if step == 4 {
+                    let mut run = by_runs.run4(r, 1);
+                    for s in 1..seams {
+                        run.put(Carries4::of_payloads(
+                            [0, 1, 2, 3].map(|d| payload(s, r + d)),
+                        ));
+                    }
+                } else {
+                    for d in 0..step {
+                        let mut run = by_runs.run1(r + d, 1);
+                        (1..seams).for_each(|s| run.put(payload(s, r + d)));
+                    }
+                }
+                r += step;
+            }
+            for s in 0..seams {
+                for r in 0..r {
+                    assert_eq!(
+                        by_runs.get(s, r),
+                        payload(s, r),
+                        "planes {planes} ({s}, {r})"
+                    );
+                }
+                for r in 0..r.saturating_sub(3) {
+                    let want = Carries4::of_payloads([0, 1, 2, 3].map(|d| payload(s, r + d)));
+                    assert_eq!(by_runs.get4(s, r), want, "planes {planes} ({s}, {r}..)");
                 }
             }
         }

@@ -3,17 +3,17 @@
 //! edge), for the edit distance Myers' step over `Pv`/`Mv` ([`bitpar::edit`]) with a vertical delta
 //! in {-1, 0, +1} as the carry (+1 at the left edge). A carry travels as a payload of `planes`
 //! bits (`Delta::to_bits` for the edit distance), so the pipeline and the checkpoints treat both
-//! problems alike: one row ([`step`]) or four ([`step4`]), whole or segment by segment, `G` words
-//! at a time, the carry out of one segment going into the next and kept at the seam
-//! ([`step_segments`], [`step4_segments`]).
+//! problems alike: one row ([`step`]) or four ([`step4`]), with the carry into every `f`-th word
+//! of the band kept at its seam as the kernel reports it ([`step_seams`], [`step4_seams`];
+//! [`bitpar::seams`]).
 //!
 //! Cost per row: one step over the band's words, a few instructions per word for the LCS, about
-//! three times as many for the edit distance.
+//! three times as many for the edit distance; a few more per seam.
 
 use std::ops::Range;
 
 use super::carry::Seams;
-use lcs_core::bitpar::{self, edit::Delta};
+use lcs_core::bitpar::{self, edit::Delta, Carries4, SeamWords};
 use lcs_core::problem::Problem;
 
 /// Rows [`step4`] advances in one pass.
@@ -104,64 +104,93 @@ pub fn step4(
     }
 }
 
-/// [`step`] (untraced) over the band's words `window` in segments of `g` words counted from
-/// the band's first word, the carry out of each piece going into the next; the carry into
-/// every segment that starts strictly inside the window (word `(s + 1) * g`) is written at
-/// seam `s` of `seams` for row `row`. Returns the carry out of the window's last word.
+/// The words of a window starting at band word `start` after which a seam falls (seams every
+/// `f` words of the band), counted from the window's start: seam `start / f` follows the first,
+/// and the next ones each `f` words further.
 #[inline]
-pub fn step_segments(
+fn seam_words(start: usize, f: usize) -> SeamWords {
+    // Seam s sits before band word (s + 1) f, after word (s + 1) f - 1.
+    SeamWords {
+        first: (start / f + 1) * f - 1 - start,
+        every: f,
+    }
+}
+
+/// [`step`] (untraced) over the band's words `window`; the carry into every word `(s + 1) f`
+/// strictly inside the window is written at seam `s` of `seams` for row `row`. Returns the
+/// carry out of the window's last word.
+#[inline]
+pub fn step_seams(
     problem: Problem,
     state: &mut Planes,
     eq: &[u64],
     carry: u8,
-    g: usize,
-    seams: &mut Seams,
+    (f, seams): (usize, &mut Seams),
     (row, window): (usize, Range<usize>),
 ) -> u8 {
     let [a, b] = state;
-    let mut carry = carry;
-    let mut start = window.start;
-    while start < window.end {
-        let end = ((start / g + 1) * g).min(window.end);
-        if start > window.start {
-            seams.set(start / g - 1, row, carry);
+    let at = seam_words(window.start, f);
+    // Seam start / f follows word `at.first`, the next ones each `f` words further; the
+    // window's last word has none after it.
+    let last = window.len() - 1;
+    let mut run = seams.run1(row, window.start / f);
+    let mut put = |t: usize, payload: u8| {
+        if t < last {
+            run.put(payload);
         }
-        let words = [
-            &mut a[start..end],
-            b.get_mut(start..end).unwrap_or_default(),
-        ];
-        carry = step(problem, words, &eq[start..end], carry, None);
-        start = end;
+    };
+    let eq = &eq[window.clone()];
+    match problem {
+        Problem::Lcs => {
+            let put = |t, c: bool| put(t, u8::from(c));
+            u8::from(bitpar::step_seams(
+                &mut a[window],
+                eq,
+                carry & 1 == 1,
+                at,
+                put,
+            ))
+        }
+        Problem::Edit => {
+            let put = |t, d: Delta| put(t, d.to_bits());
+            let hin = Delta::from_bits(carry);
+            let (pv, mv) = (&mut a[window.clone()], &mut b[window]);
+            bitpar::edit::step_seams(pv, mv, eq, hin, at, put).to_bits()
+        }
     }
-    carry
 }
 
-/// [`step4`] (untraced) over `window` in segments of `g` words, as [`step_segments`]: four
-/// rows per pass over each segment, the seams of rows `row..row + 4` written together.
+/// [`step4`] (untraced) over `window`, as [`step_seams`]: four rows in one kernel call that
+/// also reports the four rows' carries at the seams inside the window, written together.
 #[inline]
-pub fn step4_segments(
+pub fn step4_seams(
     problem: Problem,
     state: &mut Planes,
     eq: [&[u64]; 4],
     carry: [u8; 4],
-    g: usize,
-    seams: &mut Seams,
+    (f, seams): (usize, &mut Seams),
     (row, window): (usize, Range<usize>),
 ) -> [u8; 4] {
     let [a, b] = state;
-    let mut carry = carry;
-    let mut start = window.start;
-    while start < window.end {
-        let end = ((start / g + 1) * g).min(window.end);
-        if start > window.start {
-            seams.set4(start / g - 1, row, carry);
+    let at = seam_words(window.start, f);
+    // As in `step_seams`.
+    let last = window.len() - 1;
+    let mut run = seams.run4(row, window.start / f);
+    let put = |t: usize, c: Carries4| {
+        if t < last {
+            run.put(c);
         }
-        let words = [
-            &mut a[start..end],
-            b.get_mut(start..end).unwrap_or_default(),
-        ];
-        carry = step4(problem, words, eq.map(|e| &e[start..end]), carry, None);
-        start = end;
+    };
+    let eq = eq.map(|e| &e[window.clone()]);
+    match problem {
+        Problem::Lcs => {
+            let c = carry.map(|c| c & 1 == 1);
+            bitpar::step4_seams(&mut a[window], eq, c, at, put).map(u8::from)
+        }
+        Problem::Edit => {
+            let hin = carry.map(Delta::from_bits);
+            let (pv, mv) = (&mut a[window.clone()], &mut b[window]);
+            bitpar::edit::step4_seams(pv, mv, eq, hin, at, put).map(Delta::to_bits)
+        }
     }
-    carry
 }

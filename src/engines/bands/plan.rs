@@ -5,8 +5,8 @@
 //! The `W = ceil(n / 64)` words go to `p = min(P, W)` ranks in balanced contiguous runs of whole
 //! words ([`lcs_core::split`]); batch `b` is rows `[b * B, min((b + 1) * B, m))`, after which each
 //! active rank but the last sends one message of `ceil(len / 64)` words per plane of carry:
-//! `(p - 1) * ceil(m / B)` for the whole matrix. A band's words go in segments of
-//! [`SEGMENT_WORDS`], whose seams checkpoints keep. With a diagonal band ([`BandPlan::with_band`])
+//! `(p - 1) * ceil(m / B)` for the whole matrix. A checkpointed band keeps the carry into every
+//! `f`-th of its words ([`BandPlan::seam_words`]). With a diagonal band ([`BandPlan::with_band`])
 //! row `i` computes only its window ([`BandPlan::window`]), rank `k` works on the rows whose window
 //! touches its words ([`BandPlan::work_rows`]), and only batches with a row whose window spans an
 //! edge send on it ([`BandPlan::edge_batches`]). `docs/algorithms.md#the-bands-engine`.
@@ -19,16 +19,18 @@ use lcs_core::diagonal_band::Band;
 use lcs_core::problem::Problem;
 use lcs_core::split::Split;
 
-/// Words per segment of a band (`G`, see the module doc): the spacing of the carries a
-/// checkpointed band keeps inside itself. Each seam costs `planes` bits per row, so a band of
-/// `w` words keeps `planes * m * floor((w - 1) / G)` bits. The fill steps a row one segment
-/// at a time, which costs a little at every seam; the traceback recomputes a block over the
-/// segment the walk is in, from its start to the walk's word: `G / 2` words wide on average.
-/// Each segment is one call of the four-row kernel, whose vector wavefront pays three extra
-/// steps and its lanes' set-up per call, so the fill's extra time falls as `1 / G` while the
-/// recompute grows as `G`; 256 was the fastest of 64 to 512 on whole runs, with the traceback
-/// under a tenth of the fill (the figures are in `docs/performance.md`).
-pub const SEGMENT_WORDS: usize = 256;
+/// The fewest words between two seams a checkpointed band keeps (`f`, [`BandPlan::seam_words`]).
+/// The traceback recomputes a block of rows over the words from the seam at or before the walk's
+/// word to that word, `f / 2` words on average; the fill, whose kernel reports the carries at
+/// the seams as it steps the row (`lcs_core::bitpar::seams`), spends a few instructions per row
+/// at each, and each holds a bit per row and plane. Below 16 the fill's cost grows (seams
+/// closer than `lcs_core::bitpar::seams::LOGGED_APART` leave the vector kernels) while the walk
+/// gains little: its narrow windows cost their calls more than their words (the figures are in
+/// `docs/performance.md`).
+pub const SEAM_WORDS: usize = 16;
+
+/// Seams hold at most `1 / SEAM_SHARE` of the checkpoints' memory ([`BandPlan::seam_words`]).
+const SEAM_SHARE: usize = 4;
 
 /// Column ownership and row batching of an `m x n` bands run on `ranks` ranks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,7 +40,8 @@ pub struct BandPlan {
     ranks: usize,
     batch: usize,
     problem: Problem,
-    segment: usize,
+    /// The seams' spacing, when a test or a measurement fixes it ([`Self::seam_words`]).
+    seam: Option<usize>,
     /// The diagonal band the fill computes ([`lcs_core::diagonal_band`]).
     band: Band,
 }
@@ -56,7 +59,7 @@ impl BandPlan {
             ranks,
             batch,
             problem: Problem::Lcs,
-            segment: SEGMENT_WORDS,
+            seam: None,
             band: Band::whole(m, n),
         }
     }
@@ -124,22 +127,30 @@ impl BandPlan {
         self.batch_of_row(rows.start)..self.batch_of_row(rows.end - 1) + 1
     }
 
-    /// The plan with segments of `g >= 1` words inside each band (see the module doc):
-    /// [`SEGMENT_WORDS`] unless a test or a measurement asks for another.
-    pub fn with_segment_words(self, g: usize) -> BandPlan {
-        assert!(g >= 1, "a segment holds at least one word");
-        BandPlan { segment: g, ..self }
+    /// The plan whose checkpointed bands keep a seam every `f >= 1` words
+    /// ([`Self::seam_words`]), whatever their checkpoint interval.
+    pub fn with_seam_words(self, f: usize) -> BandPlan {
+        assert!(f >= 1, "seams at least a word apart");
+        BandPlan {
+            seam: Some(f),
+            ..self
+        }
     }
 
-    /// Words per segment inside a band (`G`).
-    pub fn segment_words(&self) -> usize {
-        self.segment
+    /// Words between the seams of a band checkpointed every `k` rows (`f`): the words whose
+    /// carry in the band keeps, `f, 2f, …` counted from its first word. At least
+    /// [`SEAM_WORDS`] and `k / 16`: seams keep `m / f` bits per word and plane, the checkpoints
+    /// `64 m / k`, so the seams hold at most a quarter of that; or the spacing
+    /// [`Self::with_seam_words`] fixed.
+    pub fn seam_words(&self, k: usize) -> usize {
+        let least = SEAM_WORDS.max(k.div_ceil(WORD_BITS / SEAM_SHARE));
+        self.seam.unwrap_or(least)
     }
 
-    /// Seams of rank `k`'s band, the segment starts but its first word:
-    /// `floor((w - 1) / G)` for `w` words (0 for a rank that owns nothing).
-    pub fn seams(&self, k: usize) -> usize {
-        self.words(k).len().saturating_sub(1) / self.segment
+    /// Seams of rank `k`'s band with seams every `f` words (the words `f, 2f, …` of the band but
+    /// its first): `floor((w - 1) / f)` for `w` words (0 for a rank that owns nothing).
+    pub fn seams(&self, k: usize, f: usize) -> usize {
+        self.words(k).len().saturating_sub(1) / f
     }
 
     /// The plan for `problem`: the same bands and batches, with `problem`'s carries (one bit

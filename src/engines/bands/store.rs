@@ -1,17 +1,18 @@
 //! One rank's band: its row state (the LCS's `V`, or the edit distance's `Pv` and `Mv`, `width`
 //! words each), its masks, and what its part of the traceback needs ([`Checkpoint`]): either every
 //! owned cell's bits (`Full`, `planes * m * width * 8` bytes, read directly), or (`Every(K)`) the
-//! state every `K` rows, each row's carry in, and the carry into every segment of `G` words but the
-//! first; the walk then recomputes a block of `K` rows locally, over the segment it is in, into one
-//! reused buffer ([`RecomputeStats`] counts it). [`BandStore::walk`] ([`super::walker`]) follows
-//! the reference's rule until the walk leaves the matrix ([`Exit::Done`]) or the band, only ever to
+//! state every `K` rows, each row's carry in, and the carry into every `f`-th word of the band
+//! (its seams, [`BandPlan::seam_words`]); the walk then recomputes a block of `K` rows locally,
+//! over the words from the seam at or before the one it needs, into one reused buffer
+//! ([`RecomputeStats`] counts it). [`BandStore::walk`] ([`super::walker`]) follows the
+//! reference's rule until the walk leaves the matrix ([`Exit::Done`]) or the band, only ever to
 //! the left ([`Exit::Hop`]).
 //!
-//! Memory ([`holding`], exact: every word allocated is written):
-//! `planes * ((floor((m-1)/K) + min(K, m) + 1) * width * 8 + (s + 1) * ceil(m/64) * 8)` bytes
-//! besides the state and the masks (`s` seams), smallest near `K = sqrt(m)`
-//! ([`Checkpoint::leanest`]); on a diagonal band the checkpoints and seams hold only the rows'
-//! windows ([`super::kept`]). The recompute is never more than one more fill.
+//! Memory ([`holding`], exact: every word allocated is written): `planes * (floor((m-1)/K) *
+//! width + (min(K, m) + 1) * min(width, f) + (s + 1) * ceil(m/64)) * 8` bytes besides the state
+//! and the masks (`s = floor((width - 1) / f)` seams), the checkpoints smallest near
+//! `K = sqrt(m)` ([`Checkpoint::leanest`]); on a diagonal band the checkpoints and seams hold
+//! only the rows' windows ([`super::kept`]). The recompute is never more than one more fill.
 //! `docs/algorithms.md#what-the-traceback-keeps-checkpoints`.
 
 use std::ops::Range;
@@ -23,6 +24,7 @@ use super::kernel::{self, Planes};
 use super::plan::BandPlan;
 use crate::engines::holding::Holding;
 use lcs_core::bitpar::{Masks, WORD_BITS, WORD_BYTES};
+use lcs_core::diagonal_band::Band;
 use lcs_core::problem::Move;
 
 /// What a band keeps for the traceback.
@@ -31,7 +33,7 @@ pub enum Checkpoint {
     /// The walk's bits of every owned cell.
     Full,
     /// The state every `K` rows plus each row's carries in, at the band's first word and at
-    /// every segment's; blocks of `K` rows recomputed on demand, a segment at a time.
+    /// every seam; blocks of `K` rows recomputed on demand, from seam to seam.
     Every(usize),
 }
 
@@ -54,10 +56,11 @@ impl Checkpoint {
     /// The mode for `rank` within `budget` bytes: `Full` when the full bits fit, else the
     /// `Every(K)` of least memory if that fits.
     ///
-    /// `Every(K)` keeps `floor((m-1)/K)` checkpoints, each its row's window of words, and a
-    /// block of `min(K, m)` rows of at most a segment's words, on top of parts that do not
-    /// depend on `K`; the least over every `K` is found by trying them all (ties go to the
-    /// smaller `K`: a smaller block, the same recompute work). The choice is for rows under
+    /// `Every(K)` keeps `floor((m-1)/K)` checkpoints, each its row's window of words, a block
+    /// of `min(K, m)` rows of at most `f` words and seams every `f` words (`f` growing with
+    /// `K`, [`BandPlan::seam_words`]), on top of parts that do not depend on `K`; the least
+    /// over every `K` is found by trying them all (ties go to the smaller `K`: a smaller block,
+    /// the same recompute work). The choice is for rows under
     /// [`AUTO_CHECKPOINT_ROWS`] (O(m log m) with a diagonal band, O(m) without); longer runs
     /// take [`Checkpoint::leanest`]. Each rank may get its own `K`.
     pub fn auto(plan: &BandPlan, rank: usize, x: &[u8], budget: u64) -> Result<Checkpoint, NoFit> {
@@ -122,19 +125,23 @@ impl<'de> serde::Deserialize<'de> for Checkpoint {
 }
 
 impl Checkpoint {
-    /// The interval that keeps fewest rows for `m` rows, the same for every band: the `K` that
-    /// makes `floor((m-1)/K) + min(K, m)` least, near `sqrt(m)` (`K + floor(N/K)` is smallest
-    /// near `K = sqrt(N)`, where it is about `2 sqrt(N)`; since it is at least `K`, no `K`
-    /// above `2 sqrt(N) + 2` can win). A band's checkpoints hold only their windows and its
-    /// block at most a segment's words, so [`Checkpoint::auto`]'s exact least may differ; this
-    /// one is found in O(sqrt m) at any length.
+    /// The interval that keeps fewest rows for `m` rows, the same for every band: the `K`
+    /// among the multiples of four that makes `floor((m-1)/K) + min(K, m)` least, near
+    /// `sqrt(m)` (`K + floor(N/K)` is smallest near `K = sqrt(N)`, where it is about
+    /// `2 sqrt(N)`; since it is at least `K`, no `K` above `2 sqrt(N) + 2` can win). A
+    /// multiple of four puts each checkpoint after the last of four rows the fill steps
+    /// together, so that no row of the fill goes alone (a checkpoint must see the state after
+    /// its own row). A band's checkpoints hold only their windows, its block at most the words
+    /// between two seams, and its seams depend on `K`, so [`Checkpoint::auto`]'s exact least
+    /// may differ; this one is found in O(sqrt m) at any length.
     pub fn leanest(m: usize) -> Checkpoint {
         if m == 0 {
-            return Checkpoint::Every(1);
+            return Checkpoint::Every(kernel::FUSED_ROWS);
         }
         let g = |k: usize| (m - 1) / k + k.min(m);
-        let limit = m.min(2 * (m - 1).isqrt() + 2);
-        Checkpoint::Every((1..=limit).min_by_key(|&k| g(k)).unwrap_or(1))
+        let limit = m.min(2 * (m - 1).isqrt() + 2).max(kernel::FUSED_ROWS);
+        let fused = (kernel::FUSED_ROWS..=limit).step_by(kernel::FUSED_ROWS);
+        Checkpoint::Every(fused.min_by_key(|&k| g(k)).unwrap_or(kernel::FUSED_ROWS))
     }
 }
 
@@ -243,12 +250,14 @@ pub(super) enum Trace {
         /// The carry into the band of every row, packed: `planes` planes of `ceil(m/64)`
         /// words ([`carry::get_payload`]).
         carries: Vec<u64>,
-        /// The carry into every segment of the band but the first, for every row whose
+        /// Words between seams ([`BandPlan::seam_words`]).
+        f: usize,
+        /// The carry into every `f`-th word of the band but its first, for every row whose
         /// window holds that seam: `planes` bits per row and seam ([`seam_groups`]).
         seams: Seams,
-        /// Per plane `min(k, m) * width` words of recomputed bits.
+        /// Per plane `min(k, m) * min(width, f)` words of recomputed bits.
         block: Planes,
-        /// Per state plane `width` words: the state the recompute advances.
+        /// Per state plane `min(width, f)` words: the state the recompute advances.
         scratch: Planes,
         loaded: Option<Loaded>,
     },
@@ -289,23 +298,29 @@ fn checkpoint_rows(m: usize, k: usize) -> impl ExactSizeIterator<Item = usize> {
     (1..checkpoint_count(m, k) + 1).map(move |c| c * k - 1)
 }
 
-/// Bytes of the [`Seams`] of `rank`'s band ([`seam_groups`]): O(1) for the whole matrix, else
-/// O(m / 64).
-fn seams_bytes(plan: &BandPlan, rank: usize, planes: usize) -> u64 {
+/// Bytes of the [`Seams`] of `rank`'s band, seams every `f` words ([`seam_groups`]): O(1) for
+/// the whole matrix, else O(m / 64).
+fn seams_bytes(plan: &BandPlan, rank: usize, planes: usize, f: usize) -> u64 {
     match plan.band().is_whole() {
         true => {
             let groups = plan.rows().div_ceil(WORD_BITS) as u64;
-            (planes as u64 * groups * plan.seams(rank) as u64 + 2 * groups + 1) * WORD_BYTES
+            let seams = plan.seams(rank, f) as u64;
+            (planes as u64 * groups * seams + 2 * groups + 1) * WORD_BYTES
         }
-        false => Seams::bytes(seam_groups(plan, rank), planes),
+        false => Seams::bytes(seam_groups(plan, rank, f), planes),
     }
 }
 
-/// The seams each group of 64 rows of `rank`'s band may write (see [`Seams`]): those strictly
-/// inside its rows' windows (windows only move right, so the group's first and last rows with
-/// work bound them). Every seam of the band for the whole matrix.
-fn seam_groups(plan: &BandPlan, rank: usize) -> impl ExactSizeIterator<Item = Range<usize>> + '_ {
-    let (g, work) = (plan.segment_words(), plan.work_rows(rank));
+/// The seams each group of 64 rows of `rank`'s band may write, seams every `f` words (see
+/// [`Seams`]): those strictly inside its rows' windows (windows only move right, so the
+/// group's first and last rows with work bound them). Every seam of the band for the whole
+/// matrix.
+fn seam_groups(
+    plan: &BandPlan,
+    rank: usize,
+    f: usize,
+) -> impl ExactSizeIterator<Item = Range<usize>> + '_ {
+    let work = plan.work_rows(rank);
     (0..plan.rows().div_ceil(WORD_BITS)).map(move |q| {
         let first = (q * WORD_BITS).max(work.start);
         let last = ((q + 1) * WORD_BITS).min(work.end);
@@ -313,15 +328,15 @@ fn seam_groups(plan: &BandPlan, rank: usize) -> impl ExactSizeIterator<Item = Ra
             return 0..0;
         }
         let (a, b) = (plan.window(rank, first), plan.window(rank, last - 1));
-        // Seam s (at word (s + 1) g) is written by a row whose window has
-        // start < (s + 1) g < end.
-        a.start / g..((b.end - 1) / g).max(a.start / g)
+        // Seam s (at word (s + 1) f) is written by a row whose window has
+        // start < (s + 1) f < end.
+        a.start / f..((b.end - 1) / f).max(a.start / f)
     })
 }
 
 /// What [`BandStore::new`] allocates for `rank` (not counting the sequences), part by part:
 /// exact. The state and the masks span the band's words; the kept rows and the seams only the
-/// rows' windows; the block and the scratch row at most a segment's words.
+/// rows' windows; the block and the scratch row at most the words between two seams.
 pub fn holding(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> Holding {
     let m = plan.rows();
     let planes = plan.problem().planes();
@@ -334,14 +349,15 @@ pub fn holding(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> Hold
         Checkpoint::Every(k) => {
             assert!(k >= 1, "checkpoint interval must be at least 1 row");
             let rows = checkpoint_rows(m, k);
-            let segment = width.min(plan.segment_words()) as u64 * WORD_BYTES;
+            let f = plan.seam_words(k);
+            let window = width.min(f) as u64 * WORD_BYTES;
             held.with("checkpoints", Kept::bytes(plan, rank, rows, planes))
                 .with(
                     "carries",
                     (planes * m.div_ceil(WORD_BITS)) as u64 * WORD_BYTES,
                 )
-                .with("seams", seams_bytes(plan, rank, planes))
-                .with("block", planes as u64 * (k.min(m) as u64 + 1) * segment)
+                .with("seams", seams_bytes(plan, rank, planes, f))
+                .with("block", planes as u64 * (k.min(m) as u64 + 1) * window)
         }
     }
 }
@@ -352,11 +368,23 @@ pub fn estimate_bytes(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) 
 }
 
 /// The first word of the window the walk's recompute covers when it needs word `w`: the
-/// start of `w`'s segment (`g` words each, where the fill kept the carries). The window is
-/// `[start, w]`, 1 to `g` words; a walk that drifts further left enters the segment to the
-/// left, the next window, recomputed for the rows it still needs.
-pub(super) fn window_start(g: usize, w: usize) -> usize {
-    w / g * g
+/// seam at or before `w` (every `f` words, where the fill kept the carries). The window is
+/// `[start, w]`, 1 to `f` words; a walk that drifts further left enters the window to the
+/// left, recomputed for the rows it still needs.
+pub(super) fn window_start(f: usize, w: usize) -> usize {
+    w / f * f
+}
+
+/// Row `i`'s window within the words `own` of a band ([`BandPlan::window`]).
+#[inline]
+fn window_in(band: Band, own: &Range<usize>, i: usize) -> Range<usize> {
+    let window = band.words(i);
+    let (lo, hi) = (window.start.max(own.start), window.end.min(own.end));
+    if lo < hi {
+        lo - own.start..hi - own.start
+    } else {
+        0..0
+    }
 }
 
 impl<'a> BandStore<'a> {
@@ -375,24 +403,26 @@ impl<'a> BandStore<'a> {
         let planes = plan.problem().planes();
         let cols = plan.cols_of(rank);
         let width = plan.words(rank).len();
-        let segment = width.min(plan.segment_words());
         let trace = match mode {
             Checkpoint::Full => Trace::Full {
                 bits: Kept::new(plan, rank, 0..m, planes),
             },
             Checkpoint::Every(k) => {
                 assert!(k >= 1, "checkpoint interval must be at least 1 row");
+                let f = plan.seam_words(k);
+                let window = width.min(f);
                 let block = k
                     .min(m)
-                    .checked_mul(segment)
+                    .checked_mul(window)
                     .expect("band does not fit in the address space");
                 Trace::Every {
                     k,
                     checkpoints: Kept::new(plan, rank, checkpoint_rows(m, k), planes),
                     carries: vec![0; planes * m.div_ceil(WORD_BITS)],
-                    seams: Seams::new(seam_groups(plan, rank), planes),
+                    f,
+                    seams: Seams::new(seam_groups(plan, rank, f), planes),
                     block: planes_of(planes, block),
-                    scratch: planes_of(planes, segment),
+                    scratch: planes_of(planes, window),
                     loaded: None,
                 }
             }
@@ -433,16 +463,7 @@ impl<'a> BandStore<'a> {
     /// Row `i`'s window in this band ([`BandPlan::window`]), from the words kept at hand.
     #[inline]
     pub(super) fn window(&self, i: usize) -> Range<usize> {
-        let window = self.plan.band().words(i);
-        let (lo, hi) = (
-            window.start.max(self.own.start),
-            window.end.min(self.own.end),
-        );
-        if lo < hi {
-            lo - self.own.start..hi - self.own.start
-        } else {
-            0..0
-        }
+        window_in(self.plan.band(), &self.own, i)
     }
 
     /// Rows up to `row` hold no word of this band's work: the fill goes on from `row`.
@@ -466,6 +487,7 @@ impl<'a> BandStore<'a> {
     /// checkpoints, recomputes a window of the block of `i` when the loaded rows or words do
     /// not cover the cell, so any order of queries is correct; in the walk's order (up and
     /// left) no row-word is recomputed twice.
+    #[inline]
     pub fn step(&mut self, i: usize, j: usize) -> Move {
         debug_assert_eq!(self.next_row, self.plan.rows(), "traceback before the fill");
         debug_assert!(i < self.plan.rows(), "row {i} out of range");
@@ -506,16 +528,20 @@ impl<'a> BandStore<'a> {
     /// ending at word `w` ([`window_start`]), from the checkpoint before the block and the
     /// carries kept into the window's first word. Row `r` is recomputed over the words of the
     /// window that its own fill window held, `[max(lo_r, a), min(hi_r, w + 1))` with `a` the
-    /// segment's first word: the same words, carries and neighbours as the fill.
+    /// seam at or before `w`: the same words, carries and neighbours as the fill. Not inlined:
+    /// the walk's step, which calls it, stays small.
+    #[inline(never)]
     fn load_window(&mut self, i: usize, w: usize) -> Loaded {
         let started = Instant::now();
         let problem = self.plan.problem();
-        let (plan, rank) = (self.plan, self.rank);
-        let (m, width, g) = (plan.rows(), self.width, plan.segment_words());
+        let (plan, band, own) = (self.plan, self.plan.band(), self.own.clone());
+        let window = |r: usize| window_in(band, &own, r);
+        let (m, width) = (plan.rows(), self.width);
         let Trace::Every {
             k,
             checkpoints,
             carries,
+            f,
             seams,
             block,
             scratch,
@@ -526,7 +552,8 @@ impl<'a> BandStore<'a> {
         };
         debug_assert!(w < width);
         let first = i / *k * *k;
-        let lo = window_start(g, w);
+        let f = *f;
+        let lo = window_start(f, w);
         let (hi, stride) = (w + 1, w + 1 - lo);
         let [s0, s1] = scratch;
         let (s0, s1) = (&mut s0[..stride], s1.get_mut(..stride).unwrap_or_default());
@@ -535,7 +562,7 @@ impl<'a> BandStore<'a> {
         // words left of its window are never read (later windows start no further left).
         kernel::initial(problem, [&mut *s0, &mut *s1]);
         if first > 0 {
-            let kept = plan.window(rank, first - 1);
+            let kept = window(first - 1);
             let (a, b) = (kept.start.max(lo), kept.end.min(hi));
             let row = checkpoints.row(first / *k - 1);
             for (to, from) in [&mut *s0, &mut *s1].into_iter().zip(row) {
@@ -546,7 +573,7 @@ impl<'a> BandStore<'a> {
         }
         let carry_words = m.div_ceil(WORD_BITS);
         let planes = problem.planes();
-        // The buffer holds min(k, m) rows of the full width per plane, so at least
+        // The buffer holds min(k, m) rows of min(width, f) words per plane, so at least
         // i - first + 1 rows of `stride` words.
         let [b0, b1] = block;
         let mut rows = (b0.chunks_exact_mut(stride), b1.chunks_exact_mut(stride));
@@ -557,16 +584,24 @@ impl<'a> BandStore<'a> {
         let mut stepped = 0;
         let mut r = first;
         while r <= i {
-            let own = plan.window(rank, r);
+            let own = window(r);
             let (a, b) = (own.start.max(lo), own.end.min(hi));
             // Into the window's first word, the carry the fill used there (from the band on
-            // the left, or the left edge); into any other segment, the one kept at its seam.
+            // the left, or the left edge); anywhere else, the one kept at its seam.
             let cin = |r: usize| match a == own.start {
                 true => carry::get_payload(carries, carry_words, planes, r),
-                false => seams.get(a / g - 1, r),
+                false => seams.get(a / f - 1, r),
             };
-            let four = r + kernel::FUSED_ROWS <= i + 1
-                && own == plan.window(rank, r + kernel::FUSED_ROWS - 1);
+            let cin4 = |r: usize| match a == own.start {
+                true => {
+                    [0, 1, 2, 3].map(|d| carry::get_payload(carries, carry_words, planes, r + d))
+                }
+                false => {
+                    let c = seams.get4(a / f - 1, r);
+                    [0, 1, 2, 3].map(|d| c.payload(d))
+                }
+            };
+            let four = r + kernel::FUSED_ROWS <= i + 1 && own == window(r + kernel::FUSED_ROWS - 1);
             let count = if four { kernel::FUSED_ROWS } else { 1 };
             if a >= b {
                 // The row's window misses these words: nothing the walk can ask.
@@ -585,13 +620,7 @@ impl<'a> BandStore<'a> {
                     &mut s0[a - lo..b - lo],
                     s1.get_mut(a - lo..b - lo).unwrap_or_default(),
                 ];
-                kernel::step4(
-                    problem,
-                    state,
-                    eq,
-                    [0, 1, 2, 3].map(|d| cin(r + d)),
-                    Some(out),
-                );
+                kernel::step4(problem, state, eq, cin4(r), Some(out));
             } else {
                 let eq = &self.masks.of(self.x[r])[a..b];
                 let [p, q] = next();
@@ -669,13 +698,13 @@ mod tests {
         {
             let x = seq(m, b"acgtn", 1);
             let y = seq(n, b"acgtn", 2);
-            for (ranks, g) in [1, 2, 3, 8]
+            for (ranks, f) in [1, 2, 3, 8]
                 .into_iter()
-                .flat_map(|p| [(p, 1), (p, 3), (p, 64)])
+                .flat_map(|p| [(p, 1), (p, 3), (p, 16), (p, 64)])
             {
                 let plan = BandPlan::new(m, n, ranks, 64)
                     .with_problem(problem)
-                    .with_segment_words(g);
+                    .with_seam_words(f);
                 for rank in 0..ranks {
                     for mode in [
                         Checkpoint::Full,
@@ -687,7 +716,7 @@ mod tests {
                         assert_eq!(
                             estimate_bytes(&plan, rank, &x, mode),
                             store.allocated_bytes(),
-                            "m={m} n={n} P={ranks} G={g} rank {rank} {mode:?}"
+                            "m={m} n={n} P={ranks} f={f} rank {rank} {mode:?}"
                         );
                     }
                 }
@@ -708,8 +737,8 @@ mod tests {
             masks + state + (1000 * 2 + 1001) * 8
         );
         // K = 32: 31 checkpoints of 2 words (and their index), 16 words of carry-ins, the
-        // seams' index of 16 groups (no seam: two words are one segment), a 32-row block and
-        // the scratch row of a segment's 2 words.
+        // seams' index of 16 groups (no seam: seams every 16 words), a 32-row block and the
+        // scratch row of the band's 2 words.
         let every = |planes: u64| {
             (planes * 31 * 2 + 32) * 8 + planes * 16 * 8 + 33 * 8 + planes * 33 * 2 * 8
         };
@@ -723,11 +752,13 @@ mod tests {
             estimate_bytes(&edit, 0, &x, Checkpoint::Every(32)),
             masks + 2 * state + every(2)
         );
-        // In segments of one word the second word is a seam, which every group keeps: 16 more
+        // With seams every word the second word is a seam, which every group keeps: 16 more
         // words per plane; the block and the scratch row are a word wide.
-        assert_eq!(plan.seams(0), 0);
-        let narrow = plan.with_segment_words(1);
-        assert_eq!(narrow.seams(0), 1);
+        assert_eq!(plan.seam_words(32), 16);
+        assert_eq!(plan.seams(0, 16), 0);
+        let narrow = plan.with_seam_words(1);
+        assert_eq!(narrow.seam_words(32), 1);
+        assert_eq!(narrow.seams(0, 1), 1);
         let narrowed = |planes: u64| {
             (planes * 31 * 2 + 32) * 8 + planes * 16 * 8 + (planes * 16 + 33) * 8 + planes * 33 * 8
         };
@@ -744,19 +775,23 @@ mod tests {
             estimate_bytes(&narrow, 0, &x, Checkpoint::Full),
             estimate_bytes(&plan, 0, &x, Checkpoint::Full)
         );
-        // 10^6 x 10^6 on 2 ranks: 7,813 words, 30 seams of 256 words, 10^6 bits each.
+        // 10^6 x 10^6 on 2 ranks, K = 1000: 7,813 words, seams every 63 words (1000 / 16),
+        // 124 of them, 10^6 bits each.
         let big = BandPlan::new(1_000_000, 1_000_000, 2, 256);
-        assert_eq!(big.seams(0), 30);
+        assert_eq!(big.seam_words(1000), 63);
+        assert_eq!(big.seams(0, 63), 124);
         let part = |plan: &BandPlan, name: &str| {
             let held = holding(plan, 0, b"ACGT", Checkpoint::Every(1000));
             held.parts().iter().find(|(p, _)| *p == name).unwrap().1
         };
         let index = (2 * 15_625 + 1) * 8;
-        assert_eq!(part(&big, "seams"), 30 * 15_625 * 8 + index);
+        assert_eq!(part(&big, "seams"), 124 * 15_625 * 8 + index);
         let edit = big.with_problem(Problem::Edit);
-        assert_eq!(part(&edit, "seams"), 2 * 30 * 15_625 * 8 + index);
+        assert_eq!(part(&edit, "seams"), 2 * 124 * 15_625 * 8 + index);
+        // A quarter of the checkpoints' words at most.
         assert_eq!(part(&big, "checkpoints"), (999 * 7813 + 1000) * 8);
-        assert_eq!(part(&big, "block"), 1001 * 256 * 8);
+        assert!(4 * part(&big, "seams") <= part(&big, "checkpoints") + 4 * index);
+        assert_eq!(part(&big, "block"), 1001 * 63 * 8);
         // On a diagonal band of 100 diagonals: the checkpoints hold their windows, a few
         // words each, and a group of rows keeps a seam only where its windows cross one.
         let banded = big.with_band(lcs_core::diagonal_band::Band::new(
@@ -792,7 +827,10 @@ mod tests {
             .min()
             .unwrap();
         assert_eq!(estimate_bytes(&plan, 0, &x, Checkpoint::Every(k)), best);
-        assert!((90..=110).contains(&k), "K = {k} is not near sqrt(10000)");
+        // Near sqrt(m w / f) = 158, where the checkpoints (m / K rows of the band's 40 words)
+        // and the block (K rows of the seams' 16) weigh the same.
+        assert_eq!(plan.seam_words(k), 16);
+        assert!((140..=180).contains(&k), "K = {k} is not near 158");
         let err = Checkpoint::auto(&plan, 0, &x, best - 1).unwrap_err();
         assert_eq!((err.needed, err.k, err.rank), (best, k, 0));
         assert!(err.to_string().contains(&best.to_string()));
@@ -825,18 +863,18 @@ mod tests {
         let x = seq(1000, b"acgt", 5);
         let y = seq(64 * 64, b"acgt", 6);
         for problem in [Problem::Lcs, Problem::Edit] {
-            // Segments wider than the band: the window always starts at the band's first word,
-            // which bounds the work by one fill (each row recomputed once at most).
+            // Seams as far apart as the band is wide: the window always starts at the band's
+            // first word, which bounds the work by one fill (each row recomputed once at most).
             let plan = BandPlan::new(1000, 64 * 64, 1, 64).with_problem(problem);
             let fill = 1000 * 64;
-            let (whole, path) = walk_recomputing(&plan.with_segment_words(64), &x, &y, 23);
+            let (whole, path) = walk_recomputing(&plan.with_seam_words(64), &x, &y, 23);
             assert_eq!(path, lcs_core::reference::align(problem, &x, &y));
             assert!(whole.blocks >= 1 && whole.blocks <= 1000usize.div_ceil(23) as u64);
             assert_eq!(whole.windows, whole.blocks, "{whole:?}");
             assert!(whole.words <= fill, "{whole:?}");
             assert!(whole.words * 4 > fill, "{whole:?}: about half a fill");
-            // Segments of 4 words: about 2 words a row, plus the walk's drift within a block.
-            let (windowed, path) = walk_recomputing(&plan.with_segment_words(4), &x, &y, 23);
+            // Seams every 4 words: about 2 words a row, plus the walk's drift within a block.
+            let (windowed, path) = walk_recomputing(&plan.with_seam_words(4), &x, &y, 23);
             assert_eq!(path, lcs_core::reference::align(problem, &x, &y));
             assert_eq!(windowed.blocks, whole.blocks);
             assert!(windowed.windows >= windowed.blocks);
@@ -879,8 +917,8 @@ mod tests {
             let planes = problem.planes();
             for ranks in [1, 3] {
                 let plan = BandPlan::new(150, 300, ranks, 10).with_problem(problem);
-                for (rank, g) in (0..plan.active_ranks()).flat_map(|r| [(r, 1), (r, 2), (r, 64)]) {
-                    let plan = plan.with_segment_words(g);
+                for (rank, f) in (0..plan.active_ranks()).flat_map(|r| [(r, 1), (r, 2), (r, 64)]) {
+                    let plan = plan.with_seam_words(f);
                     for k in [1, 2, 3, 4, 5, 8, 13, 150] {
                         let mut full = BandStore::new(&plan, rank, &x, &y, Checkpoint::Full);
                         let mut every = BandStore::new(&plan, rank, &x, &y, Checkpoint::Every(k));
@@ -909,7 +947,7 @@ mod tests {
                             let mut msg = vec![0; plan.message_words(b)];
                             let incoming = (rank > 0).then(|| pack(&cin));
                             every.run_batch(b, incoming.as_deref(), &mut msg);
-                            let what = format!("{problem} rank {rank} G={g} K={k} batch {b}");
+                            let what = format!("{problem} rank {rank} f={f} K={k} batch {b}");
                             assert_eq!(msg, pack(&cout), "{what}");
                         }
                         assert_eq!(every.state, full.state);
@@ -925,6 +963,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn leanest_checkpoints_fall_after_fused_rows() {
+        // A multiple of four, keeping at most two rows more than the least over every K.
+        for m in (0..2000).chain([50_000, 1_000_000]) {
+            let Checkpoint::Every(k) = Checkpoint::leanest(m) else {
+                panic!("checkpoints");
+            };
+            assert!(k.is_multiple_of(4), "m = {m}: K = {k}");
+            if m > 0 {
+                let g = |k: usize| (m - 1) / k + k.min(m);
+                let best = (1..=m).map(g).min().unwrap();
+                assert!(g(k) <= best + 2, "m = {m}: K = {k} keeps {} > {best}", g(k));
+            }
+        }
+        assert_eq!(Checkpoint::leanest(50_000), Checkpoint::Every(212));
+        assert_eq!(Checkpoint::leanest(1_000_000), Checkpoint::Every(1000));
     }
 
     #[test]

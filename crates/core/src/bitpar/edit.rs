@@ -22,13 +22,18 @@
 //!
 //! Cost: per word three loads, about twenty operations (one add with carry) and two stores (four
 //! traced), no branch. The portable [`step4`] makes two passes of two rows; where the CPU has AVX2
-//! or AVX-512 ([`Kernel`]) the four rows run as the lanes of one vector. The derivation, the
-//! padding and why two passes: `docs/algorithms.md#the-bit-parallel-edit-distance-step`.
+//! or AVX-512 ([`Kernel`]) the four rows run as the lanes of one vector. [`step_seams`] and
+//! [`step4_seams`] also report `hout` of chosen words as they go ([`super::seams`]). The
+//! derivation, the padding and why two passes:
+//! `docs/algorithms.md#the-bit-parallel-edit-distance-step`.
 
 use crate::problem::Problem;
 
+#[cfg(target_arch = "x86_64")]
+use super::four_rows;
 use super::kernel::{Kernel, FUSED_ROWS};
 use super::masks::{Masks, WORD_BITS};
+use super::seams::{self, Carries4, SeamWords};
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -352,6 +357,124 @@ pub fn step4_traced_with(
             assert!(kernel.is_available(), "this CPU has no AVX-512");
             // SAFETY: the CPU has AVX-512, checked just above.
             unsafe { avx512::step4::<true>(pv, mv, eq, hin, up, sub) }
+        }
+    }
+}
+
+/// [`step`] that also reports `hout` of each word of `seams` (below the run's width): `seam(t,
+/// delta)` for each such word `t` in increasing order, the `hin` of word `t + 1` (see
+/// [`super::seams`]).
+#[inline]
+pub fn step_seams(
+    pv: &mut [u64],
+    mv: &mut [u64],
+    eq: &[u64],
+    hin: Delta,
+    seams: SeamWords,
+    seam: impl FnMut(usize, Delta),
+) -> Delta {
+    debug_assert_eq!(pv.len(), eq.len(), "mask and run widths differ");
+    let step = |words: std::ops::Range<usize>, h| {
+        step(
+            &mut pv[words.clone()],
+            &mut mv[words.clone()],
+            &eq[words],
+            h,
+        )
+    };
+    seams::in_pieces(eq.len(), seams, hin, step, seam)
+}
+
+/// [`step4`] that also reports the four rows' `hout` of each word of `seams` (below the run's
+/// width): `seam(t, carries)` for each such word `t` in increasing order, the deltas packed
+/// ([`Carries4`]: [`Delta::to_bits`] of row `i + r` in bits `r` and `4 + r`). The same four
+/// rows and `hout`s as [`step4`], on the same kernel.
+#[inline]
+pub fn step4_seams(
+    pv: &mut [u64],
+    mv: &mut [u64],
+    eq: [&[u64]; 4],
+    hin: [Delta; 4],
+    seams: SeamWords,
+    seam: impl FnMut(usize, Carries4),
+) -> [Delta; 4] {
+    let kernel = Kernel::for_words(Problem::Edit, pv.len());
+    step4_seams_with(kernel, pv, mv, eq, hin, seams, seam)
+}
+
+/// [`step4_seams`] on the given kernel, which must be available (see [`step4_with`]); for
+/// words closer than [`LOGGED_APART`](seams::LOGGED_APART), on the portable one.
+#[inline]
+pub fn step4_seams_with(
+    kernel: Kernel,
+    pv: &mut [u64],
+    mv: &mut [u64],
+    eq: [&[u64]; 4],
+    hin: [Delta; 4],
+    seams: SeamWords,
+    mut seam: impl FnMut(usize, Carries4),
+) -> [Delta; 4] {
+    debug_assert_eq!(pv.len(), mv.len(), "pv and mv widths differ");
+    debug_assert!(
+        eq.iter().all(|e| e.len() == pv.len()),
+        "mask and run widths differ"
+    );
+    // The portable kernel stops at close words for nothing; the vector ones would stop often.
+    let kernel = match seams.every < seams::LOGGED_APART {
+        true => Kernel::Portable,
+        false => kernel,
+    };
+    match kernel {
+        Kernel::Portable => {
+            let none = || [&mut [][..], &mut [][..], &mut [][..], &mut [][..]];
+            let width = pv.len();
+            let step = |words: std::ops::Range<usize>, h| {
+                let eq = eq.map(|e| &e[words.clone()]);
+                let (p, m) = (&mut pv[words.clone()], &mut mv[words]);
+                step4_portable::<false>(p, m, eq, h, none(), none())
+            };
+            let report = |t, h: [Delta; 4]| seam(t, Carries4::of_payloads(h.map(Delta::to_bits)));
+            seams::in_pieces(width, seams, hin, step, report)
+        }
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2 => {
+            assert!(kernel.is_available(), "this CPU has no AVX2");
+            let width = pv.len();
+            let none = || [&mut [][..], &mut [][..], &mut [][..], &mut [][..]];
+            let step = |words: std::ops::Range<usize>, h, log: Option<four_rows::Logged<'_>>| {
+                let eq = eq.map(|e| &e[words.clone()]);
+                let (p, m) = (&mut pv[words.clone()], &mut mv[words]);
+                // SAFETY: the CPU has AVX2, checked just above.
+                unsafe {
+                    match log {
+                        Some(log) => avx2::step4_logged(p, m, eq, h, log),
+                        None => avx2::step4::<false>(p, m, eq, h, none(), none()),
+                    }
+                }
+            };
+            // SAFETY: `step4_logged` writes what it promises.
+            unsafe { four_rows::seams_in_pieces::<avx2::Avx2, 2>(width, hin, seams, step, seam) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512 => {
+            assert!(kernel.is_available(), "this CPU has no AVX-512");
+            let width = pv.len();
+            let none = || [&mut [][..], &mut [][..], &mut [][..], &mut [][..]];
+            let step = |words: std::ops::Range<usize>, h, log: Option<four_rows::Logged<'_>>| {
+                let eq = eq.map(|e| &e[words.clone()]);
+                let (p, m) = (&mut pv[words.clone()], &mut mv[words]);
+                // SAFETY: the CPU has AVX-512, checked just above.
+                unsafe {
+                    match log {
+                        Some(log) => avx512::step4_logged(p, m, eq, h, log),
+                        None => avx512::step4::<false>(p, m, eq, h, none(), none()),
+                    }
+                }
+            };
+            // SAFETY: `step4_logged` writes what it promises.
+            unsafe {
+                four_rows::seams_in_pieces::<avx512::Avx512, 2>(width, hin, seams, step, seam)
+            }
         }
     }
 }
@@ -716,6 +839,100 @@ mod tests {
                 let (mut p4, mut m4) = (pv0.clone(), mv0.clone());
                 assert_eq!(step4(&mut p4, &mut m4, eq, hin), hout);
                 assert_eq!((&p4, &m4), (&pv, &mv));
+            }
+        }
+    }
+
+    /// The words a seam step is asked for in the tests, `(first, every)`: every word, words
+    /// closer than the vector kernels log (the portable kernel reports them) and just as far, the
+    /// engine's spacings, and none (see [`asked`]).
+    const SEAM_WORDS: [(usize, usize); 9] = [
+        (0, 1),
+        (2, 5),
+        (1, 9),
+        (4, 10),
+        (15, 16),
+        (0, 32),
+        (63, 64),
+        (100, 3),
+        (104, 1),
+    ];
+
+    /// [`SEAM_WORDS`]' entry for a run of `words` words: a `first` of `100 + d` is `d` past the
+    /// width.
+    fn asked(words: usize, (first, every): (usize, usize)) -> SeamWords {
+        let first = match first >= 100 {
+            true => words + first - 100,
+            false => first,
+        };
+        SeamWords { first, every }
+    }
+
+    #[test]
+    fn seam_steps_report_the_deltas_of_single_steps_on_every_kernel() {
+        // Every kernel this CPU runs, and the single-row step, against rows stepped a word at
+        // a time: widths around the wavefront's prologue and epilogue, a band of
+        // large_3, and a run the vector kernels step in pieces (256 words asked, 10 apart).
+        let mut rng = Random::new(0x5ea6);
+        let widths = (0..20).chain([64, 65, 256, 782, 2600]);
+        for words in widths {
+            let tries = if words > 100 { 6 } else { 60 };
+            for _ in 0..tries {
+                let (pv0, mv0) = random_state(&mut rng, words);
+                let eq: Vec<Vec<u64>> = (0..4).map(|_| random_masks(&mut rng, words)).collect();
+                let eq = [&eq[0][..], &eq[1][..], &eq[2][..], &eq[3][..]];
+                let hin = [0; 4].map(|_| random_delta(&mut rng));
+                // Each row a word at a time: hout of every word.
+                let (mut pv, mut mv) = (pv0.clone(), mv0.clone());
+                let outs: Vec<Vec<Delta>> = (0..4)
+                    .map(|r| {
+                        let mut h = hin[r];
+                        (0..words)
+                            .map(|t| {
+                                let w = t..t + 1;
+                                h = step(&mut pv[w.clone()], &mut mv[w.clone()], &eq[r][w], h);
+                                h
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let hout = [0, 1, 2, 3].map(|r| outs[r].last().map_or(hin[r], |&h| h));
+                for seams in SEAM_WORDS.map(|w| asked(words, w)) {
+                    let SeamWords { first, every } = seams;
+                    let want: Vec<(usize, Carries4)> = (first..words)
+                        .step_by(every)
+                        .map(|t| {
+                            let rows = [0, 1, 2, 3].map(|r| outs[r][t].to_bits());
+                            (t, Carries4::of_payloads(rows))
+                        })
+                        .collect();
+                    let what = format!("{words} words, {seams:?}");
+                    for kernel in Kernel::available() {
+                        let (mut p4, mut m4) = (pv0.clone(), mv0.clone());
+                        let mut got = Vec::new();
+                        let h =
+                            step4_seams_with(kernel, &mut p4, &mut m4, eq, hin, seams, |t, c| {
+                                got.push((t, c))
+                            });
+                        assert_eq!(h, hout, "{kernel:?} at {what}");
+                        assert_eq!((&p4, &m4), (&pv, &mv), "{kernel:?} at {what}");
+                        assert_eq!(got, want, "{kernel:?} at {what}");
+                    }
+                    // The dispatching entry point, and one row.
+                    let (mut p4, mut m4) = (pv0.clone(), mv0.clone());
+                    let mut got = Vec::new();
+                    step4_seams(&mut p4, &mut m4, eq, hin, seams, |t, c| got.push((t, c)));
+                    assert_eq!((&p4, &m4, &got), (&pv, &mv, &want), "{what}");
+                    let (mut p1, mut m1) = (pv0.clone(), mv0.clone());
+                    let mut got = Vec::new();
+                    let h = step_seams(&mut p1, &mut m1, eq[0], hin[0], seams, |t, d| {
+                        got.push((t, d))
+                    });
+                    assert_eq!(h, outs[0].last().map_or(hin[0], |&h| h), "one row, {what}");
+                    let want_one: Vec<(usize, Delta)> =
+                        want.iter().map(|&(t, _)| (t, outs[0][t])).collect();
+                    assert_eq!(got, want_one, "one row, {what}");
+                }
             }
         }
     }

@@ -9,17 +9,28 @@
 //! and one store; the masks of two steps in two 256-bit loads. A prologue and an epilogue of
 //! `3 LAG` steps each per call, every lane checked there. Why `LAG` is 3, and the memory layout:
 //! `docs/algorithms.md#the-four-row-vector-wavefront`.
+//!
+//! Logged ([`step4_logged`]), the call also reports the four rows' carries out of chosen words
+//! ([`super::seams`]): lane `3 - r`, row `i + r`, finishes word `t` at step `t + LAG r`, so at
+//! those four steps ([`Marks`]) it reads the sign bits of the lanes' carries (a move-mask per
+//! plane), and at the fourth writes the word's four carries out, packed into a byte. Between
+//! them a step costs one compare: the scalar work runs beside the vector chain.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
 use std::arch::x86_64::*;
+use std::mem::MaybeUninit;
+use std::ops::Range;
+
+use super::seams::{Carries4, SeamWords};
 
 /// Steps between one row and the next: row `i + r` works on word `s - LAG * r` at step `s`.
 const LAG: usize = 3;
 
 /// Steps from the first row's first word to the last row's: the length of the prologue and
-/// of the epilogue.
+/// of the epilogue. Words whose carries a logged call reports are at least `SPAN + 1` apart.
 const SPAN: usize = 3 * LAG;
+const _: () = assert!(SPAN + 1 == super::seams::LOGGED_APART);
 
 /// One step's output for the four lanes: the new state and the traceback bits (where asked),
 /// `P` planes of each.
@@ -43,6 +54,11 @@ pub(super) trait Step<const P: usize> {
 
     /// The carry out of bit 63 of each plane's word.
     fn carry_of(words: [u64; P]) -> Self::Carry;
+
+    /// The bits of a packed carry ([`Carries4`]) that the lanes keep complemented: bit 63 of
+    /// plane `p`'s carry word is bit `p` of the payload, or its complement where this has bit
+    /// `4 p` set (for the whole nibble).
+    const COMPLEMENTED: u8;
 
     /// The word step in the four lanes: the new state from `state` and the masks `eq`, `carry`
     /// (as [`Step::carry_words`]) updated to this word's; the traceback bits computed only if
@@ -108,12 +124,99 @@ fn from_rows(w: [u64; 4]) -> __m256i {
     _mm256_set_epi64x(w[0] as i64, w[1] as i64, w[2] as i64, w[3] as i64)
 }
 
+/// The sign bits of the lanes' carries, bit `4 p + L` for plane `p`'s lane `L`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn signs<const P: usize>(carry: [__m256i; P]) -> u8 {
+    let mut byte = 0;
+    for (p, c) in carry.into_iter().enumerate() {
+        byte |= (_mm256_movemask_pd(_mm256_castsi256_pd(c)) as u8) << (4 * p);
+    }
+    byte
+}
+
+/// Where a logged call reports: the words whose carries are asked, and a byte for each of
+/// those below the run's width, in order, the packed carries ([`Carries4`]).
+pub(super) type Logged<'a> = (SeamWords, &'a mut [MaybeUninit<u8>]);
+
+/// The steps at which a logged call reads the lanes' carries, `t + LAG r` for each word `t`
+/// asked and each row `i + r` (lane `3 - r`), in order: the words at least `SPAN + 1` apart, so
+/// that the steps of one word all come before the next word's. At the fourth step of a word the
+/// call packs its four carries and writes them out.
+#[derive(Clone, Copy)]
+struct Marks {
+    /// The next step to read.
+    next: usize,
+    /// Rows of the current word read so far (0 to 3).
+    turn: usize,
+    /// Steps from the last row's step of a word to the first row's of the next.
+    rest: usize,
+    /// The sign bits read for the current word, a byte per row ([`signs`]), the latest lowest.
+    signs: u32,
+    /// Words written out so far.
+    written: usize,
+    /// [`Step::COMPLEMENTED`].
+    complemented: u8,
+}
+
+impl Marks {
+    /// The steps of the words `seams` asks (`every > SPAN`), or none.
+    fn of(seams: Option<SeamWords>, complemented: u8) -> Marks {
+        let (next, rest) = match seams {
+            Some(s) => {
+                assert!(s.every > SPAN, "logged words {} apart", s.every);
+                (s.first, s.every - SPAN)
+            }
+            None => (usize::MAX, 1),
+        };
+        Marks {
+            next,
+            turn: 0,
+            rest,
+            signs: 0,
+            written: 0,
+            complemented,
+        }
+    }
+
+    /// Takes the sign bits of step `next`, writing the word's packed carries to `out` at its
+    /// fourth row.
+    ///
+    /// # Safety
+    ///
+    /// `out` has room for every word asked below the run's width: a word's fourth row comes at
+    /// step `t + SPAN`, within the call's steps only for `t` below the width.
+    #[inline(always)]
+    unsafe fn read(&mut self, signs: u8, out: *mut MaybeUninit<u8>) {
+        self.signs = (self.signs << 8) | u32::from(signs);
+        if self.turn < 3 {
+            self.turn += 1;
+            self.next += LAG;
+            return;
+        }
+        // Row r's byte is byte 3 - r of `signs`, its carries bits 3 - r and 7 - r there:
+        // packed, bits r and 4 + r.
+        let s = self.signs;
+        let packed =
+            ((s >> 27) & 0x11) | ((s >> 17) & 0x22) | ((s >> 7) & 0x44) | ((s << 3) & 0x88);
+        let byte = MaybeUninit::new(packed as u8 ^ self.complemented);
+        // SAFETY: the caller promised room for this word.
+        unsafe { out.add(self.written).write(byte) };
+        self.written += 1;
+        self.turn = 0;
+        self.next += self.rest;
+    }
+}
+
 /// The run the four rows step over.
 struct Run<'a, 'b, const P: usize> {
     state: [&'a mut [u64]; P],
     eq: [&'a [u64]; 4],
     /// Per plane, per row.
     bits: [[&'b mut [u64]; 4]; P],
+    /// When logged, a byte per word asked ([`Logged`]), at the steps [`Marks`] says.
+    out: &'b mut [MaybeUninit<u8>],
+    marks: Marks,
 }
 
 impl<const P: usize> Run<'_, '_, P> {
@@ -124,7 +227,11 @@ impl<const P: usize> Run<'_, '_, P> {
     /// The CPU has `K`'s features.
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn edge_step<K: Step<P>, const TRACED: bool>(&mut self, s: usize, lanes: &mut Lanes<P>) {
+    unsafe fn edge_step<K: Step<P>, const TRACED: bool, const LOGGED: bool>(
+        &mut self,
+        s: usize,
+        lanes: &mut Lanes<P>,
+    ) {
         let width = self.eq[0].len();
         // Row i + r's word, or past the run's end (before its start, wrapped) when idle.
         let words = [0, 1, 2, 3].map(|r| s.wrapping_sub(LAG * r));
@@ -143,6 +250,10 @@ impl<const P: usize> Run<'_, '_, P> {
         let busy_lanes = from_rows(busy.map(|b| if b { u64::MAX } else { 0 }));
         for (c, old) in lanes.carry.iter_mut().zip(before) {
             *c = _mm256_blendv_epi8(old, *c, busy_lanes);
+        }
+        if LOGGED && s == self.marks.next {
+            // SAFETY: `drive` checked that `out` has room for every word asked.
+            unsafe { self.marks.read(signs(lanes.carry), self.out.as_mut_ptr()) };
         }
         if busy[3] {
             for (plane, v) in self.state.iter_mut().zip(out.state) {
@@ -169,7 +280,7 @@ impl<const P: usize> Run<'_, '_, P> {
     /// The CPU has `K`'s features.
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn steady<K: Step<P>, const TRACED: bool>(
+    unsafe fn steady<K: Step<P>, const TRACED: bool, const LOGGED: bool>(
         &mut self,
         from: usize,
         to: usize,
@@ -193,6 +304,8 @@ impl<const P: usize> Run<'_, '_, P> {
             .bits
             .each_mut()
             .map(|p| p.each_mut().map(|r| r.as_mut_ptr()));
+        let written = self.out.as_mut_ptr();
+        let mut marks = self.marks;
         for s in (from..to).step_by(2) {
             // SAFETY: 16 bytes each at words s - 3 LAG, s - LAG (eq[3], eq[1]) and s - 2 LAG,
             // s (eq[2], eq[0]), all within s - SPAN ..= s + 1 (see above); no alignment needed.
@@ -214,6 +327,10 @@ impl<const P: usize> Run<'_, '_, P> {
                 }
                 // SAFETY: the caller promised K's features.
                 let out = unsafe { K::word4::<TRACED>(input, eq[k], &mut carry) };
+                if LOGGED && t == marks.next {
+                    // SAFETY: `drive` checked that `out` has room for every word asked.
+                    unsafe { marks.read(signs(carry), written) };
+                }
                 for (v, plane) in out.state.into_iter().zip(state) {
                     // SAFETY: 32 bytes from word t - SPAN (up to t - SPAN + 3 < t < width);
                     // no alignment needed.
@@ -238,6 +355,7 @@ impl<const P: usize> Run<'_, '_, P> {
             }
         }
         *lanes = Lanes { carry, back };
+        self.marks = marks;
     }
 }
 
@@ -256,10 +374,111 @@ pub(super) unsafe fn step4<K: Step<P>, const P: usize, const TRACED: bool>(
     carry_in: [K::Carry; 4],
     bits: [[&mut [u64]; 4]; P],
 ) -> [K::Carry; 4] {
+    // SAFETY: the caller promised K's features.
+    unsafe { drive::<K, P, TRACED, false>(state, eq, carry_in, bits, None) }
+}
+
+/// [`step4`] (untraced) that also writes the four rows' carries out of the words `seams` asks
+/// (at least `SPAN + 1` apart) to `out`, a byte per word below the run's width, packed
+/// ([`Carries4`]). Not generic over what the caller does with them, so that each kernel has
+/// one copy, with the word step inlined.
+///
+/// # Safety
+///
+/// The CPU has `K`'s features; for the word steps to be inlined, the caller enables them.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn step4_logged<K: Step<P>, const P: usize>(
+    state: [&mut [u64]; P],
+    eq: [&[u64]; 4],
+    carry_in: [K::Carry; 4],
+    logged: Logged<'_>,
+) -> [K::Carry; 4] {
+    let none = std::array::from_fn(|_| [&mut [][..], &mut [][..], &mut [][..], &mut [][..]]);
+    // SAFETY: the caller promised K's features.
+    unsafe { drive::<K, P, false, true>(state, eq, carry_in, none, Some(logged)) }
+}
+
+/// Words asked of one logged call at most ([`seams_in_pieces`]): a run with more goes in
+/// pieces, each paying the prologue and the epilogue again, so that what a call writes fits on
+/// the stack (a piece of `256 f` words for words `f` apart).
+const LOGGED_WORDS: usize = 256;
+
+/// A run of `width` words stepped four rows at a time, the rows' carries out of the words
+/// `seams` asks reported through `seam(t, carries)` in increasing `t`, packed
+/// ([`super::seams`]). `kernel(words, carry, logged)` steps the run's words `words` from `carry`
+/// and returns the carries out: with `Some` as [`step4_logged`] does (at most
+/// [`LOGGED_WORDS`] words asked, counted from `words.start`), with `None` as [`step4`]. The
+/// words asked are more than `SPAN` apart; a run with none is one plain call.
+///
+/// # Safety
+///
+/// `kernel` with `Some` writes what [`step4_logged`] does.
+#[inline(always)]
+pub(super) unsafe fn seams_in_pieces<K: Step<P>, const P: usize>(
+    width: usize,
+    carry_in: [K::Carry; 4],
+    seams: SeamWords,
+    mut kernel: impl FnMut(Range<usize>, [K::Carry; 4], Option<Logged<'_>>) -> [K::Carry; 4],
+    mut seam: impl FnMut(usize, Carries4),
+) -> [K::Carry; 4] {
+    assert!(seams.every >= 1, "seams at least a word apart");
+    if seams.first >= width {
+        return kernel(0..width, carry_in, None);
+    }
+    assert!(seams.every > SPAN, "logged words {} apart", seams.every);
+    let mut out = [MaybeUninit::<u8>::uninit(); LOGGED_WORDS];
+    let (mut carry, mut t) = (carry_in, seams.first);
+    let mut start = 0;
+    while start < width {
+        // The piece ends before the word asked after its last.
+        let end = (t + LOGGED_WORDS * seams.every - seams.every + 1).min(width);
+        let asked = SeamWords {
+            first: t - start,
+            every: seams.every,
+        };
+        carry = kernel(start..end, carry, Some((asked, &mut out)));
+        let mut written = 0;
+        while t < end {
+            // SAFETY: the kernel wrote a byte for each word asked below `end`, in order.
+            let byte = unsafe { out[written].assume_init() };
+            seam(t, Carries4(byte));
+            written += 1;
+            t += seams.every;
+        }
+        start = end;
+    }
+    carry
+}
+
+/// [`step4`], writing the carries out of the words `logged` asks if `LOGGED` (see
+/// [`step4_logged`]; otherwise `logged` is `None`).
+///
+/// # Safety
+///
+/// The CPU has `K`'s features; for the word steps to be inlined, the caller enables them.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn drive<K: Step<P>, const P: usize, const TRACED: bool, const LOGGED: bool>(
+    state: [&mut [u64]; P],
+    eq: [&[u64]; 4],
+    carry_in: [K::Carry; 4],
+    bits: [[&mut [u64]; 4]; P],
+    logged: Option<Logged<'_>>,
+) -> [K::Carry; 4] {
     let width = eq[0].len();
     // The steady steps rely on these (as well as on the slices' own bounds).
     assert!(state.iter().all(|w| w.len() == width) && eq.iter().all(|w| w.len() == width));
     assert!(!TRACED || bits.iter().flatten().all(|b| b.len() == width));
+    let (asked, out) = match logged {
+        Some((seams, out)) => (Some(seams), out),
+        None => (None, &mut [][..]),
+    };
+    // Every word asked below the width has its byte.
+    let below = |s: &SeamWords| (width - 1 - s.first) / s.every + 1;
+    let reported = asked.filter(|s| s.first < width).map_or(0, |s| below(&s));
+    assert!(!LOGGED || out.len() >= reported);
+    let marks = Marks::of(asked.filter(|_| LOGGED), K::COMPLEMENTED);
     if width == 0 {
         return carry_in;
     }
@@ -268,7 +487,13 @@ pub(super) unsafe fn step4<K: Step<P>, const P: usize, const TRACED: bool>(
         carry: std::array::from_fn(|p| from_rows(words.map(|w| w[p]))),
         back: [[_mm256_setzero_si256(); P]; LAG],
     };
-    let mut run = Run { state, eq, bits };
+    let mut run = Run {
+        state,
+        eq,
+        bits,
+        out,
+        marks,
+    };
     // The prologue, the steady steps in pairs, then what is left (an odd step, the epilogue);
     // one call site each, so that both are inlined and the lanes stay in registers.
     let steady = width.saturating_sub(SPAN) / 2 * 2;
@@ -277,10 +502,10 @@ pub(super) unsafe fn step4<K: Step<P>, const P: usize, const TRACED: bool>(
         // SAFETY: the caller promised K's features.
         unsafe {
             if s == SPAN && steady > 0 {
-                run.steady::<K, TRACED>(s, s + steady, &mut lanes);
+                run.steady::<K, TRACED, LOGGED>(s, s + steady, &mut lanes);
                 s += steady;
             } else {
-                run.edge_step::<K, TRACED>(s, &mut lanes);
+                run.edge_step::<K, TRACED, LOGGED>(s, &mut lanes);
                 s += 1;
             }
         }

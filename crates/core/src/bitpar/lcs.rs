@@ -18,14 +18,18 @@
 //!
 //! Cost: per word two loads, four operations and a store (one more store traced), no branch; the
 //! carry is the only dependency between words, so [`step4`] overlaps four rows' chains (portable,
-//! or the four lanes of one vector where the CPU has AVX2 or AVX-512, [`Kernel`]). Masks:
-//! `distinct(x) * words * 8` bytes. The case analysis:
+//! or the four lanes of one vector where the CPU has AVX2 or AVX-512, [`Kernel`]);
+//! [`step_seams`] and [`step4_seams`] also report the carries out of chosen words as they go
+//! ([`super::seams`]). Masks: `distinct(x) * words * 8` bytes. The case analysis:
 //! `docs/algorithms.md#the-bit-parallel-lcs-step`.
 
 use crate::problem::Problem;
 
+#[cfg(target_arch = "x86_64")]
+use super::four_rows;
 use super::kernel::{Kernel, FUSED_ROWS};
 use super::masks::Masks;
+use super::seams::{self, Carries4, SeamWords};
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -158,6 +162,112 @@ pub fn step4_traced_with(
             assert!(kernel.is_available(), "this CPU has no AVX-512");
             // SAFETY: the CPU has AVX-512, checked just above.
             unsafe { avx512::step4::<true>(v, pm, carry_in, up) }
+        }
+    }
+}
+
+/// [`step`] that also reports the carry out of each word of `seams` (below the run's width):
+/// `seam(t, carry)` for each such word `t` in increasing order, the carry into word `t + 1` (see
+/// [`super::seams`]).
+#[inline]
+pub fn step_seams(
+    v: &mut [u64],
+    pm: &[u64],
+    carry_in: bool,
+    seams: SeamWords,
+    seam: impl FnMut(usize, bool),
+) -> bool {
+    debug_assert_eq!(v.len(), pm.len(), "mask and band widths differ");
+    let step = |words: std::ops::Range<usize>, c| step(&mut v[words.clone()], &pm[words], c);
+    seams::in_pieces(pm.len(), seams, carry_in, step, seam)
+}
+
+/// [`step4`] that also reports the four rows' carries out of each word of `seams` (below the
+/// run's width): `seam(t, carries)` for each such word `t` in increasing order, the carries
+/// packed ([`Carries4`]: bit `r` row `i + r`'s). The same four rows and carries out as
+/// [`step4`], on the same kernel.
+#[inline]
+pub fn step4_seams(
+    v: &mut [u64],
+    pm: [&[u64]; 4],
+    carry_in: [bool; 4],
+    seams: SeamWords,
+    seam: impl FnMut(usize, Carries4),
+) -> [bool; 4] {
+    let kernel = Kernel::for_words(Problem::Lcs, v.len());
+    step4_seams_with(kernel, v, pm, carry_in, seams, seam)
+}
+
+/// [`step4_seams`] on the given kernel, which must be available (see [`step4_with`]); for
+/// words closer than [`LOGGED_APART`](seams::LOGGED_APART), on the portable one.
+#[inline]
+pub fn step4_seams_with(
+    kernel: Kernel,
+    v: &mut [u64],
+    pm: [&[u64]; 4],
+    carry_in: [bool; 4],
+    seams: SeamWords,
+    mut seam: impl FnMut(usize, Carries4),
+) -> [bool; 4] {
+    debug_assert!(
+        pm.iter().all(|p| p.len() == v.len()),
+        "mask and band widths differ"
+    );
+    // The portable kernel stops at close words for nothing; the vector ones would stop often.
+    let kernel = match seams.every < seams::LOGGED_APART {
+        true => Kernel::Portable,
+        false => kernel,
+    };
+    match kernel {
+        Kernel::Portable => {
+            let none = || [&mut [][..], &mut [][..], &mut [][..], &mut [][..]];
+            let width = v.len();
+            let step = |words: std::ops::Range<usize>, c| {
+                let pm = pm.map(|p| &p[words.clone()]);
+                step4_portable::<false>(&mut v[words], pm, c, none())
+            };
+            let report = |t, c: [bool; 4]| seam(t, Carries4::of_payloads(c.map(u8::from)));
+            seams::in_pieces(width, seams, carry_in, step, report)
+        }
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2 => {
+            assert!(kernel.is_available(), "this CPU has no AVX2");
+            let width = v.len();
+            let none = || [&mut [][..], &mut [][..], &mut [][..], &mut [][..]];
+            let step = |words: std::ops::Range<usize>, c, log: Option<four_rows::Logged<'_>>| {
+                let (v, pm) = (&mut v[words.clone()], pm.map(|p| &p[words.clone()]));
+                // SAFETY: the CPU has AVX2, checked just above.
+                unsafe {
+                    match log {
+                        Some(log) => avx2::step4_logged(v, pm, c, log),
+                        None => avx2::step4::<false>(v, pm, c, none()),
+                    }
+                }
+            };
+            // SAFETY: `step4_logged` writes what it promises.
+            unsafe {
+                four_rows::seams_in_pieces::<avx2::Avx2, 1>(width, carry_in, seams, step, seam)
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx512 => {
+            assert!(kernel.is_available(), "this CPU has no AVX-512");
+            let width = v.len();
+            let none = || [&mut [][..], &mut [][..], &mut [][..], &mut [][..]];
+            let step = |words: std::ops::Range<usize>, c, log: Option<four_rows::Logged<'_>>| {
+                let (v, pm) = (&mut v[words.clone()], pm.map(|p| &p[words.clone()]));
+                // SAFETY: the CPU has AVX-512, checked just above.
+                unsafe {
+                    match log {
+                        Some(log) => avx512::step4_logged(v, pm, c, log),
+                        None => avx512::step4::<false>(v, pm, c, none()),
+                    }
+                }
+            };
+            // SAFETY: `step4_logged` writes what it promises.
+            unsafe {
+                four_rows::seams_in_pieces::<avx512::Avx512, 1>(width, carry_in, seams, step, seam)
+            }
         }
     }
 }
@@ -333,6 +443,112 @@ mod tests {
                 let mut four = v0.clone();
                 assert_eq!(step4(&mut four, masks, cin), cout);
                 assert_eq!(four, one);
+            }
+        }
+    }
+
+    /// Each row stepped one word at a time: the state after the four rows and, per row, the
+    /// carry out of every word.
+    fn word_by_word(v0: &[u64], pm: &[Vec<u64>], cin: [bool; 4]) -> (Vec<u64>, Vec<Vec<bool>>) {
+        let mut v = v0.to_vec();
+        let outs = (0..4)
+            .map(|r| {
+                let mut c = cin[r];
+                (0..v.len())
+                    .map(|t| {
+                        c = step(&mut v[t..t + 1], &pm[r][t..t + 1], c);
+                        c
+                    })
+                    .collect()
+            })
+            .collect();
+        (v, outs)
+    }
+
+    /// The words a seam step is asked for in the tests, `(first, every)`: every word, words
+    /// closer than the vector kernels log (the portable kernel reports them) and just as far, the
+    /// engine's spacings, and none (see [`asked`]).
+    const SEAM_WORDS: [(usize, usize); 9] = [
+        (0, 1),
+        (2, 5),
+        (1, 9),
+        (4, 10),
+        (15, 16),
+        (0, 32),
+        (63, 64),
+        (100, 3),
+        (104, 1),
+    ];
+
+    /// [`SEAM_WORDS`]' entry for a run of `words` words: a `first` of `100 + d` is `d` past the
+    /// width.
+    fn asked(words: usize, (first, every): (usize, usize)) -> SeamWords {
+        let first = match first >= 100 {
+            true => words + first - 100,
+            false => first,
+        };
+        SeamWords { first, every }
+    }
+
+    #[test]
+    fn seam_steps_report_the_carries_of_single_steps_on_every_kernel() {
+        // Every kernel this CPU runs, and the single-row step, against rows stepped a word at
+        // a time: widths around the wavefront's prologue and epilogue, a band of
+        // large_3, and a run the vector kernels step in pieces (256 words asked, 10 apart).
+        let mut rng = Random::new(0x5ea5);
+        let widths = (0..20).chain([64, 65, 256, 782, 2600]);
+        for words in widths {
+            let tries = if words > 100 { 6 } else { 60 };
+            for _ in 0..tries {
+                let v0: Vec<u64> = (0..words).map(|_| rng.word()).collect();
+                let pm: Vec<Vec<u64>> = (0..4)
+                    .map(|_| {
+                        (0..words)
+                            .map(|_| match rng.below(3) {
+                                0 => rng.word(),
+                                1 => rng.word() & rng.word(),
+                                _ => u64::MAX,
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let cin: [bool; 4] = [rng.coin(), rng.coin(), rng.coin(), rng.coin()];
+                let (want_v, outs) = word_by_word(&v0, &pm, cin);
+                let cout = [0, 1, 2, 3].map(|r| outs[r].last().map_or(cin[r], |&c| c));
+                let masks = [&pm[0][..], &pm[1][..], &pm[2][..], &pm[3][..]];
+                for seams in SEAM_WORDS.map(|w| asked(words, w)) {
+                    let SeamWords { first, every } = seams;
+                    let want: Vec<(usize, Carries4)> = (first..words)
+                        .step_by(every)
+                        .map(|t| {
+                            let rows = [0, 1, 2, 3].map(|r| u8::from(outs[r][t]));
+                            (t, Carries4::of_payloads(rows))
+                        })
+                        .collect();
+                    let what = format!("{words} words, {seams:?}");
+                    for kernel in Kernel::available() {
+                        let mut v = v0.clone();
+                        let mut got = Vec::new();
+                        let c = step4_seams_with(kernel, &mut v, masks, cin, seams, |t, c| {
+                            got.push((t, c))
+                        });
+                        assert_eq!(c, cout, "{kernel:?} at {what}");
+                        assert_eq!(v, want_v, "{kernel:?} at {what}");
+                        assert_eq!(got, want, "{kernel:?} at {what}");
+                    }
+                    // The dispatching entry point, and one row.
+                    let mut v = v0.clone();
+                    let mut got = Vec::new();
+                    step4_seams(&mut v, masks, cin, seams, |t, c| got.push((t, c)));
+                    assert_eq!((v, got), (want_v.clone(), want.clone()), "{what}");
+                    let mut v = v0.clone();
+                    let mut got = Vec::new();
+                    let c = step_seams(&mut v, masks[0], cin[0], seams, |t, c| got.push((t, c)));
+                    assert_eq!(c, outs[0].last().map_or(cin[0], |&c| c), "one row, {what}");
+                    let want_one: Vec<(usize, bool)> =
+                        want.iter().map(|&(t, _)| (t, outs[0][t])).collect();
+                    assert_eq!(got, want_one, "one row, {what}");
+                }
             }
         }
     }

@@ -15,7 +15,8 @@
 //! Both come as one row (`step`), the same writing the walk's bits (`step_traced`), and four rows
 //! per call (`step4`, `step4_traced`; [`FUSED_ROWS`]) whose carry chains overlap, on the
 //! [`Kernel`] chosen at run time: portable, or on x86-64 the four rows as the lanes of one AVX2 or
-//! AVX-512 vector in a wavefront. Both give the length or distance alone in `O(n / 64)` memory
+//! AVX-512 vector in a wavefront; and both as steps that also report the carries out of chosen
+//! words of the run as they go (`step_seams`, `step4_seams`; [`seams`]). Both give the length or distance alone in `O(n / 64)` memory
 //! ([`lcs_length`], [`edit::distance`]). The derivations:
 //! `docs/algorithms.md#the-bit-parallel-lcs-step` and the two sections after it.
 //!
@@ -32,7 +33,12 @@ mod four_rows;
 pub mod kernel;
 pub mod lcs;
 pub mod masks;
+pub mod seams;
 
 pub use kernel::{vector_min_words, Kernel, FUSED_ROWS};
-pub use lcs::{lcs_length, step, step4, step4_traced, step4_traced_with, step4_with, step_traced};
+pub use lcs::{
+    lcs_length, step, step4, step4_seams, step4_seams_with, step4_traced, step4_traced_with,
+    step4_with, step_seams, step_traced,
+};
 pub use masks::{distinct_bytes, Masks, WORD_BITS, WORD_BYTES};
+pub use seams::{Carries4, SeamWords};

@@ -31,6 +31,9 @@ impl Step<2> for Avx512 {
         Delta::of_lane_words(words)
     }
 
+    // The `+1` flag is kept as `!Ph`.
+    const COMPLEMENTED: u8 = 0x0f;
+
     #[inline]
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512vbmi2")]
     unsafe fn word4<const TRACED: bool>(
@@ -93,4 +96,21 @@ pub(super) unsafe fn step4<const TRACED: bool>(
 ) -> [Delta; 4] {
     // SAFETY: the caller promised the features.
     unsafe { four_rows::step4::<Avx512, 2, TRACED>([pv, mv], eq, hin, [up, sub]) }
+}
+
+/// [`four_rows::step4_logged`] in AVX-512.
+///
+/// # Safety
+///
+/// The CPU has AVX-512F, AVX-512VL and AVX-512VBMI2.
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512vbmi2")]
+pub(super) unsafe fn step4_logged(
+    pv: &mut [u64],
+    mv: &mut [u64],
+    eq: [&[u64]; 4],
+    hin: [Delta; 4],
+    log: four_rows::Logged<'_>,
+) -> [Delta; 4] {
+    // SAFETY: the caller promised the features.
+    unsafe { four_rows::step4_logged::<Avx512, 2>([pv, mv], eq, hin, log) }
 }

@@ -23,6 +23,9 @@ impl Step<1> for Avx2 {
         word >> 63 == 1
     }
 
+    // The carry is kept as it is.
+    const COMPLEMENTED: u8 = 0;
+
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn word4<const TRACED: bool>(
@@ -67,4 +70,20 @@ pub(super) unsafe fn step4<const TRACED: bool>(
 ) -> [bool; 4] {
     // SAFETY: the caller promised AVX2.
     unsafe { four_rows::step4::<Avx2, 1, TRACED>([v], pm, carry_in, [up]) }
+}
+
+/// [`four_rows::step4_logged`] in AVX2.
+///
+/// # Safety
+///
+/// The CPU has AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn step4_logged(
+    v: &mut [u64],
+    pm: [&[u64]; 4],
+    carry_in: [bool; 4],
+    log: four_rows::Logged<'_>,
+) -> [bool; 4] {
+    // SAFETY: the caller promised AVX2.
+    unsafe { four_rows::step4_logged::<Avx2, 1>([v], pm, carry_in, log) }
 }

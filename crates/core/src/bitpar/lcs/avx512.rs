@@ -29,6 +29,9 @@ impl Step<1> for Avx512 {
         word >> 63 == 1
     }
 
+    // The carry is kept as it is.
+    const COMPLEMENTED: u8 = 0;
+
     #[inline]
     #[target_feature(enable = "avx2,avx512f,avx512vl")]
     unsafe fn word4<const TRACED: bool>(
@@ -73,4 +76,20 @@ pub(super) unsafe fn step4<const TRACED: bool>(
 ) -> [bool; 4] {
     // SAFETY: the caller promised the features.
     unsafe { four_rows::step4::<Avx512, 1, TRACED>([v], pm, carry_in, [up]) }
+}
+
+/// [`four_rows::step4_logged`] in AVX-512.
+///
+/// # Safety
+///
+/// The CPU has AVX-512F and AVX-512VL.
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+pub(super) unsafe fn step4_logged(
+    v: &mut [u64],
+    pm: [&[u64]; 4],
+    carry_in: [bool; 4],
+    log: four_rows::Logged<'_>,
+) -> [bool; 4] {
+    // SAFETY: the caller promised the features.
+    unsafe { four_rows::step4_logged::<Avx512, 1>([v], pm, carry_in, log) }
 }
