@@ -31,13 +31,15 @@ pub enum Waiting {
     Spin,
     /// Testing, and yielding the core between tests (ranks share cores).
     Yield,
-    /// Testing, and sleeping between tests, from [`MIN_SLEEP`] doubling up to [`MAX_SLEEP`]
-    /// (a wait that may be long: never chosen for a host, asked for by the wait).
+    /// Testing, and sleeping between tests, from [`MIN_SLEEP`] up to [`MAX_SLEEP`], each sleep
+    /// a quarter longer than the one before (a wait that may be long: never chosen for a host,
+    /// asked for by the wait).
     Sleep,
-    /// Testing, and sleeping between tests, from [`MIN_SLEEP`] doubling up to [`MAX_DOZE`]:
-    /// a wait known to last while another rank computes a long stretch of work (the bands
-    /// engine's waits on a diagonal band, whose ranks take the rows in turn), which should
-    /// leave the core to the ranks that work and still end within a millisecond.
+    /// Testing, and sleeping between tests, from [`MIN_SLEEP`] up to [`MAX_DOZE`], growing as
+    /// [`Waiting::Sleep`]'s: a wait known to last while another rank computes a long stretch
+    /// of work (the bands engine's waits on a diagonal band, whose ranks take the rows in
+    /// turn), which should leave the core to the ranks that work and still end within a
+    /// millisecond.
     Doze,
 }
 
@@ -70,7 +72,12 @@ impl Pause {
                     Waiting::Doze => MAX_DOZE,
                     _ => MAX_SLEEP,
                 };
-                self.sleep = (self.sleep * 2).min(most);
+                // A quarter longer each time, not twice: the last sleep may outlast what it
+                // waits for by as much as it lasts, so a wait ends at most about a quarter
+                // later than its cause (doubling could oversleep by as long again as the
+                // wait had lasted, e.g. while rank 0 reads the input), for a few more
+                // wake-ups.
+                self.sleep = (self.sleep * 5 / 4).min(most);
             }
             Waiting::Spin | Waiting::Yield => std::thread::yield_now(),
         }
