@@ -102,32 +102,45 @@ impl Lap {
 
 /// The parts of `own` to compute before the messages go: the runs the neighbours need, and the
 /// last cell's diagonal; and the rest, after.
-fn order(plan: &WavePlan, (t, cp): (usize, bool), r: usize, own: &Run) -> (Vec<Run>, Vec<Run>) {
+fn order(
+    plan: &WavePlan,
+    (t, cp): (usize, bool),
+    r: usize,
+    own: &Run,
+    (early, rest): (&mut Vec<Run>, &mut Vec<Run>),
+) {
     let s = plan.reach().stride();
-    let mut early: Vec<Run> = [r.checked_sub(1), Some(r + 1)]
-        .into_iter()
-        .flatten()
-        .filter(|&q| q < plan.ranks())
-        .filter_map(|q| plan.sends_in(t, r, q, cp))
-        .collect();
+    early.clear();
+    rest.clear();
+    early.extend(
+        [r.checked_sub(1), Some(r + 1)]
+            .into_iter()
+            .flatten()
+            .filter(|&q| q < plan.ranks())
+            .filter_map(|q| plan.sends_in(t, r, q, cp)),
+    );
     let end = plan.reach().end();
     if own.contains(&end) && (end - own.start()) % s == 0 {
         early.push(end..=end);
     }
     early.sort_by_key(|run| *run.start());
-    // Merge overlaps, then the gaps between are the rest.
-    let mut merged: Vec<Run> = Vec::new();
-    for run in early {
-        match merged.last_mut() {
+    // Merge overlaps in place, then the gaps between are the rest.
+    let mut kept = 0usize;
+    for at in 0..early.len() {
+        let run = early[at].clone();
+        match kept.checked_sub(1).map(|last| &mut early[last]) {
             Some(last) if *run.start() <= last.end() + s => {
                 *last = *last.start()..=*last.end().max(run.end());
             }
-            _ => merged.push(run),
+            _ => {
+                early[kept] = run;
+                kept += 1;
+            }
         }
     }
-    let mut rest = Vec::new();
+    early.truncate(kept);
     let mut next = *own.start();
-    for run in &merged {
+    for run in early.iter() {
         if *run.start() > next {
             rest.push(next..=run.start() - s);
         }
@@ -136,7 +149,6 @@ fn order(plan: &WavePlan, (t, cp): (usize, bool), r: usize, own: &Run) -> (Vec<R
     if next <= *own.end() {
         rest.push(next..=*own.end());
     }
-    (merged, rest)
 }
 
 /// Runs this rank's fill; returns the final cost, what it kept and where its time went.
@@ -174,6 +186,8 @@ pub fn run(
         values: Vec::new(),
     };
     let mut words: Vec<Vec<i32>> = vec![Vec::new(); neighbours.len()];
+    // The step's runs to compute before the messages go and after, kept from step to step.
+    let (mut early, mut rest): (Vec<Run>, Vec<Run>) = (Vec::new(), Vec::new());
     // Each neighbour's message of the step, received into the same buffer step after step.
     let mut received: Vec<Vec<i32>> = vec![Vec::new(); neighbours.len()];
     let mut known: Option<usize> = None;
@@ -200,10 +214,13 @@ pub fn run(
             Some(hull) => cur.reset(hull, own.as_ref(), stride),
             None => cur.values.clear(),
         }
-        let (early, rest) = match &own {
-            Some(own) => order(plan, (t, cp), rank, own),
-            None => (Vec::new(), Vec::new()),
-        };
+        match &own {
+            Some(own) => order(plan, (t, cp), rank, own, (&mut early, &mut rest)),
+            None => {
+                early.clear();
+                rest.clear();
+            }
+        }
         // The step: receives posted before anything else, so that the neighbours' messages
         // land in place as they come; the parts the neighbours need computed and sent; the
         // rest computed while the messages travel; then the waits.
@@ -215,7 +232,7 @@ pub fn run(
         let sent_done = mpi::request::scope(|scope| {
             // One clock reading per phase, each ending the one before.
             let mut lap = Lap::start();
-            let mut receives = Vec::with_capacity(2);
+            let mut receives = [None, None];
             for ((slot, &q), buffer) in neighbours.iter().enumerate().zip(&mut received) {
                 if shown[slot] {
                     continue;
@@ -228,7 +245,7 @@ pub fn run(
                 let source = world.process_at_rank(q as i32);
                 let request =
                     source.immediate_receive_into_with_tag(scope, &mut buffer[..], tag::HALO);
-                receives.push((slot, request));
+                receives[slot] = Some(request);
             }
             times.send += lap.next();
 
@@ -258,7 +275,7 @@ pub fn run(
             }
             times.compute += lap.next();
 
-            let mut sends = Vec::with_capacity(2);
+            let mut sends = [None, None];
             for (slot, &q) in neighbours.iter().enumerate() {
                 if shown[slot] {
                     continue;
@@ -277,7 +294,7 @@ pub fn run(
             for (slot, &q) in neighbours.iter().enumerate() {
                 if !shown[slot] {
                     let dest = world.process_at_rank(q as i32);
-                    sends.push(post_send(
+                    sends[slot] = Some(post_send(
                         &dest,
                         scope,
                         &words[slot][..],
@@ -307,13 +324,16 @@ pub fn run(
             }
             times.compute += lap.next();
 
-            for (slot, request) in receives {
+            for (slot, request) in receives.into_iter().enumerate() {
+                let Some(request) = request else {
+                    continue;
+                };
                 let status = wait.wait(request);
                 lengths[slot] = usize::try_from(status.count(i32::equivalent_datatype()))
                     .expect("a message has a non-negative size");
                 traffic.received(Kind::Boundary, 4 * lengths[slot]);
             }
-            for request in sends {
+            for request in sends.into_iter().flatten() {
                 waiting.wait(request);
             }
             times.wait_receive += lap.next();
