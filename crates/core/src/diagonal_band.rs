@@ -125,7 +125,7 @@ impl Band {
     }
 
     /// Word steps of a fill: the windows' words over all rows. O(log n): the windows' ends
-    /// summed in closed form ([`Sums`]).
+    /// summed in closed form, as floors of lines over the groups of rows.
     pub fn total_words(&self) -> u64 {
         match self.margin {
             None => self.m as u64 * self.row_words() as u64,
