@@ -522,7 +522,12 @@ fn deliver(
         debug_assert_eq!(status.tag(), tag::VALUES);
         traffic.received(Kind::Control, piece.len());
         let from = status.source_rank() as usize;
-        pending[from].extend_from_slice(&piece);
+        // A rank's values come in one piece unless they pass `PIECE` bytes: taken as they
+        // are, not copied.
+        match pending[from].is_empty() {
+            true => pending[from] = piece,
+            false => pending[from].extend_from_slice(&piece),
+        }
         let buffer = std::mem::take(&mut pending[from]);
         if values_len(&buffer) != Some(buffer.len()) {
             pending[from] = buffer;
