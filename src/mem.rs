@@ -9,8 +9,15 @@ use std::path::{Path, PathBuf};
 
 use crate::cgroup::{self, Level};
 
-/// Peak resident set size of this process in bytes (`getrusage`'s `ru_maxrss`).
+/// Peak resident set size of this process in bytes: `VmHWM` of `/proc/self/status`, the high
+/// water mark of this program's own memory, else `getrusage`'s `ru_maxrss`. Not `ru_maxrss`
+/// first: Linux carries it over `exec` from the process that started this one, so a program
+/// started by a script holding 300 MB would report 300 MB.
 pub fn peak_rss_bytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").ok();
+    if let Some(kb) = status.and_then(|s| kb_field(&s, "VmHWM:")) {
+        return kb * 1024;
+    }
     // SAFETY: getrusage writes the struct it is given and nothing else.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {

@@ -338,6 +338,24 @@ fn runs_as_a_plain_process_without_a_launcher() {
     );
 }
 
+/// The peak RSS a run reports is its own: started by a process that holds 256 MB (a script
+/// looping over files), it does not report its parent's peak, which Linux carries over `exec`
+/// in `getrusage`.
+#[test]
+fn the_peak_rss_is_the_runs_own_not_its_parents() {
+    let dir = Dir::new();
+    let input = util::repo_input("small.txt");
+    let json = dir.path("own.json");
+    let held = vec![1u8; 256 << 20];
+    let plain = util::plain_command(&args(&[&"solve", &input, &"--json", &json]));
+    util::run_with_timeout(plain);
+    std::hint::black_box(&held);
+    let peak = util::json(&json)["per_rank"][0]["peak_rss_bytes"]
+        .as_u64()
+        .unwrap();
+    assert!(peak > 1 << 20 && peak < 64 << 20, "{peak} bytes");
+}
+
 /// One trace line per message, read as CSV: its counts and bytes are the report's, boundary
 /// messages go to a neighbour in diagonal order, the traceback comes in walk order.
 #[test]
