@@ -54,11 +54,6 @@ use lcs_core::pairs::work::{self, Item};
 use lcs_core::problem::Problem;
 use lcs_core::search::lanes::Simd;
 
-/// Picoseconds rank 0 spends on each value of the dense matrix beyond computing it: placing
-/// it in the matrix, reading it from a message (estimated from whole runs; the figures are in
-/// `docs/performance.md`). In the plan's units, for rank 0's head start.
-const PLACE_PS: u64 = 2_000;
-
 /// What a `pairs` run is asked to do.
 pub struct Request<'a> {
     pub queries: PathBuf,
@@ -116,12 +111,9 @@ pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, E
     let query_lens = lens(&queries);
     let target_lens = targets.as_ref().map(lens).unwrap_or_default();
     let plan = Plan::new(ask, &query_lens, &target_lens);
-    // Rank 0 places every value of the dense matrix: its share is smaller by that.
-    let head = match request.keeping {
-        Keeping::Matrix => plan.pairs().saturating_mul(PLACE_PS),
-        Keeping::Passing => 0,
-    };
-    let shares = plan.shares_with(ranks, head);
+    // Even shares, rank 0's too: it gathers the others' values only once they have all been
+    // computed, so a head start for that would only make the others finish later.
+    let shares = plan.shares(ranks);
     let mine = &shares[rank];
     log::info!("{} jobs, {} values", mine.len(), plan.jobs_values(mine));
 
