@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::browser::{Browser, Tab};
-use crate::util::{self, args, expand_cigar, Dir};
+use crate::util::{self, args, Dir};
+use lcs_core::alignment::expand as expand_cigar;
 
 /// A message as the trace lists it: (kind, diagonal, from, to, i, j, bytes).
 type Line = (String, Option<u64>, u64, u64, Option<u64>, Option<u64>, u64);

@@ -685,22 +685,6 @@ pub fn column<'a>(table: &'a (Vec<String>, Vec<Vec<String>>), name: &str) -> Vec
     table.1.iter().map(|r| r[k].as_str()).collect()
 }
 
-/// A CIGAR with every operation written out: `2=1X` is `==X`.
-pub fn expand_cigar(cigar: &str) -> String {
-    let mut out = String::new();
-    let mut count = 0;
-    for c in cigar.chars() {
-        match c.to_digit(10) {
-            Some(d) => count = count * 10 + d as usize,
-            None => {
-                out.extend(std::iter::repeat_n(c, count));
-                count = 0;
-            }
-        }
-    }
-    out
-}
-
 /// The repository's `inputs/` file `name`.
 pub fn repo_input(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -13,7 +13,8 @@ use serde_json::{json, Value};
 
 use crate::browser::Browser;
 use crate::lecture::{quiet, small_texts};
-use crate::util::{self, args, expand_cigar, Dir};
+use crate::util::{self, args, Dir};
+use lcs_core::alignment::expand as expand_cigar;
 
 /// The page's data block.
 fn data_block(page: &Path) -> Value {

@@ -48,6 +48,7 @@ mod tests {
     use crate::comm::trace::Event;
     use crate::engines::diagonal::schedule::Schedule;
     use crate::render::picture::{display_bytes, predicted_messages, Hop};
+    use lcs_core::alignment::expand;
     use lcs_core::problem::Problem;
 
     /// A parsed picture and the marks in it, found by class.
@@ -320,22 +321,6 @@ mod tests {
             assert_eq!(prefix, display_bytes(&so_far));
         }
         assert!(texts.iter().any(|t| t.starts_with("hop 1: p")), "{texts:?}");
-    }
-
-    /// A CIGAR with every operation written out: `2=1X` is `==X`.
-    fn expand(cigar: &str) -> String {
-        let mut out = String::new();
-        let mut count = 0;
-        for c in cigar.chars() {
-            match c.to_digit(10) {
-                Some(d) => count = count * 10 + d as usize,
-                None => {
-                    out.extend(std::iter::repeat_n(c, count));
-                    count = 0;
-                }
-            }
-        }
-        out
     }
 
     #[test]

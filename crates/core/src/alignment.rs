@@ -208,6 +208,22 @@ pub fn shorten(cigar: &str, most: usize) -> String {
     )
 }
 
+/// A CIGAR with every operation written out, one letter per column: `2=1X` is `==X`.
+pub fn expand(cigar: &str) -> String {
+    let mut out = String::new();
+    let mut count = 0;
+    for c in cigar.chars() {
+        match c.to_digit(10) {
+            Some(d) => count = count * 10 + d as usize,
+            None => {
+                out.extend(std::iter::repeat_n(c, count));
+                count = 0;
+            }
+        }
+    }
+    out
+}
+
 /// The target a CIGAR makes of the query, with the target's bytes for every `X` and `D` taken
 /// from `target`: applying a CIGAR, for checking one. `None` when the CIGAR does not fit the
 /// query, or an `=` or `X` disagrees with the bytes it claims.
@@ -296,6 +312,8 @@ mod tests {
         let a = Alignment::of_path(&path, false);
         assert_eq!(a.edits(), 3);
         assert_eq!(a.cigar(), "1X3=1X1=1D");
+        assert_eq!(expand(&a.cigar()), "X===X=D");
+        assert_eq!(expand("12=").len(), 12);
         assert_eq!(
             apply(&a.cigar(), b"kitten", b"sitting").as_deref(),
             Some(&b"sitting"[..])

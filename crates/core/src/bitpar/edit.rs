@@ -843,31 +843,6 @@ mod tests {
         }
     }
 
-    /// The words a seam step is asked for in the tests, `(first, every)`: every word, words
-    /// closer than the vector kernels log (the portable kernel reports them) and just as far, the
-    /// engine's spacings, and none (see [`asked`]).
-    const SEAM_WORDS: [(usize, usize); 9] = [
-        (0, 1),
-        (2, 5),
-        (1, 9),
-        (4, 10),
-        (15, 16),
-        (0, 32),
-        (63, 64),
-        (100, 3),
-        (104, 1),
-    ];
-
-    /// [`SEAM_WORDS`]' entry for a run of `words` words: a `first` of `100 + d` is `d` past the
-    /// width.
-    fn asked(words: usize, (first, every): (usize, usize)) -> SeamWords {
-        let first = match first >= 100 {
-            true => words + first - 100,
-            false => first,
-        };
-        SeamWords { first, every }
-    }
-
     #[test]
     fn seam_steps_report_the_deltas_of_single_steps_on_every_kernel() {
         // Every kernel this CPU runs, and the single-row step, against rows stepped a word at
@@ -897,7 +872,7 @@ mod tests {
                     })
                     .collect();
                 let hout = [0, 1, 2, 3].map(|r| outs[r].last().map_or(hin[r], |&h| h));
-                for seams in SEAM_WORDS.map(|w| asked(words, w)) {
+                for seams in seams::tested_seam_words(words) {
                     let SeamWords { first, every } = seams;
                     let want: Vec<(usize, Carries4)> = (first..words)
                         .step_by(every)

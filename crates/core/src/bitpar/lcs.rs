@@ -465,31 +465,6 @@ mod tests {
         (v, outs)
     }
 
-    /// The words a seam step is asked for in the tests, `(first, every)`: every word, words
-    /// closer than the vector kernels log (the portable kernel reports them) and just as far, the
-    /// engine's spacings, and none (see [`asked`]).
-    const SEAM_WORDS: [(usize, usize); 9] = [
-        (0, 1),
-        (2, 5),
-        (1, 9),
-        (4, 10),
-        (15, 16),
-        (0, 32),
-        (63, 64),
-        (100, 3),
-        (104, 1),
-    ];
-
-    /// [`SEAM_WORDS`]' entry for a run of `words` words: a `first` of `100 + d` is `d` past the
-    /// width.
-    fn asked(words: usize, (first, every): (usize, usize)) -> SeamWords {
-        let first = match first >= 100 {
-            true => words + first - 100,
-            false => first,
-        };
-        SeamWords { first, every }
-    }
-
     #[test]
     fn seam_steps_report_the_carries_of_single_steps_on_every_kernel() {
         // Every kernel this CPU runs, and the single-row step, against rows stepped a word at
@@ -516,7 +491,7 @@ mod tests {
                 let (want_v, outs) = word_by_word(&v0, &pm, cin);
                 let cout = [0, 1, 2, 3].map(|r| outs[r].last().map_or(cin[r], |&c| c));
                 let masks = [&pm[0][..], &pm[1][..], &pm[2][..], &pm[3][..]];
-                for seams in SEAM_WORDS.map(|w| asked(words, w)) {
+                for seams in seams::tested_seam_words(words) {
                     let SeamWords { first, every } = seams;
                     let want: Vec<(usize, Carries4)> = (first..words)
                         .step_by(every)

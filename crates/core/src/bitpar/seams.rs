@@ -91,6 +91,32 @@ pub(super) fn in_pieces<C: Copy>(
     carry
 }
 
+/// The words the kernels' tests ask seam steps for, one `SeamWords` per entry for a run of
+/// `words` words: every word, words closer than the vector kernels log (the portable kernel
+/// reports them) and just as far, the engine's spacings, and none (a `first` past the width).
+#[cfg(test)]
+pub(super) fn tested_seam_words(words: usize) -> [SeamWords; 9] {
+    // A `first` of `100 + d` is `d` past the width.
+    [
+        (0, 1),
+        (2, 5),
+        (1, 9),
+        (4, 10),
+        (15, 16),
+        (0, 32),
+        (63, 64),
+        (100, 3),
+        (104, 1),
+    ]
+    .map(|(first, every)| SeamWords {
+        first: match first >= 100 {
+            true => words + first - 100,
+            false => first,
+        },
+        every,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
