@@ -124,6 +124,15 @@ impl Seams {
         self.offsets[q] + (s - first) * self.planes
     }
 
+    /// Where seam `s` of row `r` would be, unchecked: a run of seams starting there may write
+    /// none (each seam it writes is checked as it is written).
+    #[inline]
+    fn would_be_at(&self, s: usize, r: usize) -> usize {
+        let q = r / WORD_BITS;
+        let from_first = s.wrapping_sub(self.firsts[q]).wrapping_mul(self.planes);
+        self.offsets[q].wrapping_add(from_first)
+    }
+
     /// Row `r`'s payload at seam `s`.
     #[inline]
     pub fn get(&self, s: usize, r: usize) -> u8 {
@@ -171,11 +180,8 @@ impl Seams {
     /// Writes row `r`'s payloads at seams `s, s + 1, …` in turn ([`Run1::put`]).
     #[inline]
     pub fn run1(&mut self, r: usize, s: usize) -> Run1<'_> {
-        // Where seam s would be (checked as each is written: a run may write none).
-        let q = r / WORD_BITS;
-        let from_first = s.wrapping_sub(self.firsts[q]).wrapping_mul(self.planes);
         Run1 {
-            at: self.offsets[q].wrapping_add(from_first),
+            at: self.would_be_at(s, r),
             bit: 1 << (r % WORD_BITS),
             seams: self,
             #[cfg(debug_assertions)]
@@ -191,12 +197,7 @@ impl Seams {
     #[inline]
     pub fn run4(&mut self, r: usize, s: usize) -> Run4<'_> {
         let shift = r % WORD_BITS;
-        // Where seam s would be (checked as each is written: a run may write none).
-        let q = r / WORD_BITS;
-        let at = (shift <= WORD_BITS - 4).then(|| {
-            let from_first = s.wrapping_sub(self.firsts[q]).wrapping_mul(self.planes);
-            self.offsets[q].wrapping_add(from_first)
-        });
+        let at = (shift <= WORD_BITS - 4).then(|| self.would_be_at(s, r));
         Run4 {
             seams: self,
             r,

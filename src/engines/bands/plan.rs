@@ -78,14 +78,7 @@ impl BandPlan {
     /// word: the row's window ([`Band::words`]) within the band; empty when the window misses
     /// it.
     pub fn window(&self, k: usize, i: usize) -> Range<usize> {
-        let own = self.words(k);
-        let window = self.band.words(i);
-        let (lo, hi) = (window.start.max(own.start), window.end.min(own.end));
-        if lo < hi {
-            lo - own.start..hi - own.start
-        } else {
-            0..0
-        }
+        window_in(self.band, &self.words(k), i)
     }
 
     /// Whether row `i`'s carry into rank `k`'s band comes from rank `k - 1` (the row's window
@@ -336,6 +329,19 @@ impl BandPlan {
                 batches.len() as u64 * full - last.map_or(0, |b| full - self.message_bytes(b))
             })
             .sum()
+    }
+}
+
+/// Row `i`'s window of `band` within the band words `own`, counted from `own.start`
+/// ([`BandPlan::window`]; a band's store asks it with the words it keeps at hand).
+#[inline]
+pub(super) fn window_in(band: Band, own: &Range<usize>, i: usize) -> Range<usize> {
+    let window = band.words(i);
+    let (lo, hi) = (window.start.max(own.start), window.end.min(own.end));
+    if lo < hi {
+        lo - own.start..hi - own.start
+    } else {
+        0..0
     }
 }
 

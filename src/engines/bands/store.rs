@@ -21,10 +21,9 @@ use std::time::Instant;
 use super::carry::{self, Seams};
 use super::kept::{planes_of, Kept};
 use super::kernel::{self, Planes};
-use super::plan::BandPlan;
+use super::plan::{window_in, BandPlan};
 use crate::engines::holding::Holding;
 use lcs_core::bitpar::{Masks, WORD_BITS, WORD_BYTES};
-use lcs_core::diagonal_band::Band;
 use lcs_core::problem::Move;
 
 /// What a band keeps for the traceback.
@@ -375,18 +374,6 @@ pub(super) fn window_start(f: usize, w: usize) -> usize {
     w / f * f
 }
 
-/// Row `i`'s window within the words `own` of a band ([`BandPlan::window`]).
-#[inline]
-fn window_in(band: Band, own: &Range<usize>, i: usize) -> Range<usize> {
-    let window = band.words(i);
-    let (lo, hi) = (window.start.max(own.start), window.end.min(own.end));
-    if lo < hi {
-        lo - own.start..hi - own.start
-    } else {
-        0..0
-    }
-}
-
 impl<'a> BandStore<'a> {
     /// The band of `rank` for rows `x` and columns `y` (the plan's `m` and `n`), for the
     /// plan's problem.
@@ -593,9 +580,7 @@ impl<'a> BandStore<'a> {
                 false => seams.get(a / f - 1, r),
             };
             let cin4 = |r: usize| match a == own.start {
-                true => {
-                    [0, 1, 2, 3].map(|d| carry::get_payload(carries, carry_words, planes, r + d))
-                }
+                true => [0, 1, 2, 3].map(|d| cin(r + d)),
                 false => {
                     let c = seams.get4(a / f - 1, r);
                     [0, 1, 2, 3].map(|d| c.payload(d))

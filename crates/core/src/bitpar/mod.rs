@@ -16,8 +16,8 @@
 //! per call (`step4`, `step4_traced`; [`FUSED_ROWS`]) whose carry chains overlap, on the
 //! [`Kernel`] chosen at run time: portable, or on x86-64 the four rows as the lanes of one AVX2 or
 //! AVX-512 vector in a wavefront; and both as steps that also report the carries out of chosen
-//! words of the run as they go (`step_seams`, `step4_seams`; [`seams`]). Both give the length or distance alone in `O(n / 64)` memory
-//! ([`lcs_length`], [`edit::distance`]). The derivations:
+//! words of the run as they go (`step_seams`, `step4_seams`; [`seams`]). Both give the length or
+//! distance alone in `O(n / 64)` memory ([`lcs_length`], [`edit::distance`]). The derivations:
 //! `docs/algorithms.md#the-bit-parallel-lcs-step` and the two sections after it.
 //!
 //! ```
