@@ -68,18 +68,24 @@ impl Timeline {
 
     /// The time axis's ticks: from 0 at round steps (1, 2 or 5 times a power of ten) over the
     /// timeline's span, at most five, in the unit that suits the span (µs, ms or s for a run,
-    /// the model's units for a schedule), with as many decimals as the step needs, so no two
-    /// labels are alike. Each is `(t, label)`, `t` on the spans' clock.
+    /// the model's units for a schedule) and in which the step is whole (a unit down when it
+    /// would not be), with as many decimals as the step needs (only the shortest runs need
+    /// any), so no two labels are alike. Each is `(t, label)`, `t` on the spans' clock.
     fn ticks(&self) -> Vec<(f64, String)> {
         let span = self.t1 - self.t0;
-        let (scale, unit) = match (self.recorded, span) {
+        let (mut scale, mut unit) = match (self.recorded, span) {
             (false, _) => (1.0, ""),
             (true, s) if s < 1e-3 => (1e6, " µs"),
             (true, s) if s < 1.0 => (1e3, " ms"),
             (true, _) => (1.0, " s"),
         };
+        let mut step = nice_step(span * scale / 4.0, !self.recorded);
+        if self.recorded && step < 1.0 && scale < 1e6 {
+            // A thousand times smaller, the step is whole.
+            (scale, unit) = (scale * 1e3, if scale == 1.0 { " ms" } else { " µs" });
+            step = nice_step(span * scale / 4.0, false);
+        }
         let range = span * scale;
-        let step = nice_step(range / 4.0, !self.recorded);
         let decimals = (-step.log10().floor()).max(0.0) as usize;
         (0..)
             .map(|k| k as f64 * step)
@@ -354,6 +360,8 @@ mod tests {
             (0.0123, vec!["0 ms", "5 ms", "10 ms"]),
             (0.0042, vec!["0 ms", "2 ms", "4 ms"]),
             (0.00062, vec!["0 µs", "200 µs", "400 µs", "600 µs"]),
+            (0.0015, vec!["0 µs", "500 µs", "1000 µs", "1500 µs"]),
+            (1.6, vec!["0 ms", "500 ms", "1000 ms", "1500 ms"]),
             (3.0, vec!["0 s", "1 s", "2 s", "3 s"]),
         ] {
             let t0 = 1000.0;
