@@ -94,14 +94,18 @@ impl Traffic {
     }
 }
 
-/// Predicted boundary message counts. Messages only go between neighbouring ranks.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Predicted boundary message counts. Messages only go between neighbouring ranks, the ranks
+/// in a ring when the bands engine's bands lap (the last rank's band sends to rank 0's next).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Predicted {
     pub total: u64,
     /// `down[k]`: messages from rank `k` to rank `k + 1`.
     pub down: Vec<u64>,
     /// `up[k]`: messages from rank `k + 1` to rank `k`.
     pub up: Vec<u64>,
+    /// Messages from the last rank to rank 0 around the ring, when they are not neighbours
+    /// anyway (more than two ranks).
+    pub ring: u64,
 }
 
 impl Predicted {
@@ -112,18 +116,38 @@ impl Predicted {
             total: 0,
             down: vec![0; edges],
             up: vec![0; edges],
+            ring: 0,
         }
     }
 
-    /// Counts `count` messages from `from` to its neighbour `to`.
+    /// Counts `count` messages from `from` to its neighbour `to` (the last rank's neighbours
+    /// include rank 0, around the ring).
     pub fn add(&mut self, from: usize, to: usize, count: u64) {
         self.total += count;
         if to == from + 1 {
             self.down[from] += count;
-        } else {
-            debug_assert_eq!(to + 1, from, "messages go to neighbours only");
+        } else if from == to + 1 {
             self.up[to] += count;
+        } else {
+            debug_assert_eq!(
+                (from, to),
+                (self.down.len(), 0),
+                "messages go to neighbours only"
+            );
+            self.ring += count;
         }
+    }
+
+    /// Adds `other`'s counts (among as many ranks) to these.
+    pub fn plus(&mut self, other: &Predicted) {
+        debug_assert_eq!(self.down.len(), other.down.len(), "the same ranks");
+        self.total += other.total;
+        for (mine, theirs) in [(&mut self.down, &other.down), (&mut self.up, &other.up)] {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
+        }
+        self.ring += other.ring;
     }
 
     /// The counts as a `P x P` table, `pairs[from][to]` (as runs report them).
@@ -134,6 +158,7 @@ impl Predicted {
             pairs[k][k + 1] = self.down[k];
             pairs[k + 1][k] = self.up[k];
         }
+        pairs[p - 1][0] += self.ring;
         pairs
     }
 }

@@ -33,11 +33,7 @@ pub fn diagonal_working(schedule: &Schedule, store: u64) -> u64 {
 /// What the bands engine holds on `rank` with `mode` for the plan's problem and band (nothing
 /// on a rank with no band): see [`bands::holding`].
 pub fn bands_holding(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> Holding {
-    if rank < plan.active_ranks() {
-        bands::holding(plan, rank, x, mode)
-    } else {
-        Holding::new()
-    }
+    bands::holding(plan, rank, x, mode)
 }
 
 /// The bands engine's working memory on `rank` (see [`bands_holding`]).

@@ -63,6 +63,17 @@ impl Holding {
         self
     }
 
+    /// This holding and `other`'s parts, each added to the part of its name (or named anew).
+    pub fn plus(mut self, other: &Holding) -> Holding {
+        for &(part, bytes) in &other.parts {
+            match self.parts.iter_mut().find(|(p, _)| *p == part) {
+                Some((_, held)) => *held += bytes,
+                None => self.parts.push((part, bytes)),
+            }
+        }
+        self
+    }
+
     /// Bytes of every part.
     pub fn total(&self) -> u64 {
         self.parts.iter().map(|&(_, b)| b).sum()

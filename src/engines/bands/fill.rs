@@ -1,10 +1,13 @@
-//! The bands engine's MPI fill, batch by batch: a rank posts the receive of batch `b + 1`'s carries
-//! from band `k - 1`, computes batch `b` ([`BandStore::run_batch`]), sends its carries out to band
-//! `k + 1`, and waits for both, so band `k + 1` works on batch `b` while band `k` works on `b + 1`.
-//! On a diagonal band a rank runs only the batches holding its work and exchanges only those
-//! spanning its edges ([`BandPlan::edge_batches`]). Receives are posted before any wait and data
-//! only flows right, so the exchange cannot deadlock even with synchronous sends; one tag
-//! ([`tag::CARRIES`]) and MPI's non-overtaking order keep the batches in step. Boundary messages:
+//! The bands engine's MPI fill, tile by tile (a tile: one batch of one band): a rank posts the
+//! receive of its next tile's carries from band `v - 1`, computes this tile, batch `b` of band `v`
+//! ([`BandStore::run_batch`]), sends its carries out to band `v + 1`, and waits for both, so band
+//! `v + 1` works on batch `b` while band `v` works on `b + 1`. On a diagonal band a band runs only
+//! the batches holding its work and exchanges only those spanning its edges
+//! ([`BandPlan::edge_batches`]); when the bands lap ([`BandPlan::laps`]) a rank takes the tiles of
+//! all its bands in the order `b + v` ([`tiles`]). Receives are posted before any wait and every
+//! wait is on an earlier tile in that order, so the exchange cannot deadlock even with
+//! synchronous sends; one tag ([`tag::CARRIES`]) and MPI's non-overtaking order keep the tiles in
+//! step (a rank's messages all come from the rank on its left, in the order they are computed). Boundary messages:
 //! [`BandPlan::predicted_messages`]. A recorded run also keeps each cell's step along its row
 //! (computing its rows one at a time, [`BandStore::row`]) and when each batch was computed, sent
 //! and waited on ([`Span`]), and fills the whole matrix.
@@ -27,45 +30,31 @@ use crate::comm::traffic::Traffic;
 use crate::engines::config::Switches;
 use crate::progress::Progress;
 
-/// Runs this rank's share of one fill; returns where its time went. Ranks that own no words
-/// only take part in the traceback.
+/// Runs this rank's share of one fill on its bands `stores` (left to right); returns where its
+/// time went. Ranks that own no words only take part in the traceback.
 pub fn run(
     world: &World,
     plan: &BandPlan,
-    store: Option<&mut BandStore<'_>>,
+    stores: &mut [BandStore<'_>],
     traffic: &mut Traffic,
     progress: &mut Progress,
     switches: Switches,
 ) -> FillTimes {
     let waiting = switches.waiting();
     let mut times = FillTimes::default();
-    let Some(store) = store else {
-        return times;
-    };
     let rank = world.rank() as usize;
     let fault = Fault::for_rank(switches.fault, Phase::Fill, rank);
-    // Batches with this band's work, and those whose messages cross its edges: all of them
-    // for the whole matrix, runs of them for a diagonal band (see `BandPlan::edge_batches`).
-    let work = plan.work_rows(rank);
-    let batches = match work.is_empty() {
-        true => 0..0,
-        false => plan.batch_of_row(work.start)..plan.batch_of_row(work.end - 1) + 1,
-    };
-    let from_left = match rank {
-        0 => 0..0,
-        k => plan.edge_batches(k - 1),
-    };
-    let to_right = plan.edge_batches(rank);
+    let tiles = tiles(plan, stores);
+    let needs_input = |t: Option<&Tile>| t.is_some_and(|t| t.from_left);
     // Sized by the longest message there is (the first batch's), not by the batch asked for.
     let words = plan.longest_message_words();
-    // Carries in: this batch's, and the next one's arriving.
+    // Carries in: this tile's, and the next one's arriving.
     let mut incoming = [vec![0u64; words], vec![0u64; words]];
     let mut outgoing = vec![0u64; words];
     let bytes = |b: usize| plan.message_bytes(b) as usize;
-    let source = || world.process_at_rank(rank as i32 - 1);
+    let source = || world.process_at_rank(((rank + plan.ranks() - 1) % plan.ranks()) as i32);
 
     let clock = Clock::start();
-    let first = batches.start;
     // On a diagonal band the bands take the rows in turn: the first message may come only
     // once the bands to the left have computed most of their rows, a wait that should leave
     // the core to them where they share it.
@@ -74,22 +63,24 @@ pub fn run(
     } else {
         waiting.while_others_work()
     };
-    for b in batches {
+    let mut posted = false;
+    for (at, tile) in tiles.iter().enumerate() {
+        let Tile { b, store, v, .. } = *tile;
         let rows = plan.batch_rows(b);
         if let Some(f) = fault.filter(|f| rows.contains(&f.step)) {
             f.trigger(f.step);
         }
         progress.at(rows.start);
         let n = plan.message_words(b);
-        let [current, next] = &mut incoming;
-        let (current, next) = if b % 2 == 0 {
-            (current, next)
+        let [even, odd] = &mut incoming;
+        let (current, next) = if at % 2 == 0 {
+            (even, odd)
         } else {
-            (next, current)
+            (odd, even)
         };
-        // A message from the left that no earlier batch posted the receive for: the first
-        // batch's (every later one's was posted while the batch before it ran).
-        if from_left.contains(&b) && b == first {
+        // A message from the left that the tile before did not post the receive for: the
+        // first tile's.
+        if tile.from_left && !posted {
             let started = Instant::now();
             mpi::request::scope(|scope| {
                 idle.wait(source().immediate_receive_into_with_tag(
@@ -102,17 +93,19 @@ pub fn run(
             times.wait_receive += started.elapsed().as_secs_f64();
             clock.span(traffic, b, SpanKind::Wait, started);
         }
-        let receive_next = from_left.contains(&(b + 1));
+        let following = tiles.get(at + 1);
+        posted = needs_input(following);
         mpi::request::scope(|scope| {
             let started = Instant::now();
-            let receive = receive_next.then(|| {
-                let n_next = plan.message_words(b + 1);
+            let receive = following.filter(|t| t.from_left).map(|t| {
+                let n_next = plan.message_words(t.b);
                 source().immediate_receive_into_with_tag(scope, &mut next[..n_next], tag::CARRIES)
             });
             times.send += started.elapsed().as_secs_f64();
 
             let started = Instant::now();
-            let message = from_left.contains(&b).then_some(&current[..n]);
+            let message = tile.from_left.then_some(&current[..n]);
+            let store = &mut stores[store];
             match traffic.recording.as_mut() {
                 Some(recording) => record_batch(store, b, message, &mut outgoing[..n], recording),
                 None => store.run_batch(b, message, &mut outgoing[..n]),
@@ -121,15 +114,15 @@ pub fn run(
             clock.span(traffic, b, SpanKind::Compute, started);
 
             let started = Instant::now();
-            let sends = to_right.contains(&b);
-            let send = sends.then(|| {
-                let dest = world.process_at_rank(rank as i32 + 1);
+            let send = tile.to_right.then(|| {
+                let to = plan.rank_of(v + 1);
+                let dest = world.process_at_rank(to as i32);
                 let message = &outgoing[..n];
                 traffic.sent(
                     Kind::Boundary,
-                    rank + 1,
+                    to,
                     bytes(b),
-                    Some((rows.start, plan.cols_of(rank).end - 1)),
+                    Some((rows.start, plan.cols_of(v).end - 1)),
                 );
                 post_send(
                     &dest,
@@ -140,7 +133,7 @@ pub fn run(
                 )
             });
             times.send += started.elapsed().as_secs_f64();
-            if receive_next || sends {
+            if posted || tile.to_right {
                 clock.span(traffic, b, SpanKind::Send, started);
             }
 
@@ -152,16 +145,65 @@ pub fn run(
                 waiting.wait(receive);
             }
             times.wait_receive += started.elapsed().as_secs_f64();
-            if receive_next || sends {
+            if posted || tile.to_right {
                 clock.span(traffic, b, SpanKind::Wait, started);
             }
         });
-        if receive_next {
-            traffic.received(Kind::Boundary, bytes(b + 1));
+        if let Some(t) = following.filter(|t| t.from_left) {
+            traffic.received(Kind::Boundary, bytes(t.b));
         }
     }
-    store.skip_to(plan.rows());
+    for store in stores {
+        store.skip_to(plan.rows());
+    }
     times
+}
+
+/// One batch of one band: what a rank computes between messages.
+#[derive(Debug, Clone, Copy)]
+struct Tile {
+    /// The batch.
+    b: usize,
+    /// The band, and its index among the rank's stores.
+    v: usize,
+    store: usize,
+    /// Whether its carries come from band `v - 1`, and whether it sends its own to `v + 1`.
+    from_left: bool,
+    to_right: bool,
+}
+
+/// The tiles of the bands `stores` holds, in the order the rank computes them: by `b + v`,
+/// then by band. Tile `(b, v)` waits for `(b, v - 1)` and `(b - 1, v)`, both earlier in that
+/// order, so every rank taking its own tiles in it keeps the pipeline going: with one band per
+/// rank, the batches in turn; with bands that lap, the ranks' tiles of one line across the
+/// diagonal band side by side.
+fn tiles(plan: &BandPlan, stores: &[BandStore<'_>]) -> Vec<Tile> {
+    let mut tiles: Vec<Tile> = stores
+        .iter()
+        .enumerate()
+        .flat_map(|(store, band)| {
+            let v = band.rank();
+            let work = plan.work_rows(v);
+            let batches = match work.is_empty() {
+                true => 0..0,
+                false => plan.batch_of_row(work.start)..plan.batch_of_row(work.end - 1) + 1,
+            };
+            let from_left = match v {
+                0 => 0..0,
+                v => plan.edge_batches(v - 1),
+            };
+            let to_right = plan.edge_batches(v);
+            batches.map(move |b| Tile {
+                b,
+                v,
+                store,
+                from_left: from_left.contains(&b),
+                to_right: to_right.contains(&b),
+            })
+        })
+        .collect();
+    tiles.sort_by_key(|t| (t.b + t.v, t.v));
+    tiles
 }
 
 /// The wall clock of a recorded fill: `Instant`s read as seconds since the Unix epoch.

@@ -7,6 +7,7 @@
 
 use super::plan::BandPlan;
 use super::store::{BandStore, Checkpoint, Exit, RecomputeStats};
+use crate::comm::traffic::Predicted;
 use lcs_core::diagonal_band::{self, BandChoice, BandSearch};
 use lcs_core::problem::{Path, Problem};
 
@@ -18,8 +19,8 @@ pub struct InProcess {
     /// The answer read from the last row's state: the LCS length (the bands' +1 steps added
     /// up), or the edit distance (`m` plus the bands' horizontal deltas).
     pub answer_from_state: usize,
-    /// Boundary messages on each edge `k -> k + 1` (index `k`).
-    pub messages: Vec<u64>,
+    /// Boundary messages between each pair of ranks (band `k`'s to band `k + 1`'s).
+    pub messages: Predicted,
     /// Boundary bytes over all edges.
     pub message_bytes: u64,
     /// Moves of the walk from one band to the next.
@@ -52,13 +53,11 @@ pub fn run_search(
     mode: Checkpoint,
     choice: BandChoice,
 ) -> (BandSearch, InProcess) {
-    let mut messages = vec![0; plan.senders().len()];
+    let mut messages = Predicted::none(plan.ranks());
     let mut bytes = 0;
     let (search, mut out) = diagonal_band::search(plan.problem(), (x, y), choice, |b| {
         let run = run_plan(&plan.with_band(b), x, y, mode);
-        for (total, fill) in messages.iter_mut().zip(&run.messages) {
-            *total += fill;
-        }
+        messages.plus(&run.messages);
         bytes += run.message_bytes;
         Ok::<_, std::convert::Infallible>((run.answer_from_state, run))
     })
@@ -73,12 +72,12 @@ pub fn run_search(
 pub fn run_plan(plan: &BandPlan, x: &[u8], y: &[u8], mode: Checkpoint) -> InProcess {
     let plan = *plan;
     let problem = plan.problem();
-    let p = plan.active_ranks();
+    let p = plan.active_bands();
     let mut bands: Vec<BandStore<'_>> = (0..p)
         .map(|k| BandStore::new(&plan, k, x, y, mode))
         .collect();
     let mut out = InProcess {
-        messages: vec![0; plan.senders().len()],
+        messages: Predicted::none(plan.ranks()),
         ..InProcess::default()
     };
 
@@ -92,7 +91,7 @@ pub fn run_plan(plan: &BandPlan, x: &[u8], y: &[u8], mode: Checkpoint) -> InProc
                 band.run_batch(b, incoming.as_deref(), &mut outgoing);
                 // A message only where a row's window spans the edge, as the MPI fill sends.
                 incoming = plan.edge_batches(k).contains(&b).then(|| {
-                    out.messages[k] += 1;
+                    out.messages.add(plan.rank_of(k), plan.rank_of(k + 1), 1);
                     out.message_bytes += plan.message_bytes(b);
                     outgoing
                 });
@@ -197,13 +196,14 @@ mod tests {
             );
             assert_eq!(got.path, want, "{what}");
             assert_eq!(got.answer_from_state, answer, "{what}");
-            // One message per batch on every edge between active ranks.
-            assert_eq!(got.messages.len(), plan.active_ranks().saturating_sub(1));
-            for &count in &got.messages {
-                assert_eq!(count, plan.batches() as u64, "{what}");
+            // One message per batch on every edge between active ranks, all to the right.
+            for (k, &count) in got.messages.down.iter().enumerate() {
+                let active = k + 1 < plan.active_ranks();
+                let want = if active { plan.batches() as u64 } else { 0 };
+                assert_eq!(count, want, "{what}");
             }
-            let total: u64 = got.messages.iter().sum();
-            assert_eq!(total, plan.predicted_messages(), "{what}");
+            assert!(got.messages.up.iter().all(|&c| c == 0), "{what}");
+            assert_eq!(got.messages.total, plan.predicted_messages(), "{what}");
             assert_eq!(got.message_bytes, plan.predicted_bytes(), "{what}");
             assert!(got.hops < ranks as u64, "{what}: {} hops", got.hops);
             if mode == Checkpoint::Full {
@@ -421,7 +421,7 @@ mod tests {
             for mode in [Checkpoint::Every(50), Checkpoint::Full] {
                 let got = run_in_process(problem, &x, &y, 3, 256, mode);
                 assert_eq!(got.path, want, "{problem} {mode:?}");
-                assert_eq!(got.messages, [12, 12]);
+                assert_eq!(got.messages.down, [12, 12]);
                 assert_eq!(plan.predicted_messages(), 24);
                 assert!(got.hops <= 2);
             }
@@ -466,7 +466,7 @@ mod tests {
         };
         assert_eq!(got.answer_from_state, answer, "{what}");
         let predicted = plan.predicted_fills(&search.fills);
-        assert_eq!(got.messages, predicted.down, "{what}: {:?}", search.fills);
+        assert_eq!(got.messages, predicted, "{what}: {:?}", search.fills);
         let bytes: u64 = search
             .fills
             .iter()
@@ -571,7 +571,7 @@ mod tests {
                         let b = diagonal_band::Band::new(x.len(), y.len(), Some(k));
                         let run = run_plan(&plan.with_band(b), &x, &y, mode);
                         fills += 1;
-                        let total: u64 = run.messages.iter().sum();
+                        let total = run.messages.total;
                         assert_eq!(total, plan.with_band(b).predicted_messages());
                         if b.proves(problem, run.answer_from_state) {
                             assert_eq!(run.path, want, "{problem} rate {rate} K={k}");
@@ -580,6 +580,37 @@ mod tests {
                         k *= 2;
                     }
                     assert!(fills >= 4, "{problem} rate {rate}: {fills} fills");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lapping_bands_give_the_whole_matrix_s_walk() {
+        // Several bands per rank, ranks in a ring: the same path, answer and predictions as
+        // one band per rank, whatever the band count, the batch and the checkpoints.
+        for (rate, x, y) in near_pairs(2000) {
+            for problem in [Problem::Lcs, Problem::Edit] {
+                let want = lcs_core::reference::align(problem, &x, &y);
+                let margin = match rate {
+                    r if r > 0.05 => 400,
+                    _ => 150,
+                };
+                let band = diagonal_band::Band::new(x.len(), y.len(), Some(margin));
+                for (ranks, laps, batch) in [(2, 2, 64), (2, 4, 17), (3, 2, 100), (4, 3, 64)] {
+                    for mode in [Checkpoint::Full, Checkpoint::Every(13)] {
+                        let plan = BandPlan::new(x.len(), y.len(), ranks, batch)
+                            .with_problem(problem)
+                            .with_band(band)
+                            .with_laps(laps);
+                        let what = format!("{problem} rate {rate} P={ranks} laps {laps} {mode:?}");
+                        assert_eq!(plan.bands(), ranks * laps, "{what}");
+                        let got = run_plan(&plan, &x, &y, mode);
+                        assert_eq!(got.path, want, "{what}");
+                        assert_eq!(got.messages, plan.predicted(), "{what}");
+                        assert_eq!(got.message_bytes, plan.predicted_bytes(), "{what}");
+                        assert!(got.hops < plan.active_bands() as u64, "{what}");
+                    }
                 }
             }
         }
@@ -617,7 +648,7 @@ mod tests {
                             if search.proven {
                                 assert_eq!(got.path, want, "{what}");
                             }
-                            let total: u64 = got.messages.iter().sum();
+                            let total = got.messages.total;
                             assert_eq!(total, plan.predicted_fills(&search.fills).total, "{what}");
                         }
                     }

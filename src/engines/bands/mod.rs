@@ -35,14 +35,14 @@ use crate::comm::stats::FillTimes;
 use crate::comm::traffic::Traffic;
 use crate::comm::waiting::Waiting;
 use crate::engines::config::{RunConfig, Switches};
-use crate::engines::holding::{Holding, Room};
+use crate::engines::holding::Room;
 use crate::engines::outcome::{Ran, Widening};
 use crate::engines::traceback::Start;
 use crate::input::Pair;
 use crate::progress::Progress;
 use lcs_core::diagonal_band::{self, BandChoice};
 use lcs_core::problem::Problem;
-use walker::{BandWalker, Idle};
+use walker::BandWalker;
 
 pub use local::{run_in_process, run_search, InProcess};
 pub use plan::BandPlan;
@@ -61,10 +61,7 @@ fn recheck(
     room: Room,
 ) -> Option<(u64, u64)> {
     let rank = world.rank() as usize;
-    let held = match rank < plan.active_ranks() {
-        true => store::holding(plan, rank, x, mode),
-        false => Holding::new(),
-    };
+    let held = store::holding(plan, rank, x, mode);
     let (need, fits) = room.admits(&held);
     let over = room.limit.filter(|_| !fits).map_or([0, 0], |l| [need, l]);
     let mut worst = [0u64; 2];
@@ -120,23 +117,23 @@ pub(super) fn run(
             }
         }
         last = Some(b.margin());
-        let mut store = (rank < plan.active_ranks())
-            .then(|| BandStore::new(&plan, rank, &pair.x, &pair.y, mode));
+        let mut stores: Vec<BandStore<'_>> = plan
+            .bands_of(rank)
+            .map(|v| BandStore::new(&plan, v, &pair.x, &pair.y, mode))
+            .collect();
         let times = fill::run(
             world,
             &plan,
-            store.as_mut(),
+            &mut stores,
             &mut traffic,
             &mut progress,
             config.switches,
         );
         fill.add(&times);
-        if store.is_some() {
-            cells += plan.computed_cells(rank);
-        }
+        cells += plan.rank_computed_cells(rank);
         // The answer: the bands' shares added up (D' less m for the edit distance). On a
         // diagonal band a rank may wait here while the others compute most of their rows.
-        let share = store.as_ref().map_or(0, BandStore::row_share);
+        let share: i64 = stores.iter().map(BandStore::row_share).sum();
         let mut total = 0i64;
         let started = Instant::now();
         idle(b).all_reduce(world, &share, &mut total, SystemOperation::sum());
@@ -148,9 +145,9 @@ pub(super) fn run(
         let value = usize::try_from(base + total).expect("a non-negative answer");
         let took = began.elapsed().as_secs_f64();
         log::debug!("fill of band {:?}: {value} in {took:.4} s", b.margin());
-        Ok((value, (plan, store)))
+        Ok((value, (plan, stores)))
     });
-    let (search, store) = match searched {
+    let (search, stores) = match searched {
         Ok(done) => done,
         Err((search, refused)) => {
             progress.finish();
@@ -169,7 +166,7 @@ pub(super) fn run(
             };
         }
     };
-    let (plan, mut store) = store;
+    let (plan, mut stores) = stores;
     let walk_waiting = idle(plan.band());
     progress.finish();
     let seconds_fill = started.elapsed().as_secs_f64();
@@ -179,7 +176,7 @@ pub(super) fn run(
     let start = match m {
         0 => Start::NoRows { cols: n },
         m => Start::At {
-            rank: plan.active_ranks() - 1,
+            rank: plan.rank_of(plan.active_bands() - 1),
             cell: (m - 1, n - 1),
         },
     };
@@ -187,29 +184,17 @@ pub(super) fn run(
         waiting: Some(walk_waiting),
         ..config.switches
     };
-    let outcome = match store.as_mut() {
-        _ if !search.proven => None,
-        Some(store) => {
-            let walker = &mut BandWalker { store };
-            Some(crate::engines::traceback::run(
-                world,
-                start,
-                walker,
-                &mut traffic,
-                switches,
-            ))
-        }
-        None => Some(crate::engines::traceback::run(
-            world,
-            start,
-            &mut Idle,
-            &mut traffic,
-            switches,
-        )),
-    };
-    if let Some(s) = &store {
-        seconds_recompute += s.recompute_stats().seconds;
-    }
+    let outcome = search.proven.then(|| {
+        let walker = &mut BandWalker {
+            plan: &plan,
+            stores: &mut stores,
+        };
+        crate::engines::traceback::run(world, start, walker, &mut traffic, switches)
+    });
+    seconds_recompute += stores
+        .iter()
+        .map(|s| s.recompute_stats().seconds)
+        .sum::<f64>();
     let seconds_traceback = started.elapsed().as_secs_f64();
     let (path, hops) = outcome.map_or((None, 0), |o| (o.path, o.hops));
     Ran {

@@ -7,9 +7,11 @@
 //! active rank but the last sends one message of `ceil(len / 64)` words per plane of carry:
 //! `(p - 1) * ceil(m / B)` for the whole matrix. A checkpointed band keeps the carry into every
 //! `f`-th of its words ([`BandPlan::seam_words`]). With a diagonal band ([`BandPlan::with_band`])
-//! row `i` computes only its window ([`BandPlan::window`]), rank `k` works on the rows whose window
+//! row `i` computes only its window ([`BandPlan::window`]), band `k` works on the rows whose window
 //! touches its words ([`BandPlan::work_rows`]), and only batches with a row whose window spans an
-//! edge send on it ([`BandPlan::edge_batches`]). `docs/algorithms.md#the-bands-engine`.
+//! edge send on it ([`BandPlan::edge_batches`]). On a diagonal band too narrow for that to keep
+//! the ranks busy together, each rank holds several narrower bands, band `v` on rank `v mod P`
+//! ([`BandPlan::laps`]). `docs/algorithms.md#the-bands-engine`.
 
 use std::ops::Range;
 
@@ -32,12 +34,26 @@ pub const SEAM_WORDS: usize = 16;
 /// Seams hold at most `1 / SEAM_SHARE` of the checkpoints' memory ([`BandPlan::seam_words`]).
 const SEAM_SHARE: usize = 4;
 
+/// Bands a row's window spans when the bands lap ([`BandPlan::laps`]): each window then holds
+/// words of both ranks' bands (with two ranks), so they compute side by side.
+const LAP_SPAN: usize = 2;
+
+/// The fewest words of a band when the bands lap: every row costs each band it touches a call
+/// of the kernel, about what 30 words cost, so narrower bands lose more than the ranks gain.
+const LAP_WORDS: usize = 128;
+
+/// The most bands the laps may make: the walk hops once per band edge it crosses, each hop
+/// carrying the path found so far.
+const LAP_BANDS: usize = 64;
+
 /// Column ownership and row batching of an `m x n` bands run on `ranks` ranks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BandPlan {
     m: usize,
     n: usize,
     ranks: usize,
+    /// Bands per rank ([`Self::laps`]).
+    laps: usize,
     batch: usize,
     problem: Problem,
     /// The seams' spacing, when a test or a measurement fixes it ([`Self::seam_words`]).
@@ -57,6 +73,7 @@ impl BandPlan {
             m,
             n,
             ranks,
+            laps: 1,
             batch,
             problem: Problem::Lcs,
             seam: None,
@@ -64,9 +81,59 @@ impl BandPlan {
         }
     }
 
-    /// The plan whose fill computes only `band`'s windows (see the module doc).
+    /// The plan whose fill computes only `band`'s windows (see the module doc), its bands
+    /// lapping as [`Self::laps_for`] says.
     pub fn with_band(self, band: Band) -> BandPlan {
-        BandPlan { band, ..self }
+        let plan = BandPlan { band, ..self };
+        plan.with_laps(plan.laps_for(band))
+    }
+
+    /// The plan with `laps >= 1` bands per rank ([`Self::laps`]).
+    pub fn with_laps(self, laps: usize) -> BandPlan {
+        assert!(laps >= 1, "a rank holds at least one band");
+        BandPlan { laps, ..self }
+    }
+
+    /// Bands per rank: band `v` of `P * laps` belongs to rank `v mod P` ([`Self::rank_of`]).
+    /// One, but on a diagonal band narrow enough that, with one band per rank, the ranks
+    /// would take its rows in turn ([`Self::laps_for`]).
+    pub fn laps(&self) -> usize {
+        self.laps
+    }
+
+    /// The laps for `band`: on a diagonal band with `P >= 2`, bands a `1 / LAP_SPAN` of a
+    /// row's window wide ([`LAP_SPAN`]), so the ranks share each row's work instead of taking
+    /// the rows in turn; one band per rank when those would be narrower than [`LAP_WORDS`]
+    /// (the band is too narrow to share) or more than [`LAP_BANDS`].
+    fn laps_for(&self, band: Band) -> usize {
+        if self.ranks < 2 || band.is_whole() || self.m == 0 {
+            return 1;
+        }
+        let window = band.words(self.m / 2).len();
+        let words = window / LAP_SPAN;
+        if words < LAP_WORDS {
+            return 1;
+        }
+        let bands = self.total_words().div_ceil(words);
+        match bands > LAP_BANDS {
+            true => 1,
+            false => (bands / self.ranks).max(1),
+        }
+    }
+
+    /// All bands: `P * laps`.
+    pub fn bands(&self) -> usize {
+        self.ranks * self.laps
+    }
+
+    /// The rank that holds band `v`.
+    pub fn rank_of(&self, v: usize) -> usize {
+        v % self.ranks
+    }
+
+    /// The bands rank `k` holds that own words, from left to right.
+    pub fn bands_of(&self, k: usize) -> impl Iterator<Item = usize> {
+        (k..self.active_bands()).step_by(self.ranks)
     }
 
     /// The band the fill computes (the whole matrix unless [`Self::with_band`] says).
@@ -74,20 +141,20 @@ impl BandPlan {
         self.band
     }
 
-    /// The words of rank `k`'s band that row `i` computes, counted from the band's first
+    /// The words of band `k` that row `i` computes, counted from the band's first
     /// word: the row's window ([`Band::words`]) within the band; empty when the window misses
     /// it.
     pub fn window(&self, k: usize, i: usize) -> Range<usize> {
         window_in(self.band, &self.words(k), i)
     }
 
-    /// Whether row `i`'s carry into rank `k`'s band comes from rank `k - 1` (the row's window
+    /// Whether row `i`'s carry into band `k` comes from band `k - 1` (the row's window
     /// starts left of the band): otherwise it is the matrix's left-edge carry.
     pub fn carried_in(&self, k: usize, i: usize) -> bool {
         k > 0 && self.band.words(i).start < self.words(k).start
     }
 
-    /// Rows on which rank `k` computes any word: a run, since windows only move right.
+    /// Rows on which band `k` computes any word: a run, since windows only move right.
     pub fn work_rows(&self, k: usize) -> Range<usize> {
         let own = self.words(k);
         if own.is_empty() {
@@ -98,7 +165,7 @@ impl BandPlan {
         first..end.max(first)
     }
 
-    /// Rows whose window spans the edge between rank `k` and rank `k + 1`: the rows whose
+    /// Rows whose window spans the edge between band `k` and band `k + 1`: the rows whose
     /// carry crosses it, a run.
     fn edge_rows(&self, k: usize) -> Range<usize> {
         let edge = self.words(k + 1).start;
@@ -107,10 +174,10 @@ impl BandPlan {
         first..end.max(first)
     }
 
-    /// Batches whose boundary message crosses the edge from rank `k` to rank `k + 1`: those
+    /// Batches whose boundary message crosses the edge from band `k` to band `k + 1`: those
     /// holding a row whose window spans it (for the whole matrix, every batch).
     pub fn edge_batches(&self, k: usize) -> Range<usize> {
-        if k + 1 >= self.active_ranks() {
+        if k + 1 >= self.active_bands() {
             return 0..0;
         }
         let rows = self.edge_rows(k);
@@ -140,7 +207,7 @@ impl BandPlan {
         self.seam.unwrap_or(least)
     }
 
-    /// Seams of rank `k`'s band with seams every `f` words (the words `f, 2f, …` of the band but
+    /// Seams of band `k` with seams every `f` words (the words `f, 2f, …` of the band but
     /// its first): `floor((w - 1) / f)` for `w` words (0 for a rank that owns nothing).
     pub fn seams(&self, k: usize, f: usize) -> usize {
         self.words(k).len().saturating_sub(1) / f
@@ -184,34 +251,39 @@ impl BandPlan {
         self.n.div_ceil(WORD_BITS)
     }
 
-    /// The split of a row's words among the ranks.
+    /// The split of a row's words among the bands.
     fn split(&self) -> Split {
-        Split::new(self.total_words(), self.ranks)
+        Split::new(self.total_words(), self.bands())
     }
 
-    /// Ranks that own at least one word: `min(P, W)`.
-    pub fn active_ranks(&self) -> usize {
+    /// Bands that own at least one word: `min(P * laps, W)`.
+    pub fn active_bands(&self) -> usize {
         self.split().active()
     }
 
-    /// Words `[s, e)` of a row owned by rank `k`; empty (at the end of the row) for a rank
+    /// Ranks that hold a band with at least one word: `min(P, W)`.
+    pub fn active_ranks(&self) -> usize {
+        self.active_bands().min(self.ranks)
+    }
+
+    /// Words `[s, e)` of a row owned by band `k`; empty (at the end of the row) for a band
     /// that owns nothing.
     pub fn words(&self, k: usize) -> Range<usize> {
         self.split().range(k)
     }
 
-    /// Columns owned by rank `k`: its words, clipped to `n`.
+    /// Columns owned by band `k`: its words, clipped to `n`.
     pub fn cols_of(&self, k: usize) -> Range<usize> {
         let Range { start, end } = self.words(k);
         (start * WORD_BITS).min(self.n)..(end * WORD_BITS).min(self.n)
     }
 
-    /// Owner of word `w < W`.
+    /// The band that owns word `w < W`.
     pub fn owner_of_word(&self, w: usize) -> usize {
         self.split().owner(w)
     }
 
-    /// Owner of column `j < n`.
+    /// The band that owns column `j < n`.
     pub fn owner_of_col(&self, j: usize) -> usize {
         debug_assert!(j < self.n, "column {j} out of range (n = {})", self.n);
         self.owner_of_word(j / WORD_BITS)
@@ -260,9 +332,10 @@ impl BandPlan {
         self.message_words(b) as u64 * WORD_BYTES
     }
 
-    /// Ranks `k` that send boundary messages (to `k + 1`): every active rank but the last.
+    /// Bands `k` that send boundary messages (to band `k + 1`): every active band but the
+    /// last.
     pub fn senders(&self) -> Range<usize> {
-        0..self.active_ranks().saturating_sub(1)
+        0..self.active_bands().saturating_sub(1)
     }
 
     /// Boundary messages of one fill: `(active - 1) * ceil(m / B)` for the whole matrix, the
@@ -273,14 +346,19 @@ impl BandPlan {
             .sum()
     }
 
-    /// Boundary messages per neighbouring pair of one fill: [`Self::edge_batches`] on every
-    /// edge `k -> k + 1`.
+    /// Boundary messages per pair of ranks of one fill: [`Self::edge_batches`] on every band
+    /// edge `k -> k + 1`, sent by the rank of band `k` to that of band `k + 1`.
     pub fn predicted(&self) -> Predicted {
         let mut predicted = Predicted::none(self.ranks);
-        for k in self.senders() {
-            predicted.add(k, k + 1, self.edge_batches(k).len() as u64);
-        }
+        self.add_predicted(&mut predicted);
         predicted
+    }
+
+    fn add_predicted(&self, predicted: &mut Predicted) {
+        for k in self.senders() {
+            let (from, to) = (self.rank_of(k), self.rank_of(k + 1));
+            predicted.add(from, to, self.edge_batches(k).len() as u64);
+        }
     }
 
     /// Boundary messages of a run that filled the bands of `fills` in turn (margins, `None`
@@ -288,20 +366,24 @@ impl BandPlan {
     pub fn predicted_fills(&self, fills: &[Option<usize>]) -> Predicted {
         let mut predicted = Predicted::none(self.ranks);
         for &margin in fills {
-            let fill = self.with_band(Band::new(self.m, self.n, margin));
-            for k in fill.senders() {
-                predicted.add(k, k + 1, fill.edge_batches(k).len() as u64);
-            }
+            self.with_band(Band::new(self.m, self.n, margin))
+                .add_predicted(&mut predicted);
         }
         predicted
     }
 
-    /// Cells rank `k` owns: every row of its columns.
+    /// Cells rank `k` owns: every row of its bands' columns.
     pub fn rank_cells(&self, k: usize) -> u64 {
-        self.m as u64 * self.cols_of(k).len() as u64
+        let cols: usize = self.bands_of(k).map(|v| self.cols_of(v).len()).sum();
+        self.m as u64 * cols as u64
     }
 
-    /// Cells rank `k` computes in one fill of the plan's band: the columns of each row's window
+    /// Cells rank `k` computes in one fill: [`Self::computed_cells`] of each of its bands.
+    pub fn rank_computed_cells(&self, k: usize) -> u64 {
+        self.bands_of(k).map(|v| self.computed_cells(v)).sum()
+    }
+
+    /// Cells band `k` computes in one fill of the plan's band: the columns of each row's window
     /// ([`Self::window`]; whole words, so a little more than the band's own cells), all of its
     /// cells for the whole matrix. O(1) for the whole matrix, else O(m).
     pub fn computed_cells(&self, k: usize) -> u64 {
@@ -514,6 +596,75 @@ mod tests {
                 None => assert_eq!(total, (m * n) as u64),
                 Some(_) => assert!(total < (m * n) as u64),
             }
+        }
+    }
+
+    #[test]
+    fn bands_lap_on_diagonal_bands_wide_enough_to_share() {
+        let plan = |m, n, p| BandPlan::new(m, n, p, 256);
+        let band = |m, n, k| Band::new(m, n, Some(k));
+        // 50,000^2 with a margin of 12,935: windows of 404 words, bands of 202 wanted, so
+        // 4 bands of the row's 782 words, two per rank; on 3 ranks one each.
+        let large = plan(50_000, 50_000, 2).with_band(band(50_000, 50_000, 12_935));
+        assert_eq!(
+            (large.laps(), large.bands(), large.active_ranks()),
+            (2, 4, 2)
+        );
+        assert_eq!(large.bands_of(0).collect::<Vec<_>>(), [0, 2]);
+        assert_eq!(large.bands_of(1).collect::<Vec<_>>(), [1, 3]);
+        assert_eq!(large.rank_of(3), 1);
+        let three = plan(50_000, 50_000, 3).with_band(band(50_000, 50_000, 12_935));
+        assert_eq!(three.laps(), 1);
+        // 10^6^2 with a margin of 47,475: bands of 742 words, 22 of them.
+        let near = plan(1_000_000, 1_000_000, 2).with_band(band(1_000_000, 1_000_000, 47_475));
+        assert_eq!(near.laps(), 11);
+        // Windows of 156 words: bands of 78 would cost more calls than they share.
+        let narrow = plan(1_000_000, 1_000_000, 2).with_band(band(1_000_000, 1_000_000, 4985));
+        assert_eq!(narrow.laps(), 1);
+        // The whole matrix, or one rank: one band per rank.
+        assert_eq!(plan(50_000, 50_000, 2).laps(), 1);
+        let one = plan(50_000, 50_000, 1).with_band(band(50_000, 50_000, 12_935));
+        assert_eq!(one.laps(), 1);
+        // Back to the whole matrix: the laps go with the band.
+        let whole = large.with_band(Band::whole(50_000, 50_000));
+        assert_eq!(whole.laps(), 1);
+    }
+
+    #[test]
+    fn lapping_bands_own_every_word_once_and_send_around_the_ring() {
+        let (m, n) = (3000, 64 * 90);
+        for (p, laps) in [(2, 2), (2, 5), (3, 2), (4, 3)] {
+            let plan = BandPlan::new(m, n, p, 64)
+                .with_band(Band::new(m, n, Some(700)))
+                .with_laps(laps);
+            let mut owner = vec![usize::MAX; plan.total_words()];
+            let mut cells = 0;
+            for k in 0..p {
+                for v in plan.bands_of(k) {
+                    assert_eq!(plan.rank_of(v), k);
+                    for w in plan.words(v) {
+                        assert_eq!(owner[w], usize::MAX, "word {w} owned twice");
+                        owner[w] = v;
+                        assert_eq!(plan.owner_of_word(w), v);
+                    }
+                }
+                cells += plan.rank_cells(k);
+            }
+            assert!(owner.iter().all(|&v| v < p * laps), "P={p} laps {laps}");
+            assert_eq!(cells, (m * n) as u64);
+            // Brute force: a message per edge batch, from each band's rank to the next's.
+            let predicted = plan.predicted();
+            let mut pairs = vec![vec![0u64; p]; p];
+            for v in plan.senders() {
+                pairs[v % p][(v + 1) % p] += plan.edge_batches(v).len() as u64;
+            }
+            assert_eq!(predicted.pairs(), pairs, "P={p} laps {laps}");
+            assert_eq!(predicted.total, plan.predicted_messages());
+            assert_eq!(
+                predicted.ring > 0,
+                p > 2,
+                "P={p} laps {laps}: {predicted:?}"
+            );
         }
     }
 

@@ -333,10 +333,18 @@ fn seam_groups(
     })
 }
 
-/// What [`BandStore::new`] allocates for `rank` (not counting the sequences), part by part:
-/// exact. The state and the masks span the band's words; the kept rows and the seams only the
-/// rows' windows; the block and the scratch row at most the words between two seams.
+/// What [`BandStore::new`] allocates for each band of `rank` (not counting the sequences), part
+/// by part, the bands added up: exact ([`band_holding`]). Nothing for a rank with no band.
 pub fn holding(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> Holding {
+    plan.bands_of(rank)
+        .map(|v| band_holding(plan, v, x, mode))
+        .fold(Holding::new(), |all, band| all.plus(&band))
+}
+
+/// What [`BandStore::new`] allocates for band `rank`, part by part. The state and the masks
+/// span the band's words; the kept rows and the seams only the rows' windows; the block and the
+/// scratch row at most the words between two seams.
+fn band_holding(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> Holding {
     let m = plan.rows();
     let planes = plan.problem().planes();
     let width = plan.words(rank).len();
@@ -699,12 +707,38 @@ mod tests {
                     ] {
                         let store = BandStore::new(&plan, rank, &x, &y, mode);
                         assert_eq!(
-                            estimate_bytes(&plan, rank, &x, mode),
+                            band_holding(&plan, rank, &x, mode).total(),
                             store.allocated_bytes(),
                             "m={m} n={n} P={ranks} f={f} rank {rank} {mode:?}"
                         );
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_ranks_estimate_adds_up_its_lapping_bands() {
+        let (m, n) = (300, 4000);
+        let (x, y) = (seq(m, b"acgt", 3), seq(n, b"acgt", 4));
+        let band = lcs_core::diagonal_band::Band::new(m, n, Some(50));
+        for (ranks, laps) in [(2, 3), (3, 2), (1, 1)] {
+            let plan = BandPlan::new(m, n, ranks, 16)
+                .with_problem(Problem::Edit)
+                .with_band(band)
+                .with_laps(laps);
+            for mode in [Checkpoint::Full, Checkpoint::Every(9)] {
+                let mut all = 0;
+                for rank in 0..ranks {
+                    let stores: u64 = plan
+                        .bands_of(rank)
+                        .map(|v| BandStore::new(&plan, v, &x, &y, mode).allocated_bytes())
+                        .sum();
+                    assert_eq!(plan.bands_of(rank).count(), laps, "P={ranks} rank {rank}");
+                    assert_eq!(estimate_bytes(&plan, rank, &x, mode), stores, "P={ranks}");
+                    all += stores;
+                }
+                assert!(all > 0);
             }
         }
     }

@@ -1,9 +1,11 @@
 //! The bands engine's walker: the walk inside one band, by the rule of `reference` (a match
 //! goes diagonally; otherwise the band's bits say: for the LCS up or left, for the edit
 //! distance a substitution, up or left), until it leaves the matrix or the band. A band can
-//! only be left to its left (the walk moves up and left), so a walk crosses at most `P - 1`
-//! band edges; the hop carries the path found so far as [`crate::engines::traceback`] says.
+//! only be left to its left (the walk moves up and left), so a walk crosses at most one edge
+//! per band but the first (`P - 1` with a band per rank); the hop to another rank's band carries
+//! the path found so far as [`crate::engines::traceback`] says.
 
+use super::plan::BandPlan;
 use super::store::{BandStore, Exit};
 use crate::engines::traceback::{self, Walker};
 use lcs_core::problem::{Move, Path};
@@ -50,10 +52,13 @@ impl BandStore<'_> {
     }
 }
 
-/// A band as the traceback sees it: the walk's moves inside the band, and its hops to the band
-/// on the left.
+/// A rank's bands as the traceback sees them: the walk's moves inside each, and its hops to the
+/// band on the left, which is another rank's (with bands that lap, the rank on the left's next
+/// band). A rank with no band is never reached.
 pub struct BandWalker<'s, 'a> {
-    pub store: &'s mut BandStore<'a>,
+    pub plan: &'s BandPlan,
+    /// The rank's bands, left to right.
+    pub stores: &'s mut [BandStore<'a>],
 }
 
 impl Walker for BandWalker<'_, '_> {
@@ -61,30 +66,26 @@ impl Walker for BandWalker<'_, '_> {
         &mut self,
         cell: (usize, usize),
         path: &mut Path,
-        visited: Option<&mut Vec<(u64, u64)>>,
+        mut visited: Option<&mut Vec<(u64, u64)>>,
     ) -> traceback::Exit {
-        let exit = self.store.walk_recording(cell, path, visited);
-        match exit {
-            Exit::Done => traceback::Exit::Done,
-            Exit::Hop { i, j } => traceback::Exit::Hop {
-                to: self.store.rank() - 1,
-                i,
-                j,
-            },
+        let mut cell = cell;
+        loop {
+            let v = self.plan.owner_of_col(cell.1);
+            let store = self
+                .stores
+                .iter_mut()
+                .find(|s| s.rank() == v)
+                .unwrap_or_else(|| panic!("the walk reached {cell:?}, not in this rank's bands"));
+            match store.walk_recording(cell, path, visited.as_deref_mut()) {
+                Exit::Done => return traceback::Exit::Done,
+                Exit::Hop { i, j } => {
+                    let to = self.plan.rank_of(v - 1);
+                    if self.stores.iter().all(|s| s.rank() != v - 1) {
+                        return traceback::Exit::Hop { to, i, j };
+                    }
+                    cell = (i, j);
+                }
+            }
         }
-    }
-}
-
-/// The walker of a rank that owns no words: the walk never reaches it.
-pub struct Idle;
-
-impl Walker for Idle {
-    fn walk(
-        &mut self,
-        cell: (usize, usize),
-        _: &mut Path,
-        _: Option<&mut Vec<(u64, u64)>>,
-    ) -> traceback::Exit {
-        unreachable!("the walk reached {cell:?} on a rank with no band")
     }
 }
