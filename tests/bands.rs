@@ -385,6 +385,67 @@ fn diagonal_bands_give_the_whole_matrix_s_path_on_near_copies() {
     }
 }
 
+/// A diagonal band wide enough to share (a 200,000-byte pair at 10% of edits): each rank holds
+/// several column bands, band `v` on rank `v mod P`, so the carries also go from the last rank
+/// back to rank 0; on 2 and 3 ranks, with synchronous sends too, the CIGAR is one rank's, the
+/// messages are the predicted ones, and the report says how many bands each rank held.
+#[test]
+fn lapping_bands_give_one_rank_s_alignment_on_a_wide_diagonal_band() {
+    let dir = Dir::new();
+    let input = dir.path("wide.txt");
+    let a = args(&[
+        &"generate",
+        &"--len",
+        &"200000",
+        &"--mutate",
+        &"0.1",
+        &"--seed",
+        &"7",
+        &"-o",
+        &input,
+    ]);
+    util::plain(&a).ok();
+    for problem in ["lcs", "edit"] {
+        let one = dir.path("one.json");
+        let extra = ["--engine", "bands", "--problem", problem].map(std::ffi::OsStr::new);
+        util::solve(1, &input, &one, &extra, &[]).ok();
+        let one = util::json(&one);
+        assert_eq!(one["band_laps"], 1, "{problem}");
+        for (ranks, env) in [
+            (2, &[][..]),
+            (3, &[][..]),
+            (3, &[("MPI_LCS_SYNCHRONOUS_SENDS", "1")][..]),
+        ] {
+            let what = format!("{problem} P={ranks} {env:?}");
+            let json = dir.path("laps.json");
+            let run = util::solve(ranks, &input, &json, &extra, env).ok();
+            let report = util::json(&json);
+            assert_eq!(report["cigar"], one["cigar"], "{what}");
+            assert_eq!(report["band_fills"], one["band_fills"], "{what}");
+            let laps = report["band_laps"].as_u64().unwrap();
+            assert!(laps >= 2, "{what}: {laps} bands per rank");
+            assert!(
+                run.stdout
+                    .contains(&format!("{laps} column bands per rank")),
+                "{}",
+                run.stdout
+            );
+            assert_eq!(
+                report["messages"]["boundary"], report["predicted"]["boundary"],
+                "{what}"
+            );
+            // Carries from the last rank to rank 0: around the ring on 3, back on 2.
+            let last = &report["pairs"][ranks - 1];
+            assert!(last[0].as_u64().unwrap() > 0, "{what}: {}", report["pairs"]);
+            let hops = report["traceback_hops"].as_u64().unwrap();
+            assert!(
+                hops >= 1 && hops < laps * ranks as u64,
+                "{what}: {hops} hops"
+            );
+        }
+    }
+}
+
 /// The report records the bands a run filled: the last one's margin, the doublings, every
 /// fill; the messages equal the prediction for those fills; the CIGAR is the whole matrix's.
 #[test]

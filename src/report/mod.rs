@@ -19,7 +19,7 @@ use crate::engines::solve::Solved;
 use crate::input::{Format, Pair};
 use crate::provenance::Provenance;
 use lcs_core::alignment::Alignment;
-use lcs_core::diagonal_band::BandSearch;
+use lcs_core::diagonal_band::{Band, BandSearch};
 use lcs_core::problem::{Path, Problem};
 
 pub mod row;
@@ -145,6 +145,10 @@ pub struct Report {
     pub band_doublings: Option<usize>,
     /// The band of every fill, in order.
     pub band_fills: Option<Vec<Margin>>,
+    /// The bands engine's column bands per rank in the fill that gave the answer: 1, or more
+    /// on a diagonal band wide enough for the ranks to share each row's window (band `v` on
+    /// rank `v mod P`); none for the other engines.
+    pub band_laps: Option<usize>,
     /// The wave engine's score steps: its final cost (the edit distance, or the LCS's indel
     /// distance), the steps' last.
     pub score_steps: Option<usize>,
@@ -392,6 +396,13 @@ impl Report {
             Layout::Wave(_) => (EngineKind::Wave, None, None, None),
         };
         let band = solved.band.as_ref();
+        let band_laps = match (*layout, band) {
+            (Layout::Bands(plan, _), Some(search)) => {
+                let last = Band::new(plan.rows(), plan.cols(), search.last());
+                Some(plan.with_band(last).laps())
+            }
+            _ => None,
+        };
         Report {
             run,
             input,
@@ -406,6 +417,7 @@ impl Report {
             band: band.map(|b| Margin(b.last())),
             band_doublings: band.map(BandSearch::doublings),
             band_fills: band.map(|b| b.fills.iter().map(|&k| Margin(k)).collect()),
+            band_laps,
             score_steps: solved.wave.map(|w| w.cost),
             wave_bound: solved.wave.map(|w| w.bound),
             engine_choice: solved.choice,
@@ -511,6 +523,7 @@ impl Report {
             band: band.map(|b| Margin(b.last())),
             band_doublings: band.map(BandSearch::doublings),
             band_fills: band.map(|b| b.fills.iter().map(|&k| Margin(k)).collect()),
+            band_laps: None,
             score_steps: wave.map(|(cost, _, _)| cost),
             wave_bound: wave.map(|(_, bound, _)| bound),
             engine_choice: None,
@@ -568,6 +581,10 @@ impl Report {
                     .collect();
                 format!("{how}, diagonal band {band} (fills: {})", tried.join(", "))
             }
+            _ => how,
+        };
+        let how = match self.band_laps {
+            Some(laps) if laps > 1 => format!("{how}, {laps} column bands per rank"),
             _ => how,
         };
         let how = match (self.score_steps, self.wave_bound) {
