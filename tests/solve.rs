@@ -320,6 +320,14 @@ fn runs_as_a_plain_process_without_a_launcher() {
     for command in [
         args(&[&"search", &input, &input, &"--max-edits", &"1"]),
         args(&[&"self-test", &"--cases", &"3"]),
+        args(&[
+            &"solve",
+            &input,
+            &"--engine",
+            &"bands",
+            &"--problem",
+            &"edit",
+        ]),
     ] {
         let mut plain = util::plain_command(&command);
         plain.env("OMPI_MCA_pml", "no-such-component");

@@ -4,7 +4,7 @@
 //! `v + 1` works on batch `b` while band `v` works on `b + 1`. On a diagonal band a band runs only
 //! the batches holding its work and exchanges only those spanning its edges
 //! ([`BandPlan::edge_batches`]); when the bands lap ([`BandPlan::laps`]) a rank takes the tiles of
-//! all its bands in the order `b + v` ([`tiles`]). Receives are posted before any wait and every
+//! all its bands in the order `b + v` (`tiles`). Receives are posted before any wait and every
 //! wait is on an earlier tile in that order, so the exchange cannot deadlock even with
 //! synchronous sends; one tag ([`tag::CARRIES`]) and MPI's non-overtaking order keep the tiles in
 //! step (a rank's messages all come from the rank on its left, in the order they are computed). Boundary messages:

@@ -82,7 +82,7 @@ impl BandPlan {
     }
 
     /// The plan whose fill computes only `band`'s windows (see the module doc), its bands
-    /// lapping as [`Self::laps_for`] says.
+    /// lapping as `laps_for` says.
     pub fn with_band(self, band: Band) -> BandPlan {
         let plan = BandPlan { band, ..self };
         plan.with_laps(plan.laps_for(band))
@@ -96,7 +96,7 @@ impl BandPlan {
 
     /// Bands per rank: band `v` of `P * laps` belongs to rank `v mod P` ([`Self::rank_of`]).
     /// One, but on a diagonal band narrow enough that, with one band per rank, the ranks
-    /// would take its rows in turn ([`Self::laps_for`]).
+    /// would take its rows in turn (`laps_for`).
     pub fn laps(&self) -> usize {
         self.laps
     }

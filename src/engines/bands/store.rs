@@ -334,7 +334,7 @@ fn seam_groups(
 }
 
 /// What [`BandStore::new`] allocates for each band of `rank` (not counting the sequences), part
-/// by part, the bands added up: exact ([`band_holding`]). Nothing for a rank with no band.
+/// by part, the bands added up: exact (`band_holding`). Nothing for a rank with no band.
 pub fn holding(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> Holding {
     plan.bands_of(rank)
         .map(|v| band_holding(plan, v, x, mode))
