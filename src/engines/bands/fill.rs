@@ -7,8 +7,8 @@
 //! all its bands in the order `b + v` (`tiles`). Receives are posted before any wait and every
 //! wait is on an earlier tile in that order, so the exchange cannot deadlock even with
 //! synchronous sends; one tag ([`tag::CARRIES`]) and MPI's non-overtaking order keep the tiles in
-//! step (a rank's messages all come from the rank on its left, in the order they are computed). Boundary messages:
-//! [`BandPlan::predicted_messages`]. A recorded run also keeps each cell's step along its row
+//! step (a rank's messages all come from the rank on its left, in the order they are computed).
+//! Boundary messages: [`BandPlan::predicted_messages`]. A recorded run also keeps each cell's step along its row
 //! (computing its rows one at a time, [`BandStore::row`]) and when each batch was computed, sent
 //! and waited on ([`Span`]), and fills the whole matrix.
 //! `docs/algorithms.md#ownership-and-the-pipeline`.
@@ -45,7 +45,6 @@ pub fn run(
     let rank = world.rank() as usize;
     let fault = Fault::for_rank(switches.fault, Phase::Fill, rank);
     let tiles = tiles(plan, stores);
-    let needs_input = |t: Option<&Tile>| t.is_some_and(|t| t.from_left);
     // Sized by the longest message there is (the first batch's), not by the batch asked for.
     let words = plan.longest_message_words();
     // Carries in: this tile's, and the next one's arriving.
@@ -93,11 +92,12 @@ pub fn run(
             times.wait_receive += started.elapsed().as_secs_f64();
             clock.span(traffic, b, SpanKind::Wait, started);
         }
-        let following = tiles.get(at + 1);
-        posted = needs_input(following);
+        // The next tile's carries from the left, if it takes any: received while this one runs.
+        let next_input = tiles.get(at + 1).filter(|t| t.from_left);
+        posted = next_input.is_some();
         mpi::request::scope(|scope| {
             let started = Instant::now();
-            let receive = following.filter(|t| t.from_left).map(|t| {
+            let receive = next_input.map(|t| {
                 let n_next = plan.message_words(t.b);
                 source().immediate_receive_into_with_tag(scope, &mut next[..n_next], tag::CARRIES)
             });
@@ -149,7 +149,7 @@ pub fn run(
                 clock.span(traffic, b, SpanKind::Wait, started);
             }
         });
-        if let Some(t) = following.filter(|t| t.from_left) {
+        if let Some(t) = next_input {
             traffic.received(Kind::Boundary, bytes(t.b));
         }
     }

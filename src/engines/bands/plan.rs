@@ -88,9 +88,14 @@ impl BandPlan {
         plan.with_laps(plan.laps_for(band))
     }
 
-    /// The plan with `laps >= 1` bands per rank ([`Self::laps`]).
+    /// The plan with `laps >= 1` bands per rank ([`Self::laps`]); more than one only on two
+    /// ranks or more, so a band's left neighbour is always another rank's.
     pub fn with_laps(self, laps: usize) -> BandPlan {
         assert!(laps >= 1, "a rank holds at least one band");
+        assert!(
+            laps == 1 || self.ranks >= 2,
+            "bands lap over two ranks or more"
+        );
         BandPlan { laps, ..self }
     }
 

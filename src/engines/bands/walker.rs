@@ -66,26 +66,22 @@ impl Walker for BandWalker<'_, '_> {
         &mut self,
         cell: (usize, usize),
         path: &mut Path,
-        mut visited: Option<&mut Vec<(u64, u64)>>,
+        visited: Option<&mut Vec<(u64, u64)>>,
     ) -> traceback::Exit {
-        let mut cell = cell;
-        loop {
-            let v = self.plan.owner_of_col(cell.1);
-            let store = self
-                .stores
-                .iter_mut()
-                .find(|s| s.rank() == v)
-                .unwrap_or_else(|| panic!("the walk reached {cell:?}, not in this rank's bands"));
-            match store.walk_recording(cell, path, visited.as_deref_mut()) {
-                Exit::Done => return traceback::Exit::Done,
-                Exit::Hop { i, j } => {
-                    let to = self.plan.rank_of(v - 1);
-                    if self.stores.iter().all(|s| s.rank() != v - 1) {
-                        return traceback::Exit::Hop { to, i, j };
-                    }
-                    cell = (i, j);
-                }
-            }
+        let v = self.plan.owner_of_col(cell.1);
+        let store = self
+            .stores
+            .iter_mut()
+            .find(|s| s.rank() == v)
+            .unwrap_or_else(|| panic!("the walk reached {cell:?}, not in this rank's bands"));
+        // The band on the left is always another rank's (`BandPlan::with_laps`).
+        match store.walk_recording(cell, path, visited) {
+            Exit::Done => traceback::Exit::Done,
+            Exit::Hop { i, j } => traceback::Exit::Hop {
+                to: self.plan.rank_of(v - 1),
+                i,
+                j,
+            },
         }
     }
 }
