@@ -8,11 +8,12 @@
 //! oversubscribed host, MPICH's do not. So there every wait of the fill and the traceback tests its
 //! request and yields between tests, and the run's collectives are started non-blocking and waited
 //! for the same way. A wait that may last as long as a person or a pipe takes (rank 0 reading
-//! standard input) sleeps between its tests instead, a little longer each time up to [`MAX_SLEEP`]
+//! standard input) sleeps between its tests instead, a little longer each time up to [`MAX_SLEEP`],
+//! after a first couple of milliseconds of yielding, in which a file's read ends
 //! ([`Waiting::Sleep`]): it costs no core. What it buys:
 //! `docs/mpi-families.md#what-oversubscription-costs`.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use mpi::collective::Operation;
 use mpi::datatype::PartitionMut;
@@ -31,9 +32,9 @@ pub enum Waiting {
     Spin,
     /// Testing, and yielding the core between tests (ranks share cores).
     Yield,
-    /// Testing, and sleeping between tests, from [`MIN_SLEEP`] up to [`MAX_SLEEP`], each sleep
-    /// a quarter longer than the one before (a wait that may be long: never chosen for a host,
-    /// asked for by the wait).
+    /// Testing, and yielding between tests for [`YIELD_FIRST`], then sleeping, from
+    /// [`MIN_SLEEP`] up to [`MAX_SLEEP`], each sleep a quarter longer than the one before (a
+    /// wait that may be long: never chosen for a host, asked for by the wait).
     Sleep,
     /// Testing, and sleeping between tests, from [`MIN_SLEEP`] up to [`MAX_DOZE`], growing as
     /// [`Waiting::Sleep`]'s: a wait known to last while another rank computes a long stretch
@@ -43,6 +44,10 @@ pub enum Waiting {
     Doze,
 }
 
+/// How long [`Waiting::Sleep`] yields between its tests before it starts to sleep: rank 0's
+/// read of a file ends within that, and a sleep would outlast it, holding up the broadcast
+/// that follows (`docs/performance.md`, "Where the milliseconds go").
+pub const YIELD_FIRST: Duration = Duration::from_millis(2);
 /// The first sleep of [`Waiting::Sleep`].
 pub const MIN_SLEEP: Duration = Duration::from_micros(50);
 /// The longest sleep of [`Waiting::Sleep`]: the most it adds to a wait.
@@ -54,6 +59,7 @@ pub const MAX_DOZE: Duration = Duration::from_millis(1);
 struct Pause {
     waiting: Waiting,
     sleep: Duration,
+    began: Instant,
 }
 
 impl Pause {
@@ -61,11 +67,13 @@ impl Pause {
         Pause {
             waiting,
             sleep: MIN_SLEEP,
+            began: Instant::now(),
         }
     }
 
     fn pause(&mut self) {
         match self.waiting {
+            Waiting::Sleep if self.began.elapsed() < YIELD_FIRST => std::thread::yield_now(),
             Waiting::Sleep | Waiting::Doze => {
                 std::thread::sleep(self.sleep);
                 let most = match self.waiting {
