@@ -2,9 +2,9 @@
 //! takes), then broadcasts a header of five `u64`s (an ok/error code, the two lengths, the
 //! orientation and the format), so that on error every rank returns together; then each sequence
 //! in pieces of at most [`PIECE`] bytes, since MPI counts a message's elements in a C `int`. The
-//! other ranks wait for the header asleep ([`Waiting::Sleep`], after a first 2 ms of yielding in
-//! which a file's read ends), keeping no core busy while rank 0 waits on a person or a pipe; the
-//! pieces, which follow at once, are waited for as the host's choice says.
+//! other ranks wait for the header asleep ([`Waiting::Sleep`], after a first spell of yielding
+//! in which a file's read ends), keeping no core busy while rank 0 waits on a person or a pipe;
+//! the pieces, which follow at once, are waited for as the host's choice says.
 
 use std::ops::Range;
 
