@@ -23,7 +23,7 @@ use super::kept::{planes_of, Kept};
 use super::kernel::{self, Planes};
 use super::plan::{window_in, BandPlan};
 use crate::engines::holding::Holding;
-use lcs_core::bitpar::{Masks, WORD_BITS, WORD_BYTES};
+use lcs_core::bitpar::{distinct_bytes, Masks, WORD_BITS, WORD_BYTES};
 use lcs_core::problem::Move;
 
 /// What a band keeps for the traceback.
@@ -336,20 +336,22 @@ fn seam_groups(
 /// What [`BandStore::new`] allocates for each band of `rank` (not counting the sequences), part
 /// by part, the bands added up: exact (`band_holding`). Nothing for a rank with no band.
 pub fn holding(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> Holding {
+    // `x` read once for all the bands (with bands that lap, a rank may hold dozens).
+    let distinct = distinct_bytes(x);
     plan.bands_of(rank)
-        .map(|v| band_holding(plan, v, x, mode))
+        .map(|v| band_holding(plan, v, distinct, mode))
         .fold(Holding::new(), |all, band| all.plus(&band))
 }
 
-/// What [`BandStore::new`] allocates for band `rank`, part by part. The state and the masks
-/// span the band's words; the kept rows and the seams only the rows' windows; the block and the
-/// scratch row at most the words between two seams.
-fn band_holding(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) -> Holding {
+/// What [`BandStore::new`] allocates for band `rank` of rows with `distinct` distinct bytes,
+/// part by part. The state and the masks span the band's words; the kept rows and the seams
+/// only the rows' windows; the block and the scratch row at most the words between two seams.
+fn band_holding(plan: &BandPlan, rank: usize, distinct: usize, mode: Checkpoint) -> Holding {
     let m = plan.rows();
     let planes = plan.problem().planes();
     let width = plan.words(rank).len();
     let held = Holding::new()
-        .with("masks", Masks::estimate_bytes(x, width))
+        .with("masks", Masks::bytes_for(distinct, width))
         .with("state", (planes * width) as u64 * WORD_BYTES);
     match mode {
         Checkpoint::Full => held.with("bits", Kept::bytes(plan, rank, 0..m, planes)),
@@ -707,7 +709,7 @@ mod tests {
                     ] {
                         let store = BandStore::new(&plan, rank, &x, &y, mode);
                         assert_eq!(
-                            band_holding(&plan, rank, &x, mode).total(),
+                            band_holding(&plan, rank, distinct_bytes(&x), mode).total(),
                             store.allocated_bytes(),
                             "m={m} n={n} P={ranks} f={f} rank {rank} {mode:?}"
                         );

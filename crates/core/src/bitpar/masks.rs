@@ -53,7 +53,14 @@ impl Masks {
 
     /// Bytes [`Masks::new`] allocates for `x` over a band of `width` words.
     pub fn estimate_bytes(x: &[u8], width: usize) -> u64 {
-        distinct_bytes(x) as u64 * width as u64 * 8
+        Masks::bytes_for(distinct_bytes(x), width)
+    }
+
+    /// Bytes [`Masks::new`] allocates for an `x` of `distinct` distinct bytes
+    /// ([`distinct_bytes`]) over a band of `width` words: for estimates over many bands, which
+    /// read `x` once.
+    pub fn bytes_for(distinct: usize, width: usize) -> u64 {
+        distinct as u64 * width as u64 * 8
     }
 
     /// Bytes held (the mask words).
