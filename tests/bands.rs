@@ -740,3 +740,65 @@ fn a_wider_band_that_does_not_fit_is_refused_before_its_fill() {
         assert!(!json.exists());
     }
 }
+
+/// `--band auto` on two ranks or more fills its two narrowest bands side by side, one rank
+/// each, without a boundary message: the same bands and CIGAR as one rank, on pairs whose first
+/// band proves itself (walked by rank 0), whose second does (walked by rank 1, which sends the
+/// path to rank 0), whose search jumps past the second (filled for nothing), and whose search
+/// goes on to a wider band.
+#[test]
+fn the_first_two_fills_run_side_by_side_one_rank_each() {
+    let dir = Dir::new();
+    for (rate, seed) in [("0.001", "3"), ("0.006", "4"), ("0.01", "4"), ("0.03", "5")] {
+        let input = dir.path(&format!("near-{rate}.txt"));
+        let a = args(&[
+            &"generate",
+            &"--len",
+            &"30000",
+            &"--mutate",
+            &rate,
+            &"--seed",
+            &seed,
+            &"-o",
+            &input,
+        ]);
+        util::plain(&a).ok();
+        for problem in ["lcs", "edit"] {
+            let one = dir.path("one.json");
+            let extra = ["--engine", "bands", "--problem", problem].map(std::ffi::OsStr::new);
+            util::solve(1, &input, &one, &extra, &[]).ok();
+            let one = util::json(&one);
+            assert_eq!(one["band_alone"], 0, "{problem} {rate}");
+            let fills: Vec<u64> = one["band_fills"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|k| k.as_u64().unwrap())
+                .collect();
+            // The fills of 64 and 128 diagonals that lead the search are the ones made alone.
+            let alone = fills
+                .iter()
+                .zip([64, 128])
+                .take_while(|(k, a)| *k == a)
+                .count();
+            assert!(alone >= 1, "{problem} {rate}: {fills:?}");
+            for ranks in [2, 3] {
+                let what = format!("{problem} {rate} P={ranks} {fills:?}");
+                let json = dir.path("two.json");
+                let run = util::solve(ranks, &input, &json, &extra, &[]).ok();
+                let report = util::json(&json);
+                assert_eq!(report["cigar"], one["cigar"], "{what}");
+                assert_eq!(report["band_fills"], one["band_fills"], "{what}");
+                assert_eq!(report["band_alone"], alone, "{what}");
+                let boundary = &report["messages"]["boundary"];
+                assert_eq!(boundary, &report["predicted"]["boundary"], "{what}");
+                assert_eq!(boundary == 0, alone == fills.len(), "{what}: {boundary}");
+                let said = match alone {
+                    1 => "the first on one rank alone".to_owned(),
+                    _ => "the first 2 side by side, one rank each".to_owned(),
+                };
+                assert!(run.stdout.contains(&said), "{what}:\n{}", run.stdout);
+            }
+        }
+    }
+}

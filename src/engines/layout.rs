@@ -95,12 +95,15 @@ impl Layout {
     }
 
     /// Boundary messages the layout predicts, for a bands run that filled the diagonal bands
-    /// of `band` (each fill a pipeline of its own; without a search, one fill of the whole
-    /// matrix), or a wave run of final cost `cost`.
+    /// of `band` (each fill a pipeline of its own, but the first ones made alone; without a
+    /// search, one fill of the whole matrix), or a wave run of final cost `cost`.
     pub fn predicted(&self, band: Option<&BandSearch>, cost: Option<usize>) -> Predicted {
         match (self, band) {
             (Layout::Diagonal(schedule, _), _) => schedule.predicted_messages(),
-            (Layout::Bands(plan, _), Some(search)) => plan.predicted_fills(&search.fills),
+            // Fills made alone, side by side (`bands::alone`), send nothing.
+            (Layout::Bands(plan, _), Some(search)) => {
+                plan.predicted_fills(&search.fills[search.alone..])
+            }
             (Layout::Bands(plan, _), None) => plan
                 .with_band(Band::whole(plan.rows(), plan.cols()))
                 .predicted(),

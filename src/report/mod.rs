@@ -145,6 +145,9 @@ pub struct Report {
     pub band_doublings: Option<usize>,
     /// The band of every fill, in order.
     pub band_fills: Option<Vec<Margin>>,
+    /// How many of the first fills ran each on one rank alone, side by side (`--band auto` on
+    /// two ranks or more fills its two narrowest bands so); none for the other engines.
+    pub band_alone: Option<usize>,
     /// The bands engine's column bands per rank in the fill that gave the answer: 1, or more
     /// on a diagonal band wide enough for the ranks to share each row's window (band `v` on
     /// rank `v mod P`); none for the other engines.
@@ -417,6 +420,7 @@ impl Report {
             band: band.map(|b| Margin(b.last())),
             band_doublings: band.map(BandSearch::doublings),
             band_fills: band.map(|b| b.fills.iter().map(|&k| Margin(k)).collect()),
+            band_alone: band.map(|b| b.alone),
             band_laps,
             score_steps: solved.wave.map(|w| w.cost),
             wave_bound: solved.wave.map(|w| w.bound),
@@ -523,6 +527,7 @@ impl Report {
             band: band.map(|b| Margin(b.last())),
             band_doublings: band.map(BandSearch::doublings),
             band_fills: band.map(|b| b.fills.iter().map(|&k| Margin(k)).collect()),
+            band_alone: None,
             band_laps: None,
             score_steps: wave.map(|(cost, _, _)| cost),
             wave_bound: wave.map(|(_, bound, _)| bound),
@@ -579,7 +584,15 @@ impl Report {
                     .iter()
                     .map(|k| k.0.map_or("whole".to_owned(), |k| k.to_string()))
                     .collect();
-                format!("{how}, diagonal band {band} (fills: {})", tried.join(", "))
+                let alone = match self.band_alone {
+                    Some(0) | None => String::new(),
+                    Some(1) => "; the first on one rank alone".to_owned(),
+                    Some(k) => format!("; the first {k} side by side, one rank each"),
+                };
+                format!(
+                    "{how}, diagonal band {band} (fills: {}{alone})",
+                    tried.join(", ")
+                )
             }
             _ => how,
         };

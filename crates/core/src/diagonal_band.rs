@@ -329,6 +329,9 @@ pub struct BandSearch {
     pub fills: Vec<Option<usize>>,
     /// Whether the last fill proved itself (always, but for a fixed band that did not).
     pub proven: bool,
+    /// How many of the first fills ran each on one rank alone, side by side (an MPI run's
+    /// business: [`search`] leaves it 0).
+    pub alone: usize,
 }
 
 impl BandSearch {
@@ -351,9 +354,20 @@ pub fn search<T, E>(
     problem: Problem,
     (x, y): (&[u8], &[u8]),
     choice: BandChoice,
+    fill: impl FnMut(Band) -> Result<(usize, T), E>,
+) -> Result<(BandSearch, T), (BandSearch, E)> {
+    let first = Band::first_for(problem, x, y, choice);
+    search_from(problem, first, choice, fill)
+}
+
+/// [`search`] from its first band `first`, [`Band::first_for`] worked out already.
+pub fn search_from<T, E>(
+    problem: Problem,
+    first: Band,
+    choice: BandChoice,
     mut fill: impl FnMut(Band) -> Result<(usize, T), E>,
 ) -> Result<(BandSearch, T), (BandSearch, E)> {
-    let mut band = Band::first_for(problem, x, y, choice);
+    let mut band = first;
     let mut fills = Vec::new();
     let mut previous = None;
     loop {
@@ -361,13 +375,27 @@ pub fn search<T, E>(
             Ok(filled) => filled,
             Err(e) => {
                 let proven = false;
-                return Err((BandSearch { fills, proven }, e));
+                return Err((
+                    BandSearch {
+                        fills,
+                        proven,
+                        alone: 0,
+                    },
+                    e,
+                ));
             }
         };
         fills.push(band.margin());
         let proven = band.proves(problem, value);
         if proven || choice != BandChoice::Auto {
-            return Ok((BandSearch { fills, proven }, result));
+            return Ok((
+                BandSearch {
+                    fills,
+                    proven,
+                    alone: 0,
+                },
+                result,
+            ));
         }
         let next = band.next(problem, value, previous);
         previous = Some(band.needed(problem, value));

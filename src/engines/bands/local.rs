@@ -80,30 +80,7 @@ pub fn run_plan(plan: &BandPlan, x: &[u8], y: &[u8], mode: Checkpoint) -> InProc
         messages: Predicted::none(plan.ranks()),
         ..InProcess::default()
     };
-
-    for b in 0..plan.batches() {
-        let mut incoming: Option<Vec<u64>> = None;
-        for (k, band) in bands.iter_mut().enumerate() {
-            let work = plan.work_rows(k);
-            let rows = plan.batch_rows(b);
-            if rows.start < work.end && work.start < rows.end {
-                let mut outgoing = vec![0u64; plan.message_words(b)];
-                band.run_batch(b, incoming.as_deref(), &mut outgoing);
-                // A message only where a row's window spans the edge, as the MPI fill sends.
-                incoming = plan.edge_batches(k).contains(&b).then(|| {
-                    out.messages.add(plan.rank_of(k), plan.rank_of(k + 1), 1);
-                    out.message_bytes += plan.message_bytes(b);
-                    outgoing
-                });
-            } else {
-                debug_assert!(!plan.edge_batches(k).contains(&b));
-                incoming = None;
-            }
-        }
-    }
-    for band in &mut bands {
-        band.skip_to(plan.rows());
-    }
+    fill(&plan, &mut bands, &mut out);
     let shares: i64 = bands.iter().map(BandStore::row_share).sum();
     // D(m-1, -1) = m: the distance is m plus the last row's horizontal deltas.
     let base = match problem {
@@ -128,6 +105,57 @@ pub fn run_plan(plan: &BandPlan, x: &[u8], y: &[u8], mode: Checkpoint) -> InProc
         out.recompute.add(band.recompute_stats());
     }
     out
+}
+
+/// The fill of `plan` on its bands `bands`, in one process, counting the messages in `out`.
+fn fill(plan: &BandPlan, bands: &mut [BandStore<'_>], out: &mut InProcess) {
+    for b in 0..plan.batches() {
+        let mut incoming: Option<Vec<u64>> = None;
+        for (k, band) in bands.iter_mut().enumerate() {
+            let work = plan.work_rows(k);
+            let rows = plan.batch_rows(b);
+            if rows.start < work.end && work.start < rows.end {
+                let mut outgoing = vec![0u64; plan.message_words(b)];
+                band.run_batch(b, incoming.as_deref(), &mut outgoing);
+                // A message only where a row's window spans the edge, as the MPI fill sends.
+                incoming = plan.edge_batches(k).contains(&b).then(|| {
+                    out.messages.add(plan.rank_of(k), plan.rank_of(k + 1), 1);
+                    out.message_bytes += plan.message_bytes(b);
+                    outgoing
+                });
+            } else {
+                debug_assert!(!plan.edge_batches(k).contains(&b));
+                incoming = None;
+            }
+        }
+    }
+    for band in bands {
+        band.skip_to(plan.rows());
+    }
+}
+
+/// A fill of `plan` (one rank's) on this rank alone: its answer and its band, filled, ready for
+/// the walk. The answer is `M'` or `D'`, as the MPI fill's all-reduce gives it.
+pub fn fill_alone<'a>(
+    plan: &BandPlan,
+    x: &'a [u8],
+    y: &'a [u8],
+    mode: Checkpoint,
+) -> (usize, BandStore<'a>) {
+    debug_assert_eq!(plan.ranks(), 1, "a plan of one rank");
+    let mut bands = vec![BandStore::new(plan, 0, x, y, mode)];
+    let mut out = InProcess {
+        messages: Predicted::none(1),
+        ..InProcess::default()
+    };
+    fill(plan, &mut bands, &mut out);
+    let store = bands.pop().expect("the one band");
+    let base = match plan.problem() {
+        Problem::Lcs => 0,
+        Problem::Edit => x.len() as i64,
+    };
+    let value = usize::try_from(base + store.row_share()).expect("a non-negative answer");
+    (value, store)
 }
 
 #[cfg(test)]

@@ -2,8 +2,9 @@
 //! whole 64-bit words, one per rank, rows pipelined in batches of `B`: after each batch a rank
 //! sends the band on its right one message of carries (one bit per row for the LCS, two for the
 //! edit distance). On similar sequences a fill computes only a diagonal band
-//! ([`lcs_core::diagonal_band`]), band after band until one proves itself. The walk is the
-//! reference's, so the answer is the same byte for byte.
+//! ([`lcs_core::diagonal_band`]), band after band until one proves itself, the two narrowest
+//! side by side, each on one rank alone ([`alone`]). The walk is the reference's, so the answer
+//! is the same byte for byte.
 //!
 //! [`plan`] says who owns which words and predicts the messages; [`kernel`] is each problem's row
 //! step, [`advance`] a band's way through a batch, [`carry`] the packed carries; [`store`] holds a
@@ -16,6 +17,7 @@
 //! most `p - 1` hops. `docs/algorithms.md#the-bands-engine`.
 
 pub mod advance;
+pub mod alone;
 pub mod carry;
 pub mod fill;
 pub mod kept;
@@ -40,7 +42,8 @@ use crate::engines::outcome::{Ran, Widening};
 use crate::engines::traceback::Start;
 use crate::input::Pair;
 use crate::progress::Progress;
-use lcs_core::diagonal_band::{self, BandChoice};
+use alone::Alone;
+use lcs_core::diagonal_band::{self, Band, BandChoice, BandSearch};
 use lcs_core::problem::Problem;
 use walker::BandWalker;
 
@@ -71,8 +74,9 @@ fn recheck(
 
 /// Runs this rank's fills and traceback of `pair` on `plan`, keeping `mode` for the
 /// traceback, with the diagonal band `choice` asks: one fill per band until one proves itself
-/// ([`lcs_core::diagonal_band::search`]), each a pipeline of its own; after each, every rank adds
-/// up the bands' shares of the answer (one all-reduce) and all decide alike whether to widen.
+/// ([`lcs_core::diagonal_band::search`]), each a pipeline of its own but the first two of
+/// `auto` ([`Alone`]); after each, every rank adds up the bands' shares of the answer (one
+/// all-reduce) and all decide alike whether to widen.
 /// A fixed band that does not prove itself ends without a walk (no path). With `room`, every
 /// fill after the first (whose band the pre-check counted, or a narrower one) is first checked
 /// against it ([`recheck`]): a band some rank cannot hold ends the search there, without a
@@ -102,7 +106,24 @@ pub(super) fn run(
     };
     let mut seconds_recompute = 0.0;
     let (mut cells, mut last) = (0u64, None);
-    let searched = diagonal_band::search(problem, (&pair.x, &pair.y), choice, |b| {
+    let first = Band::first_for(problem, &pair.x, &pair.y, choice);
+    let mut alone = Alone::run(
+        world,
+        plan,
+        (first, choice),
+        (&pair.x, &pair.y),
+        (mode, config.switches),
+        &mut fill,
+    );
+    let mut taken_alone = 0;
+    let searched = diagonal_band::search_from(problem, first, choice, |b| {
+        // One of the first two fills, made side by side: its answer, and where it is held.
+        if let Some(t) = alone.as_mut().and_then(|a| a.take(b, rank)) {
+            last = Some(b.margin());
+            taken_alone += 1;
+            cells += t.cells;
+            return Ok((t.value, (t.plan, t.stores, Some(t.owner))));
+        }
         let began = Instant::now();
         let plan = plan.with_band(b);
         if let (Some(room), Some(from)) = (room, last) {
@@ -145,11 +166,23 @@ pub(super) fn run(
         let value = usize::try_from(base + total).expect("a non-negative answer");
         let took = began.elapsed().as_secs_f64();
         log::debug!("fill of band {:?}: {value} in {took:.4} s", b.margin());
-        Ok((value, (plan, stores)))
+        Ok((value, (plan, stores, None)))
     });
+    // A fill made alone that the search did not take is of no more use.
+    drop(alone);
     let (search, stores) = match searched {
-        Ok(done) => done,
+        Ok((search, held)) => (
+            BandSearch {
+                alone: taken_alone,
+                ..search
+            },
+            held,
+        ),
         Err((search, refused)) => {
+            let search = BandSearch {
+                alone: taken_alone,
+                ..search
+            };
             progress.finish();
             return Ran {
                 path: None,
@@ -166,7 +199,7 @@ pub(super) fn run(
             };
         }
     };
-    let (plan, mut stores) = stores;
+    let (plan, mut stores, owner) = stores;
     let walk_waiting = idle(plan.band());
     progress.finish();
     let seconds_fill = started.elapsed().as_secs_f64();
@@ -176,7 +209,7 @@ pub(super) fn run(
     let start = match m {
         0 => Start::NoRows { cols: n },
         m => Start::At {
-            rank: plan.rank_of(plan.active_bands() - 1),
+            rank: owner.unwrap_or_else(|| plan.rank_of(plan.active_bands() - 1)),
             cell: (m - 1, n - 1),
         },
     };

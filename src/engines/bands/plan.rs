@@ -88,6 +88,16 @@ impl BandPlan {
         plan.with_laps(plan.laps_for(band))
     }
 
+    /// This plan on one rank alone: the same matrix, batches, problem, seams and band, all of
+    /// it one band (`alone`).
+    pub fn alone(self) -> BandPlan {
+        BandPlan {
+            ranks: 1,
+            laps: 1,
+            ..self
+        }
+    }
+
     /// The plan with `laps >= 1` bands per rank ([`Self::laps`]); more than one only on two
     /// ranks or more, so a band's left neighbour is always another rank's.
     pub fn with_laps(self, laps: usize) -> BandPlan {
