@@ -27,7 +27,7 @@ use lcs_core::diagonal_band::{Band, BandChoice, AUTO_START};
 pub struct Alone<'a> {
     /// Each fill's plan (one rank's, of its band) and answer.
     fills: [(BandPlan, usize); 2],
-    /// This rank's band (ranks 0 and 1), filled, until the search takes it.
+    /// This rank's band (ranks 0 and 1), filled, until the search takes it or moves past it.
     mine: Option<BandStore<'a>>,
 }
 
@@ -96,9 +96,13 @@ impl<'a> Alone<'a> {
     }
 
     /// The fill of `band`, if it is one of the two: on the rank that filled it with its band,
-    /// elsewhere with its answer alone.
+    /// elsewhere with its answer alone. Asked for another band (a search only widens), this
+    /// rank's band is of no more use and is let go at once.
     pub fn take(&mut self, band: Band, rank: usize) -> Option<Taken<'a>> {
-        let owner = self.fills.iter().position(|(p, _)| p.band() == band)?;
+        let Some(owner) = self.fills.iter().position(|(p, _)| p.band() == band) else {
+            self.mine = None;
+            return None;
+        };
         let (plan, value) = self.fills[owner];
         let (stores, cells) = match owner == rank {
             true => (

@@ -168,7 +168,8 @@ pub(super) fn run(
         log::debug!("fill of band {:?}: {value} in {took:.4} s", b.margin());
         Ok((value, (plan, stores, None)))
     });
-    // A fill made alone that the search did not take is of no more use.
+    // A fill made alone that the search did not take (its first band proved itself) is of no
+    // more use.
     drop(alone);
     let (search, stores) = match searched {
         Ok((search, held)) => (
