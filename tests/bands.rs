@@ -334,22 +334,7 @@ fn faults_end_the_whole_job() {
 fn near_copies(dir: &Dir, len: usize) -> Vec<std::path::PathBuf> {
     [("0.001", 1), ("0.01", 2), ("0.1", 3)]
         .into_iter()
-        .map(|(rate, seed)| {
-            let path = dir.path(&format!("near-{rate}.txt"));
-            let a = args(&[
-                &"generate",
-                &"--len",
-                &len.to_string(),
-                &"--mutate",
-                &rate,
-                &"--seed",
-                &seed.to_string(),
-                &"-o",
-                &path,
-            ]);
-            util::plain(&a).ok();
-            path
-        })
+        .map(|(rate, seed)| util::mutated(dir, &format!("near-{rate}.txt"), len, rate, seed))
         .collect()
 }
 
@@ -392,19 +377,7 @@ fn diagonal_bands_give_the_whole_matrix_s_path_on_near_copies() {
 #[test]
 fn lapping_bands_give_one_rank_s_alignment_on_a_wide_diagonal_band() {
     let dir = Dir::new();
-    let input = dir.path("wide.txt");
-    let a = args(&[
-        &"generate",
-        &"--len",
-        &"200000",
-        &"--mutate",
-        &"0.1",
-        &"--seed",
-        &"7",
-        &"-o",
-        &input,
-    ]);
-    util::plain(&a).ok();
+    let input = util::mutated(&dir, "wide.txt", 200_000, "0.1", 7);
     for problem in ["lcs", "edit"] {
         let one = dir.path("one.json");
         let extra = ["--engine", "bands", "--problem", problem].map(std::ffi::OsStr::new);
@@ -586,24 +559,8 @@ fn a_fixed_band_proves_itself_or_is_refused() {
 #[test]
 fn memory_estimates_and_cells_follow_the_diagonal_band() {
     let dir = Dir::new();
-    let pair = |name: &str, len: usize, rate: &str, seed: &str| {
-        let path = dir.path(name);
-        let a = args(&[
-            &"generate",
-            &"--len",
-            &len.to_string(),
-            &"--mutate",
-            &rate,
-            &"--seed",
-            &seed,
-            &"-o",
-            &path,
-        ]);
-        util::plain(&a).ok();
-        path
-    };
-    let near = pair("near.txt", 1_000_000, "0.001", "7");
-    let same = pair("same.txt", 1_000_000, "0", "8");
+    let near = util::mutated(&dir, "near.txt", 1_000_000, "0.001", 7);
+    let same = util::mutated(&dir, "same.txt", 1_000_000, "0", 8);
     let unrelated = dir.generated("unrelated.txt", 20_000, 3);
     let solve = |input: &std::path::Path, ranks: usize, extra: &[&str]| {
         let json = dir.path(&format!("{ranks}-{}.json", extra.join("_")));
@@ -749,20 +706,8 @@ fn a_wider_band_that_does_not_fit_is_refused_before_its_fill() {
 #[test]
 fn the_first_two_fills_run_side_by_side_one_rank_each() {
     let dir = Dir::new();
-    for (rate, seed) in [("0.001", "3"), ("0.006", "4"), ("0.01", "4"), ("0.03", "5")] {
-        let input = dir.path(&format!("near-{rate}.txt"));
-        let a = args(&[
-            &"generate",
-            &"--len",
-            &"30000",
-            &"--mutate",
-            &rate,
-            &"--seed",
-            &seed,
-            &"-o",
-            &input,
-        ]);
-        util::plain(&a).ok();
+    for (rate, seed) in [("0.001", 3), ("0.006", 4), ("0.01", 4), ("0.03", 5)] {
+        let input = util::mutated(&dir, &format!("near-{rate}.txt"), 30_000, rate, seed);
         for problem in ["lcs", "edit"] {
             let one = dir.path("one.json");
             let extra = ["--engine", "bands", "--problem", problem].map(std::ffi::OsStr::new);

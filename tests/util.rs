@@ -439,6 +439,25 @@ fn collect_all(mut from: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
 }
 
 /// `mpi-lcs ARGS` as a plain process (one rank without MPI for `solve`).
+/// A pair and a copy of it with `rate` of edits, as `generate --mutate` writes it: `len` bytes
+/// from `seed`, at `name` in `dir`.
+pub fn mutated(dir: &Dir, name: &str, len: usize, rate: &str, seed: u64) -> PathBuf {
+    let out = dir.path(name);
+    plain(&args(&[
+        &"generate",
+        &"--len",
+        &len.to_string(),
+        &"--mutate",
+        &rate,
+        &"--seed",
+        &seed.to_string(),
+        &"-o",
+        &out,
+    ]))
+    .ok();
+    out
+}
+
 pub fn plain<S: AsRef<OsStr>>(args: &[S]) -> Run {
     run_with_timeout(plain_command(args))
 }

@@ -3,29 +3,11 @@
 //! what its report says; `--engine auto`'s choice; `reference --engine wave`; refusals and a
 //! rank that dies mid-fill. Its pictures and page: `wave_page`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
 use crate::util::{self, args, Dir};
-
-/// A pair and a copy of it with `rate` of edits, as `generate --mutate` writes it.
-fn near(dir: &Dir, name: &str, len: usize, rate: &str, seed: u64) -> PathBuf {
-    let out = dir.path(name);
-    util::plain(&args(&[
-        &"generate",
-        &"--len",
-        &len.to_string(),
-        &"--mutate",
-        &rate,
-        &"--seed",
-        &seed.to_string(),
-        &"-o",
-        &out,
-    ]))
-    .ok();
-    out
-}
 
 /// A solve's report, run through `mpirun`.
 fn solved(dir: &Dir, ranks: usize, input: &Path, extra: &[&str]) -> Value {
@@ -47,9 +29,9 @@ fn solved(dir: &Dir, ranks: usize, input: &Path, extra: &[&str]) -> Value {
 fn every_rank_count_walks_the_references_path_with_the_predicted_messages() {
     let dir = Dir::new();
     let files = [
-        near(&dir, "near-0.1.txt", 20_000, "0.001", 1),
-        near(&dir, "near-1.txt", 6_000, "0.01", 2),
-        near(&dir, "near-10.txt", 1_500, "0.1", 3),
+        util::mutated(&dir, "near-0.1.txt", 20_000, "0.001", 1),
+        util::mutated(&dir, "near-1.txt", 6_000, "0.01", 2),
+        util::mutated(&dir, "near-10.txt", 1_500, "0.1", 3),
         util::repo_input("medium.txt"),
     ];
     let jobs: Vec<util::Task<'_, (usize, util::Run)>> = [1, 2, 3, 5]
@@ -89,7 +71,7 @@ fn every_rank_count_walks_the_references_path_with_the_predicted_messages() {
 #[test]
 fn the_cigar_is_the_bands_engines_and_the_report_says_what_the_steps_did() {
     let dir = Dir::new();
-    let input = near(&dir, "pair.txt", 30_000, "0.01", 4);
+    let input = util::mutated(&dir, "pair.txt", 30_000, "0.01", 4);
     for problem in ["edit", "lcs"] {
         let bands = solved(
             &dir,
@@ -163,7 +145,7 @@ fn the_cigar_is_the_bands_engines_and_the_report_says_what_the_steps_did() {
 #[test]
 fn auto_takes_the_wave_on_similar_pairs_and_the_bands_on_distant_ones() {
     let dir = Dir::new();
-    let similar = near(&dir, "similar.txt", 50_000, "0.001", 5);
+    let similar = util::mutated(&dir, "similar.txt", 50_000, "0.001", 5);
     let distant = util::repo_input("large_3.txt");
     for (input, engine) in [(&similar, "wave"), (&distant, "bands")] {
         for problem in ["edit", "lcs"] {
@@ -222,7 +204,7 @@ fn settings_of_other_engines_and_pictures_are_refused() {
 #[test]
 fn a_rank_dying_in_the_wave_fill_ends_the_job_and_leaves_no_report() {
     let dir = Dir::new();
-    let input = near(&dir, "pair.txt", 20_000, "0.01", 6);
+    let input = util::mutated(&dir, "pair.txt", 20_000, "0.01", 6);
     for (ranks, fault) in [
         (2, "fill:1:40"),
         (3, "fill:0:10"),
