@@ -8,9 +8,9 @@
 //! wait is on an earlier tile in that order, so the exchange cannot deadlock even with
 //! synchronous sends; one tag ([`tag::CARRIES`]) and MPI's non-overtaking order keep the tiles in
 //! step (a rank's messages all come from the rank on its left, in the order they are computed).
-//! Boundary messages: [`BandPlan::predicted_messages`]. A recorded run also keeps each cell's step along its row
-//! (computing its rows one at a time, [`BandStore::row`]) and when each batch was computed, sent
-//! and waited on ([`Span`]), and fills the whole matrix.
+//! Boundary messages: [`BandPlan::predicted_messages`]. A recorded run also keeps each cell's
+//! step along its row (computing its rows one at a time, [`BandStore::row`]) and when each batch
+//! was computed, sent and waited on ([`Span`]), and fills the whole matrix.
 //! `docs/algorithms.md#ownership-and-the-pipeline`.
 
 use std::time::{Instant, SystemTime};

@@ -82,12 +82,7 @@ pub fn run_plan(plan: &BandPlan, x: &[u8], y: &[u8], mode: Checkpoint) -> InProc
     };
     fill(&plan, &mut bands, &mut out);
     let shares: i64 = bands.iter().map(BandStore::row_share).sum();
-    // D(m-1, -1) = m: the distance is m plus the last row's horizontal deltas.
-    let base = match problem {
-        Problem::Lcs => 0,
-        Problem::Edit => x.len() as i64,
-    };
-    out.answer_from_state = usize::try_from(base + shares).expect("a non-negative answer");
+    out.answer_from_state = answer(problem, x.len(), shares);
 
     let proven = plan.band().proves(problem, out.answer_from_state);
     if plan.rows() > 0 && proven {
@@ -105,6 +100,17 @@ pub fn run_plan(plan: &BandPlan, x: &[u8], y: &[u8], mode: Checkpoint) -> InProc
         out.recompute.add(band.recompute_stats());
     }
     out
+}
+
+/// The answer of a fill of `rows` rows whose bands' shares of the last row add up to `shares`:
+/// `M'` for the LCS, `D'` for the edit distance (`D(m-1, -1) = m` plus the last row's
+/// horizontal deltas).
+pub(super) fn answer(problem: Problem, rows: usize, shares: i64) -> usize {
+    let base = match problem {
+        Problem::Lcs => 0,
+        Problem::Edit => rows as i64,
+    };
+    usize::try_from(base + shares).expect("a non-negative answer")
 }
 
 /// The fill of `plan` on its bands `bands`, in one process, counting the messages in `out`.
@@ -150,12 +156,7 @@ pub fn fill_alone<'a>(
     };
     fill(plan, &mut bands, &mut out);
     let store = bands.pop().expect("the one band");
-    let base = match plan.problem() {
-        Problem::Lcs => 0,
-        Problem::Edit => x.len() as i64,
-    };
-    let value = usize::try_from(base + store.row_share()).expect("a non-negative answer");
-    (value, store)
+    (answer(plan.problem(), x.len(), store.row_share()), store)
 }
 
 #[cfg(test)]

@@ -44,7 +44,6 @@ use crate::input::Pair;
 use crate::progress::Progress;
 use alone::Alone;
 use lcs_core::diagonal_band::{self, Band, BandChoice, BandSearch};
-use lcs_core::problem::Problem;
 use walker::BandWalker;
 
 pub use local::{run_in_process, run_search, InProcess};
@@ -159,11 +158,7 @@ pub(super) fn run(
         let started = Instant::now();
         idle(b).all_reduce(world, &share, &mut total, SystemOperation::sum());
         fill.wait_receive += started.elapsed().as_secs_f64();
-        let base = match problem {
-            Problem::Lcs => 0,
-            Problem::Edit => m as i64,
-        };
-        let value = usize::try_from(base + total).expect("a non-negative answer");
+        let value = local::answer(problem, m, total);
         let took = began.elapsed().as_secs_f64();
         log::debug!("fill of band {:?}: {value} in {took:.4} s", b.margin());
         Ok((value, (plan, stores, None)))
@@ -171,19 +166,14 @@ pub(super) fn run(
     // A fill made alone that the search did not take (its first band proved itself) is of no
     // more use.
     drop(alone);
+    let with_alone = |search| BandSearch {
+        alone: taken_alone,
+        ..search
+    };
     let (search, stores) = match searched {
-        Ok((search, held)) => (
-            BandSearch {
-                alone: taken_alone,
-                ..search
-            },
-            held,
-        ),
+        Ok((search, held)) => (with_alone(search), held),
         Err((search, refused)) => {
-            let search = BandSearch {
-                alone: taken_alone,
-                ..search
-            };
+            let search = with_alone(search);
             progress.finish();
             return Ran {
                 path: None,
