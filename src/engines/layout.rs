@@ -6,7 +6,7 @@ use lcs_core::diagonal_band::{Band, BandChoice, BandSearch};
 use lcs_core::problem::Problem;
 
 use crate::comm::traffic::{Predicted, Traffic};
-use crate::engines::bands::{self, BandPlan, Checkpoint};
+use crate::engines::bands::{self, BandPlan, Checkpoint, CheckpointChoice, AUTO_CHECKPOINT_ROWS};
 use crate::engines::config::{Method, RunConfig};
 use crate::engines::diagonal::{self, schedule::Schedule, store::StoreKind};
 use crate::engines::holding::{Holding, Room};
@@ -67,6 +67,19 @@ impl Layout {
             }
             Method::Auto { .. } => unreachable!("--engine auto is resolved before the layout"),
         }
+    }
+
+    /// The layout a run of `config` falls back to where this one does not fit: with
+    /// `--checkpoint auto`, bands that keep the interval of least memory where this one keeps a
+    /// shorter one ([`Checkpoint::for_walk`]). `None` otherwise.
+    pub fn leanest(&self, config: &RunConfig) -> Option<Layout> {
+        let (Layout::Bands(plan, mode), Method::Bands { checkpoint, .. }) = (*self, config.method)
+        else {
+            return None;
+        };
+        let leanest = Checkpoint::leanest(plan.rows());
+        let auto = checkpoint == CheckpointChoice::Auto && plan.rows() >= AUTO_CHECKPOINT_ROWS;
+        (auto && mode != leanest).then_some(Layout::Bands(plan, leanest))
     }
 
     /// What this rank's engine will hold for `problem` (see `budget`): for the bands engine,
@@ -172,4 +185,46 @@ pub fn run_layout(
         Layout::Wave(plan) => wave::run(world, &plan, pair, traffic, config),
     };
     ran.finish(layout.cells(rank))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::config::Switches;
+
+    fn bands(checkpoint: CheckpointChoice) -> RunConfig {
+        RunConfig {
+            problem: Problem::Edit,
+            method: Method::Bands {
+                batch: 256,
+                checkpoint,
+                band: BandChoice::Auto,
+            },
+            switches: Switches::default(),
+            recording: false,
+            progress: None,
+        }
+    }
+
+    #[test]
+    fn a_halved_auto_interval_falls_back_to_the_leanest() {
+        let m = 1_000_000;
+        let plan = BandPlan::new(m, m, 2, 256)
+            .with_problem(Problem::Edit)
+            .with_band(Band::new(m, m, Some(4985)));
+        let auto = bands(CheckpointChoice::Auto);
+        let halved = Layout::Bands(plan, Checkpoint::for_walk(&plan));
+        assert!(matches!(halved, Layout::Bands(_, Checkpoint::Every(500))));
+        let Some(Layout::Bands(same, mode)) = halved.leanest(&auto) else {
+            panic!("an auto interval of 500 falls back");
+        };
+        assert_eq!((same, mode), (plan, Checkpoint::Every(1000)));
+        // The leanest has nothing to fall back to; nor has an interval the run asked for.
+        let lean = Layout::Bands(plan, Checkpoint::Every(1000));
+        assert!(lean.leanest(&auto).is_none());
+        let asked = bands(CheckpointChoice::Every(500));
+        assert!(halved.leanest(&asked).is_none());
+        let diagonal = Layout::Diagonal(Schedule::new(10, 10, 2), StoreKind::Dense);
+        assert!(diagonal.leanest(&auto).is_none());
+    }
 }

@@ -19,7 +19,7 @@ use crate::comm::waiting::Waiting;
 use crate::engines::budget;
 use crate::engines::choice::{self, EngineChoice};
 use crate::engines::config::RunConfig;
-use crate::engines::holding::Room;
+use crate::engines::holding::{Holding, Room};
 use crate::engines::layout::{run_layout, Layout};
 use crate::engines::outcome::WaveRun;
 use crate::error::{Error, EXIT_MEMORY};
@@ -101,7 +101,14 @@ pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Err
         );
         layout = Layout::Wave(plan.with_every(every as usize));
     }
-    let holding = layout.holding(config.problem, &pair, rank);
+    let mut holding = layout.holding(config.problem, &pair, rank);
+    // The shorter checkpoint interval `auto` takes on a narrow band gives way where it does
+    // not fit, to the interval of least memory.
+    let over = |held: &Holding| limit.is_some_and(|l| budget::need(baseline, held.total()) > l);
+    if let Some(leanest) = layout.leanest(config).filter(|_| over(&holding)) {
+        layout = leanest;
+        holding = layout.holding(config.problem, &pair, rank);
+    }
     let (working, need) = (holding.total(), budget::need(baseline, holding.total()));
     log::debug!("rank {rank} will hold {holding}: {need} bytes in all");
     check_memory(world, waiting, need, limit, || {

@@ -160,10 +160,19 @@ pub enum CheckpointChoice {
 /// walk visits (measured on 50,000 x 50,000: `docs/performance.md`, "What makes it fast").
 pub const AUTO_CHECKPOINT_ROWS: usize = 4096;
 
+/// Rows from which `auto` halves its interval on a narrow diagonal band
+/// ([`Checkpoint::for_walk`]): `sqrt(m)` is then 512 rows or more, so the walk drifts eight
+/// words or more across each block.
+pub const HALF_INTERVAL_ROWS: usize = 1 << 18;
+
+/// The widest window, in words, of a diagonal band on which `auto` halves its interval
+/// ([`Checkpoint::for_walk`]).
+pub const HALF_INTERVAL_WORDS: usize = 1024;
+
 impl Checkpoint {
     /// The mode of `rank` for `choice` within `budget` bytes for its band (`None`: no limit
-    /// known). `auto` checkpoints at the interval of least memory from
-    /// [`AUTO_CHECKPOINT_ROWS`] rows; below that it keeps every bit when they fit, and
+    /// known). `auto` checkpoints from [`AUTO_CHECKPOINT_ROWS`] rows
+    /// ([`Checkpoint::for_walk`]); below that it keeps every bit when they fit, and
     /// checkpoints otherwise. The caller checks that the result fits.
     pub fn choose(
         plan: &BandPlan,
@@ -176,10 +185,34 @@ impl Checkpoint {
             CheckpointChoice::Full => Checkpoint::Full,
             CheckpointChoice::Every(k) => Checkpoint::Every(k),
             CheckpointChoice::Auto if plan.rows() >= AUTO_CHECKPOINT_ROWS => {
-                Checkpoint::leanest(plan.rows())
+                Checkpoint::for_walk(plan)
             }
             CheckpointChoice::Auto => Checkpoint::auto(plan, rank, x, budget.unwrap_or(u64::MAX))
                 .unwrap_or_else(|_| Checkpoint::leanest(plan.rows())),
+        }
+    }
+}
+
+impl Checkpoint {
+    /// `auto`'s interval from [`AUTO_CHECKPOINT_ROWS`] rows: the interval of least memory
+    /// ([`Checkpoint::leanest`]), but half of it (a multiple of four) when `plan`'s band is a
+    /// diagonal band whose windows are at most [`HALF_INTERVAL_WORDS`] wide, from
+    /// [`HALF_INTERVAL_ROWS`] rows. A walk along the diagonal drifts `K / 64` words left
+    /// across each block and recomputes about `f / 2 + K / 64` words a row (`f`, the seams'
+    /// spacing, follows `K`): half the interval, half the recompute. The checkpoints hold only
+    /// the windows, so twice as many cost little; the fill steps past twice as many seams, a
+    /// cost that grows with the window, hence its bound. A run the half does not fit falls
+    /// back to the leanest (`Layout::leanest`).
+    pub fn for_walk(plan: &BandPlan) -> Checkpoint {
+        let (m, band) = (plan.rows(), plan.band());
+        let leanest = Checkpoint::leanest(m);
+        let narrow = !band.is_whole() && band.words(m / 2).len() <= HALF_INTERVAL_WORDS;
+        match leanest {
+            Checkpoint::Every(k) if m >= HALF_INTERVAL_ROWS && narrow => {
+                let fused = kernel::FUSED_ROWS;
+                Checkpoint::Every((k / 2 / fused * fused).max(fused))
+            }
+            _ => leanest,
         }
     }
 }
@@ -1002,6 +1035,36 @@ mod tests {
         }
         assert_eq!(Checkpoint::leanest(50_000), Checkpoint::Every(212));
         assert_eq!(Checkpoint::leanest(1_000_000), Checkpoint::Every(1000));
+    }
+
+    #[test]
+    fn auto_halves_the_interval_on_long_narrow_diagonal_bands() {
+        use lcs_core::diagonal_band::Band;
+        let x = b"ACGT";
+        let auto = |plan: &BandPlan, budget: Option<u64>| {
+            Checkpoint::choose(plan, 0, x, CheckpointChoice::Auto, budget)
+        };
+        let on = |m: usize, n: usize, margin: Option<usize>| {
+            BandPlan::new(m, n, 2, 256)
+                .with_problem(Problem::Edit)
+                .with_band(Band::new(m, n, margin))
+        };
+        // 10^6 rows: the leanest interval is 1000; a band of 4,985 diagonals has windows of
+        // 157 words, so the interval halves (a multiple of four).
+        let m = 1_000_000;
+        assert_eq!(auto(&on(m, m, Some(4985)), None), Checkpoint::Every(500));
+        let near = on(999_983, 1_000_000, Some(517));
+        assert_eq!(auto(&near, None), Checkpoint::Every(496));
+        // Not on the whole matrix, on windows wider than the bound, or below its rows.
+        assert_eq!(auto(&on(m, m, None), None), Checkpoint::Every(1000));
+        let wide = on(m, m, Some(64 * HALF_INTERVAL_WORDS / 2 + 64));
+        assert!(wide.band().words(m / 2).len() > HALF_INTERVAL_WORDS);
+        assert_eq!(auto(&wide, None), Checkpoint::Every(1000));
+        let short = HALF_INTERVAL_ROWS - 1;
+        assert_eq!(
+            auto(&on(short, short, Some(64)), None),
+            Checkpoint::leanest(short)
+        );
     }
 
     #[test]
