@@ -61,7 +61,7 @@ impl Checkpoint {
     /// over every `K` is found by trying them all (ties go to the smaller `K`: a smaller block,
     /// the same recompute work). The choice is for rows under
     /// [`AUTO_CHECKPOINT_ROWS`] (O(m log m) with a diagonal band, O(m) without); longer runs
-    /// take [`Checkpoint::leanest`]. Each rank may get its own `K`.
+    /// take [`Checkpoint::for_walk`]. Each rank may get its own `K`.
     pub fn auto(plan: &BandPlan, rank: usize, x: &[u8], budget: u64) -> Result<Checkpoint, NoFit> {
         if estimate_bytes(plan, rank, x, Checkpoint::Full) <= budget {
             return Ok(Checkpoint::Full);
