@@ -747,3 +747,40 @@ fn the_first_two_fills_run_side_by_side_one_rank_each() {
         }
     }
 }
+
+/// `--checkpoint auto` checkpoints a long pair's narrow diagonal band at half the interval of
+/// least memory, and at that interval where the half does not fit the memory limit: the same
+/// path either way. The limits come from the run's own estimates (they include what MPI holds).
+#[test]
+fn auto_halves_the_interval_on_a_long_narrow_band_where_the_half_fits() {
+    let dir = Dir::new();
+    let input = util::mutated(&dir, "near.txt", 1_000_000, "0.01", 7);
+    let json = dir.path("run.json");
+    let run = |checkpoint: &str, limit: Option<u64>| {
+        let limit = limit.map(|l| l.to_string());
+        let mut extra = vec!["--engine", "bands", "--problem", "edit"];
+        extra.extend(["--checkpoint", checkpoint]);
+        extra.extend(limit.iter().flat_map(|l| ["--memory-limit", l.as_str()]));
+        let extra: Vec<&std::ffi::OsStr> = extra.iter().map(std::ffi::OsStr::new).collect();
+        util::solve(1, &input, &json, &extra, &[]).ok();
+        let report = util::json(&json);
+        std::fs::remove_file(&json).unwrap();
+        let need = report["per_rank"][0]["memory_estimate_bytes"]
+            .as_u64()
+            .unwrap();
+        (report, need)
+    };
+    let (lean, lean_need) = run("1000", None);
+    let (half, half_need) = run("500", None);
+    assert!(
+        half_need > lean_need + (4 << 20),
+        "{half_need} vs {lean_need}"
+    );
+    let (free, _) = run("auto", None);
+    assert_eq!(free["checkpoint"], 500);
+    assert_eq!(free["cigar"], half["cigar"]);
+    let (tight, _) = run("auto", Some((lean_need + half_need) / 2));
+    assert_eq!(tight["checkpoint"], 1000);
+    assert_eq!(tight["cigar"], lean["cigar"]);
+    assert_eq!(tight["cigar"], free["cigar"]);
+}
