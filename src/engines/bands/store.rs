@@ -191,9 +191,7 @@ impl Checkpoint {
                 .unwrap_or_else(|_| Checkpoint::leanest(plan.rows())),
         }
     }
-}
 
-impl Checkpoint {
     /// `auto`'s interval from [`AUTO_CHECKPOINT_ROWS`] rows: the interval of least memory
     /// ([`Checkpoint::leanest`]), but half of it (a multiple of four) when `plan`'s band is a
     /// diagonal band whose windows are at most [`HALF_INTERVAL_WORDS`] wide, from
