@@ -6,7 +6,7 @@ use lcs_core::diagonal_band::{Band, BandChoice, BandSearch};
 use lcs_core::problem::Problem;
 
 use crate::comm::traffic::{Predicted, Traffic};
-use crate::engines::bands::{self, BandPlan, Checkpoint, CheckpointChoice, AUTO_CHECKPOINT_ROWS};
+use crate::engines::bands::{self, BandPlan, Checkpoint};
 use crate::engines::config::{Method, RunConfig};
 use crate::engines::diagonal::{self, schedule::Schedule, store::StoreKind};
 use crate::engines::holding::{Holding, Room};
@@ -77,9 +77,7 @@ impl Layout {
         else {
             return None;
         };
-        let leanest = Checkpoint::leanest(plan.rows());
-        let auto = checkpoint == CheckpointChoice::Auto && plan.rows() >= AUTO_CHECKPOINT_ROWS;
-        (auto && mode != leanest).then_some(Layout::Bands(plan, leanest))
+        Checkpoint::fallback(&plan, checkpoint, mode).map(|leanest| Layout::Bands(plan, leanest))
     }
 
     /// What this rank's engine will hold for `problem` (see `budget`): for the bands engine,
@@ -190,6 +188,7 @@ pub fn run_layout(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::bands::CheckpointChoice;
     use crate::engines::config::Switches;
 
     fn bands(checkpoint: CheckpointChoice) -> RunConfig {

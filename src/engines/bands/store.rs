@@ -213,6 +213,19 @@ impl Checkpoint {
             _ => leanest,
         }
     }
+
+    /// What `choice`, which gave `mode` on `plan`, falls back to where `mode` does not fit: for
+    /// `auto` from [`AUTO_CHECKPOINT_ROWS`] rows, the interval of least memory in place of the
+    /// shorter one [`Checkpoint::for_walk`] took. `None` otherwise.
+    pub fn fallback(
+        plan: &BandPlan,
+        choice: CheckpointChoice,
+        mode: Checkpoint,
+    ) -> Option<Checkpoint> {
+        let leanest = Checkpoint::leanest(plan.rows());
+        let auto = choice == CheckpointChoice::Auto && plan.rows() >= AUTO_CHECKPOINT_ROWS;
+        (auto && mode != leanest).then_some(leanest)
+    }
 }
 
 /// Where a band's part of the walk ended.
