@@ -3,7 +3,9 @@
 //! pre-check compares a run's estimate with the smallest of the user's limit, the kernel's
 //! `MemAvailable` (`/proc/meminfo`) and the room left under the memory limits of this process's
 //! cgroup and its ancestors (v2 `memory.max` − `memory.current`, v1 `memory.limit_in_bytes` −
-//! `memory.usage_in_bytes`); without these (not Linux) only the user's limit applies.
+//! `memory.usage_in_bytes`); without these (not Linux) only the user's limit applies. An
+//! address-space limit (`ulimit -v`, `RLIMIT_AS`) caps every limit: past it an allocation fails
+//! whatever the host has free ([`address_space_limit`]).
 
 use std::path::{Path, PathBuf};
 
@@ -36,10 +38,38 @@ pub fn available_bytes() -> Option<u64> {
         .map(|kb| kb * 1024);
     let cgroup = read(Path::new("/proc/self/cgroup"))
         .and_then(|text| cgroup_room(&text, Path::new(cgroup::ROOT), read));
-    match (meminfo, cgroup) {
+    lowest(meminfo, cgroup)
+}
+
+/// The lower of two limits, where either may be unknown.
+pub fn lowest(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     }
+}
+
+/// The most a process that holds `peak_rss_bytes()` may hold under its address-space limit
+/// (`ulimit -v`): what it holds, plus the address space it has not mapped yet (the soft limit
+/// less `VmSize`). An allocation maps its whole size at once, touched or not, so this is the
+/// limit a run's need must stay under, even where the host has memory to spare. `None`
+/// without such a limit.
+pub fn address_space_limit() -> Option<u64> {
+    // SAFETY: getrlimit writes the struct it is given and nothing else.
+    let mut limit: libc::rlimit = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0
+        || limit.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let mapped = kb_field(&status, "VmSize:")? * 1024;
+    Some(room_under(limit.rlim_cur, mapped, peak_rss_bytes()))
+}
+
+/// [`address_space_limit`]'s arithmetic: `held` plus what `limit` leaves beyond `mapped`.
+fn room_under(limit: u64, mapped: u64, held: u64) -> u64 {
+    limit.saturating_sub(mapped).saturating_add(held)
 }
 
 /// The value of a `Field:   1234 kB` line of a /proc file, in kB.
@@ -256,6 +286,24 @@ mod tests {
         ]);
         let text = "5:cpu,cpuacct:/slurm/job_1\n4:memory:/slurm/job_1\n";
         assert_eq!(cgroup_room(text, root, &read), Some(3072));
+    }
+
+    /// `ulimit -v 2G` aborted a run that the host's free memory admitted: the room under an
+    /// address-space limit is what is not mapped yet, beside what the process holds.
+    #[test]
+    fn an_address_space_limit_leaves_what_is_not_mapped() {
+        assert_eq!(
+            room_under(2 << 30, 500 << 20, 7 << 20),
+            (1548 << 20) + (7 << 20)
+        );
+        assert_eq!(room_under(100, 300, 7), 7);
+        // This test process has no such limit unless its shell set one.
+        let mut limit: libc::rlimit = unsafe { std::mem::zeroed() };
+        assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) }, 0);
+        assert_eq!(
+            address_space_limit().is_none(),
+            limit.rlim_cur == libc::RLIM_INFINITY
+        );
     }
 
     #[test]

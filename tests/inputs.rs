@@ -75,19 +75,8 @@ fn generate_refuses_lengths_it_cannot_write() {
 #[test]
 fn result_sets_are_read_within_bounds() {
     let dir = Dir::new();
-    let mut table = util::plain_command(&["table", "/dev/zero"]);
     // A guard, so that a regression fails on an allocation instead of filling the machine.
-    // SAFETY: setrlimit touches nothing of the parent.
-    unsafe {
-        std::os::unix::process::CommandExt::pre_exec(&mut table, || {
-            let limit = libc::rlimit {
-                rlim_cur: 2 << 30,
-                rlim_max: 2 << 30,
-            };
-            libc::setrlimit(libc::RLIMIT_AS, &limit);
-            Ok(())
-        });
-    }
+    let table = util::capped(util::plain_command(&["table", "/dev/zero"]), 2 << 30);
     let (run, peak) = util::run_measured(table);
     assert_refused(&run, 3, "'/dev/zero': is not a regular file");
     assert!(peak < 100 << 20, "peak resident set {peak} bytes");

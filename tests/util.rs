@@ -473,6 +473,25 @@ pub fn plain_command_of<S: AsRef<OsStr>>(program: &Path, args: &[S]) -> Command 
     cmd
 }
 
+/// `cmd` with its address space capped at `bytes`, as `ulimit -v` caps a shell's: for it and
+/// every process it starts (a launcher's ranks too).
+pub fn capped(mut cmd: Command, bytes: u64) -> Command {
+    // SAFETY: setrlimit touches nothing of the parent.
+    unsafe {
+        cmd.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            match libc::setrlimit(libc::RLIMIT_AS, &limit) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+    cmd
+}
+
 /// The MPI family of a launcher.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {

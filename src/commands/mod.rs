@@ -389,7 +389,8 @@ fn reference_memory(
     store: u64,
 ) -> Result<u64, Error> {
     let need = crate::engines::budget::need(crate::mem::peak_rss_bytes(), store);
-    match opts.memory_limit.or_else(crate::mem::available_bytes) {
+    let limit = opts.memory_limit.or_else(crate::mem::available_bytes);
+    match crate::mem::lowest(limit, crate::mem::address_space_limit()) {
         Some(limit) if need > limit => Err(Error::Memory(format!(
             "not enough memory: the sequential reference for {} x {} keeps {} per cell \
              of its fill and needs about {}, limit is {}",

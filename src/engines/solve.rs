@@ -175,10 +175,11 @@ fn share_input(world: &World, request: &Request<'_>, waiting: Waiting) -> Result
 }
 
 /// The per-rank memory limit in force: the user's, else what this host can give divided among
-/// the ranks that share it.
+/// the ranks that share it; never beyond this process's address-space limit (`ulimit -v`).
 pub(crate) fn memory_limit(world: &World, user: Option<u64>) -> Option<u64> {
     let ranks_on_host = world.ranks_on_host() as u64;
-    user.or_else(|| mem::available_bytes().map(|b| b / ranks_on_host.max(1)))
+    let limit = user.or_else(|| mem::available_bytes().map(|b| b / ranks_on_host.max(1)));
+    mem::lowest(limit, mem::address_space_limit())
 }
 
 /// Before any allocation: does every rank's `need` fit its `limit` (see `budget`)? Decided
