@@ -2,8 +2,10 @@
 //! (every message and wire format, one tag per kind), [`traffic`] (counting every message),
 //! [`trace`] (the recording of a run), [`waiting`] (how a rank waits, with [`host`]: the cores its
 //! host's ranks may use), [`share`] (the input's broadcast), [`stats`] (gathering what every rank
-//! measured) and [`fault`] (the tests' planted faults).
+//! measured), [`agree`] (a failure decided over all ranks) and [`fault`] (the tests' planted
+//! faults).
 
+pub mod agree;
 pub mod fault;
 pub mod host;
 pub mod protocol;

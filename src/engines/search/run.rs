@@ -28,6 +28,7 @@ use crate::comm::world::World;
 use mpi::collective::SystemOperation;
 use mpi::traits::*;
 
+use crate::comm::agree::agree;
 use crate::comm::protocol::search::{
     names_bytes, names_of, piece_bytes, piece_of, starts_of, starts_words, summary_of,
     summary_words, Header, PIECE_MATCHES,
@@ -364,31 +365,6 @@ fn share_text(
         waiting.broadcast(world, &mut bytes[range]);
     }
     Ok(Source::Bytes(bytes))
-}
-
-/// Decides `result` over all ranks: every rank returns an error if one met one. The rank that
-/// met it keeps its error (rank 0's is printed by the caller; another rank prints its own
-/// here, with its rank); the others get [`Error::Peer`].
-pub(crate) fn agree<T>(
-    world: &World,
-    waiting: Waiting,
-    result: Result<T, Error>,
-) -> Result<T, Error> {
-    let code = result
-        .as_ref()
-        .err()
-        .map_or(0, |e| u64::from(e.exit_code()));
-    let mut worst = 0u64;
-    waiting.all_reduce(world, &code, &mut worst, SystemOperation::max());
-    match (result, world.rank()) {
-        (Ok(value), _) if worst == 0 => Ok(value),
-        (Err(e), 0) => Err(e),
-        (Err(e), rank) => {
-            crate::error::say(&format!("mpi-lcs: error: rank {rank}: {e:#}"));
-            Err(Error::Peer(e.exit_code()))
-        }
-        (Ok(_), _) => Err(Error::Peer(worst as u8)),
-    }
 }
 
 /// Step 1's broadcast: rank 0 passes what it loaded, the others `None`; every rank returns
