@@ -124,6 +124,8 @@ pub struct Env {
     pub columns: u16,
     /// The search kernel's compilation, when chosen.
     pub simd: Option<Simd>,
+    /// Where a run spills what its memory cannot keep (`TMPDIR`, else `/tmp`).
+    pub temp_dir: PathBuf,
 }
 
 impl Env {
@@ -171,6 +173,7 @@ impl Env {
             launch: Launch::from_env(mpi_library),
             columns: var("COLUMNS").and_then(|c| c.parse().ok()).unwrap_or(100),
             simd,
+            temp_dir: std::env::temp_dir(),
         })
     }
 
@@ -356,6 +359,8 @@ pub struct PairsOptions {
     pub json: Option<PathBuf>,
     pub append_csv: Option<PathBuf>,
     pub memory_limit: Option<u64>,
+    /// Where each rank spills the pairs within a bound its memory cannot keep.
+    pub spill_dir: PathBuf,
     pub simd: Option<Simd>,
     /// Show a progress bar on rank 0 (as `solve`'s).
     pub progress: Option<Show>,
@@ -396,6 +401,7 @@ impl PairsOptions {
             json: args.json,
             append_csv: args.append_csv,
             memory_limit: args.memory_limit.or(env.memory_limit),
+            spill_dir: env.temp_dir.clone(),
             simd: env.simd,
             progress: if args.progress {
                 Some(Show {

@@ -78,9 +78,7 @@ pub fn write_tsv(out: &mut dyn Write, computed: &Computed) -> io::Result<()> {
     };
     match &computed.kept {
         Kept::Passing(pairs) => {
-            for &[a, b, v] in pairs {
-                line(a as usize, b as usize, v, out)?;
-            }
+            pairs.for_each_sorted(|[a, b, v]| line(a as usize, b as usize, v, out))?;
         }
         Kept::Matrix(dense) => {
             let all = computed.plan.ask.all_against_all;
@@ -128,8 +126,14 @@ pub struct RankLine {
     pub seconds_compute: f64,
     pub seconds_deliver: f64,
     pub peak_rss_bytes: u64,
-    /// What the memory pre-check expected the rank to occupy at its peak.
+    /// What the memory pre-check expected the rank to occupy at its peak (with a bound and a
+    /// TSV, with the least buffer of pairs within it: the buffer grows with the pairs found,
+    /// up to what the limit leaves, and what passes that is spilled to disk).
     pub memory_estimate_bytes: u64,
+    /// With a bound and a TSV: the pairs within it the rank found, and the pairs it wrote to
+    /// disk (rank 0: its own and those it received, merged back in order as they are written).
+    pub passing: u64,
+    pub spilled: u64,
 }
 
 /// Wall-clock seconds: `total` on rank 0 from the start of the run (reading the files,
@@ -257,6 +261,8 @@ impl PairsReport {
                 seconds_deliver: s.seconds_deliver,
                 peak_rss_bytes: s.peak_rss_bytes,
                 memory_estimate_bytes: s.memory_estimate_bytes,
+                passing: s.passing,
+                spilled: s.spilled,
             })
             .collect();
         let computes: Vec<f64> = per_rank.iter().map(|r| r.seconds_compute).collect();
@@ -272,7 +278,7 @@ impl PairsReport {
         }
         let ask = plan.ask;
         let pairs_within = match &computed.kept {
-            Kept::Passing(pairs) => pairs.len() as u64,
+            Kept::Passing(pairs) => pairs.count(),
             Kept::Matrix(dense) => {
                 let all = ask.all_against_all;
                 let mut row = Vec::with_capacity(dense.cols);
@@ -471,6 +477,18 @@ impl PairsReport {
                 None => String::new(),
             }
         );
+        let spilled: Vec<String> = (self.per_rank.iter())
+            .filter(|r| r.spilled > 0)
+            .map(|r| format!("p{} {}", r.rank, thousands(r.spilled)))
+            .collect();
+        if !spilled.is_empty() {
+            let _ = writeln!(
+                s,
+                "spilled to disk: {} pairs within the bound, beyond what the memory limit \
+                 keeps",
+                spilled.join(", ")
+            );
+        }
         let peak = self.per_rank.iter().map(|r| r.peak_rss_bytes).max();
         let _ = writeln!(
             s,

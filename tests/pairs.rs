@@ -545,3 +545,168 @@ fn bad_inputs_are_refused_with_one_message_and_nothing_written() {
     }
     assert_eq!(std::fs::read(&good).unwrap(), b"ACGTAC\nGGTTAA\n");
 }
+
+/// The largest memory estimate of a run's ranks, from its report.
+fn largest_estimate(json: &Path) -> u64 {
+    let report = util::json(json);
+    let ranks = report["per_rank"].as_array().unwrap();
+    ranks
+        .iter()
+        .map(|r| r["memory_estimate_bytes"].as_u64().unwrap())
+        .max()
+        .unwrap()
+}
+
+/// Pairs within a bound spilled to disk: each rank keeps what its limit leaves (a few MiB
+/// here) and writes the rest in sorted runs; rank 0 merges them back. The TSV is the one a run
+/// that kept everything wrote, byte for byte, at every P; the report says who spilled.
+#[test]
+fn pairs_within_a_bound_beyond_the_limit_are_spilled_and_come_back_in_order() {
+    let mut rng = Rng(38);
+    let dir = Dir::new();
+    // Near copies of one read: about two million pairs within 4 edits, in every kernel's order.
+    let read = rng.bytes(90);
+    let reads: Vec<Vec<u8>> = (0..2000).map(|_| rng.mutated(&read, 3)).collect();
+    let q = dir.file("q.txt", &lines(&reads));
+    let kept = util::mpirun(1, &args(&[&"pairs", &q, &"-k", &"4"])).ok();
+    let listed = kept.stdout.lines().count() - 1;
+    assert!(listed > 1_000_000, "{listed} pairs within 4 edits");
+    for ranks in [1, 2, 3] {
+        let json = dir.path(&format!("r{ranks}.json"));
+        util::mpirun(ranks, &args(&[&"pairs", &q, &"-k", &"4", &"--json", &json])).ok();
+        // A limit a little above what the ranks need without pairs: a few MiB for them.
+        let limit = format!("{}", largest_estimate(&json) + (3 << 20));
+        let out = dir.path(&format!("o{ranks}.tsv"));
+        let spilled = util::mpirun(
+            ranks,
+            &args(&[
+                &"pairs",
+                &q,
+                &"-k",
+                &"4",
+                &"--memory-limit",
+                &limit,
+                &"--out",
+                &out,
+                &"--json",
+                &json,
+            ]),
+        )
+        .ok();
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            kept.stdout,
+            "{ranks} ranks"
+        );
+        assert!(
+            spilled.stdout.contains("spilled to disk: p0 "),
+            "{}",
+            spilled.stdout
+        );
+        let report = util::json(&json);
+        let per_rank = report["per_rank"].as_array().unwrap();
+        let found: u64 = per_rank
+            .iter()
+            .map(|r| r["passing"].as_u64().unwrap())
+            .sum();
+        assert_eq!(found, listed as u64, "{ranks} ranks");
+        assert_eq!(report["pairs_within"].as_u64(), Some(listed as u64));
+        let spilled: Vec<u64> = (per_rank.iter())
+            .map(|r| r["spilled"].as_u64().unwrap())
+            .collect();
+        // Rank 0 spills what it receives too; the others what they found.
+        assert!(spilled.iter().all(|&s| s > 0), "{ranks} ranks: {spilled:?}");
+    }
+}
+
+/// 30,000 copies of one read, `-k 0` under `ulimit -v 2G`: 450 million pairs within the bound,
+/// and rank 0 grew its list of them until an allocation failed (SIGABRT, exit 134, a
+/// backtrace). The address-space limit now caps the memory limit, so the pairs go to disk
+/// beyond it: 4,000 copies (8 million pairs) under a 200 MiB cap, alone and on two ranks. The
+/// `.npy` matrix of the same pairs, which cannot be spilled, is refused before any work.
+#[test]
+fn pairs_under_an_address_space_cap_are_spilled_never_aborted() {
+    let dir = Dir::new();
+    let q = dir.file("q.txt", &b"ACGTTGCAAGGCTTAACGGA\n".repeat(4000));
+    let cap = 200 << 20;
+    for ranks in [1, 2] {
+        let (out, json) = (dir.path("o.tsv"), dir.path("r.json"));
+        let a = args(&[&"pairs", &q, &"-k", &"0", &"--out", &out, &"--json", &json]);
+        let cmd = match ranks {
+            1 => util::plain_command(&a),
+            _ => util::mpirun_command(ranks, &a, &[]),
+        };
+        let run = util::run_with_timeout(util::capped(cmd, cap)).ok();
+        assert!(
+            run.stdout.contains("7,998,000 pairs within 0 edits"),
+            "{}",
+            run.stdout
+        );
+        let report = util::json(&json);
+        assert_eq!(report["pairs_within"].as_u64(), Some(4000 * 3999 / 2));
+        let spilled: u64 = (report["per_rank"].as_array().unwrap().iter())
+            .map(|r| r["spilled"].as_u64().unwrap())
+            .sum();
+        assert!(spilled > 0, "{ranks} ranks: nothing spilled under the cap");
+        // Every pair i < j once, in order, each at distance 0.
+        let text = std::fs::read_to_string(&out).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some("query\ttarget\tdistance"));
+        let mut count = 0u64;
+        let mut last = (0u32, 0u32);
+        for line in lines {
+            let mut f = line.split('\t');
+            let a: u32 = f.next().unwrap().parse().unwrap();
+            let b: u32 = f.next().unwrap().parse().unwrap();
+            assert_eq!(f.next(), Some("0"));
+            assert!(a < b && (a, b) > last, "{line} after {last:?}");
+            last = (a, b);
+            count += 1;
+        }
+        assert_eq!(count, 4000 * 3999 / 2);
+        std::fs::remove_file(&out).unwrap();
+    }
+    let npy = dir.path("m.npy");
+    let many = dir.file("many.txt", &b"ACGTTGCAAGGCTTAACGGA\n".repeat(8000));
+    let run = util::run_with_timeout(util::capped(
+        util::plain_command(&args(&[&"pairs", &many, &many, &"--out", &npy])),
+        cap,
+    ));
+    let problem = "not enough memory: rank 0 keeps every value of 8000 x 8000";
+    assert_refused(&run, 4, problem, &[&npy]);
+}
+
+/// A rank that cannot spill (its directory is not one) stops the run with exit 4, saying how
+/// many pairs it found and why the disk could not have them; nothing is written.
+#[test]
+fn a_spill_that_fails_is_refused_with_the_count_found() {
+    let mut rng = Rng(5);
+    let dir = Dir::new();
+    let read = rng.bytes(90);
+    let reads: Vec<Vec<u8>> = (0..1500).map(|_| rng.mutated(&read, 3)).collect();
+    let q = dir.file("q.txt", &lines(&reads));
+    let json = dir.path("r.json");
+    util::plain(&args(&[&"pairs", &q, &"-k", &"4", &"--json", &json])).ok();
+    let limit = format!("{}", largest_estimate(&json) + (3 << 20));
+    let not_a_dir = dir.file("file", b"");
+    let out = dir.path("o.tsv");
+    let mut cmd = util::plain_command(&args(&[
+        &"pairs",
+        &q,
+        &"-k",
+        &"4",
+        &"--memory-limit",
+        &limit,
+        &"--out",
+        &out,
+    ]));
+    cmd.env("TMPDIR", not_a_dir.join("spill"));
+    let run = util::run_with_timeout(cmd);
+    assert_refused(
+        &run,
+        4,
+        "pairs within the bound found, more than the",
+        &[&out],
+    );
+    assert!(run.stderr.contains("spilling them to"), "{}", run.stderr);
+}

@@ -448,6 +448,10 @@ pub struct RankPairs {
     pub received_bytes: u64,
     pub peak_rss_bytes: u64,
     pub memory_estimate_bytes: u64,
+    /// With a bound and a TSV: the pairs within it that the rank found, and the pairs it
+    /// spilled to disk (rank 0: its own and the others' it received).
+    pub passing: u64,
+    pub spilled: u64,
     /// Seconds computing its share, and delivering its values (rank 0: receiving and placing
     /// every other rank's).
     pub seconds_compute: f64,
@@ -472,6 +476,8 @@ impl Default for RankPairs {
             received_bytes: 0,
             peak_rss_bytes: 0,
             memory_estimate_bytes: 0,
+            passing: 0,
+            spilled: 0,
             seconds_compute: 0.0,
             seconds_deliver: 0.0,
             simd: Simd::Portable,
@@ -494,7 +500,7 @@ impl RankPairs {
 }
 
 impl Words for RankPairs {
-    const WORDS: usize = 15 + HOST_BYTES / 8;
+    const WORDS: usize = 17 + HOST_BYTES / 8;
 
     fn put(&self, out: &mut Vec<u64>) {
         out.extend([
@@ -509,6 +515,8 @@ impl Words for RankPairs {
             self.received_bytes,
             self.peak_rss_bytes,
             self.memory_estimate_bytes,
+            self.passing,
+            self.spilled,
             self.seconds_compute.to_bits(),
             self.seconds_deliver.to_bits(),
             SIMDS.iter().position(|&s| s == self.simd).unwrap_or(2) as u64,
@@ -531,6 +539,8 @@ impl Words for RankPairs {
             received_bytes: r.u(),
             peak_rss_bytes: r.u(),
             memory_estimate_bytes: r.u(),
+            passing: r.u(),
+            spilled: r.u(),
             seconds_compute: r.f(),
             seconds_deliver: r.f(),
             simd: SIMDS[r.u() as usize % SIMDS.len()],

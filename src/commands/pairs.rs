@@ -42,6 +42,7 @@ pub fn run(world: &World, opts: &PairsOptions) -> Result<Option<PairsReport>, Er
         bound: opts.bound,
         keeping,
         memory_limit: opts.memory_limit,
+        spill_dir: opts.spill_dir.clone(),
         simd: opts.simd,
         waiting: opts.switches.waiting(),
         progress: opts.progress,

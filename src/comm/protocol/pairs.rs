@@ -8,11 +8,23 @@
 //!   length in bytes first, so that pieces can be joined, then the form and the count, then the
 //!   values: every value of the rank's items in the plan's order, four little-endian bytes each
 //!   (rank 0 knows the order from the plan), or only the pairs that pass the bound, twelve bytes
-//!   each (query, target, value).
+//!   each (query, target, value);
+//! - the pairs within a bound, which may outgrow any one buffer, travel as a stream instead: a
+//!   first message of the same header and the first pairs ([`passing_first`]), then messages of
+//!   pairs alone ([`passing_more`]), each of at most [`PASSING_PIECE`] pairs, until the count the
+//!   header announced has come: rank 0 takes each as it comes, holding one at a time.
 //!
 //! Every decoder checks the lengths it reads and answers `None` for a malformed message.
 
 use super::words::{of_bytes, Reader};
+/// A pair within the bound: (query, target, value).
+pub type Pair = [u32; 3];
+
+/// Bytes of a [`Pair`] as it travels (and as a rank spills it): three little-endian `u32`s.
+pub const PAIR_BYTES: usize = 12;
+
+/// Pairs a message of pairs within the bound carries at most: 3 MiB.
+pub const PASSING_PIECE: usize = 1 << 18;
 
 /// What rank 0 broadcasts before anything else of a pairs run.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -170,6 +182,51 @@ pub fn values_of(bytes: &[u8]) -> Option<Values> {
     })
 }
 
+/// The first message of a rank's `count` pairs within the bound: the header of [`values_bytes`]
+/// (the length of the whole stream, the form, the count) and `pairs`, the first of them.
+pub fn passing_first(count: u64, pairs: &[Pair]) -> Vec<u8> {
+    let len = VALUES_HEADER_BYTES as u64 + PAIR_BYTES as u64 * count;
+    let mut out = Vec::with_capacity(VALUES_HEADER_BYTES + PAIR_BYTES * pairs.len());
+    for word in [len, 1, count] {
+        out.extend_from_slice(&word.to_le_bytes());
+    }
+    out.extend(passing_more(pairs));
+    out
+}
+
+/// A later message of pairs within the bound: the pairs alone.
+pub fn passing_more(pairs: &[Pair]) -> Vec<u8> {
+    pairs
+        .iter()
+        .flatten()
+        .flat_map(|v| v.to_le_bytes())
+        .collect()
+}
+
+/// The count a first message announces and its pairs, or `None` when it is not one.
+pub fn passing_of_first(bytes: &[u8]) -> Option<(u64, Vec<Pair>)> {
+    let head = of_bytes(bytes.get(..VALUES_HEADER_BYTES)?)?;
+    let mut r = Reader::new(&head);
+    let (len, form, count) = (r.word()?, r.word()?, r.word()?);
+    let whole = (VALUES_HEADER_BYTES as u64).checked_add(count.checked_mul(PAIR_BYTES as u64)?)?;
+    let pairs = pairs_of(&bytes[VALUES_HEADER_BYTES..])?;
+    (form == 1 && len == whole && pairs.len() as u64 <= count).then_some((count, pairs))
+}
+
+/// The pairs of a later message, or `None` when it is not whole pairs.
+pub fn pairs_of(bytes: &[u8]) -> Option<Vec<Pair>> {
+    bytes.len().is_multiple_of(PAIR_BYTES).then(|| {
+        bytes
+            .chunks_exact(PAIR_BYTES)
+            .map(|c| {
+                std::array::from_fn(|k| {
+                    u32::from_le_bytes(c[4 * k..4 * k + 4].try_into().expect("four bytes"))
+                })
+            })
+            .collect()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,5 +272,27 @@ mod tests {
         odd[8] = 2;
         assert_eq!(values_of(&odd), None);
         assert_eq!(values_len(&[0; 7]), None);
+    }
+
+    /// A stream of pairs: the first message announces them all and may carry some; the later
+    /// ones carry whole pairs; nothing else is taken for either.
+    #[test]
+    fn a_stream_of_passing_pairs_round_trips_and_refuses_a_cut() {
+        let pairs = vec![[1, 2, 3], [u32::MAX, 0, 9], [4, 5, 0]];
+        let first = passing_first(5, &pairs[..2]);
+        assert_eq!(passing_of_first(&first), Some((5, pairs[..2].to_vec())));
+        assert_eq!(passing_of_first(&passing_first(0, &[])), Some((0, vec![])));
+        // The same header as a whole message of the pairs.
+        let whole = values_bytes(&Values::Passing(pairs.clone()));
+        assert_eq!(passing_first(3, &pairs), whole);
+        assert_eq!(passing_of_first(&first[..first.len() - 1]), None);
+        assert_eq!(passing_of_first(&passing_first(1, &pairs[..2])), None);
+        assert_eq!(
+            passing_of_first(&values_bytes(&Values::Every(vec![7]))),
+            None
+        );
+        let more = passing_more(&pairs[2..]);
+        assert_eq!(pairs_of(&more), Some(pairs[2..].to_vec()));
+        assert_eq!(pairs_of(&more[..11]), None);
     }
 }

@@ -6,7 +6,8 @@
 //!   The `.npy` output, and the TSV without a bound, are written from it, a row at a time in the
 //!   files' order.
 //! - [`Kept::Passing`] — only the pairs that pass the bound, as (query, target, value),
-//!   sorted: the TSV with a bound (a similarity join), whose size the run cannot foresee.
+//!   sorted: the TSV with a bound (a similarity join), whose size the run cannot foresee, kept
+//!   in memory up to what the limit leaves and spilled to disk beyond ([`Passing`]).
 //!
 //! The dense matrix is kept in the plan's order, queries by targets each sorted by length as
 //! the plan sorts them, not in the files' order: a unit's item writes its members' values
@@ -17,15 +18,18 @@
 //! the shorter sequence first in the sorted order; the matrix is made symmetric once every
 //! value is in ([`Kept::finish`]).
 
+use std::io;
+
 use lcs_core::pairs::plan::{Job, Plan, Side};
 use lcs_core::pairs::work::Item;
 
+use super::passing::{Pair, Passing};
+
 /// Rank 0's values of a run.
-#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kept {
     Matrix(Dense),
-    /// (query, target, value), by query then target.
-    Passing(Vec<[u32; 3]>),
+    /// (query, target, value), by query then target once finished.
+    Passing(Passing),
 }
 
 /// How rank 0 keeps the values.
@@ -91,29 +95,40 @@ fn places(order: &[usize]) -> Vec<usize> {
     place
 }
 
+/// The pairs of one item's values that pass the bound, as (query, target, value).
+pub fn passing_of<'a>(
+    plan: &'a Plan,
+    item: &'a Item,
+    values: &'a [u32],
+) -> impl Iterator<Item = Pair> + 'a {
+    item.members
+        .clone()
+        .zip(values)
+        .filter(|&(_, &v)| plan.ask.passes(v))
+        .map(|(p, &v)| {
+            let (a, b) = plan.pair(p, item.target);
+            [a as u32, b as u32, v]
+        })
+}
+
 impl Kept {
-    /// What rank 0 starts with: the matrix filled with the default value, or no pairs.
-    pub fn new(plan: &Plan, keeping: Keeping) -> Kept {
-        match keeping {
-            Keeping::Passing => Kept::Passing(Vec::new()),
-            Keeping::Matrix => {
-                let (rows, cols) = shape(plan);
-                let queries_in_lanes = plan.lane_side == Side::Queries;
-                let (lanes, scanned) = (places(&plan.lanes), places(&plan.scanned));
-                let (row_of, col_of) = match queries_in_lanes {
-                    true => (lanes, scanned),
-                    false => (scanned, lanes),
-                };
-                Kept::Matrix(Dense {
-                    rows,
-                    cols,
-                    values: vec![plan.ask.default_value(); rows * cols],
-                    row_of,
-                    col_of,
-                    queries_in_lanes,
-                })
-            }
-        }
+    /// The dense matrix rank 0 starts with, filled with the default value.
+    pub fn matrix(plan: &Plan) -> Kept {
+        let (rows, cols) = shape(plan);
+        let queries_in_lanes = plan.lane_side == Side::Queries;
+        let (lanes, scanned) = (places(&plan.lanes), places(&plan.scanned));
+        let (row_of, col_of) = match queries_in_lanes {
+            true => (lanes, scanned),
+            false => (scanned, lanes),
+        };
+        Kept::Matrix(Dense {
+            rows,
+            cols,
+            values: vec![plan.ask.default_value(); rows * cols],
+            row_of,
+            col_of,
+            queries_in_lanes,
+        })
     }
 
     /// Places one item's values (rank 0's own, as they are computed).
@@ -125,14 +140,7 @@ impl Kept {
                     dense.values[at] = v;
                 }
             }
-            Kept::Passing(pairs) => {
-                for (p, &v) in item.members.clone().zip(values) {
-                    if plan.ask.passes(v) {
-                        let (a, b) = plan.pair(p, item.target);
-                        pairs.push([a as u32, b as u32, v]);
-                    }
-                }
-            }
+            Kept::Passing(pairs) => pairs.extend(passing_of(plan, item, values)),
         }
     }
 
@@ -160,19 +168,13 @@ impl Kept {
         true
     }
 
-    /// Adds pairs another rank found within the bound.
-    pub fn add_passing(&mut self, more: &[[u32; 3]]) {
-        if let Kept::Passing(pairs) = self {
-            pairs.extend_from_slice(more);
-        }
-    }
-
-    /// Once every value is in: the pairs in query then target order; all against all, the
-    /// matrix made symmetric (each pair was placed once, above the diagonal in the sorted
-    /// order), with a zero diagonal.
-    pub fn finish(&mut self, plan: &Plan) {
+    /// Once every value is in: the pairs in query then target order (which may read back and
+    /// merge what was spilled: an error is the disk's); all against all, the matrix made
+    /// symmetric (each pair was placed once, above the diagonal in the sorted order), with a
+    /// zero diagonal.
+    pub fn finish(&mut self, plan: &Plan) -> io::Result<()> {
         match self {
-            Kept::Passing(pairs) => pairs.sort_unstable(),
+            Kept::Passing(pairs) => return pairs.finish(),
             Kept::Matrix(dense) if plan.ask.all_against_all => {
                 let n = dense.rows;
                 // In tiles, so that reads and writes both stay in cache.
@@ -192,6 +194,7 @@ impl Kept {
             }
             Kept::Matrix(_) => {}
         }
+        Ok(())
     }
 }
 
@@ -217,7 +220,7 @@ mod tests {
                 all_against_all: all,
             };
             let plan = Plan::new(ask, &queries, &targets);
-            let mut kept = Kept::new(&plan, Keeping::Matrix);
+            let mut kept = Kept::matrix(&plan);
             let value = |a: usize, b: usize| (100 * a + b) as u32;
             for jobs in plan.shares(1) {
                 for job in &jobs {
@@ -239,7 +242,7 @@ mod tests {
                     }
                 }
             }
-            kept.finish(&plan);
+            kept.finish(&plan).unwrap();
             let Kept::Matrix(dense) = &kept else {
                 panic!("a matrix")
             };

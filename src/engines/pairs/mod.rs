@@ -15,4 +15,5 @@
 //!   place as it arrives), or the pairs within the bound, and the memory that takes.
 
 pub mod assemble;
+pub mod passing;
 pub mod run;

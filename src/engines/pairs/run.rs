@@ -10,14 +10,19 @@
 //!    about an even part of the estimated cost.
 //! 3. The memory check, decided over all ranks as `solve`'s is: rank 0 holds the dense matrix
 //!    (`4 |Q| |T|` bytes) unless it keeps only the pairs within a bound; every other rank holds
-//!    its own values, written straight into the message that carries them.
+//!    its own values, written straight into the message that carries them; and every rank its
+//!    kernel's tables for the largest unit of its share. The pairs within a bound, as many as
+//!    there are, are kept in memory up to what the limit leaves, and spilled to disk beyond
+//!    ([`super::passing`]).
 //! 4. Every rank computes its share ([`work::run`]); rank 0 places its values in what it keeps
-//!    as they come (a progress bar over them on long runs).
+//!    as they come (a progress bar over them on long runs). A rank that could not spill its
+//!    pairs within the bound says so once its share is done, and every rank stops with it.
 //! 5. Every rank other than 0 sends rank 0 its values: one `control` message, or pieces of at
 //!    most [`PIECE`] bytes when larger, a rank with nothing to send one empty message, so that
 //!    rank 0 knows when it has them all. With a dense matrix every message is predicted from
-//!    the plan alone; the pairs within a bound are as many as there are, so their messages are
-//!    counted, not predicted.
+//!    the plan alone; the pairs within a bound are as many as there are, so their messages
+//!    (a stream of pieces of [`PASSING_PIECE`] pairs, which rank 0 takes one at a time and
+//!    spills in turn where they do not fit) are counted, not predicted.
 //! 6. Every rank's record is gathered to rank 0 (a collective, not counted, as `solve`'s).
 //!
 //! The setup's exchanges (the broadcasts, the agreement on errors) are collectives, and not
@@ -29,9 +34,12 @@ use std::time::{Instant, SystemTime};
 use crate::comm::world::World;
 use mpi::traits::*;
 
-use super::assemble::{self, Keeping, Kept};
+use super::assemble::{self, passing_of, Keeping, Kept};
+use super::passing::{Passing, BYTES_PER_CAPPED_PAIR, LEAST_CAP, PAIR_BYTES};
+use crate::comm::agree::agree;
 use crate::comm::protocol::pairs::{
-    every_of, values_bytes, values_len, values_of, EveryWriter, Header, Values,
+    every_of, pairs_of, passing_first, passing_more, passing_of_first, values_len, EveryWriter,
+    Header, PASSING_PIECE,
 };
 use crate::comm::protocol::{tag, Kind};
 use crate::comm::share::{self, PIECE};
@@ -39,7 +47,6 @@ use crate::comm::stats::{self, RankPairs};
 use crate::comm::traffic::Traffic;
 use crate::comm::waiting::Waiting;
 use crate::engines::budget;
-use crate::comm::agree::agree;
 use crate::engines::search::run::choose_simd;
 use crate::engines::solve::{check_memory, memory_limit};
 use crate::error::Error;
@@ -48,8 +55,6 @@ use crate::input::{is_stdin, Format};
 use crate::mem;
 use crate::progress::{Progress, Show};
 use crate::provenance::HostInfo;
-use lcs_core::pairs::banded::{self, Banded};
-use lcs_core::pairs::lanes::{Lanes, MAX_WORDS};
 use lcs_core::pairs::plan::{Ask, Job, Plan, Side};
 use lcs_core::pairs::work::{self, Item};
 use lcs_core::problem::Problem;
@@ -67,6 +72,8 @@ pub struct Request<'a> {
     pub bound: Option<usize>,
     pub keeping: Keeping,
     pub memory_limit: Option<u64>,
+    /// Where a rank spills the pairs within a bound that its memory cannot keep.
+    pub spill_dir: PathBuf,
     /// The kernels' compilation, if the caller chooses it (else the best the CPU has).
     pub simd: Option<Simd>,
     pub waiting: Waiting,
@@ -118,7 +125,8 @@ pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, E
     let mine = &shares[rank];
     log::info!("{} jobs, {} values", mine.len(), plan.jobs_values(mine));
 
-    let need = check_memory_of(world, waiting, request, &plan, &shares)?;
+    let distinct = distinct_bytes(&queries, targets.as_ref());
+    let (need, budget) = check_memory_of(world, waiting, request, (&plan, &shares), distinct)?;
 
     let computing = Instant::now();
     let query_seqs = slices(&queries);
@@ -136,14 +144,18 @@ pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, E
         scanned_side,
         simd,
     };
-    let mut kept = (rank == 0).then(|| Kept::new(&plan, request.keeping));
+    let passing = || Passing::new(budget, &request.spill_dir);
+    let mut kept = (rank == 0).then(|| match request.keeping {
+        Keeping::Matrix => Kept::matrix(&plan),
+        Keeping::Passing => Kept::Passing(passing()),
+    });
     let dense = rank != 0 && request.keeping == Keeping::Matrix;
     let mut every = EveryWriter::new(if dense {
         plan.jobs_values(mine) as usize
     } else {
         0
     });
-    let mut passing: Vec<[u32; 3]> = Vec::new();
+    let mut found = passing();
     let mut progress = Progress::new(
         request.progress.filter(|_| rank == 0),
         plan.jobs_values(mine) as usize,
@@ -154,40 +166,53 @@ pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, E
         match (&mut kept, request.keeping) {
             (Some(kept), _) => kept.place(&plan, item, values),
             (None, Keeping::Matrix) => every.push(values),
-            (None, Keeping::Passing) => {
-                for (p, &v) in item.members.clone().zip(values) {
-                    if plan.ask.passes(v) {
-                        let (a, b) = plan.pair(p, item.target);
-                        passing.push([a as u32, b as u32, v]);
-                    }
-                }
-            }
+            (None, Keeping::Passing) => found.extend(passing_of(&plan, item, values)),
         }
         done += values.len();
         progress.at(done);
     });
     progress.finish();
     let seconds_compute = computing.elapsed().as_secs_f64();
+    // Rank 0's own: it keeps the other ranks' pairs with them from now on.
+    let own = match &kept {
+        Some(Kept::Passing(kept)) => kept,
+        _ => &found,
+    };
+    let found_pairs = own.count();
+    if request.keeping == Keeping::Passing {
+        agree(
+            world,
+            waiting,
+            own.error().map_or(Ok(()), |e| Err(Error::Memory(e))),
+        )?;
+    }
 
     let delivering = Instant::now();
     let mut traffic = Traffic::new(rank, ranks, false);
-    let message = match request.keeping {
-        Keeping::Matrix => every.finish(),
-        Keeping::Passing => values_bytes(&Values::Passing(passing)),
+    let delivered = match (request.keeping, kept.as_mut()) {
+        (Keeping::Matrix, kept) => {
+            let route = (&plan, &shares[..]);
+            deliver_every(world, waiting, route, every.finish(), kept, &mut traffic)
+        }
+        (Keeping::Passing, None) => send_passing(world, waiting, &found, &mut traffic),
+        (Keeping::Passing, Some(kept)) => receive_passing(world, waiting, kept, &mut traffic),
     };
-    let delivered = deliver(
-        world,
-        waiting,
-        &plan,
-        &shares,
-        message,
-        kept.as_mut(),
-        &mut traffic,
-    );
-    if let Some(kept) = &mut kept {
-        kept.finish(&plan);
-    }
+    // The pairs within the bound sorted (merged back from disk where spilled).
+    let finished = match &mut kept {
+        Some(kept) => kept.finish(&plan).map_err(|e| match kept {
+            Kept::Passing(p) => Error::Memory(p.error().unwrap_or_else(|| {
+                format!("not enough memory: reading back the pairs spilled to disk failed: {e}")
+            })),
+            Kept::Matrix(_) => Error::Internal(e.into()),
+        }),
+        None => Ok(()),
+    };
+    agree(world, waiting, delivered.and(finished))?;
     let seconds_total = started.elapsed().as_secs_f64();
+    let spilled = match &kept {
+        Some(Kept::Passing(kept)) => kept.spilled(),
+        _ => found.spilled(),
+    };
     let mut record = RankPairs {
         jobs: mine.len() as u64,
         pairs: tally.values,
@@ -203,11 +228,12 @@ pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, E
         seconds_compute,
         seconds_deliver: delivering.elapsed().as_secs_f64(),
         simd,
+        passing: found_pairs,
+        spilled,
         ..RankPairs::default()
     };
     record.set_host(&HostInfo::here());
     let all = stats::gather_varcount(world, &[record], waiting);
-    delivered?;
     let (Some(kept), Some(all)) = (kept, all) else {
         return Ok(None);
     };
@@ -391,49 +417,63 @@ fn messages_for(bytes: u64) -> u64 {
     bytes.div_ceil(PIECE as u64).max(1)
 }
 
+/// Byte values the sequences hold: what sizes a band's tables and a long pair's masks.
+fn distinct_bytes(queries: &Sequences, targets: Option<&Sequences>) -> usize {
+    let mut seen = [false; 256];
+    for set in std::iter::once(queries).chain(targets) {
+        for s in &set.sequences {
+            s.iter().for_each(|&b| seen[usize::from(b)] = true);
+        }
+    }
+    seen.iter().filter(|&&b| b).count()
+}
+
 /// The memory `rank` works in beyond what it holds already (see step 3): the matrix on rank 0
-/// (with the largest message it receives), the message of its values elsewhere, and a unit's
-/// tables; `None` beyond this machine's address space.
+/// (with the largest message it receives), the message of its values elsewhere, or the least
+/// buffer of pairs within the bound (with, on rank 0, the piece it receives); and its kernel's
+/// tables for its share, over sequences of `distinct` byte values. `None` beyond this
+/// machine's address space.
 fn working_bytes(
     request: &Request<'_>,
-    plan: &Plan,
-    shares: &[Vec<Job>],
+    (plan, shares): (&Plan, &[Vec<Job>]),
     rank: usize,
+    distinct: usize,
 ) -> Option<u64> {
-    // A unit's tables: two vectors of the widest lanes, or four of the band.
-    let band = match (plan.ask.problem, plan.ask.bound) {
-        (Problem::Edit, Some(k)) if banded::lane_bits(k).is_some() => {
-            4 * Banded::<u64, 4>::most_bytes(64 * MAX_WORDS, k)
-        }
-        _ => 0,
-    };
-    let tables = (2 * Lanes::<u64, 4, MAX_WORDS>::bytes()).max(band);
+    let tables = plan.tables_bytes(&shares[rank], distinct);
+    let least_passing = LEAST_CAP as u64 * BYTES_PER_CAPPED_PAIR;
     let working = match (rank, request.keeping) {
         (0, Keeping::Matrix) => {
             let largest = shares.iter().skip(1).map(|s| every_bytes(plan, s)).max();
             assemble::matrix_bytes(plan)?.checked_add(largest.unwrap_or(0))?
         }
-        (0, Keeping::Passing) => 0,
+        (0, Keeping::Passing) if shares.len() > 1 => {
+            least_passing + (PASSING_PIECE * PAIR_BYTES) as u64
+        }
+        (0, Keeping::Passing) => least_passing,
         (_, Keeping::Matrix) => every_bytes(plan, &shares[rank]),
-        (_, Keeping::Passing) => 0,
+        (_, Keeping::Passing) => least_passing,
     };
     let working = working.checked_add(tables)?;
     (working <= isize::MAX as u64).then_some(working)
 }
 
+/// Where no limit is known, the memory a rank keeps pairs within the bound in before it
+/// spills them.
+const UNLIMITED_PASSING: u64 = 1 << 30;
+
 /// Step 3: refuses, on every rank, a run whose values do not fit (see the module doc), saying
-/// what would; the need, when they fit. Values beyond the address space never fit, whatever
-/// the limit.
+/// what would; the need, when they fit, and the memory left for the pairs within a bound.
+/// Values beyond the address space never fit, whatever the limit.
 fn check_memory_of(
     world: &World,
     waiting: Waiting,
     request: &Request<'_>,
-    plan: &Plan,
-    shares: &[Vec<Job>],
-) -> Result<u64, Error> {
+    (plan, shares): (&Plan, &[Vec<Job>]),
+    distinct: usize,
+) -> Result<(u64, u64), Error> {
     let rank = world.rank() as usize;
     let baseline = mem::peak_rss_bytes();
-    let working = working_bytes(request, plan, shares, rank);
+    let working = working_bytes(request, (plan, shares), rank, distinct);
     // Beyond the address space: a need no limit accepts.
     let need = working.map_or(u64::MAX / 2, |w| budget::need(baseline, w));
     let limit = memory_limit(world, request.memory_limit);
@@ -452,6 +492,17 @@ fn check_memory_of(
             );
         }
         let limit = limit.unwrap_or(0);
+        if request.keeping == Keeping::Passing {
+            return format!(
+                "not enough memory: rank 0 needs about {} for {} x {} pairs within a bound (the \
+                 kernels' tables, and the least buffer of the pairs within it, which are spilled \
+                 to disk beyond what the limit keeps), the limit is {}",
+                mem::human(need),
+                rows,
+                cols,
+                mem::human(limit),
+            );
+        }
         let room = budget::need(baseline, 0);
         let fit = limit.saturating_sub(room) / 4;
         format!(
@@ -463,44 +514,41 @@ fn check_memory_of(
             mem::human(assemble::matrix_bytes(plan).unwrap_or(u64::MAX)),
             mem::human(need),
             mem::human(limit),
-            fit,
-            match (request.keeping, plan.ask.problem) {
-                (Keeping::Matrix, Problem::Edit) => {
+            mem::thousands(fit),
+            match plan.ask.problem {
+                Problem::Edit => {
                     ", or --max-edits with a TSV output, which keeps only the pairs within it"
                 }
-                (Keeping::Matrix, Problem::Lcs) => {
+                Problem::Lcs => {
                     ", or --min-length with a TSV output, which keeps only the pairs above it"
                 }
-                (Keeping::Passing, _) => "",
             }
         )
     })?;
-    Ok(need)
+    let left = match limit {
+        Some(l) => budget::room(l, baseline, working.unwrap_or(0)),
+        None => UNLIMITED_PASSING,
+    };
+    Ok((need, left + LEAST_CAP as u64 * BYTES_PER_CAPPED_PAIR))
 }
 
-/// Step 5: every rank other than 0 sends rank 0 its values, the message `bytes` (see the
-/// module doc); rank 0 places each rank's as they arrive.
-fn deliver(
+/// Step 5 with a dense matrix: every rank other than 0 sends rank 0 the message `bytes` of its
+/// values (see the module doc); rank 0 places each rank's as they arrive.
+fn deliver_every(
     world: &World,
     waiting: Waiting,
-    plan: &Plan,
-    shares: &[Vec<Job>],
+    (plan, shares): (&Plan, &[Vec<Job>]),
     bytes: Vec<u8>,
     kept: Option<&mut Kept>,
     traffic: &mut Traffic,
 ) -> Result<(), Error> {
     let Some(kept) = kept else {
-        let root = world.process_at_rank(0);
         let mut pieces: Vec<_> = share::pieces(bytes.len(), PIECE).collect();
         if pieces.is_empty() {
             pieces.push(0..0);
         }
         for range in pieces {
-            let piece = &bytes[range];
-            mpi::request::scope(|scope| {
-                waiting.wait(root.immediate_send_with_tag(scope, piece, tag::VALUES));
-            });
-            traffic.sent(Kind::Control, 0, piece.len(), None);
+            send_to_root(world, waiting, &bytes[range], traffic);
         }
         return Ok(());
     };
@@ -511,10 +559,7 @@ fn deliver(
     let mut problem = None;
     let mut done = 1;
     while done < ranks {
-        let (piece, status) = waiting.receive_any(world);
-        debug_assert_eq!(status.tag(), tag::VALUES);
-        traffic.received(Kind::Control, piece.len());
-        let from = status.source_rank() as usize;
+        let (piece, from) = receive_at_root(world, waiting, traffic);
         // A rank's values come in one piece unless they pass `PIECE` bytes: taken as they
         // are, not copied.
         match pending[from].is_empty() {
@@ -527,22 +572,121 @@ fn deliver(
             continue;
         }
         done += 1;
-        let placed = match (every_of(&buffer), &*kept) {
-            (Some(values), Kept::Matrix(_)) => kept.place_every(plan, &shares[from], values),
-            (None, Kept::Passing(_)) => match values_of(&buffer) {
-                Some(Values::Passing(pairs)) => {
-                    kept.add_passing(&pairs);
-                    true
-                }
-                _ => false,
-            },
-            _ => false,
-        };
+        let placed = every_of(&buffer).is_some_and(|v| kept.place_every(plan, &shares[from], v));
         if !placed {
-            problem.get_or_insert(Error::Internal(anyhow::anyhow!(
-                "a malformed message of values from rank {from}"
-            )));
+            problem.get_or_insert_with(|| malformed(from));
         }
     }
     problem.map_or(Ok(()), Err)
+}
+
+/// Step 5 with a bound, on a rank other than 0: its pairs within the bound to rank 0 as a
+/// stream (see the module doc), read back from disk where they were spilled. Should the disk
+/// fail, the stream is made up to the count it announced (with pairs that say nothing) so that
+/// rank 0 is not left waiting, and the failure is this rank's.
+fn send_passing(
+    world: &World,
+    waiting: Waiting,
+    found: &Passing,
+    traffic: &mut Traffic,
+) -> Result<(), Error> {
+    let count = found.count();
+    let mut sent = None;
+    let mut send = |pairs: &[[u32; 3]], sent: &mut Option<u64>| {
+        let message = match sent {
+            None => passing_first(count, pairs),
+            Some(_) => passing_more(pairs),
+        };
+        send_to_root(world, waiting, &message, traffic);
+        *sent = Some(sent.unwrap_or(0) + pairs.len() as u64);
+    };
+    let read = found.for_each_piece(PASSING_PIECE, |piece| {
+        send(piece, &mut sent);
+        Ok(())
+    });
+    while sent.is_none_or(|s| s < count) {
+        let fill = (count - sent.unwrap_or(0)).min(PASSING_PIECE as u64) as usize;
+        send(&vec![[0; 3]; fill], &mut sent);
+    }
+    read.map_err(|e| {
+        Error::Memory(format!(
+            "not enough memory: reading back the pairs within the bound spilled to disk \
+             failed: {e}"
+        ))
+    })
+}
+
+/// Step 5 with a bound, on rank 0: every other rank's stream of pairs within the bound, a
+/// message at a time, into what it keeps (which spills them in turn where they do not fit).
+fn receive_passing(
+    world: &World,
+    waiting: Waiting,
+    kept: &mut Kept,
+    traffic: &mut Traffic,
+) -> Result<(), Error> {
+    let Kept::Passing(passing) = kept else {
+        return Err(Error::Internal(anyhow::anyhow!(
+            "pairs within a bound need their store"
+        )));
+    };
+    let ranks = world.size() as usize;
+    // The pairs each rank has still to send, once its first message said how many.
+    let mut left: Vec<Option<u64>> = vec![None; ranks];
+    let mut problem = None;
+    let mut done = 1;
+    while done < ranks {
+        let (message, from) = receive_at_root(world, waiting, traffic);
+        let pairs = match left[from] {
+            None => passing_of_first(&message).map(|(count, pairs)| {
+                left[from] = Some(count);
+                pairs
+            }),
+            Some(_) => pairs_of(&message),
+        };
+        let fits = |pairs: &Vec<[u32; 3]>| left[from].is_some_and(|l| pairs.len() as u64 <= l);
+        match pairs.filter(fits) {
+            Some(pairs) => {
+                let rest = left[from].map(|l| l - pairs.len() as u64);
+                left[from] = rest;
+                passing.extend(pairs);
+            }
+            // Nothing more is taken from a rank that sent what it should not have; it ends
+            // its stream all the same.
+            None => {
+                problem.get_or_insert_with(|| malformed(from));
+                left[from] = Some(0);
+            }
+        }
+        if left[from] == Some(0) {
+            done += 1;
+        }
+    }
+    match (problem, passing.error()) {
+        (Some(p), _) => Err(p),
+        (None, Some(e)) => Err(Error::Memory(e)),
+        (None, None) => Ok(()),
+    }
+}
+
+fn malformed(from: usize) -> Error {
+    Error::Internal(anyhow::anyhow!(
+        "a malformed message of values from rank {from}"
+    ))
+}
+
+/// Sends one counted `control` message of values to rank 0.
+fn send_to_root(world: &World, waiting: Waiting, bytes: &[u8], traffic: &mut Traffic) {
+    let root = world.process_at_rank(0);
+    mpi::request::scope(|scope| {
+        waiting.wait(root.immediate_send_with_tag(scope, bytes, tag::VALUES));
+    });
+    traffic.sent(Kind::Control, 0, bytes.len(), None);
+}
+
+/// Rank 0's next message of values from any rank, counted, and the rank it came from.
+fn receive_at_root(world: &World, waiting: Waiting, traffic: &mut Traffic) -> (Vec<u8>, usize) {
+    let (bytes, status) = waiting.receive_any(world);
+    debug_assert_eq!(status.tag(), tag::VALUES);
+    traffic.received(Kind::Control, bytes.len());
+    (bytes, status.source_rank() as usize)
 }

@@ -144,9 +144,10 @@ impl<T: Lane, const L: usize> Banded<T, L> {
     }
 
     /// The most bytes a group holds for a band of `k` over sequences of up to `longest`
-    /// bytes: a table row per byte value and column, and the slots.
-    pub fn most_bytes(longest: usize, k: usize) -> u64 {
-        (257 * (longest + k) * VECTOR_BYTES + 512) as u64
+    /// bytes holding `distinct` byte values: a table row per value (and one of zeros) and
+    /// column, and the slots.
+    pub fn table_bytes(distinct: usize, longest: usize, k: usize) -> u64 {
+        ((distinct.min(256) + 1) * (longest + k) * VECTOR_BYTES + 512) as u64
     }
 }
 

@@ -318,6 +318,32 @@ impl Plan {
         self.scan_lens[t]
     }
 
+    /// The most bytes one job of `jobs` holds in its kernel's tables, where the sequences
+    /// hold at most `distinct` byte values: a unit of lanes its vectors' match tables (256 rows
+    /// each), a band's its tables (a row per byte value and column), a long unit the rows'
+    /// masks (one per value) and state over the longer sequence of a pair.
+    pub fn tables_bytes(&self, jobs: &[Job], distinct: usize) -> u64 {
+        let longest = |lens: &mut dyn Iterator<Item = usize>| lens.max().unwrap_or(0);
+        let job_bytes = |job: &Job| {
+            let unit = &self.units[job.unit];
+            let member = longest(&mut unit.members.clone().map(|p| self.lane_len(p)));
+            let vectors = unit.kind.vectors() as u64;
+            match unit.kind {
+                Kind::Lanes(class) => vectors * (256 * class.words * VECTOR_BYTES) as u64,
+                Kind::Banded(_) => {
+                    let k = self.ask.bound.unwrap_or(0);
+                    vectors * banded::Banded::<u64, 4>::table_bytes(distinct, member, k)
+                }
+                Kind::Rows => {
+                    let target = longest(&mut job.targets.clone().map(|t| self.scan_len(t)));
+                    let words = member.max(target).div_ceil(WORD_BITS) as u64;
+                    (distinct.min(256) as u64 + 2) * words * 8
+                }
+            }
+        };
+        jobs.iter().map(job_bytes).max().unwrap_or(0)
+    }
+
     /// The lane side's bytes at sorted positions `positions`.
     pub fn lane_bytes(&self, positions: Range<usize>) -> u64 {
         self.lane_prefix[positions.end] - self.lane_prefix[positions.start]
