@@ -45,9 +45,7 @@ pub const COMMIT_ENV: &str = "MPI_LCS_COMMIT";
 /// `avx512`, `avx2` or `portable`: the search kernel's compilation.
 pub const SIMD_ENV: &str = "MPI_LCS_SIMD";
 
-/// Rows per batch of the bands engine when `--batch` is not given (measured: see the README,
-/// "Performance").
-pub const DEFAULT_BATCH: usize = 256;
+pub use crate::engines::bands::DEFAULT_BATCH;
 
 /// The engine a command line asks for, with its settings, once the flags are checked to
 /// belong to it.

@@ -223,3 +223,92 @@ fn a_rank_dying_in_the_wave_fill_ends_the_job_and_leaves_no_report() {
         assert!(!json.exists(), "{fault}: report written");
     }
 }
+
+/// The largest memory estimate and the largest peak of a run's ranks, from its report.
+fn estimate_and_peak(report: &Value) -> (u64, u64) {
+    let ranks = report["per_rank"].as_array().unwrap();
+    let most = |key: &str| {
+        ranks
+            .iter()
+            .map(|r| r[key].as_u64().unwrap())
+            .max()
+            .unwrap()
+    };
+    (most("memory_estimate_bytes"), most("peak_rss_bytes"))
+}
+
+/// A size as the refusals print it (`24.4 MiB`), in bytes.
+fn size_of(text: &str) -> u64 {
+    let (number, unit) = text.split_once(' ').unwrap();
+    let shift = match unit {
+        "B" => 0,
+        "KiB" => 10,
+        "MiB" => 20,
+        "GiB" => 30,
+        other => panic!("unit {other}"),
+    };
+    (number.parse::<f64>().unwrap() * (1u64 << shift) as f64) as u64
+}
+
+/// `--engine wave --memory-limit 3M` on a 100,000 x 100,001 pair at 1% said it needed about 403
+/// MiB (its need at the widest spacing, whose recomputed windows are the widest) where the run
+/// peaks at 7 MiB, and named `--engine bands`, which refused that limit too. The need is now
+/// the least over the spacings, within twice what the run peaks at, and the bands engine is
+/// named only where it fits: then it runs in that limit.
+#[test]
+fn the_wave_refusal_tells_its_need_and_names_only_what_fits() {
+    let dir = Dir::new();
+    let refused = |input: &Path, limit: u64| {
+        let limit = limit.to_string();
+        let a = [
+            "--engine",
+            "wave",
+            "--problem",
+            "edit",
+            "--memory-limit",
+            &limit,
+        ];
+        let run = util::mpirun(
+            1,
+            &args(&[&"solve", &input])
+                .into_iter()
+                .chain(a.iter().map(Into::into))
+                .collect::<Vec<_>>(),
+        );
+        assert_eq!(run.status.code(), Some(4), "{run:#?}");
+        let messages = run.our_messages();
+        assert_eq!(messages.len(), 1, "{}", run.stderr);
+        let message = messages[0].to_owned();
+        let need = message.split("needs about ").nth(1).unwrap();
+        (size_of(need.split(" per rank").next().unwrap()), message)
+    };
+    let wave = ["--engine", "wave", "--problem", "edit"];
+    let bands = ["--engine", "bands", "--problem", "edit"];
+    let near = util::mutated(&dir, "near.txt", 100_000, "0.01", 4);
+    let (_, peak) = estimate_and_peak(&solved(&dir, 1, &near, &wave));
+    let (need, message) = refused(&near, 3 << 20);
+    assert!(need <= 2 * peak, "peak {peak}: {message}");
+    assert!(message.contains("on 1 rank needs"), "{message}");
+    assert!(!message.contains("--engine bands"), "{message}");
+
+    // Unrelated sequences, whose steps hold more than the bands' checkpoints: just below the
+    // wave's least need, the bands engine is named where (and only where) it fits.
+    let far = dir.generated("far.txt", 20_000, 3);
+    let ran = solved(&dir, 1, &far, &wave);
+    let (bands_need, _) = estimate_and_peak(&solved(&dir, 1, &far, &bands));
+    let (least, message) = refused(&far, 1 << 20);
+    assert!(least <= 2 * estimate_and_peak(&ran).1, "{message}");
+    let below = least - (512 << 10);
+    let (_, message) = refused(&far, below);
+    let named = message.contains("--engine bands needs about");
+    if bands_need + (1 << 20) < below {
+        assert!(named, "{message}");
+    } else if bands_need > below + (1 << 20) {
+        assert!(!named, "{message}");
+    }
+    if named {
+        let limit = below.to_string();
+        let extra = [&bands[..], &["--memory-limit", &limit]].concat();
+        assert_eq!(solved(&dir, 1, &far, &extra)["cigar"], ran["cigar"]);
+    }
+}

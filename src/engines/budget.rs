@@ -14,7 +14,9 @@ use crate::engines::diagonal::store::StoreKind;
 use crate::engines::holding::Holding;
 pub use crate::engines::holding::{need, room};
 use crate::engines::wave::plan::WavePlan;
+use crate::input::Pair;
 use crate::mem;
+use lcs_core::diagonal_band::{Band, BandChoice};
 use lcs_core::problem::Problem;
 
 /// What the diagonal engine holds on a rank whose store takes `store` bytes: the store and the
@@ -48,25 +50,37 @@ pub fn wave_holding(plan: &WavePlan, rank: usize) -> Holding {
 }
 
 /// The plan with its checkpoints as close together as `budget` bytes allow rank `rank` (from
-/// [`lcs_core::wave::kept::EVERY`] steps apart, doubling), or as far apart as it takes.
+/// [`lcs_core::wave::kept::EVERY`] steps apart, doubling); where no spacing fits, the one
+/// that needs the least (the walk's recomputed windows grow with the spacing, so past a point
+/// a wider one needs more, not less).
 pub fn wave_spacing(plan: WavePlan, rank: usize, budget: Option<u64>) -> WavePlan {
     let Some(budget) = budget else {
         return plan;
     };
-    let mut every = plan.every();
-    while every < MAX_SPACING && plan.with_every(every).working_bytes(rank) > budget {
-        every *= 2;
+    let mut least = (u64::MAX, plan.every());
+    for every in spacings(plan.every()) {
+        let bytes = plan.with_every(every).working_bytes(rank);
+        if bytes <= budget {
+            return plan.with_every(every);
+        }
+        least = least.min((bytes, every));
     }
-    plan.with_every(every)
+    plan.with_every(least.1)
+}
+
+/// The spacings the wave engine's checkpoints may take, from `first` doubling to the widest.
+fn spacings(first: usize) -> impl Iterator<Item = usize> {
+    std::iter::successors(Some(first.max(1)), |&e| (e < MAX_SPACING).then_some(e * 2))
 }
 
 /// The widest spacing of the wave engine's checkpoints: beyond it the walk's recomputed
 /// windows would cost more than the fill.
 const MAX_SPACING: usize = 4096;
 
-/// The message for a wave-engine run that will not fit: its need, the limit, and what would:
-/// more ranks (the wavefronts are divided among them), or the bands engine.
-pub fn wave_advice(plan: &WavePlan, limit: u64, baseline: u64) -> String {
+/// The message for a wave-engine run that will not fit: its need at the spacing it would use
+/// (the one of least need), the limit, and what would fit, each checked: more ranks (the
+/// wavefronts are divided among them), or the bands engine on the band it expects.
+pub fn wave_advice(plan: &WavePlan, pair: &Pair, limit: u64, baseline: u64) -> String {
     // The middle ranks hold the widest runs, rank 0 the first steps: the busier of two.
     let busiest = |p: &WavePlan| {
         [0, p.ranks() / 2]
@@ -75,23 +89,65 @@ pub fn wave_advice(plan: &WavePlan, limit: u64, baseline: u64) -> String {
             .max()
             .unwrap_or(0)
     };
+    // A plan's need at its leanest spacing (the first that fits, else the least).
+    let leanest = |p: WavePlan| {
+        let mut least = u64::MAX;
+        for every in spacings(lcs_core::wave::kept::EVERY) {
+            least = least.min(busiest(&p.with_every(every)));
+            if least <= limit {
+                break;
+            }
+        }
+        least
+    };
     let (m, n) = (plan.rows(), plan.cols());
     let mut fits: Vec<String> = more_ranks(plan.ranks(), m, limit, |p| {
-        busiest(&WavePlan::new(plan.problem(), m, n, p, plan.bound()))
+        leanest(WavePlan::new(plan.problem(), m, n, p, plan.bound()))
     })
     .into_iter()
     .collect();
-    fits.push("--engine bands fills a diagonal band in less memory on distant pairs".into());
+    let bands = bands_need(plan.problem(), pair, plan.ranks(), baseline);
+    if bands <= limit {
+        fits.push(format!(
+            "--engine bands needs about {} per rank",
+            mem::human(bands)
+        ));
+    }
     refusal(
         format!(
-            "the wave engine (a final cost of at most {}) for {m} x {n} on {} ranks",
+            "the wave engine (a final cost of at most {}, checkpoints every {} steps) for {m} \
+             x {n} on {}",
             plan.bound(),
-            plan.ranks()
+            plan.every(),
+            ranks(plan.ranks())
         ),
-        busiest(plan),
-        limit,
+        (busiest(plan), limit, baseline),
         fits,
+        "neither more ranks (up to 4096) nor the bands engine fits",
     )
+}
+
+/// What the bands engine's busiest rank needs for `problem` on `pair` over `ranks` ranks with
+/// its defaults (`--band auto`, on the band it expects to fill last), keeping the checkpoints
+/// of least memory: the least it could run in.
+pub fn bands_need(problem: Problem, pair: &Pair, ranks: usize, baseline: u64) -> u64 {
+    let (m, n) = (pair.x.len(), pair.y.len());
+    let band = Band::expected(problem, &pair.x, &pair.y, BandChoice::Auto);
+    let plan = BandPlan::new(m, n, ranks, bands::DEFAULT_BATCH)
+        .with_problem(problem)
+        .with_band(band);
+    need(
+        baseline,
+        bands_working(&plan, 0, &pair.x, Checkpoint::leanest(m)),
+    )
+}
+
+/// `1 rank`, `4 ranks`.
+fn ranks(p: usize) -> String {
+    match p {
+        1 => "1 rank".to_owned(),
+        p => format!("{p} ranks"),
+    }
 }
 
 /// The message for a diagonal-engine run that will not fit: its need, the limit, and what
@@ -123,10 +179,10 @@ pub fn diagonal_advice(
         busiest(&Schedule::new(m, n, p), store)
     }));
     refusal(
-        format!("store {store} for {m} x {n} on {} ranks", schedule.ranks()),
-        busiest(schedule, store),
-        limit,
+        format!("store {store} for {m} x {n} on {}", ranks(schedule.ranks())),
+        (busiest(schedule, store), limit, baseline),
         fits,
+        "no store or rank count up to 4096 fits",
     )
 }
 
@@ -147,16 +203,16 @@ pub fn bands_advice(
     });
     refusal(
         format!(
-            "the bands engine for {m} x {n} on {} ranks ({})",
-            plan.ranks(),
+            "the bands engine for {m} x {n} on {} ({})",
+            ranks(plan.ranks()),
             match mode {
                 Checkpoint::Every(k) => format!("checkpoints every {k} rows"),
                 Checkpoint::Full => "every bit kept".to_owned(),
             }
         ),
-        busiest(plan),
-        limit,
+        (busiest(plan), limit, baseline),
         fits.into_iter().collect(),
+        "no store or rank count up to 4096 fits",
     )
 }
 
@@ -182,15 +238,30 @@ fn more_ranks(
     None
 }
 
-fn refusal(what: String, need: u64, limit: u64, fits: Vec<String>) -> String {
-    let hint = if fits.is_empty() {
-        "no store or rank count up to 4096 fits; use a machine with more memory".to_owned()
-    } else {
+/// A refusal: `what` needs `needed` against `limit`; what `fits`, or `nothing` and the advice
+/// of more memory. Where the process already holds more than the limit before any work (its
+/// `baseline`: the program, the MPI library, the input), it says so, as nothing can fit then.
+fn refusal(
+    what: String,
+    (needed, limit, baseline): (u64, u64, u64),
+    fits: Vec<String>,
+    nothing: &str,
+) -> String {
+    let held = need(baseline, 0);
+    let hint = if !fits.is_empty() {
         format!("would fit: {}", fits.join("; "))
+    } else if held > limit {
+        format!(
+            "{nothing}: the process holds about {} before any work (the program, the MPI \
+             library, the input), more than the limit; use a machine with more memory",
+            mem::human(held)
+        )
+    } else {
+        format!("{nothing}; use a machine with more memory")
     };
     format!(
         "not enough memory: {what} needs about {} per rank, limit is {} per rank; {hint}",
-        mem::human(need),
+        mem::human(needed),
         mem::human(limit),
     )
 }
@@ -228,5 +299,46 @@ mod tests {
         let leanest = Checkpoint::leanest(1_000_000);
         let text = bands_advice(&plan, b"ACGT", leanest, (200 << 20, 12 << 20));
         assert!(text.contains("2 ranks need about"), "{text}");
+        // A limit below what the process holds already: nothing fits, and it says why.
+        let text = diagonal_advice(Problem::Lcs, &s, StoreKind::Dense, 8 << 20, 12 << 20);
+        assert!(
+            text.contains("the process holds about 13.4 MiB before any work"),
+            "{text}"
+        );
+    }
+
+    /// `--engine wave --memory-limit 3M` on a 100,000 x 100,001 pair at 1% said it needed 403
+    /// MiB (its need at the widest spacing, where the walk's windows are widest) where the run
+    /// peaks at 7 MiB, and advised the bands engine, which did not fit either. The need is the
+    /// least over the spacings, and the bands engine is named only where it fits.
+    #[test]
+    fn the_wave_refusal_names_its_least_need_and_only_what_fits() {
+        let (a, b) = lcs_core::random::mutated_pair(20_000, 0.01, b"ACGT", 3);
+        let pair = Pair::from_file_order(a, b, crate::input::Format::Plain);
+        let (x, y) = (&pair.x, &pair.y);
+        let bound = lcs_core::wave::bound::upper_bound(Problem::Edit, (x, y));
+        let plan = WavePlan::new(Problem::Edit, x.len(), y.len(), 1, bound);
+        let baseline = 7 << 20;
+        let least = spacings(32)
+            .map(|e| need(baseline, plan.with_every(e).working_bytes(0)))
+            .min()
+            .unwrap();
+        // Nothing fits below the least need; the spacing chosen is the one of least need.
+        let chosen = wave_spacing(plan, 0, Some(room(least - 1, baseline, 0)));
+        assert_eq!(need(baseline, chosen.working_bytes(0)), least);
+        let text = wave_advice(&chosen, &pair, least - 1, baseline);
+        assert!(
+            text.contains(&format!("needs about {}", mem::human(least))),
+            "{text}"
+        );
+        let bands = bands_need(Problem::Edit, &pair, 1, baseline);
+        assert_eq!(
+            text.contains("--engine bands needs about"),
+            bands < least,
+            "{text}"
+        );
+        // With room for the bands engine's leanest run, it is named.
+        let text = wave_advice(&chosen, &pair, bands.max(least - 1), baseline);
+        assert!(text.contains("--engine bands needs about"), "{text}");
     }
 }

@@ -101,7 +101,7 @@ impl Layout {
             Layout::Bands(plan, mode) => {
                 budget::bands_advice(plan, &pair.x, *mode, (limit, baseline))
             }
-            Layout::Wave(plan) => budget::wave_advice(plan, limit, baseline),
+            Layout::Wave(plan) => budget::wave_advice(plan, pair, limit, baseline),
         }
     }
 

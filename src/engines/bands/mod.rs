@@ -47,7 +47,7 @@ use lcs_core::diagonal_band::{self, Band, BandChoice, BandSearch};
 use walker::BandWalker;
 
 pub use local::{run_in_process, run_search, InProcess};
-pub use plan::BandPlan;
+pub use plan::{BandPlan, DEFAULT_BATCH};
 pub use store::{
     estimate_bytes, holding, BandStore, Checkpoint, CheckpointChoice, Exit, NoFit, RecomputeStats,
     AUTO_CHECKPOINT_ROWS,

@@ -21,6 +21,9 @@ use lcs_core::diagonal_band::Band;
 use lcs_core::problem::Problem;
 use lcs_core::split::Split;
 
+/// Rows per batch when `--batch` is not given (measured: see `docs/performance.md`).
+pub const DEFAULT_BATCH: usize = 256;
+
 /// The fewest words between two seams a checkpointed band keeps (`f`, [`BandPlan::seam_words`]).
 /// The traceback recomputes a block of rows over the words from the seam at or before the walk's
 /// word to that word, `f / 2` words on average; the fill, whose kernel reports the carries at
