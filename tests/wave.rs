@@ -312,3 +312,44 @@ fn the_wave_refusal_tells_its_need_and_names_only_what_fits() {
         assert_eq!(solved(&dir, 1, &far, &extra)["cigar"], ran["cigar"]);
     }
 }
+
+/// `reference --engine wave --memory-limit 1M` described the bit-parallel fill ("keeps two bits
+/// per cell"), which it does not run: the refusal says what the wave algorithm keeps, and a
+/// need near the run's own.
+#[test]
+fn the_reference_wave_refusal_describes_the_wave() {
+    let dir = Dir::new();
+    let near = util::mutated(&dir, "near.txt", 20_000, "0.01", 6);
+    let run = util::plain(&args(&[
+        &"reference",
+        &near,
+        &"--engine",
+        &"wave",
+        &"--memory-limit",
+        &"1M",
+    ]));
+    assert_eq!(run.status.code(), Some(4), "{run:#?}");
+    let message = run.our_messages()[0].to_owned();
+    assert!(
+        message.contains("keeps the wave algorithm's steps"),
+        "{message}"
+    );
+    assert!(!message.contains("per cell"), "{message}");
+    let json = dir.path("r.json");
+    util::plain(&args(&[
+        &"reference",
+        &near,
+        &"--engine",
+        &"wave",
+        &"--json",
+        &json,
+    ]))
+    .ok();
+    let (need, peak) = estimate_and_peak(&util::json(&json));
+    let said = message.split("needs about ").nth(1).unwrap();
+    let said = size_of(said.split(',').next().unwrap());
+    assert!(
+        said <= 2 * peak && said + (1 << 20) >= need,
+        "{message}: {need} {peak}"
+    );
+}

@@ -309,12 +309,22 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
     // Each fill's memory is checked before it is allocated: a diagonal band's bits are a
     // fraction of the whole matrix's.
     let need = std::cell::Cell::new(0);
-    let check =
-        |bytes: u64| reference_memory(&opts, &pair, bytes).map(|n| need.set(need.get().max(n)));
+    let (opts_ref, pair_ref, need_ref) = (&opts, &pair, &need);
+    let keeps = |what: String| {
+        move |bytes: u64| {
+            reference_memory(opts_ref, pair_ref, &what, bytes)
+                .map(|n| need_ref.set(need_ref.get().max(n)))
+        }
+    };
     if opts.engine == Sequential::Wave {
         let bound = lcs_core::wave::bound::upper_bound(problem, (&pair.x, &pair.y));
         let (m, n) = (pair.x.len(), pair.y.len());
-        check(lcs_core::wave::align::memory_bytes(problem, m, n, bound))?;
+        let what = format!(
+            "keeps the wave algorithm's steps (two whole, one in {} as a checkpoint; a final \
+             cost of at most {bound}) and",
+            lcs_core::wave::kept::EVERY
+        );
+        keeps(what)(lcs_core::wave::align::memory_bytes(problem, m, n, bound))?;
         let began = std::time::Instant::now();
         let aligned = lcs_core::wave::align::align(problem, &pair.x, &pair.y);
         let seconds = began.elapsed().as_secs_f64();
@@ -333,6 +343,11 @@ fn reference(opts: ReferenceOptions) -> Result<(), Error> {
             (need.get(), &how),
         );
     }
+    let bits = match problem {
+        Problem::Lcs => "one bit",
+        Problem::Edit => "two bits",
+    };
+    let check = keeps(format!("keeps {bits} per cell of its fill and"));
     let (path, band, fill, traceback) =
         lcs_core::reference::align_banded(problem, &pair.x, &pair.y, opts.band, check)?;
     let Some(path) = path else {
@@ -381,25 +396,22 @@ fn reference_outputs(
     print(&report.summary())
 }
 
-/// The reference keeps one bit per cell of its fill (two for the edit distance), `store`
-/// bytes in all: refuse before allocating what cannot fit.
+/// The reference holds `store` bytes, as `keeps` says (one bit per cell of its fill, two for
+/// the edit distance; or the wave algorithm's steps): refuse before allocating what cannot fit.
 fn reference_memory(
     opts: &ReferenceOptions,
     pair: &crate::input::Pair,
+    keeps: &str,
     store: u64,
 ) -> Result<u64, Error> {
     let need = crate::engines::budget::need(crate::mem::peak_rss_bytes(), store);
     let limit = opts.memory_limit.or_else(crate::mem::available_bytes);
     match crate::mem::lowest(limit, crate::mem::address_space_limit()) {
         Some(limit) if need > limit => Err(Error::Memory(format!(
-            "not enough memory: the sequential reference for {} x {} keeps {} per cell \
-             of its fill and needs about {}, limit is {}",
+            "not enough memory: the sequential reference for {} x {} {keeps} needs about {}, \
+             limit is {}",
             pair.x.len(),
             pair.y.len(),
-            match opts.problem {
-                Problem::Lcs => "one bit",
-                Problem::Edit => "two bits",
-            },
             crate::mem::human(need),
             crate::mem::human(limit)
         ))),

@@ -186,8 +186,8 @@ pub struct Answer {
     pub problem: Problem,
     /// The LCS's length (LCS runs).
     pub lcs_length: Option<usize>,
-    /// The LCS (LCS runs), as text or hex.
-    #[serde(flatten)]
+    /// The LCS (LCS runs), as text or hex: `lcs` (null for an edit run) or `lcs_hex`.
+    #[serde(flatten, serialize_with = "lcs_keys")]
     pub lcs: Option<LcsText>,
     /// The edit distance (edit runs).
     pub distance: Option<usize>,
@@ -319,6 +319,19 @@ pub struct Seconds {
     pub fill: f64,
     pub traceback: f64,
     pub recompute: f64,
+}
+
+/// The keys of `lcs`: `lcs` (its text; null for an edit run, which has none), or `lcs_hex`
+/// when its bytes are not UTF-8.
+fn lcs_keys<S: serde::Serializer>(lcs: &Option<LcsText>, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = s.serialize_map(Some(1))?;
+    match lcs {
+        Some(LcsText::Utf8(text)) => map.serialize_entry("lcs", text)?,
+        Some(LcsText::Hex(hex)) => map.serialize_entry("lcs_hex", hex)?,
+        None => map.serialize_entry("lcs", &None::<String>)?,
+    }
+    map.end()
 }
 
 /// The LCS as JSON carries it: a string when its bytes are UTF-8, else hex.
