@@ -84,7 +84,7 @@ pub fn method(args: EngineArgs) -> Result<Method, Error> {
                      engines; the wave engine has no setting",
                 );
             }
-            Ok(Method::Wave)
+            Ok(Method::Wave { cut_off: None })
         }
         EngineArg::Bands | EngineArg::Auto => {
             if args.store.is_some() {

@@ -353,3 +353,99 @@ fn the_reference_wave_refusal_describes_the_wave() {
         "{message}: {need} {peak}"
     );
 }
+
+/// A pair made to fool `--engine auto`'s samples: two random sequences of `len` bytes, the
+/// second equal to the first around the four places the estimate samples (1,024 rows at 0,
+/// 1/3, 2/3 and the end of the way, 256 bytes either side): an estimate of 0 for a cost near
+/// half the length.
+fn decoy(dir: &Dir, len: usize, seed: u64) -> std::path::PathBuf {
+    let random = dir.generated_pair("random.txt", len, len, seed);
+    let text = std::fs::read(random).unwrap();
+    let mut lines = text.split(|&b| b == b'\n');
+    let (x, mut y) = (
+        lines.next().unwrap().to_vec(),
+        lines.next().unwrap().to_vec(),
+    );
+    let (rows, slack) = (1024, 256);
+    for k in 0..4 {
+        let at = k * (len - rows) / 3;
+        let (lo, hi) = (at.saturating_sub(slack), (at + rows + slack).min(len));
+        y[lo..hi].copy_from_slice(&x[lo..hi]);
+    }
+    dir.input("decoy.txt", &x, &y)
+}
+
+/// A 100,000 pair similar only where `--engine auto` samples it got an estimate of 0 against a
+/// cost of 45,210: auto took the wave engine and ran 2.1 s where the bands engine takes 0.5 s,
+/// and with `--memory-limit 18M` was refused though the bands engine runs in that. A wave run
+/// auto chooses now gives way to the bands engine past a cut-off: the bands engine's CIGAR,
+/// every message predicted (the wave's steps' too), on 1 to 3 ranks; the self-test checks the
+/// path of each against the reference's; and under a limit the bands engine fits, it runs.
+#[test]
+fn auto_gives_way_to_the_bands_engine_on_a_pair_that_fools_its_samples() {
+    let dir = Dir::new();
+    let input = decoy(&dir, 30_000, 38);
+    for problem in ["edit", "lcs"] {
+        let bands = solved(
+            &dir,
+            2,
+            &input,
+            &["--engine", "bands", "--problem", problem],
+        );
+        for ranks in [1, 2, 3] {
+            let auto = solved(
+                &dir,
+                ranks,
+                &input,
+                &["--engine", "auto", "--problem", problem],
+            );
+            let what = format!("{problem} on {ranks} ranks");
+            let choice = &auto["engine_choice"];
+            assert_eq!(choice["estimate"], 0, "{what}: {choice}");
+            assert_eq!(choice["gave_way"], true, "{what}: {choice}");
+            assert!(choice["cut_off"].as_u64().unwrap() > 0, "{what}: {choice}");
+            assert_eq!(auto["engine"], "bands", "{what}");
+            assert!(auto["score_steps"].is_null(), "{what}");
+            assert_eq!(auto["cigar"], bands["cigar"], "{what}");
+            assert_eq!(
+                auto["messages"]["boundary"], auto["predicted"]["boundary"],
+                "{what}"
+            );
+        }
+    }
+    for ranks in [1, 2, 3] {
+        let a = args(&[
+            &"self-test",
+            &"--engine",
+            &"auto",
+            &"--problem",
+            &"lcs,edit",
+            &"--cases",
+            &"4",
+            &"--file",
+            &input,
+        ]);
+        let run = util::mpirun(ranks, &a).ok();
+        assert!(run.stdout.contains(": 0 failed"), "{}", run.stdout);
+    }
+    // What auto needs (the wave's steps up to its cut-off, then the bands engine), in a limit
+    // a little above it, which the wave engine's steps to the pair's whole bound do not fit.
+    let auto = solved(&dir, 1, &input, &["--engine", "auto", "--problem", "edit"]);
+    let (need, _) = estimate_and_peak(&auto);
+    let limit = (need + (1 << 20)).to_string();
+    let limited = ["--problem", "edit", "--memory-limit", &limit];
+    let ran = solved(
+        &dir,
+        1,
+        &input,
+        &[&["--engine", "auto"], &limited[..]].concat(),
+    );
+    assert_eq!(ran["cigar"], auto["cigar"]);
+    assert_eq!(ran["engine_choice"]["gave_way"], true);
+    let wave = args(&[&"solve", &input, &"--engine", &"wave"]);
+    let wave: Vec<_> = wave
+        .into_iter()
+        .chain(limited.iter().map(Into::into))
+        .collect();
+    assert_eq!(util::mpirun(1, &wave).status.code(), Some(4));
+}

@@ -433,7 +433,7 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
     // The wave engine's split follows the pair's cost, which the sizes do not tell: only a run
     // shows it. `auto` chooses per pair.
     match opts.method {
-        Method::Wave => {
+        Method::Wave { .. } => {
             return Err(Error::Usage(
                 "schedule --engine wave: the wave engine's steps and their split follow the \
                  sequences (their cost), not only the sizes; `solve FILE --engine wave --html \

@@ -19,6 +19,7 @@ use crate::engines::bands::CheckpointChoice;
 use crate::engines::config::Method;
 use crate::engines::config::RunConfig;
 use crate::engines::layout::{run_pair, Layout};
+use crate::engines::outcome::GaveWay;
 use crate::error::Error;
 use crate::input::{read_pair, FormatChoice, DEFAULT_MAX_INPUT_BYTES};
 use crate::options::SelfTestOptions;
@@ -87,13 +88,9 @@ pub fn run(world: &World, opts: &SelfTestOptions) -> Result<(), Error> {
                 ));
             }
             if let (Some(gathered), Some(path)) = (gathered, outcome.path) {
-                if let Err(why) = check(
-                    problem,
-                    (&layout, band, outcome.wave.map(|w| w.cost)),
-                    pair,
-                    &path,
-                    &gathered,
-                ) {
+                let run = (&layout, band, outcome.wave.map(|w| w.cost));
+                let gave_way = outcome.gave_way.as_ref();
+                if let Err(why) = check(problem, (run, gave_way), pair, &path, &gathered) {
                     failures.push(format!(
                         "case {case} ({} x {}), {problem}, {layout:?}, bands {:?}: {why}",
                         pair.x.len(),
@@ -118,7 +115,7 @@ pub fn run(world: &World, opts: &SelfTestOptions) -> Result<(), Error> {
     }
     let how = match opts.method {
         Method::Diagonal { store } => format!("diagonal engine, store {store}"),
-        Method::Wave => "wave engine".to_owned(),
+        Method::Wave { .. } => "wave engine".to_owned(),
         Method::Auto { .. } => "bands or wave engine, chosen per pair".to_owned(),
         Method::Bands { .. } if opts.sweep => format!("bands engine, {} settings", methods.len()),
         Method::Bands {
@@ -147,10 +144,14 @@ pub fn run(world: &World, opts: &SelfTestOptions) -> Result<(), Error> {
     }
 }
 
-/// Rank 0's checks of one pair.
+/// A run's layout, a bands run's band search and a wave run's cost.
+type Run<'a> = (&'a Layout, Option<&'a BandSearch>, Option<usize>);
+
+/// Rank 0's checks of one pair: a run on `layout` (a bands run's `band`, a wave run's `cost`),
+/// after a wave run it `gave_way` from (`--engine auto`), whose messages count too.
 fn check(
     problem: Problem,
-    (layout, band, cost): (&Layout, Option<&BandSearch>, Option<usize>),
+    ((layout, band, cost), gave_way): (Run<'_>, Option<&GaveWay>),
     pair: &crate::input::Pair,
     path: &Path,
     gathered: &Gathered,
@@ -171,7 +172,7 @@ fn check(
     }
     let sent = PerKind::sum(gathered.stats.iter().map(|s| &s.sent));
     let received = PerKind::sum(gathered.stats.iter().map(|s| &s.received));
-    let predicted = layout.predicted(band, cost);
+    let predicted = layout.predicted_run(band, cost, gave_way);
     if sent.boundary != predicted.total || gathered.pairs != predicted.pairs() {
         return Err(format!(
             "boundary messages {} (pairs {:?}), predicted {} (pairs {:?})",
@@ -197,7 +198,8 @@ fn check(
         let band = |k| lcs_core::diagonal_band::Band::new(m, n, k);
         b.fills.iter().map(|&k| band(k).cells()).sum()
     });
-    if computed != filled && !matches!(layout, Layout::Wave(_)) {
+    // A wave run that gave way computed cells of its own before the bands' fills.
+    if computed != filled && !matches!(layout, Layout::Wave(_)) && gave_way.is_none() {
         return Err(format!(
             "{computed} cells computed, the fills hold {filled}"
         ));
@@ -205,8 +207,14 @@ fn check(
     let hops: u64 = gathered.stats.iter().map(|s| s.hops).sum();
     let most = match layout {
         Layout::Diagonal(..) => (pair.x.len() + pair.y.len()) as u64,
-        // The walk leaves a band only to its left.
-        Layout::Bands(plan, _) => plan.active_ranks().saturating_sub(1) as u64,
+        // The walk leaves a band only to its left: of the last fill's bands, `laps` a rank
+        // where they lap.
+        Layout::Bands(plan, _) => {
+            let last = band.map_or(plan.band(), |b| {
+                lcs_core::diagonal_band::Band::new(plan.rows(), plan.cols(), b.last())
+            });
+            (plan.active_ranks() * plan.with_band(last).laps()).saturating_sub(1) as u64
+        }
         // A hop where the walk strays far into another rank's diagonals: at most once per
         // edit, and per the path's length at most.
         Layout::Wave(_) => path.edits() as u64,

@@ -80,7 +80,7 @@ fn engine_note(method: Method, m: usize, n: usize, ranks: usize) -> Option<Strin
     let (chosen, other, switch) = match method {
         // The wave engine's cost follows the difference, which the shape does not tell; auto
         // chooses with a sample of the pair.
-        Method::Wave | Method::Auto { .. } => return None,
+        Method::Wave { .. } | Method::Auto { .. } => return None,
         Method::Diagonal { store } => (
             cost::diagonal_seconds(m, n, ranks, store),
             cost::bands_seconds(m, n, ranks, DEFAULT_BATCH),
@@ -164,7 +164,7 @@ fn refuse_size(
              choose --engine diagonal, bands or wave"
                 .to_owned(),
         )
-    } else if let (true, Method::Wave) = (drawn, method) {
+    } else if let (true, Method::Wave { .. }) = (drawn, method) {
         wave_picture::too_large(m, n)
     } else if let (true, Method::Bands { batch, .. }) = (drawn, method) {
         bands_picture::refusal(&pipeline(batch), true).map(|p| format!("--svg and --html: {p}"))

@@ -79,8 +79,14 @@ const MAX_SPACING: usize = 4096;
 
 /// The message for a wave-engine run that will not fit: its need at the spacing it would use
 /// (the one of least need), the limit, and what would fit, each checked: more ranks (the
-/// wavefronts are divided among them), or the bands engine on the band it expects.
-pub fn wave_advice(plan: &WavePlan, pair: &Pair, limit: u64, baseline: u64) -> String {
+/// wavefronts are divided among them), or the bands engine on the band it expects. Its
+/// bound is `--engine auto`'s `cut_off`, or a cost the pair is known to be within.
+pub fn wave_advice(
+    plan: &WavePlan,
+    pair: &Pair,
+    (limit, baseline): (u64, u64),
+    cut_off: bool,
+) -> String {
     // The middle ranks hold the widest runs, rank 0 the first steps: the busier of two.
     let busiest = |p: &WavePlan| {
         [0, p.ranks() / 2]
@@ -113,11 +119,16 @@ pub fn wave_advice(plan: &WavePlan, pair: &Pair, limit: u64, baseline: u64) -> S
             mem::human(bands)
         ));
     }
+    let steps = match cut_off {
+        true => format!(
+            "its steps up to {}, where --engine auto would give way to the bands engine",
+            plan.bound()
+        ),
+        false => format!("a final cost of at most {}", plan.bound()),
+    };
     refusal(
         format!(
-            "the wave engine (a final cost of at most {}, checkpoints every {} steps) for {m} \
-             x {n} on {}",
-            plan.bound(),
+            "the wave engine ({steps}; checkpoints every {} steps) for {m} x {n} on {}",
             plan.every(),
             ranks(plan.ranks())
         ),
@@ -326,7 +337,7 @@ mod tests {
         // Nothing fits below the least need; the spacing chosen is the one of least need.
         let chosen = wave_spacing(plan, 0, Some(room(least - 1, baseline, 0)));
         assert_eq!(need(baseline, chosen.working_bytes(0)), least);
-        let text = wave_advice(&chosen, &pair, least - 1, baseline);
+        let text = wave_advice(&chosen, &pair, (least - 1, baseline), false);
         assert!(
             text.contains(&format!("needs about {}", mem::human(least))),
             "{text}"
@@ -338,7 +349,7 @@ mod tests {
             "{text}"
         );
         // With room for the bands engine's leanest run, it is named.
-        let text = wave_advice(&chosen, &pair, bands.max(least - 1), baseline);
+        let text = wave_advice(&chosen, &pair, (bands.max(least - 1), baseline), false);
         assert!(text.contains("--engine bands needs about"), "{text}");
     }
 }

@@ -22,8 +22,12 @@ pub enum Method {
         /// The diagonal band (`--band`).
         band: BandChoice,
     },
-    /// Diagonal transition: each score step's furthest rows, split by diagonals.
-    Wave,
+    /// Diagonal transition: each score step's furthest rows, split by diagonals. With a
+    /// `cut_off` (`--engine auto`'s guard against an estimate too low), the fill stops at that
+    /// step if it has not found the end, and the bands engine runs instead.
+    Wave {
+        cut_off: Option<usize>,
+    },
     /// The bands or the wave engine, chosen per pair (the bands engine's settings, should it
     /// be chosen).
     Auto {

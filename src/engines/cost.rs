@@ -116,6 +116,59 @@ pub fn banded_seconds(
     band.total_words() as f64 * per_word
 }
 
+/// The share of the bands engine's modelled seconds a wave run of `--engine auto` may spend
+/// before it gives way to the bands engine (see [`wave_cut_off`]).
+const GIVE_WAY: f64 = 0.5;
+
+/// Steps beyond twice the estimate before a cut-off: the estimate is a sample's, within a
+/// few times the cost on similar pairs.
+const CUT_OFF_SLACK: usize = 64;
+
+/// The score step past which a wave run that `--engine auto` chose for an `m x n` pair of
+/// estimated cost `estimate` gives way to the bands engine, or `None` where it never need:
+/// the first step at which the wave engine's modelled seconds reach [`GIVE_WAY`] of the bands
+/// engine's for that cost, and not before twice the estimate. A pair the samples misjudged
+/// (similar only where they were taken) then costs at most that share more than the bands
+/// engine would have alone; one whose cost the estimate saw does not pass it.
+pub fn wave_cut_off(
+    problem: Problem,
+    (m, n): (usize, usize),
+    estimate: usize,
+    ranks: usize,
+    batch: usize,
+) -> Option<usize> {
+    let trivial = lcs_core::wave::front::trivial_bound(problem, m, n);
+    let past = |t: usize| {
+        wave_seconds(problem, m, n, t, ranks)
+            >= GIVE_WAY * banded_seconds(problem, m, n, t, ranks, batch)
+    };
+    let floor = estimate.saturating_mul(2).saturating_add(CUT_OFF_SLACK);
+    if floor >= trivial {
+        return None;
+    }
+    // The wave's seconds grow as the square of the cost, the bands engine's at most linearly:
+    // once past, past for good. Doubling, then halving the gap.
+    let (mut below, mut at) = (floor, floor);
+    while !past(at) {
+        if at >= trivial {
+            return None;
+        }
+        below = at;
+        at = at.saturating_mul(2).min(trivial);
+    }
+    if at == floor {
+        return Some(floor);
+    }
+    while at - below > 1 {
+        let mid = below + (at - below) / 2;
+        match past(mid) {
+            true => at = mid,
+            false => below = mid,
+        }
+    }
+    Some(at)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +195,30 @@ mod tests {
         near(bands_seconds(50_000, 50_000, 1, 256), 0.0553);
         near(bands_seconds(50_000, 50_000, 2, 256), 0.0413);
         near(bands_seconds(1_000_000, 1_000_000, 2, 256), 10.7183);
+    }
+
+    /// The cut-off: past twice the estimate, where the wave's modelled time reaches half the
+    /// bands engine's; none on a pair too small to need one.
+    #[test]
+    fn an_auto_wave_run_gives_way_where_half_the_bands_time_is_spent() {
+        let (m, n) = (100_000, 100_000);
+        for problem in [Problem::Edit, Problem::Lcs] {
+            let t = wave_cut_off(problem, (m, n), 0, 1, 256).expect("a cut-off");
+            let half = |t| GIVE_WAY * banded_seconds(problem, m, n, t, 1, 256);
+            assert!(
+                wave_seconds(problem, m, n, t, 1) >= half(t),
+                "{problem:?} {t}"
+            );
+            assert!(
+                wave_seconds(problem, m, n, t - 1, 1) < half(t - 1),
+                "{problem:?} {t}"
+            );
+            // About a thousand steps on 10^5: a few milliseconds of a fill.
+            assert!((300..5_000).contains(&t), "{problem:?} {t}");
+            let later = wave_cut_off(problem, (m, n), 4 * t, 1, 256).unwrap();
+            assert_eq!(later, 8 * t + CUT_OFF_SLACK);
+        }
+        assert_eq!(wave_cut_off(Problem::Edit, (20, 30), 0, 1, 256), None);
     }
 
     #[test]

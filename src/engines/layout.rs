@@ -10,7 +10,7 @@ use crate::engines::bands::{self, BandPlan, Checkpoint};
 use crate::engines::config::{Method, RunConfig};
 use crate::engines::diagonal::{self, schedule::Schedule, store::StoreKind};
 use crate::engines::holding::{Holding, Room};
-use crate::engines::outcome::RankOutcome;
+use crate::engines::outcome::{GaveWay, Ran, RankOutcome};
 use crate::engines::wave::{self, plan::WavePlan};
 use crate::engines::{budget, choice};
 use crate::input::Pair;
@@ -57,8 +57,8 @@ impl Layout {
                 let mode = Checkpoint::choose(&plan, rank, &pair.x, checkpoint, budget);
                 Layout::Bands(plan, mode)
             }
-            Method::Wave => {
-                let bound = lcs_core::wave::bound::upper_bound(config.problem, (&pair.x, &pair.y));
+            Method::Wave { cut_off } => {
+                let bound = choice::wave_bound(config.problem, pair, cut_off);
                 let plan = WavePlan::new(config.problem, m, n, ranks, bound);
                 // What the checkpoints may take: the limit less what the rank holds and the
                 // margin. The ranks then agree on the widest spacing any of them needs.
@@ -92,17 +92,37 @@ impl Layout {
         }
     }
 
-    /// Why the run of `problem` does not fit `limit`, and what would.
-    pub fn advice(&self, problem: Problem, pair: &Pair, limit: u64, baseline: u64) -> String {
+    /// Why the run of `config` does not fit `limit`, and what would.
+    pub fn advice(&self, config: &RunConfig, pair: &Pair, limit: u64, baseline: u64) -> String {
         match self {
             Layout::Diagonal(schedule, store) => {
-                budget::diagonal_advice(problem, schedule, *store, limit, baseline)
+                budget::diagonal_advice(config.problem, schedule, *store, limit, baseline)
             }
             Layout::Bands(plan, mode) => {
                 budget::bands_advice(plan, &pair.x, *mode, (limit, baseline))
             }
-            Layout::Wave(plan) => budget::wave_advice(plan, pair, limit, baseline),
+            Layout::Wave(plan) => {
+                // A bound that is `auto`'s cut-off, not a cost the pair is known to be within.
+                let cut_off = matches!(config.method,
+                    Method::Wave { cut_off: Some(t) } if t == plan.bound());
+                budget::wave_advice(plan, pair, (limit, baseline), cut_off)
+            }
         }
+    }
+
+    /// Boundary messages a run predicts: the layout's ([`Layout::predicted`]), and those of a
+    /// wave run it `gave_way` from.
+    pub fn predicted_run(
+        &self,
+        band: Option<&BandSearch>,
+        cost: Option<usize>,
+        gave_way: Option<&GaveWay>,
+    ) -> Predicted {
+        let mut predicted = self.predicted(band, cost);
+        if let Some(gave_way) = gave_way {
+            predicted.plus(&gave_way.plan.predicted_cut_off());
+        }
+        predicted
     }
 
     /// Boundary messages the layout predicts, for a bands run that filled the diagonal bands
@@ -150,29 +170,73 @@ fn band_choice(config: &RunConfig) -> BandChoice {
 }
 
 /// Runs the fill and the traceback of `pair` on this rank, with no memory limit for the
-/// layout's choices (and `--engine auto` resolved for the pair). Collective.
+/// layout's choices (and `--engine auto` resolved for the pair, a wave run with the bands
+/// engine to give way to). Collective.
 pub fn run_pair(world: &World, pair: &Pair, config: &RunConfig) -> (Layout, RankOutcome) {
     let (ranks, rank) = (world.size() as usize, world.rank() as usize);
     let (method, _) = choice::resolve(config.method, config.problem, pair, ranks);
+    let bands = RunConfig {
+        method: choice::bands_of(config.method),
+        ..*config
+    };
     let config = &RunConfig { method, ..*config };
     let layout = Layout::new(config, pair, ranks, rank, None, 0);
-    let outcome = run_layout(world, pair, &layout, config, None);
+    let fallback = matches!(config.method, Method::Wave { cut_off: Some(_) })
+        .then(|| (Layout::new(&bands, pair, ranks, rank, None, 0), bands));
+    let fallback = fallback.as_ref().map(|(l, c)| (l, c));
+    let outcome = run_layout(world, pair, &layout, config, None, fallback);
+    let layout = match (&outcome.gave_way, fallback) {
+        (Some(_), Some((bands, _))) => *bands,
+        _ => layout,
+    };
     (layout, outcome)
 }
 
 /// Runs the fill and the traceback of `pair` on this rank as `layout` says; with `room`, a
 /// band search checks each wider band against it before its fill (see `bands::run`), which
-/// every rank must then be given. Collective.
+/// every rank must then be given. A wave run that passes its cut-off gives way to `fallback`
+/// (`--engine auto`'s bands engine), which runs on the same counters: the outcome is the
+/// bands run's, with the wave's steps in [`RankOutcome::gave_way`] and its time and cells
+/// counted in the fill's. Collective.
 pub fn run_layout(
     world: &World,
     pair: &Pair,
     layout: &Layout,
     config: &RunConfig,
     room: Option<Room>,
+    fallback: Option<(&Layout, &RunConfig)>,
 ) -> RankOutcome {
     let rank = world.rank() as usize;
     let traffic = Traffic::new(rank, world.size() as usize, config.recording);
-    let ran = match *layout {
+    let ran = run_one(world, pair, layout, config, room, traffic);
+    let (Some(attempt), Layout::Wave(plan)) = (ran.wave.filter(|w| w.gave_way), layout) else {
+        return ran.finish(layout.cells(rank));
+    };
+    let (bands, bands_config) =
+        fallback.expect("a wave run with a cut-off has the bands engine to give way to");
+    let mut after = run_one(world, pair, bands, bands_config, room, ran.traffic);
+    after.fill.add(&ran.fill);
+    after.seconds_fill += ran.seconds_fill;
+    after.cells += ran.cells;
+    let mut outcome = after.finish(bands.cells(rank));
+    outcome.gave_way = Some(GaveWay {
+        plan: *plan,
+        wave: attempt,
+        seconds: ran.seconds_fill,
+    });
+    outcome
+}
+
+/// One engine's fill and traceback, counting on `traffic`.
+fn run_one(
+    world: &World,
+    pair: &Pair,
+    layout: &Layout,
+    config: &RunConfig,
+    room: Option<Room>,
+    traffic: Traffic,
+) -> Ran {
+    match *layout {
         Layout::Diagonal(schedule, store) => {
             diagonal::run(world, &schedule, store, pair, traffic, config)
         }
@@ -181,8 +245,7 @@ pub fn run_layout(
             bands::run(world, &plan, (mode, choice), pair, traffic, config, room)
         }
         Layout::Wave(plan) => wave::run(world, &plan, pair, traffic, config),
-    };
-    ran.finish(layout.cells(rank))
+    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use lcs_core::problem::Path;
 
 use crate::comm::stats::{FillTimes, RankStats};
 use crate::comm::traffic::Traffic;
+use crate::engines::wave::plan::WavePlan;
 use crate::mem;
 use crate::provenance::HostInfo;
 
@@ -19,6 +20,9 @@ pub struct RankOutcome {
     pub band: Option<BandSearch>,
     /// What a wave run did: its final cost and this rank's work.
     pub wave: Option<WaveRun>,
+    /// A wave run that passed its cut-off, which the bands engine took over from (`--engine
+    /// auto`; the same on every rank but for the work and seconds).
+    pub gave_way: Option<GaveWay>,
     /// The band search stopped at a band that did not fit (the same on every rank).
     pub refused: Option<Widening>,
 }
@@ -27,13 +31,25 @@ pub struct RankOutcome {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct WaveRun {
     /// The final cost: the score steps the fill took (the edit distance, or the LCS's indel
-    /// distance).
+    /// distance); for a fill that passed its cut-off, the bound it stopped at.
     pub cost: usize,
+    /// The fill passed its bound, a cut-off, without reaching the end: no path.
+    pub gave_way: bool,
     /// The bound the steps were kept within.
     pub bound: usize,
     /// Diagonal steps this rank computed, and bytes it slid along matches.
     pub diagonals: u64,
     pub slid: u64,
+}
+
+/// A wave run of `--engine auto` that passed its cut-off, which the bands engine took over
+/// from: its plan (whose messages count too), what this rank did of it and the seconds of
+/// its fill.
+#[derive(Debug, Clone, Copy)]
+pub struct GaveWay {
+    pub plan: WavePlan,
+    pub wave: WaveRun,
+    pub seconds: f64,
 }
 
 /// What an engine's fill and traceback produced on one rank, before its memory is filled in.
@@ -72,6 +88,7 @@ impl Ran {
             traffic: self.traffic,
             band: self.band,
             wave: self.wave,
+            gave_way: None,
             refused: self.refused,
         }
     }

@@ -15,13 +15,14 @@ use mpi::collective::SystemOperation;
 
 use crate::comm::share;
 use crate::comm::stats::{self, Gathered};
+use crate::comm::traffic::Predicted;
 use crate::comm::waiting::Waiting;
 use crate::engines::budget;
-use crate::engines::choice::{self, EngineChoice};
-use crate::engines::config::RunConfig;
+use crate::engines::choice::{self, EngineChoice, Fit};
+use crate::engines::config::{Method, RunConfig};
 use crate::engines::holding::{Holding, Room};
 use crate::engines::layout::{run_layout, Layout};
-use crate::engines::outcome::WaveRun;
+use crate::engines::outcome::{GaveWay, WaveRun};
 use crate::error::{Error, EXIT_MEMORY};
 use crate::input::{self, FormatChoice, Pair};
 use crate::mem;
@@ -62,9 +63,21 @@ pub struct Solved {
     pub wave: Option<WaveRun>,
     /// What `--engine auto` chose, and why.
     pub choice: Option<EngineChoice>,
+    /// The wave run `--engine auto` chose that passed its cut-off, which the bands engine took
+    /// over from (rank 0's).
+    pub gave_way: Option<GaveWay>,
     pub started_at: SystemTime,
     /// From the start until rank 0 held the path.
     pub seconds_total: f64,
+}
+
+impl Solved {
+    /// The boundary messages the run predicts: its layout's, and those of a wave run it gave
+    /// way from.
+    pub fn predicted(&self) -> Predicted {
+        let cost = self.wave.map(|w| w.cost);
+        (self.layout).predicted_run(self.band.as_ref(), cost, self.gave_way.as_ref())
+    }
 }
 
 /// Runs `request` on this rank. Collective. Rank 0 gets what the run produced, other ranks
@@ -85,34 +98,73 @@ pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Err
         });
     }
     let ranks = world.size() as usize;
-    let (method, choice) = choice::resolve(config.method, config.problem, &pair, ranks);
-    let config = &RunConfig { method, ..*config };
+    let (method, mut choice) = choice::resolve(config.method, config.problem, &pair, ranks);
     let baseline = mem::peak_rss_bytes();
     let limit = memory_limit(world, request.memory_limit);
-    let mut layout = Layout::new(config, &pair, ranks, rank, limit, baseline);
-    if let Layout::Wave(plan) = layout {
-        // Every rank runs the same plan: the widest spacing of checkpoints any rank needs.
-        let mut every = 0u64;
-        waiting.all_reduce(
-            world,
-            &(plan.every() as u64),
-            &mut every,
-            SystemOperation::max(),
-        );
-        layout = Layout::Wave(plan.with_every(every as usize));
+    let fits = |held: &Holding| {
+        fits_everywhere(world, waiting, budget::need(baseline, held.total()), limit)
+    };
+    let lay = |method: Method| {
+        let config = RunConfig { method, ..*config };
+        let (layout, holding) = lay_out(world, waiting, &config, &pair, (limit, baseline));
+        (config, layout, holding)
+    };
+    let (mut config, mut layout, mut holding) = lay(method);
+    // `--engine auto`: a wave run whose bound is within its cut-off cannot pass it, and has
+    // none. Under a memory limit, the other engine where the chosen one does not fit; beside a
+    // wave run with a cut-off, the bands engine it gives way to, which must fit too (else the
+    // wave runs without a cut-off).
+    let mut fallback = None;
+    if let (Method::Wave { cut_off: Some(t) }, Layout::Wave(plan)) = (config.method, layout) {
+        if plan.bound() < t {
+            config.method = Method::Wave { cut_off: None };
+            if let Some(choice) = choice.as_mut() {
+                choice.cut_off = None;
+            }
+        }
     }
-    let mut holding = layout.holding(config.problem, &pair, rank);
-    // The shorter checkpoint interval `auto` takes on a narrow band gives way where it does
-    // not fit, to the interval of least memory.
-    let over = |held: &Holding| limit.is_some_and(|l| budget::need(baseline, held.total()) > l);
-    if let Some(leanest) = layout.leanest(config).filter(|_| over(&holding)) {
-        layout = leanest;
-        holding = layout.holding(config.problem, &pair, rank);
+    let chosen_fits = fits(&holding);
+    let guarded = matches!(config.method, Method::Wave { cut_off: Some(_) });
+    if let Some(choice) = choice.as_mut().filter(|_| guarded || !chosen_fits) {
+        let wave = Method::Wave { cut_off: None };
+        let bands = lay(choice::bands_of(request.config.method));
+        let preferred_needs = budget::need(baseline, holding.total());
+        let mut wave_run = None;
+        let fit = choice::fit(config.method, chosen_fits, fits(&bands.2), || {
+            fits(&wave_run.insert(lay(wave)).2)
+        });
+        let taken = match fit {
+            Fit::AsChosen => None,
+            Fit::WithBands => {
+                fallback = Some(bands);
+                None
+            }
+            Fit::WithoutCutOff => {
+                choice.cut_off = None;
+                (config, layout, holding) = lay(wave);
+                None
+            }
+            Fit::Bands => Some((bands, "bands")),
+            Fit::Wave => Some((wave_run.expect("the wave's fit was asked"), "wave")),
+        };
+        if let Some((to, engine)) = taken {
+            choice.preferred_needs = Some(preferred_needs);
+            choice.engine = engine;
+            choice.cut_off = None;
+            (config, layout, holding) = to;
+        }
     }
-    let (working, need) = (holding.total(), budget::need(baseline, holding.total()));
+    let config = &config;
+    // The run and the bands engine it may give way to, one after the other: the larger need.
+    let (working, need) = [Some(&holding), fallback.as_ref().map(|f| &f.2)]
+        .into_iter()
+        .flatten()
+        .map(|held| (held.total(), budget::need(baseline, held.total())))
+        .max_by_key(|&(_, need)| need)
+        .expect("the run's own");
     log::debug!("rank {rank} will hold {holding}: {need} bytes in all");
     check_memory(world, waiting, need, limit, || {
-        layout.advice(config.problem, &pair, limit.unwrap_or(0), baseline)
+        layout.advice(config, &pair, limit.unwrap_or(0), baseline)
     })?;
     log::info!("{} x {} matrix, {layout:?}", pair.x.len(), pair.y.len());
     if rank == 0 {
@@ -121,9 +173,18 @@ pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Err
 
     let room = Room { limit, baseline };
     let seconds_setup = started.elapsed().as_secs_f64() - seconds_input;
-    let mut outcome = run_layout(world, &pair, &layout, config, Some(room));
+    let fallback_run = fallback.as_ref().map(|(c, l, _)| (l, c));
+    let mut outcome = run_layout(world, &pair, &layout, config, Some(room), fallback_run);
     // Rank 0 holds the path now: what follows is gathering.
     let seconds_total = started.elapsed().as_secs_f64();
+    if let (Some(gave_way), Some((_, bands, _))) = (&outcome.gave_way, fallback) {
+        if let Some(choice) = choice.as_mut() {
+            choice.engine = "bands";
+            choice.gave_way = true;
+            choice.seconds_given_up = gave_way.seconds;
+        }
+        layout = bands;
+    }
     // A band that did not fit: every rank knows it, none has a path.
     if let Some(widening) = outcome.refused {
         return Err(match rank {
@@ -158,9 +219,52 @@ pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Err
         band: outcome.band,
         wave: outcome.wave,
         choice,
+        gave_way: outcome.gave_way,
         started_at,
         seconds_total,
     }))
+}
+
+/// The layout of `config`'s run of `pair` on this rank and what it will hold, with the
+/// memory limit in force and what the rank holds already (`baseline`). Collective: a wave run's
+/// ranks agree on the widest spacing of checkpoints any of them needs.
+fn lay_out(
+    world: &World,
+    waiting: Waiting,
+    config: &RunConfig,
+    pair: &Pair,
+    (limit, baseline): (Option<u64>, u64),
+) -> (Layout, Holding) {
+    let (ranks, rank) = (world.size() as usize, world.rank() as usize);
+    let mut layout = Layout::new(config, pair, ranks, rank, limit, baseline);
+    if let Layout::Wave(plan) = layout {
+        // Every rank runs the same plan: the widest spacing of checkpoints any rank needs.
+        let mut every = 0u64;
+        waiting.all_reduce(
+            world,
+            &(plan.every() as u64),
+            &mut every,
+            SystemOperation::max(),
+        );
+        layout = Layout::Wave(plan.with_every(every as usize));
+    }
+    let mut holding = layout.holding(config.problem, pair, rank);
+    // The shorter checkpoint interval `auto` takes on a narrow band gives way where it does
+    // not fit, to the interval of least memory.
+    let over = |held: &Holding| limit.is_some_and(|l| budget::need(baseline, held.total()) > l);
+    if let Some(leanest) = layout.leanest(config).filter(|_| over(&holding)) {
+        layout = leanest;
+        holding = layout.holding(config.problem, pair, rank);
+    }
+    (layout, holding)
+}
+
+/// Whether `need` fits `limit` on every rank (no limit: it fits). Collective.
+fn fits_everywhere(world: &World, waiting: Waiting, need: u64, limit: Option<u64>) -> bool {
+    let over = u8::from(limit.is_some_and(|l| need > l));
+    let mut any = 0u8;
+    waiting.all_reduce(world, &over, &mut any, SystemOperation::max());
+    any == 0
 }
 
 /// Rank 0 runs the caller's checks, then reads and validates the input; [`share`] gives it to

@@ -445,9 +445,7 @@ impl Report {
             messages: PerKind::sum(stats.iter().map(|s| &s.sent)),
             bytes: PerKind::sum(stats.iter().map(|s| &s.sent_bytes)),
             predicted: Predicted {
-                boundary: layout
-                    .predicted(solved.band.as_ref(), solved.wave.map(|w| w.cost))
-                    .total,
+                boundary: solved.predicted().total,
             },
             traceback_hops: stats.iter().map(|s| s.hops).sum(),
             pairs: gathered.pairs.clone(),
@@ -620,11 +618,32 @@ impl Report {
             _ => how,
         };
         let how = match &self.engine_choice {
-            Some(c) => format!(
-                "{how}, chosen by --engine auto: a cost of about {} makes the wave engine \
-                 about {:.3} s, the bands engine about {:.3} s",
-                c.estimate, c.wave_seconds, c.bands_seconds
-            ),
+            Some(c) => {
+                let model = format!(
+                    "a cost of about {} makes the wave engine about {:.3} s, the bands engine \
+                     about {:.3} s",
+                    c.estimate, c.wave_seconds, c.bands_seconds
+                );
+                let preferred = match c.engine {
+                    "wave" => "bands",
+                    _ => "wave",
+                };
+                match (c.gave_way, c.preferred_needs) {
+                    (true, _) => format!(
+                        "{how}, chosen by --engine auto after the wave engine passed {} score \
+                         steps ({model}; the cost is more, and the wave's {:.6} s were given \
+                         up)",
+                        c.cut_off.unwrap_or(0),
+                        c.seconds_given_up
+                    ),
+                    (false, Some(needs)) => format!(
+                        "{how}, chosen by --engine auto ({model}, but the {preferred} engine \
+                         needs about {} per rank, beyond the memory limit)",
+                        crate::mem::human(needs)
+                    ),
+                    (false, None) => format!("{how}, chosen by --engine auto: {model}"),
+                }
+            }
             None => how,
         };
         let fasta = if self.format == Format::Fasta {

@@ -14,6 +14,12 @@
 //! next step's messages, empty, carrying `s` to the neighbours that have not said so, and stops
 //! after that exchange; no rank stops before receiving what was sent to it, and no message is
 //! sent to a rank that has stopped (see the module doc of [`super::plan`] for the count).
+//!
+//! A plan whose bound is a cut-off (`--engine auto`'s, [`crate::engines::choice`]) may not
+//! reach the end: no step past the bound reaches any diagonal. An end found within the bound
+//! reaches every rank by step `bound + P - 1`; a rank that has heard of none by then knows
+//! the cost is past the bound, as every other rank does at the same step, and all stop
+//! together after that exchange, without a cost ([`Filled::cost`] `None`).
 
 use std::time::Instant;
 
@@ -37,8 +43,8 @@ use crate::progress::Progress;
 
 /// What a rank's fill produced.
 pub struct Filled {
-    /// The final cost.
-    pub cost: usize,
+    /// The final cost; `None` where it passed the plan's bound (a cut-off).
+    pub cost: Option<usize>,
     pub kept: Kept,
     pub work: Work,
     pub times: FillTimes,
@@ -364,7 +370,8 @@ pub fn run(
                 }
             }
         }
-        if sent_done {
+        // Past a cut-off: every rank has heard of an end found within it by now.
+        if sent_done || t >= plan.bound() + plan.ranks() - 1 && known.is_none() {
             break;
         }
         if known.is_none() {
@@ -382,7 +389,7 @@ pub fn run(
     }
     debug_assert!(words.iter().all(|w| w.len() >= HEADER || w.is_empty()));
     Filled {
-        cost: known.expect("the fill ended on a known cost"),
+        cost: known,
         kept,
         work,
         times,

@@ -96,13 +96,35 @@ pub(super) fn run(
     );
     progress.finish();
     let seconds_fill = started.elapsed().as_secs_f64();
-    log::debug!("wave fill: cost {} in {seconds_fill:.3} s", filled.cost);
+    log::debug!("wave fill: cost {:?} in {seconds_fill:.3} s", filled.cost);
+    let Some(cost) = filled.cost else {
+        // Past a cut-off: no path; the caller runs the bands engine instead.
+        return Ran {
+            path: None,
+            traffic,
+            fill: filled.times,
+            seconds_fill,
+            seconds_traceback: 0.0,
+            seconds_recompute: 0.0,
+            hops: 0,
+            band: None,
+            wave: Some(WaveRun {
+                cost: plan.bound(),
+                gave_way: true,
+                bound: plan.bound(),
+                diagonals: filled.work.diagonals,
+                slid: filled.work.slid,
+            }),
+            cells: filled.work.diagonals + filled.work.slid,
+            refused: None,
+        };
+    };
 
     let started = Instant::now();
     let mut walker = WaveWalker {
         plan,
         rank,
-        cost: filled.cost,
+        cost,
         walk: Walk {
             problem: plan.problem(),
             compare,
@@ -112,7 +134,7 @@ pub(super) fn run(
         recall: Recall::new(&filled.kept, compare, &seqs),
     };
     let start = Start::At {
-        rank: plan.finder(filled.cost),
+        rank: plan.finder(cost),
         cell: (m - 1, n - 1),
     };
     let outcome = traceback::run(world, start, &mut walker, &mut traffic, config.switches);
@@ -132,7 +154,8 @@ pub(super) fn run(
         hops: outcome.hops,
         band: None,
         wave: Some(WaveRun {
-            cost: filled.cost,
+            cost,
+            gave_way: false,
             bound: plan.bound(),
             diagonals,
             slid,

@@ -288,6 +288,19 @@ impl WavePlan {
         predicted
     }
 
+    /// Boundary messages of a run that passed its bound, a cut-off: every rank makes every
+    /// exchange up to step `bound + P - 1` (see `fill`), one each way per neighbouring pair and
+    /// step.
+    pub fn predicted_cut_off(&self) -> Predicted {
+        let mut predicted = Predicted::none(self.ranks);
+        let steps = (self.bound() + self.ranks) as u64;
+        for r in 0..self.ranks.saturating_sub(1) {
+            predicted.add(r, r + 1, steps);
+            predicted.add(r + 1, r, steps);
+        }
+        predicted
+    }
+
     /// Diagonals rank `r` computes up to step `cost`: the measure of its share of the work.
     pub fn diagonals(&self, cost: usize, r: usize) -> u64 {
         (0..=cost)

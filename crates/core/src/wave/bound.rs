@@ -37,10 +37,17 @@ pub const SLACK: usize = 256;
 /// An upper bound of the final cost of `x` (the rows, `m <= n`) and `y`: the cost of the
 /// alignment a reduced wavefront finds, or the trivial bound.
 pub fn upper_bound(problem: Problem, (x, y): (&[u8], &[u8])) -> usize {
+    let trivial = trivial_bound(problem, x.len(), y.len());
+    upper_bound_within(problem, (x, y), trivial).unwrap_or(trivial)
+}
+
+/// [`upper_bound`] where it is at most `cap`, else `None`: the reduced wavefront stops at
+/// step `cap`, so what it costs follows the cap, not the pair's distance.
+pub fn upper_bound_within(problem: Problem, (x, y): (&[u8], &[u8]), cap: usize) -> Option<usize> {
     let (m, n) = (x.len(), y.len());
     let trivial = trivial_bound(problem, m, n);
     if m == 0 {
-        return trivial;
+        return (trivial <= cap).then_some(trivial);
     }
     let stride = match problem {
         Problem::Edit => 1,
@@ -50,7 +57,7 @@ pub fn upper_bound(problem: Problem, (x, y): (&[u8], &[u8])) -> usize {
     let (mut first, mut last) = (0i64, 0i64);
     let end = (n - m) as i64;
     let mut out: Vec<i32> = Vec::new();
-    for t in 0..=trivial {
+    for t in 0..=trivial.min(cap) {
         let count = ((last - first) / stride) as usize + 1;
         out.clear();
         out.resize(count, 0);
@@ -61,7 +68,7 @@ pub fn upper_bound(problem: Problem, (x, y): (&[u8], &[u8])) -> usize {
         front::step_words(problem, p, first, &mut out, (x, y));
         let at = end - first;
         if at >= 0 && end <= last && at % stride == 0 && out[(at / stride) as usize] >= m as i32 {
-            return t;
+            return Some(t);
         }
         // Drop the laggards from both ends.
         let progress = |q: usize| 2 * i64::from(out[q]) + first + stride * q as i64;
@@ -85,7 +92,7 @@ pub fn upper_bound(problem: Problem, (x, y): (&[u8], &[u8])) -> usize {
             last -= stride;
         }
     }
-    trivial
+    (trivial <= cap).then_some(trivial)
 }
 
 /// An estimate of the final cost of `x` (the rows, `m <= n`) and `y` from samples (see the
@@ -164,6 +171,15 @@ mod tests {
                 let bound = upper_bound(problem, (&x, &y));
                 assert!(bound >= cost(problem, &x, &y), "case {case}");
                 assert!(bound <= trivial_bound(problem, a, b));
+                // Capped: the same bound up to the cap, none below it.
+                for cap in [0, bound / 2, bound.saturating_sub(1), bound, bound + 7] {
+                    let within = upper_bound_within(problem, (&x, &y), cap);
+                    assert_eq!(
+                        within,
+                        (bound <= cap).then_some(bound),
+                        "case {case} cap {cap}"
+                    );
+                }
             }
         }
         let (x, y) = mutated_pair(20_000, 0.01, b"ACGT", 8);
