@@ -109,51 +109,14 @@ pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Err
         let (layout, holding) = lay_out(world, waiting, &config, &pair, (limit, baseline));
         (config, layout, holding)
     };
-    let (mut config, mut layout, mut holding) = lay(method);
-    // `--engine auto`: a wave run whose bound is within its cut-off cannot pass it, and has
-    // none. Under a memory limit, the other engine where the chosen one does not fit; beside a
-    // wave run with a cut-off, the bands engine it gives way to, which must fit too (else the
-    // wave runs without a cut-off).
-    let mut fallback = None;
-    if let (Method::Wave { cut_off: Some(t) }, Layout::Wave(plan)) = (config.method, layout) {
-        if plan.bound() < t {
-            config.method = Method::Wave { cut_off: None };
-            if let Some(choice) = choice.as_mut() {
-                choice.cut_off = None;
-            }
+    let chosen = lay(method);
+    let ((config, mut layout, holding), fallback) = match choice.as_mut() {
+        Some(choice) => {
+            let auto = (request.config.method, chosen);
+            auto_within_limit(choice, auto, &lay, &fits, baseline)
         }
-    }
-    let chosen_fits = fits(&holding);
-    let guarded = matches!(config.method, Method::Wave { cut_off: Some(_) });
-    if let Some(choice) = choice.as_mut().filter(|_| guarded || !chosen_fits) {
-        let wave = Method::Wave { cut_off: None };
-        let bands = lay(choice::bands_of(request.config.method));
-        let preferred_needs = budget::need(baseline, holding.total());
-        let mut wave_run = None;
-        let fit = choice::fit(config.method, chosen_fits, fits(&bands.2), || {
-            fits(&wave_run.insert(lay(wave)).2)
-        });
-        let taken = match fit {
-            Fit::AsChosen => None,
-            Fit::WithBands => {
-                fallback = Some(bands);
-                None
-            }
-            Fit::WithoutCutOff => {
-                choice.cut_off = None;
-                (config, layout, holding) = lay(wave);
-                None
-            }
-            Fit::Bands => Some((bands, "bands")),
-            Fit::Wave => Some((wave_run.expect("the wave's fit was asked"), "wave")),
-        };
-        if let Some((to, engine)) = taken {
-            choice.preferred_needs = Some(preferred_needs);
-            choice.engine = engine;
-            choice.cut_off = None;
-            (config, layout, holding) = to;
-        }
-    }
+        None => (chosen, None),
+    };
     let config = &config;
     // The run and the bands engine it may give way to, one after the other: the larger need.
     let (working, need) = [Some(&holding), fallback.as_ref().map(|f| &f.2)]
@@ -223,6 +186,57 @@ pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Err
         started_at,
         seconds_total,
     }))
+}
+
+/// A run as this rank will make it: its settings, its layout, what it will hold.
+type Laid = (RunConfig, Layout, Holding);
+
+/// `--engine auto`'s run of the method it `chose` (laid out), as the memory limit lets it go,
+/// and the bands run it may give way to: a wave run whose bound is within its cut-off cannot
+/// pass it, and has none; the other engine where the chosen one does not fit; beside a wave
+/// run with a cut-off, the bands engine, which must fit too (else the wave runs without a
+/// cut-off). `lay` lays a method out, `fits` says whether a holding fits every rank (both
+/// collective); `baseline` is what the rank holds already. The `choice` records what was
+/// taken, and why.
+fn auto_within_limit(
+    choice: &mut EngineChoice,
+    (auto, chosen): (Method, Laid),
+    lay: &dyn Fn(Method) -> Laid,
+    fits: &dyn Fn(&Holding) -> bool,
+    baseline: u64,
+) -> (Laid, Option<Laid>) {
+    let (mut config, layout, holding) = chosen;
+    if let (Method::Wave { cut_off: Some(t) }, Layout::Wave(plan)) = (config.method, layout) {
+        if plan.bound() < t {
+            config.method = Method::Wave { cut_off: None };
+            choice.cut_off = None;
+        }
+    }
+    let chosen_fits = fits(&holding);
+    let guarded = matches!(config.method, Method::Wave { cut_off: Some(_) });
+    if !guarded && chosen_fits {
+        return ((config, layout, holding), None);
+    }
+    let wave = Method::Wave { cut_off: None };
+    let bands = lay(choice::bands_of(auto));
+    let mut wave_run = None;
+    let fit = choice::fit(config.method, chosen_fits, fits(&bands.2), || {
+        fits(&wave_run.insert(lay(wave)).2)
+    });
+    let (taken, engine) = match fit {
+        Fit::AsChosen => return ((config, layout, holding), None),
+        Fit::WithBands => return ((config, layout, holding), Some(bands)),
+        Fit::WithoutCutOff => {
+            choice.cut_off = None;
+            return (lay(wave), None);
+        }
+        Fit::Bands => (bands, "bands"),
+        Fit::Wave => (wave_run.expect("the wave's fit was asked"), "wave"),
+    };
+    choice.preferred_needs = Some(budget::need(baseline, holding.total()));
+    choice.engine = engine;
+    choice.cut_off = None;
+    (taken, None)
 }
 
 /// The layout of `config`'s run of `pair` on this rank and what it will hold, with the
