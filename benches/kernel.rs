@@ -9,7 +9,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use lcs_core::bitpar::{self, edit, Carries4, Kernel, Masks, SeamWords, FUSED_ROWS, WORD_BITS};
+use lcs_core::bitpar::{Carries4, Kernel, Masks, Planes, Row, SeamWords, FUSED_ROWS, WORD_BITS};
 use lcs_core::problem::{Path, Problem};
 use lcs_core::random::Random;
 use lcs_core::recurrence::{Edit, Lcs, Recurrence, Value};
@@ -178,12 +178,23 @@ fn fused<'a>(rows: &[&'a [u64]]) -> [&'a [u64]; FUSED_ROWS] {
     [rows[0], rows[1], rows[2], rows[3]]
 }
 
-/// The row steps alone: LCS ([`bitpar::step`] and its siblings) and edit distance
-/// ([`edit::step`] and its siblings) over one run of `words` words, `ROWS` rows per call. The
-/// traced variants write their bits into the same four rows again and again, so these figures
-/// leave out the memory traffic a band's fill adds when it keeps every bit; the seam variants
-/// report the four rows' carries out of every 16th word, as a checkpointed band's fill does.
+/// The row steps alone, of both problems ([`Row`]): over one run of `words` words, `ROWS` rows
+/// per call, one row and four fused on every kernel this CPU runs. The traced variants write
+/// their bits into the same four rows again and again, so these figures leave out the memory
+/// traffic a band's fill adds when it keeps every bit; the seam variants report the four rows'
+/// carries out of every 16th word, as a checkpointed band's fill does.
 fn steps(words: usize) {
+    row_steps::<Lcs, 1>("lcs ", words, [u64::MAX, 0]);
+    row_steps::<Edit, 2>("edit", words, [u64::MAX, 0]);
+}
+
+/// The planes of `v`, borrowed.
+fn planes<const P: usize>(v: &mut [Vec<u64>; P]) -> Planes<'_, P> {
+    v.each_mut().map(|p| &mut p[..])
+}
+
+/// [`steps`] for one problem, whose state starts with `first` in each plane's words.
+fn row_steps<R: Row<P>, const P: usize>(name: &str, words: usize, first: [u64; 2]) {
     const ROWS: usize = 64;
     let mut rng = Random::new(2);
     let x = rng.bytes(ROWS, b"ACGT");
@@ -191,131 +202,61 @@ fn steps(words: usize) {
     let masks = Masks::new(&x, &y);
     let eq: Vec<&[u64]> = x.iter().map(|&b| masks.of(b)).collect();
     let units = ROWS * words;
-    let mut up = vec![vec![0u64; words]; FUSED_ROWS];
-    let mut sub = vec![vec![0u64; words]; FUSED_ROWS];
-
-    let mut v = vec![u64::MAX; words];
-    let lcs = [
-        ns_per_cell(units, || {
-            for e in &eq {
-                bitpar::step(&mut v, e, false);
-            }
-            black_box(&v);
-        }),
-        ns_per_cell(units, || {
-            for (r, e) in eq.iter().enumerate() {
-                bitpar::step_traced(&mut v, e, false, &mut up[r % FUSED_ROWS]);
-            }
-            black_box(&up);
-        }),
-    ];
-    // The fused LCS steps on every kernel this CPU runs.
+    let mut state: [Vec<u64>; P] = std::array::from_fn(|p| vec![first[p]; words]);
+    let mut bits: Vec<[Vec<u64>; P]> = (0..FUSED_ROWS)
+        .map(|_| std::array::from_fn(|_| vec![0u64; words]))
+        .collect();
+    let one = ns_per_cell(units, || {
+        for e in &eq {
+            R::step(planes(&mut state), e, R::EDGE);
+        }
+        black_box(&state);
+    });
+    let one_traced = ns_per_cell(units, || {
+        for (r, e) in eq.iter().enumerate() {
+            let b = planes(&mut bits[r % FUSED_ROWS]);
+            R::step_traced(planes(&mut state), e, R::EDGE, b);
+        }
+        black_box(&bits);
+    });
+    println!(
+        "{name} row step over {words} words: one row {one:.3} ns/word (traced {one_traced:.3})"
+    );
     const SEAM: usize = 16;
     let every = SeamWords {
         first: SEAM - 1,
         every: SEAM,
     };
     let mut seamed = vec![Carries4::default(); words.div_ceil(SEAM)];
-    let lcs4: Vec<(Kernel, [f64; 3])> = Kernel::available()
-        .into_iter()
-        .map(|kernel| {
-            let plain = ns_per_cell(units, || {
-                for r in eq.chunks_exact(FUSED_ROWS) {
-                    bitpar::step4_with(kernel, &mut v, fused(r), [false; FUSED_ROWS]);
-                }
-                black_box(&v);
-            });
-            let traced = ns_per_cell(units, || {
-                for r in eq.chunks_exact(FUSED_ROWS) {
-                    let [a, b, c, d] = &mut up[..] else {
-                        unreachable!()
-                    };
-                    let carry = [false; FUSED_ROWS];
-                    bitpar::step4_traced_with(kernel, &mut v, fused(r), carry, [a, b, c, d]);
-                }
-                black_box(&up);
-            });
-            let seams = ns_per_cell(units, || {
-                for r in eq.chunks_exact(FUSED_ROWS) {
-                    let carry = [false; FUSED_ROWS];
-                    let put = |t: usize, c: Carries4| seamed[t / SEAM] = c;
-                    bitpar::step4_seams_with(kernel, &mut v, fused(r), carry, every, put);
-                }
-                black_box(&seamed);
-            });
-            (kernel, [plain, traced, seams])
-        })
-        .collect();
-
-    let (mut pv, mut mv) = (vec![u64::MAX; words], vec![0u64; words]);
-    let hin = [edit::Delta::EDGE; FUSED_ROWS];
-    let edit = [
-        ns_per_cell(units, || {
-            for e in &eq {
-                edit::step(&mut pv, &mut mv, e, edit::Delta::EDGE);
+    for kernel in Kernel::available() {
+        let plain = ns_per_cell(units, || {
+            for r in eq.chunks_exact(FUSED_ROWS) {
+                R::step4_with(kernel, planes(&mut state), fused(r), [R::EDGE; FUSED_ROWS]);
             }
-            black_box((&pv, &mv));
-        }),
-        ns_per_cell(units, || {
-            for (r, e) in eq.iter().enumerate() {
-                let (u, s) = (&mut up[r % FUSED_ROWS], &mut sub[r % FUSED_ROWS]);
-                edit::step_traced(&mut pv, &mut mv, e, edit::Delta::EDGE, u, s);
+            black_box(&state);
+        });
+        let traced = ns_per_cell(units, || {
+            for r in eq.chunks_exact(FUSED_ROWS) {
+                let trace: [Planes<'_, P>; FUSED_ROWS] = {
+                    let mut rows = bits.iter_mut();
+                    std::array::from_fn(|_| planes(rows.next().expect("four rows")))
+                };
+                let carry = [R::EDGE; FUSED_ROWS];
+                R::step4_traced_with(kernel, planes(&mut state), fused(r), carry, trace);
             }
-            black_box((&up, &sub));
-        }),
-    ];
-    // The fused edit steps on every kernel this CPU runs.
-    let edit4: Vec<(Kernel, [f64; 3])> = Kernel::available()
-        .into_iter()
-        .map(|kernel| {
-            let plain = ns_per_cell(units, || {
-                for r in eq.chunks_exact(FUSED_ROWS) {
-                    edit::step4_with(kernel, &mut pv, &mut mv, fused(r), hin);
-                }
-                black_box((&pv, &mv));
-            });
-            let traced = ns_per_cell(units, || {
-                for r in eq.chunks_exact(FUSED_ROWS) {
-                    let ([a, b, c, d], [e, f, g, h]) = (&mut up[..], &mut sub[..]) else {
-                        unreachable!()
-                    };
-                    edit::step4_traced_with(
-                        kernel,
-                        &mut pv,
-                        &mut mv,
-                        fused(r),
-                        hin,
-                        [a, b, c, d],
-                        [e, f, g, h],
-                    );
-                }
-                black_box((&up, &sub));
-            });
-            let seams = ns_per_cell(units, || {
-                for r in eq.chunks_exact(FUSED_ROWS) {
-                    let put = |t: usize, c: Carries4| seamed[t / SEAM] = c;
-                    edit::step4_seams_with(kernel, &mut pv, &mut mv, fused(r), hin, every, put);
-                }
-                black_box(&seamed);
-            });
-            (kernel, [plain, traced, seams])
-        })
-        .collect();
-    let [one, one_traced] = lcs;
-    println!("lcs  row step over {words} words: one row {one:.3} ns/word (traced {one_traced:.3})");
-    for (kernel, [four, four_traced, four_seams]) in lcs4 {
+            black_box(&bits);
+        });
+        let seams = ns_per_cell(units, || {
+            for r in eq.chunks_exact(FUSED_ROWS) {
+                let put = |t: usize, c: Carries4| seamed[t / SEAM] = c;
+                let carry = [R::EDGE; FUSED_ROWS];
+                R::step4_seams_with(kernel, planes(&mut state), fused(r), carry, every, put);
+            }
+            black_box(&seamed);
+        });
         println!(
-            "lcs  row step over {words} words: four fused, {:<8} {four:.3} ns/word (traced \
-             {four_traced:.3}, seams every {SEAM} {four_seams:.3})",
-            kernel.name()
-        );
-    }
-    let [one, one_traced] = edit;
-    println!("edit row step over {words} words: one row {one:.3} ns/word (traced {one_traced:.3})");
-    for (kernel, [four, four_traced, four_seams]) in edit4 {
-        println!(
-            "edit row step over {words} words: four fused, {:<8} {four:.3} ns/word (traced \
-             {four_traced:.3}, seams every {SEAM} {four_seams:.3})",
+            "{name} row step over {words} words: four fused, {:<8} {plain:.3} ns/word (traced \
+             {traced:.3}, seams every {SEAM} {seams:.3})",
             kernel.name()
         );
     }

@@ -23,8 +23,7 @@
 //! assert_eq!(lcs, reference::lcs_scalar(b"AGGTAB", b"GXTXAYB"));
 //! ```
 
-use crate::bitpar::edit::Delta;
-use crate::bitpar::{self, Masks, WORD_BITS};
+use crate::bitpar::{self, Edit, Masks, Row, WORD_BITS};
 use crate::diagonal_band::{Band, BandChoice, BandSearch};
 use crate::problem::{Move, Path, Problem};
 
@@ -186,7 +185,7 @@ fn fill_bit_parallel(problem: Problem, x: &[u8], y: &[u8]) -> TraceBits {
             let mut v = vec![u64::MAX; w];
             for (i, &xi) in x.iter().enumerate() {
                 let (row, _) = bits.rows_mut(i);
-                bitpar::step_traced(&mut v, masks.of(xi), false, row);
+                bitpar::Lcs::step_traced([&mut v], masks.of(xi), bitpar::Lcs::EDGE, [row]);
             }
         }
         Problem::Edit => {
@@ -194,7 +193,7 @@ fn fill_bit_parallel(problem: Problem, x: &[u8], y: &[u8]) -> TraceBits {
             for (i, &xi) in x.iter().enumerate() {
                 let (sub, up) = bits.rows_mut(i);
                 let eq = masks.of(xi);
-                bitpar::edit::step_traced(&mut pv, &mut mv, eq, Delta::EDGE, up, sub);
+                Edit::step_traced([&mut pv, &mut mv], eq, Edit::EDGE, [sub, up]);
             }
         }
     }
@@ -274,12 +273,12 @@ fn fill_band(problem: Problem, x: &[u8], y: &[u8], band: Band) -> (BandBits, usi
         let [p0, p1] = &mut planes;
         match problem {
             Problem::Lcs => {
-                bitpar::step_traced(&mut a[window], eq, false, &mut p0[out]);
+                bitpar::Lcs::step_traced([&mut a[window]], eq, bitpar::Lcs::EDGE, [&mut p0[out]]);
             }
             Problem::Edit => {
                 let (pv, mv) = (&mut a[window.clone()], &mut b[window]);
                 let (sub, up) = (&mut p0[out.clone()], &mut p1[out]);
-                bitpar::edit::step_traced(pv, mv, eq, Delta::EDGE, up, sub);
+                Edit::step_traced([pv, mv], eq, Edit::EDGE, [sub, up]);
             }
         }
     }

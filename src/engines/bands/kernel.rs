@@ -2,10 +2,10 @@
 //! LCS the Allison–Dix step over `V` ([`bitpar::lcs`]) with a one-bit carry (0 at the matrix's left
 //! edge), for the edit distance Myers' step over `Pv`/`Mv` ([`bitpar::edit`]) with a vertical delta
 //! in {-1, 0, +1} as the carry (+1 at the left edge). A carry travels as a payload of `planes`
-//! bits (`Delta::to_bits` for the edit distance), so the pipeline and the checkpoints treat both
-//! problems alike: one row ([`step`]) or four ([`step4`]), with the carry into every `f`-th word
-//! of the band kept at its seam as the kernel reports it ([`step_seams`], [`step4_seams`];
-//! [`bitpar::seams`]).
+//! bits ([`Row::payload`]), so the pipeline and the checkpoints treat both problems alike: one
+//! row ([`step`]) or four ([`step4`]), with the carry into every `f`-th word of the band kept at
+//! its seam as the kernel reports it ([`step_seams`], [`step4_seams`]; [`bitpar::seams`]). Each
+//! is written once against [`Row`] and chooses the problem at its start.
 //!
 //! Cost per row: one step over the band's words, a few instructions per word for the LCS, about
 //! three times as many for the edit distance; a few more per seam.
@@ -13,7 +13,7 @@
 use std::ops::Range;
 
 use super::carry::Seams;
-use lcs_core::bitpar::{self, edit::Delta, Carries4, SeamWords};
+use lcs_core::bitpar::{self, edit::Delta, Carries4, Edit, Lcs, Row, SeamWords};
 use lcs_core::problem::Problem;
 
 /// Rows [`step4`] advances in one pass.
@@ -51,23 +51,9 @@ pub fn step(
     carry: u8,
     trace: Option<[&mut [u64]; 2]>,
 ) -> u8 {
-    let [a, b] = state;
     match problem {
-        Problem::Lcs => {
-            let c = carry & 1 == 1;
-            u8::from(match trace {
-                Some([up, _]) => bitpar::step_traced(a, eq, c, up),
-                None => bitpar::step(a, eq, c),
-            })
-        }
-        Problem::Edit => {
-            let hin = Delta::from_bits(carry);
-            match trace {
-                Some([sub, up]) => bitpar::edit::step_traced(a, b, eq, hin, up, sub),
-                None => bitpar::edit::step(a, b, eq, hin),
-            }
-            .to_bits()
-        }
+        Problem::Lcs => one::<Lcs, 1>(state, eq, carry, trace),
+        Problem::Edit => one::<Edit, 2>(state, eq, carry, trace),
     }
 }
 
@@ -80,28 +66,45 @@ pub fn step4(
     carry: [u8; 4],
     trace: Option<[[&mut [u64]; 2]; 4]>,
 ) -> [u8; 4] {
-    let [a, b] = state;
     match problem {
-        Problem::Lcs => {
-            let c = carry.map(|c| c & 1 == 1);
-            let out = match trace {
-                Some(rows) => bitpar::step4_traced(a, eq, c, rows.map(|[up, _]| up)),
-                None => bitpar::step4(a, eq, c),
-            };
-            out.map(u8::from)
-        }
-        Problem::Edit => {
-            let hin = carry.map(Delta::from_bits);
-            let out = match trace {
-                Some(rows) => {
-                    let [[s0, u0], [s1, u1], [s2, u2], [s3, u3]] = rows;
-                    bitpar::edit::step4_traced(a, b, eq, hin, [u0, u1, u2, u3], [s0, s1, s2, s3])
-                }
-                None => bitpar::edit::step4(a, b, eq, hin),
-            };
-            out.map(Delta::to_bits)
-        }
+        Problem::Lcs => four::<Lcs, 1>(state, eq, carry, trace),
+        Problem::Edit => four::<Edit, 2>(state, eq, carry, trace),
     }
+}
+
+/// The first `P` planes of two: a problem's own.
+fn own<const P: usize>(planes: [&mut [u64]; 2]) -> [&mut [u64]; P] {
+    let mut planes = planes.into_iter();
+    std::array::from_fn(|_| planes.next().expect("at most two planes"))
+}
+
+#[inline(always)]
+fn one<R: Row<P>, const P: usize>(
+    state: [&mut [u64]; 2],
+    eq: &[u64],
+    carry: u8,
+    trace: Option<[&mut [u64]; 2]>,
+) -> u8 {
+    let c = R::of_payload(carry);
+    R::payload(match trace {
+        Some(trace) => R::step_traced(own(state), eq, c, own(trace)),
+        None => R::step(own(state), eq, c),
+    })
+}
+
+#[inline(always)]
+fn four<R: Row<P>, const P: usize>(
+    state: [&mut [u64]; 2],
+    eq: [&[u64]; 4],
+    carry: [u8; 4],
+    trace: Option<[[&mut [u64]; 2]; 4]>,
+) -> [u8; 4] {
+    let c = carry.map(R::of_payload);
+    let out = match trace {
+        Some(rows) => R::step4_traced(own(state), eq, c, rows.map(own)),
+        None => R::step4(own(state), eq, c),
+    };
+    out.map(R::payload)
 }
 
 /// The words of a window starting at band word `start` after which a seam falls (seams every
@@ -128,36 +131,38 @@ pub fn step_seams(
     (f, seams): (usize, &mut Seams),
     (row, window): (usize, Range<usize>),
 ) -> u8 {
-    let [a, b] = state;
     let at = seam_words(window.start, f);
     // Seam start / f follows word `at.first`, the next ones each `f` words further; the
     // window's last word has none after it.
     let last = window.len() - 1;
     let mut run = seams.run1(row, window.start / f);
-    let mut put = |t: usize, payload: u8| {
+    let put = |t: usize, payload: u8| {
         if t < last {
             run.put(payload);
         }
     };
-    let eq = &eq[window.clone()];
     match problem {
-        Problem::Lcs => {
-            let put = |t, c: bool| put(t, u8::from(c));
-            u8::from(bitpar::step_seams(
-                &mut a[window],
-                eq,
-                carry & 1 == 1,
-                at,
-                put,
-            ))
-        }
-        Problem::Edit => {
-            let put = |t, d: Delta| put(t, d.to_bits());
-            let hin = Delta::from_bits(carry);
-            let (pv, mv) = (&mut a[window.clone()], &mut b[window]);
-            bitpar::edit::step_seams(pv, mv, eq, hin, at, put).to_bits()
-        }
+        Problem::Lcs => one_seams::<Lcs, 1>(state, eq, carry, (at, window), put),
+        Problem::Edit => one_seams::<Edit, 2>(state, eq, carry, (at, window), put),
     }
+}
+
+/// The problem's own planes of `state`, over the words `window`.
+fn own_window<const P: usize>(state: &mut Planes, window: Range<usize>) -> [&mut [u64]; P] {
+    own(state.each_mut().map(|p| &mut p[..])).map(|p| &mut p[window.clone()])
+}
+
+#[inline(always)]
+fn one_seams<R: Row<P>, const P: usize>(
+    state: &mut Planes,
+    eq: &[u64],
+    carry: u8,
+    (at, window): (SeamWords, Range<usize>),
+    mut put: impl FnMut(usize, u8),
+) -> u8 {
+    let seam = |t, c| put(t, R::payload(c));
+    let (state, eq) = (own_window(state, window.clone()), &eq[window]);
+    R::payload(R::step_seams(state, eq, R::of_payload(carry), at, seam))
 }
 
 /// [`step4`] (untraced) over `window`, as [`step_seams`]: four rows in one kernel call that
@@ -171,7 +176,6 @@ pub fn step4_seams(
     (f, seams): (usize, &mut Seams),
     (row, window): (usize, Range<usize>),
 ) -> [u8; 4] {
-    let [a, b] = state;
     let at = seam_words(window.start, f);
     // As in `step_seams`.
     let last = window.len() - 1;
@@ -181,16 +185,23 @@ pub fn step4_seams(
             run.put(c);
         }
     };
-    let eq = eq.map(|e| &e[window.clone()]);
     match problem {
-        Problem::Lcs => {
-            let c = carry.map(|c| c & 1 == 1);
-            bitpar::step4_seams(&mut a[window], eq, c, at, put).map(u8::from)
-        }
-        Problem::Edit => {
-            let hin = carry.map(Delta::from_bits);
-            let (pv, mv) = (&mut a[window.clone()], &mut b[window]);
-            bitpar::edit::step4_seams(pv, mv, eq, hin, at, put).map(Delta::to_bits)
-        }
+        Problem::Lcs => four_seams::<Lcs, 1>(state, eq, carry, (at, window), put),
+        Problem::Edit => four_seams::<Edit, 2>(state, eq, carry, (at, window), put),
     }
+}
+
+#[inline(always)]
+fn four_seams<R: Row<P>, const P: usize>(
+    state: &mut Planes,
+    eq: [&[u64]; 4],
+    carry: [u8; 4],
+    (at, window): (SeamWords, Range<usize>),
+    put: impl FnMut(usize, Carries4),
+) -> [u8; 4] {
+    let (state, eq) = (
+        own_window(state, window.clone()),
+        eq.map(|e| &e[window.clone()]),
+    );
+    R::step4_seams(state, eq, carry.map(R::of_payload), at, put).map(R::payload)
 }

@@ -1,8 +1,9 @@
-//! The bit-parallel edit-distance row step over a run of whole 64-bit words: Myers' step (Myers
-//! 1999, doi:10.1145/316542.316550) for the global distance as in Hyyrö 2003 ("A bit-vector
-//! algorithm for computing Levenshtein and Damerau edit distances"); edlib's `calculateBlock`
-//! (Šošić & Šikić 2017, doi:10.1093/bioinformatics/btw753) computes the same block. The
-//! traceback bits follow Hyyrö 2004 ("A note on bit-parallel alignment computation").
+//! The bit-parallel edit-distance row: Myers' step (Myers 1999, doi:10.1145/316542.316550) for
+//! the global distance as in Hyyrö 2003 ("A bit-vector algorithm for computing Levenshtein and
+//! Damerau edit distances"); edlib's `calculateBlock` (Šošić & Šikić 2017,
+//! doi:10.1093/bioinformatics/btw753) computes the same block. The traceback bits follow Hyyrö
+//! 2004 ("A note on bit-parallel alignment computation"). The step family is [`Row`]'s; this is
+//! the edit distance's word step, its carry ([`Delta`]), and its portable four rows.
 //!
 //! Row `i` is kept as its horizontal deltas `D(i, j) - D(i, j-1)`: bit `j` of `pv` set iff +1, of
 //! `mv` iff -1; before row 0 `pv` is all ones. Per word, with `Eq` the match mask of `x[i]` and
@@ -16,24 +17,25 @@
 //!
 //! What crosses a word edge is one vertical delta in {-1, 0, +1} ([`Delta`]; +1 at the matrix's
 //! left edge, [`Delta::EDGE`]): runs chained left to right, each `hout` the next run's `hin`,
-//! compute the whole row. The traced steps also write the walk's "up" bits (`Ph`) and
-//! "substitute" bits (`(Pv' ^ Ph_s) & !(Mv' | Mh_s)`). Padding columns match nothing and never
-//! affect a real one; the distance sums real columns only ([`delta_sum`]).
+//! compute the whole row. The traced steps also write the walk's "substitute" bits
+//! (`(Pv' ^ Ph_s) & !(Mv' | Mh_s)`) and "up" bits (`Ph`), in that order, the walk's
+//! ([`Problem::step`]). Padding columns match nothing and never affect a real one; the distance
+//! sums real columns only ([`delta_sum`]).
 //!
 //! Cost: per word three loads, about twenty operations (one add with carry) and two stores (four
-//! traced), no branch. The portable [`step4`] makes two passes of two rows; where the CPU has AVX2
-//! or AVX-512 ([`Kernel`]) the four rows run as the lanes of one vector. [`step_seams`] and
-//! [`step4_seams`] also report `hout` of chosen words as they go ([`super::seams`]). The
-//! derivation, the padding and why two passes:
-//! `docs/algorithms.md#the-bit-parallel-edit-distance-step`.
+//! traced), no branch. The portable four rows make two passes of two rows; where the CPU has
+//! AVX2 or AVX-512 the four rows run as the lanes of one vector. The derivation, the padding and
+//! why two passes: `docs/algorithms.md#the-bit-parallel-edit-distance-step`.
 
 use crate::problem::Problem;
+use crate::recurrence::Edit;
 
+use super::carry::Carried;
 #[cfg(target_arch = "x86_64")]
-use super::four_rows;
-use super::kernel::{Kernel, FUSED_ROWS};
+use super::four_rows::LaneCarry;
+use super::kernel::FUSED_ROWS;
 use super::masks::{Masks, WORD_BITS};
-use super::seams::{self, Carries4, SeamWords};
+use super::row::{Planes, Row};
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -81,20 +83,6 @@ impl Delta {
     #[inline(always)]
     fn split(self) -> (u64, bool) {
         (u64::from(self == Delta::Plus), self == Delta::Minus)
-    }
-
-    /// The delta as the vector kernels keep it (`super::four_rows`): the words `!Ph` and `Mh` of
-    /// the word to the left, of which only bit 63 is read, `[hin != +1]` and `[hin = -1]`.
-    #[cfg(target_arch = "x86_64")]
-    fn lane_words(self) -> [u64; 2] {
-        let (plus, minus) = self.split();
-        [(1 - plus) << 63, u64::from(minus) << 63]
-    }
-
-    /// The delta from bit 63 of the vector kernels' words (see [`Delta::lane_words`]).
-    #[cfg(target_arch = "x86_64")]
-    fn of_lane_words([nph, mh]: [u64; 2]) -> Delta {
-        Delta::join(1 - (nph >> 63), mh >> 63 == 1)
     }
 
     /// The delta from the kernel's two bits (never both set).
@@ -149,47 +137,81 @@ fn word_step(pv: u64, mv: u64, eq: u64, plus: u64, minus: bool) -> Word<bool> {
     }
 }
 
-/// Advances a run's row state (`pv`, `mv`: the horizontal deltas of row `i - 1`, one word per
-/// 64 columns) to row `i`, with `eq` the run's words of the match mask of `x[i]` and `hin` the
-/// vertical delta entering the run's first column ([`Delta::EDGE`] at column 0); returns
-/// `hout`, the vertical delta at the run's last bit.
-#[inline]
-pub fn step(pv: &mut [u64], mv: &mut [u64], eq: &[u64], hin: Delta) -> Delta {
-    debug_assert_eq!(pv.len(), mv.len(), "pv and mv widths differ");
-    debug_assert_eq!(pv.len(), eq.len(), "mask and run widths differ");
-    let (mut plus, mut minus) = hin.split();
-    for ((p, m), &e) in pv.iter_mut().zip(mv.iter_mut()).zip(eq) {
-        let w = word_step(*p, *m, e, plus, minus);
-        (*p, *m, plus, minus) = (w.pv, w.mv, w.plus, w.minus);
-    }
-    Delta::join(plus, minus)
+impl Carried for Edit {
+    type Carry = Delta;
 }
 
-/// [`step`] that also writes row `i`'s traceback bits, one word per run word: `up` (bit `j`
-/// set iff `D(i, j) - D(i-1, j) = +1`) and `sub` (iff `D(i, j) - D(i-1, j-1) = +1`).
-#[inline]
-pub fn step_traced(
-    pv: &mut [u64],
-    mv: &mut [u64],
-    eq: &[u64],
-    hin: Delta,
-    up: &mut [u64],
-    sub: &mut [u64],
-) -> Delta {
-    debug_assert_eq!(pv.len(), mv.len(), "pv and mv widths differ");
-    debug_assert_eq!(pv.len(), eq.len(), "mask and run widths differ");
-    debug_assert!(
-        up.len() == pv.len() && sub.len() == pv.len(),
-        "traceback and run widths differ"
-    );
-    let (mut plus, mut minus) = hin.split();
-    let outs = up.iter_mut().zip(sub.iter_mut());
-    for (((p, m), &e), (u, s)) in pv.iter_mut().zip(mv.iter_mut()).zip(eq).zip(outs) {
-        let w = word_step(*p, *m, e, plus, minus);
-        (*p, *m, plus, minus) = (w.pv, w.mv, w.plus, w.minus);
-        (*u, *s) = (w.up, w.sub);
+impl Row<2> for Edit {
+    const PROBLEM: Problem = Problem::Edit;
+    const EDGE: Delta = Delta::EDGE;
+    /// `hin` split into its `+1` bit (shifted into `Ph_s`) and its `-1` bit (the addition's
+    /// carry).
+    type Kept = (u64, bool);
+
+    #[inline(always)]
+    fn keep(carry: Delta) -> (u64, bool) {
+        carry.split()
     }
-    Delta::join(plus, minus)
+
+    #[inline(always)]
+    fn give((plus, minus): (u64, bool)) -> Delta {
+        Delta::join(plus, minus)
+    }
+
+    #[inline(always)]
+    fn payload(carry: Delta) -> u8 {
+        carry.to_bits()
+    }
+
+    #[inline(always)]
+    fn of_payload(payload: u8) -> Delta {
+        Delta::from_bits(payload)
+    }
+
+    /// The new `Pv` and `Mv` words, and the walk's `sub` and `up` bits.
+    #[inline(always)]
+    fn word([pv, mv]: [u64; 2], eq: u64, (plus, minus): &mut (u64, bool)) -> ([u64; 2], [u64; 2]) {
+        let w = word_step(pv, mv, eq, *plus, *minus);
+        (*plus, *minus) = (w.plus, w.minus);
+        ([w.pv, w.mv], [w.sub, w.up])
+    }
+
+    /// Two passes of two rows, which is faster than one pass of four here
+    /// (`docs/algorithms.md#the-bit-parallel-edit-distance-step`).
+    #[inline(always)]
+    fn portable4<const TRACED: bool>(
+        [pv, mv]: Planes<'_, 2>,
+        eq: [&[u64]; 4],
+        hin: [Delta; 4],
+        trace: [Planes<'_, 2>; 4],
+    ) -> [Delta; 4] {
+        let [t0, t1, t2, t3] = trace;
+        let [a, b] = step2::<TRACED>(pv, mv, [eq[0], eq[1]], [hin[0], hin[1]], [t0, t1]);
+        let [c, d] = step2::<TRACED>(pv, mv, [eq[2], eq[3]], [hin[2], hin[3]], [t2, t3]);
+        [a, b, c, d]
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    type Avx2 = avx2::Avx2;
+    #[cfg(target_arch = "x86_64")]
+    type Avx512 = avx512::Avx512;
+}
+
+#[cfg(target_arch = "x86_64")]
+impl LaneCarry<2> for Edit {
+    /// The words `!Ph` and `Mh` of the word to the left, of which only bit 63 is read:
+    /// `[hin != +1]` and `[hin = -1]`.
+    fn carry_words(hin: Delta) -> [u64; 2] {
+        let (plus, minus) = hin.split();
+        [(1 - plus) << 63, u64::from(minus) << 63]
+    }
+
+    fn carry_of([nph, mh]: [u64; 2]) -> Delta {
+        Delta::join(1 - (nph >> 63), mh >> 63 == 1)
+    }
+
+    // The `+1` flag is kept as `!Ph`.
+    const COMPLEMENTED: u8 = 0x0f;
 }
 
 /// [`word_step`] in edlib's spelling: `[hin = -1]` ORed into bit 0 of `Eq` rather than carried
@@ -219,8 +241,8 @@ fn word_step_eq(pv: u64, mv: u64, eq: u64, plus: u64, minus: u64) -> Word<u64> {
     }
 }
 
-/// Two consecutive rows in one pass over the run, writing their traceback bits if `TRACED`
-/// (otherwise `up` and `sub` are not read and may be empty). Two rows' carried bits and
+/// Two consecutive rows in one pass over the run, writing their traceback bits (per row `[sub,
+/// up]`) if `TRACED` (otherwise they are not read and may be empty). Two rows' carried bits and
 /// streams (eight in the traced pass) about fit x86-64's registers; four rows' do not.
 #[inline(always)]
 fn step2<const TRACED: bool>(
@@ -228,13 +250,11 @@ fn step2<const TRACED: bool>(
     mv: &mut [u64],
     eq: [&[u64]; 2],
     hin: [Delta; 2],
-    up: [&mut [u64]; 2],
-    sub: [&mut [u64]; 2],
+    trace: [Planes<'_, 2>; 2],
 ) -> [Delta; 2] {
     let [(mut p0, m0), (mut p1, m1)] = hin.map(Delta::split);
     let (mut m0, mut m1) = (u64::from(m0), u64::from(m1));
-    let [u0, u1] = up;
-    let [s0, s1] = sub;
+    let [[s0, u0], [s1, u1]] = trace;
     let state = pv
         .iter_mut()
         .zip(mv.iter_mut())
@@ -258,243 +278,6 @@ fn step2<const TRACED: bool>(
         }
     }
     [Delta::join(p0, m0 == 1), Delta::join(p1, m1 == 1)]
-}
-
-/// Four consecutive rows: the same as four [`step`]s with masks `eq[0..4]` and deltas
-/// `hin[0..4]`, returning the four `hout`s. Word `t` of row `i + 1` needs only word `t` of row
-/// `i` and its own carry from word `t - 1`, so rows stepped together have independent carry
-/// chains that the core overlaps. Runs the fastest [`Kernel`] this CPU has (see the module
-/// doc's cost).
-#[inline]
-pub fn step4(pv: &mut [u64], mv: &mut [u64], eq: [&[u64]; 4], hin: [Delta; 4]) -> [Delta; 4] {
-    step4_with(Kernel::for_words(Problem::Edit, pv.len()), pv, mv, eq, hin)
-}
-
-/// [`step4`] that also writes the four rows' traceback bits (see [`step_traced`]).
-#[inline]
-pub fn step4_traced(
-    pv: &mut [u64],
-    mv: &mut [u64],
-    eq: [&[u64]; 4],
-    hin: [Delta; 4],
-    up: [&mut [u64]; 4],
-    sub: [&mut [u64]; 4],
-) -> [Delta; 4] {
-    step4_traced_with(
-        Kernel::for_words(Problem::Edit, pv.len()),
-        pv,
-        mv,
-        eq,
-        hin,
-        up,
-        sub,
-    )
-}
-
-/// [`step4`] on the given kernel, which must be available ([`Kernel::is_available`]; panics
-/// otherwise): for the tests and the micro-benchmark, which run every kernel.
-#[inline]
-pub fn step4_with(
-    kernel: Kernel,
-    pv: &mut [u64],
-    mv: &mut [u64],
-    eq: [&[u64]; 4],
-    hin: [Delta; 4],
-) -> [Delta; 4] {
-    debug_assert_eq!(pv.len(), mv.len(), "pv and mv widths differ");
-    debug_assert!(
-        eq.iter().all(|e| e.len() == pv.len()),
-        "mask and run widths differ"
-    );
-    let none = || [&mut [][..], &mut [][..], &mut [][..], &mut [][..]];
-    match kernel {
-        Kernel::Portable => step4_portable::<false>(pv, mv, eq, hin, none(), none()),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2 => {
-            assert!(kernel.is_available(), "this CPU has no AVX2");
-            // SAFETY: the CPU has AVX2, checked just above.
-            unsafe { avx2::step4::<false>(pv, mv, eq, hin, none(), none()) }
-        }
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512 => {
-            assert!(kernel.is_available(), "this CPU has no AVX-512");
-            // SAFETY: the CPU has AVX-512, checked just above.
-            unsafe { avx512::step4::<false>(pv, mv, eq, hin, none(), none()) }
-        }
-    }
-}
-
-/// [`step4_traced`] on the given kernel, which must be available (see [`step4_with`]).
-#[inline]
-pub fn step4_traced_with(
-    kernel: Kernel,
-    pv: &mut [u64],
-    mv: &mut [u64],
-    eq: [&[u64]; 4],
-    hin: [Delta; 4],
-    up: [&mut [u64]; 4],
-    sub: [&mut [u64]; 4],
-) -> [Delta; 4] {
-    debug_assert_eq!(pv.len(), mv.len(), "pv and mv widths differ");
-    debug_assert!(
-        eq.iter().all(|e| e.len() == pv.len()),
-        "mask and run widths differ"
-    );
-    debug_assert!(
-        up.iter().chain(&sub).all(|u| u.len() == pv.len()),
-        "traceback and run widths differ"
-    );
-    match kernel {
-        Kernel::Portable => step4_portable::<true>(pv, mv, eq, hin, up, sub),
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2 => {
-            assert!(kernel.is_available(), "this CPU has no AVX2");
-            // SAFETY: the CPU has AVX2, checked just above.
-            unsafe { avx2::step4::<true>(pv, mv, eq, hin, up, sub) }
-        }
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512 => {
-            assert!(kernel.is_available(), "this CPU has no AVX-512");
-            // SAFETY: the CPU has AVX-512, checked just above.
-            unsafe { avx512::step4::<true>(pv, mv, eq, hin, up, sub) }
-        }
-    }
-}
-
-/// [`step`] that also reports `hout` of each word of `seams` (below the run's width): `seam(t,
-/// delta)` for each such word `t` in increasing order, the `hin` of word `t + 1` (see
-/// [`super::seams`]).
-#[inline]
-pub fn step_seams(
-    pv: &mut [u64],
-    mv: &mut [u64],
-    eq: &[u64],
-    hin: Delta,
-    seams: SeamWords,
-    seam: impl FnMut(usize, Delta),
-) -> Delta {
-    debug_assert_eq!(pv.len(), eq.len(), "mask and run widths differ");
-    let step = |words: std::ops::Range<usize>, h| {
-        step(
-            &mut pv[words.clone()],
-            &mut mv[words.clone()],
-            &eq[words],
-            h,
-        )
-    };
-    seams::in_pieces(eq.len(), seams, hin, step, seam)
-}
-
-/// [`step4`] that also reports the four rows' `hout` of each word of `seams` (below the run's
-/// width): `seam(t, carries)` for each such word `t` in increasing order, the deltas packed
-/// ([`Carries4`]: [`Delta::to_bits`] of row `i + r` in bits `r` and `4 + r`). The same four
-/// rows and `hout`s as [`step4`], on the same kernel.
-#[inline]
-pub fn step4_seams(
-    pv: &mut [u64],
-    mv: &mut [u64],
-    eq: [&[u64]; 4],
-    hin: [Delta; 4],
-    seams: SeamWords,
-    seam: impl FnMut(usize, Carries4),
-) -> [Delta; 4] {
-    let kernel = Kernel::for_words(Problem::Edit, pv.len());
-    step4_seams_with(kernel, pv, mv, eq, hin, seams, seam)
-}
-
-/// [`step4_seams`] on the given kernel, which must be available (see [`step4_with`]); for
-/// words closer than [`LOGGED_APART`](seams::LOGGED_APART), on the portable one.
-#[inline]
-pub fn step4_seams_with(
-    kernel: Kernel,
-    pv: &mut [u64],
-    mv: &mut [u64],
-    eq: [&[u64]; 4],
-    hin: [Delta; 4],
-    seams: SeamWords,
-    mut seam: impl FnMut(usize, Carries4),
-) -> [Delta; 4] {
-    debug_assert_eq!(pv.len(), mv.len(), "pv and mv widths differ");
-    debug_assert!(
-        eq.iter().all(|e| e.len() == pv.len()),
-        "mask and run widths differ"
-    );
-    // The portable kernel stops at close words for nothing; the vector ones would stop often.
-    let kernel = match seams.every < seams::LOGGED_APART {
-        true => Kernel::Portable,
-        false => kernel,
-    };
-    match kernel {
-        Kernel::Portable => {
-            let none = || [&mut [][..], &mut [][..], &mut [][..], &mut [][..]];
-            let width = pv.len();
-            let step = |words: std::ops::Range<usize>, h| {
-                let eq = eq.map(|e| &e[words.clone()]);
-                let (p, m) = (&mut pv[words.clone()], &mut mv[words]);
-                step4_portable::<false>(p, m, eq, h, none(), none())
-            };
-            let report = |t, h: [Delta; 4]| seam(t, Carries4::of_payloads(h.map(Delta::to_bits)));
-            seams::in_pieces(width, seams, hin, step, report)
-        }
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx2 => {
-            assert!(kernel.is_available(), "this CPU has no AVX2");
-            let width = pv.len();
-            let none = || [&mut [][..], &mut [][..], &mut [][..], &mut [][..]];
-            let step = |words: std::ops::Range<usize>, h, log: Option<four_rows::Logged<'_>>| {
-                let eq = eq.map(|e| &e[words.clone()]);
-                let (p, m) = (&mut pv[words.clone()], &mut mv[words]);
-                // SAFETY: the CPU has AVX2, checked just above.
-                unsafe {
-                    match log {
-                        Some(log) => avx2::step4_logged(p, m, eq, h, log),
-                        None => avx2::step4::<false>(p, m, eq, h, none(), none()),
-                    }
-                }
-            };
-            // SAFETY: `step4_logged` writes what it promises.
-            unsafe { four_rows::seams_in_pieces::<avx2::Avx2, 2>(width, hin, seams, step, seam) }
-        }
-        #[cfg(target_arch = "x86_64")]
-        Kernel::Avx512 => {
-            assert!(kernel.is_available(), "this CPU has no AVX-512");
-            let width = pv.len();
-            let none = || [&mut [][..], &mut [][..], &mut [][..], &mut [][..]];
-            let step = |words: std::ops::Range<usize>, h, log: Option<four_rows::Logged<'_>>| {
-                let eq = eq.map(|e| &e[words.clone()]);
-                let (p, m) = (&mut pv[words.clone()], &mut mv[words]);
-                // SAFETY: the CPU has AVX-512, checked just above.
-                unsafe {
-                    match log {
-                        Some(log) => avx512::step4_logged(p, m, eq, h, log),
-                        None => avx512::step4::<false>(p, m, eq, h, none(), none()),
-                    }
-                }
-            };
-            // SAFETY: `step4_logged` writes what it promises.
-            unsafe {
-                four_rows::seams_in_pieces::<avx512::Avx512, 2>(width, hin, seams, step, seam)
-            }
-        }
-    }
-}
-
-/// The portable four rows: two passes of two rows, which is faster than one pass of four
-/// here (`docs/algorithms.md#the-bit-parallel-edit-distance-step`).
-#[inline(always)]
-fn step4_portable<const TRACED: bool>(
-    pv: &mut [u64],
-    mv: &mut [u64],
-    eq: [&[u64]; 4],
-    hin: [Delta; 4],
-    up: [&mut [u64]; 4],
-    sub: [&mut [u64]; 4],
-) -> [Delta; 4] {
-    let [u0, u1, u2, u3] = up;
-    let [s0, s1, s2, s3] = sub;
-    let [a, b] = step2::<TRACED>(pv, mv, [eq[0], eq[1]], [hin[0], hin[1]], [u0, u1], [s0, s1]);
-    let [c, d] = step2::<TRACED>(pv, mv, [eq[2], eq[3]], [hin[2], hin[3]], [u2, u3], [s2, s3]);
-    [a, b, c, d]
 }
 
 /// The sum of a run's horizontal deltas over its first `columns` columns (the real ones):
@@ -533,10 +316,10 @@ pub fn distance(x: &[u8], y: &[u8]) -> usize {
     let mut rows = x.chunks_exact(FUSED_ROWS);
     for r in rows.by_ref() {
         let eq = [0, 1, 2, 3].map(|d| masks.of(r[d]));
-        step4(&mut pv, &mut mv, eq, [Delta::EDGE; 4]);
+        Edit::step4([&mut pv, &mut mv], eq, [Delta::EDGE; 4]);
     }
     for &b in rows.remainder() {
-        step(&mut pv, &mut mv, masks.of(b), Delta::EDGE);
+        Edit::step([&mut pv, &mut mv], masks.of(b), Delta::EDGE);
     }
     let last = x.len() as i64 + delta_sum(&pv, &mv, y.len());
     usize::try_from(last).expect("an edit distance is never negative")
@@ -621,6 +404,25 @@ mod tests {
     fn sequence(rng: &mut Random, alphabet: &[u8]) -> Vec<u8> {
         let len = length(rng);
         rng.bytes(len, alphabet)
+    }
+
+    use crate::bitpar::Row as _;
+
+    /// One row, as the tests below spell it.
+    fn step(pv: &mut [u64], mv: &mut [u64], eq: &[u64], hin: Delta) -> Delta {
+        Edit::step([pv, mv], eq, hin)
+    }
+
+    /// One row with its `up` and `sub` bits.
+    fn step_traced(
+        pv: &mut [u64],
+        mv: &mut [u64],
+        eq: &[u64],
+        hin: Delta,
+        up: &mut [u64],
+        sub: &mut [u64],
+    ) -> Delta {
+        Edit::step_traced([pv, mv], eq, hin, [sub, up])
     }
 
     /// A row's state and bits after one step (whole row or chained runs).
@@ -773,141 +575,6 @@ mod tests {
                 }
                 let every: Vec<usize> = (0..=words).collect();
                 assert_eq!(chained(&pv, &mv, &eq, hin, &every), row);
-            }
-        }
-    }
-
-    #[test]
-    fn four_fused_rows_equal_four_steps_on_every_kernel() {
-        // Every kernel this CPU runs (the portable one always), on the same random states,
-        // masks and deltas; widths around the wavefront's prologue and epilogue (nine steps
-        // each) and its two-step loop, and a band of large_3 (782 words).
-        let kernels = Kernel::available();
-        assert_eq!(kernels[0], Kernel::Portable);
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            assert!(kernels.contains(&Kernel::Avx2));
-        }
-        let mut rng = Random::new(0xf05e);
-        for words in [
-            0usize, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 19, 64, 65, 782,
-        ] {
-            let tries = if words > 100 { 20 } else { 200 };
-            for _ in 0..tries {
-                let (pv0, mv0) = random_state(&mut rng, words);
-                let eq: Vec<Vec<u64>> = (0..4).map(|_| random_masks(&mut rng, words)).collect();
-                let eq = [&eq[0][..], &eq[1][..], &eq[2][..], &eq[3][..]];
-                let hin = [0; 4].map(|_| random_delta(&mut rng));
-                let (mut pv, mut mv) = (pv0.clone(), mv0.clone());
-                let mut rows = Vec::new();
-                for r in 0..4 {
-                    let row = whole(&pv, &mv, eq[r], hin[r]);
-                    (pv, mv) = (row.pv.clone(), row.mv.clone());
-                    rows.push(row);
-                }
-                let hout = [0, 1, 2, 3].map(|r| rows[r].hout);
-
-                for &kernel in &kernels {
-                    let (mut p4, mut m4) = (pv0.clone(), mv0.clone());
-                    let got = step4_with(kernel, &mut p4, &mut m4, eq, hin);
-                    assert_eq!(got, hout, "{kernel:?} at {words} words");
-                    assert_eq!((&p4, &m4), (&pv, &mv), "{kernel:?} at {words} words");
-
-                    let (mut p4, mut m4) = (pv0.clone(), mv0.clone());
-                    let mut up = vec![vec![u64::MAX; words]; 4];
-                    let mut sub = vec![vec![u64::MAX; words]; 4];
-                    let ([u0, u1, u2, u3], [s0, s1, s2, s3]) = (&mut up[..], &mut sub[..]) else {
-                        unreachable!()
-                    };
-                    let got = step4_traced_with(
-                        kernel,
-                        &mut p4,
-                        &mut m4,
-                        eq,
-                        hin,
-                        [u0, u1, u2, u3],
-                        [s0, s1, s2, s3],
-                    );
-                    assert_eq!(got, hout, "{kernel:?} traced at {words} words");
-                    assert_eq!((&p4, &m4), (&pv, &mv), "{kernel:?} traced at {words} words");
-                    for r in 0..4 {
-                        let want = (&rows[r].up, &rows[r].sub);
-                        assert_eq!((&up[r], &sub[r]), want, "{kernel:?} row {r}, {words} words");
-                    }
-                }
-                // And the dispatching entry points.
-                let (mut p4, mut m4) = (pv0.clone(), mv0.clone());
-                assert_eq!(step4(&mut p4, &mut m4, eq, hin), hout);
-                assert_eq!((&p4, &m4), (&pv, &mv));
-            }
-        }
-    }
-
-    #[test]
-    fn seam_steps_report_the_deltas_of_single_steps_on_every_kernel() {
-        // Every kernel this CPU runs, and the single-row step, against rows stepped a word at
-        // a time: widths around the wavefront's prologue and epilogue, a band of
-        // large_3, and a run the vector kernels step in pieces (256 words asked, 10 apart).
-        let mut rng = Random::new(0x5ea6);
-        let widths = (0..20).chain([64, 65, 256, 782, 2600]);
-        for words in widths {
-            let tries = if words > 100 { 6 } else { 60 };
-            for _ in 0..tries {
-                let (pv0, mv0) = random_state(&mut rng, words);
-                let eq: Vec<Vec<u64>> = (0..4).map(|_| random_masks(&mut rng, words)).collect();
-                let eq = [&eq[0][..], &eq[1][..], &eq[2][..], &eq[3][..]];
-                let hin = [0; 4].map(|_| random_delta(&mut rng));
-                // Each row a word at a time: hout of every word.
-                let (mut pv, mut mv) = (pv0.clone(), mv0.clone());
-                let outs: Vec<Vec<Delta>> = (0..4)
-                    .map(|r| {
-                        let mut h = hin[r];
-                        (0..words)
-                            .map(|t| {
-                                let w = t..t + 1;
-                                h = step(&mut pv[w.clone()], &mut mv[w.clone()], &eq[r][w], h);
-                                h
-                            })
-                            .collect()
-                    })
-                    .collect();
-                let hout = [0, 1, 2, 3].map(|r| outs[r].last().map_or(hin[r], |&h| h));
-                for seams in seams::tested_seam_words(words) {
-                    let SeamWords { first, every } = seams;
-                    let want: Vec<(usize, Carries4)> = (first..words)
-                        .step_by(every)
-                        .map(|t| {
-                            let rows = [0, 1, 2, 3].map(|r| outs[r][t].to_bits());
-                            (t, Carries4::of_payloads(rows))
-                        })
-                        .collect();
-                    let what = format!("{words} words, {seams:?}");
-                    for kernel in Kernel::available() {
-                        let (mut p4, mut m4) = (pv0.clone(), mv0.clone());
-                        let mut got = Vec::new();
-                        let h =
-                            step4_seams_with(kernel, &mut p4, &mut m4, eq, hin, seams, |t, c| {
-                                got.push((t, c))
-                            });
-                        assert_eq!(h, hout, "{kernel:?} at {what}");
-                        assert_eq!((&p4, &m4), (&pv, &mv), "{kernel:?} at {what}");
-                        assert_eq!(got, want, "{kernel:?} at {what}");
-                    }
-                    // The dispatching entry point, and one row.
-                    let (mut p4, mut m4) = (pv0.clone(), mv0.clone());
-                    let mut got = Vec::new();
-                    step4_seams(&mut p4, &mut m4, eq, hin, seams, |t, c| got.push((t, c)));
-                    assert_eq!((&p4, &m4, &got), (&pv, &mv, &want), "{what}");
-                    let (mut p1, mut m1) = (pv0.clone(), mv0.clone());
-                    let mut got = Vec::new();
-                    let h = step_seams(&mut p1, &mut m1, eq[0], hin[0], seams, |t, d| {
-                        got.push((t, d))
-                    });
-                    assert_eq!(h, outs[0].last().map_or(hin[0], |&h| h), "one row, {what}");
-                    let want_one: Vec<(usize, Delta)> =
-                        want.iter().map(|&(t, _)| (t, outs[0][t])).collect();
-                    assert_eq!(got, want_one, "one row, {what}");
-                }
             }
         }
     }

@@ -1,16 +1,17 @@
-//! Four consecutive rows of a bit-parallel row step ([`super::lcs::step4`],
-//! [`super::edit::step4`]) as the four 64-bit lanes of one 256-bit vector, staggered in a
-//! wavefront: row `i + r` works on word `s - LAG * r` at step `s`, lane 3 loading the run's state,
-//! lane 0 storing the finished word, the state passed down one lane per step ([`Step::down`]), each
-//! lane's carry its own from the step before. The driver is shared by both problems and by the
-//! AVX2 and AVX-512 kernels, which differ only in how they spell one word step ([`Step`]).
+//! Four consecutive rows of a bit-parallel row step ([`Row::step4`](super::Row::step4)) as the
+//! four 64-bit lanes of one 256-bit vector, staggered in a wavefront: row `i + r` works on word
+//! `s - LAG * r` at step `s`, lane 3 loading the run's state, lane 0 storing the finished word,
+//! the state passed down one lane per step ([`Step::down`]), each lane's carry its own from the
+//! step before. The driver is shared by both problems and by the AVX2 and AVX-512 kernels
+//! ([`avx2`], [`avx512`]), which differ only in how they spell one word step ([`Step`]); a
+//! problem says once how the lanes keep its carry ([`LaneCarry`]).
 //!
 //! Cost per step (four row-words): the word step; per plane of state one load, one cross-lane move
 //! and one store; the masks of two steps in two 256-bit loads. A prologue and an epilogue of
 //! `3 LAG` steps each per call, every lane checked there. Why `LAG` is 3, and the memory layout:
 //! `docs/algorithms.md#the-four-row-vector-wavefront`.
 //!
-//! Logged ([`step4_logged`]), the call also reports the four rows' carries out of chosen words
+//! Logged (given `logged`), a call also reports the four rows' carries out of chosen words
 //! ([`super::seams`]): lane `3 - r`, row `i + r`, finishes word `t` at step `t + LAG r`, so at
 //! those four steps ([`Marks`]) it reads the sign bits of the lanes' carries (a move-mask per
 //! plane), and at the fourth writes the word's four carries out, packed into a byte. Between
@@ -22,6 +23,7 @@ use std::arch::x86_64::*;
 use std::mem::MaybeUninit;
 use std::ops::Range;
 
+use super::carry::Carried;
 use super::seams::{Carries4, SeamWords};
 
 /// Steps between one row and the next: row `i + r` works on word `s - LAG * r` at step `s`.
@@ -34,21 +36,14 @@ const _: () = assert!(SPAN + 1 == super::seams::LOGGED_APART);
 
 /// One step's output for the four lanes: the new state and the traceback bits (where asked),
 /// `P` planes of each.
-pub(super) struct Out<const P: usize> {
+pub struct Out<const P: usize> {
     pub state: [__m256i; P],
     pub bits: [__m256i; P],
 }
 
-/// A row step in an instruction set, with `P` planes of state, of carry and of traceback bits.
-///
-/// # Safety
-///
-/// `word4` and `down` may be called only where the CPU has the kernel's features (and inline
-/// only into functions that enable them).
-pub(super) trait Step<const P: usize> {
-    /// The carry between runs, as the scalar step takes and gives it.
-    type Carry: Copy;
-
+/// How the lanes keep a problem's carry: as words whose bit 63 it is, one per plane, taken
+/// from and given back to the scalar carry at a call's ends.
+pub trait LaneCarry<const P: usize>: Carried {
     /// `carry` as the words whose bit 63 it is (the rest is ignored), one per plane.
     fn carry_words(carry: Self::Carry) -> [u64; P];
 
@@ -59,10 +54,22 @@ pub(super) trait Step<const P: usize> {
     /// plane `p`'s carry word is bit `p` of the payload, or its complement where this has bit
     /// `4 p` set (for the whole nibble).
     const COMPLEMENTED: u8;
+}
+
+/// A problem's word step in an instruction set, with `P` planes of state, of carry and of
+/// traceback bits.
+///
+/// # Safety
+///
+/// `word4` and `down` may be called only where the CPU has the kernel's features (and inline
+/// only into functions that enable them).
+pub trait Step<const P: usize> {
+    /// The problem whose step this is.
+    type Row: LaneCarry<P>;
 
     /// The word step in the four lanes: the new state from `state` and the masks `eq`, `carry`
-    /// (as [`Step::carry_words`]) updated to this word's; the traceback bits computed only if
-    /// `TRACED`.
+    /// (as [`LaneCarry::carry_words`]) updated to this word's; the traceback bits computed
+    /// only if `TRACED`.
     unsafe fn word4<const TRACED: bool>(
         state: [__m256i; P],
         eq: __m256i,
@@ -74,10 +81,13 @@ pub(super) trait Step<const P: usize> {
     unsafe fn down(o: __m256i, w: u64) -> __m256i;
 }
 
+/// The carry of `K`'s problem.
+type Carry<K, const P: usize> = <<K as Step<P>>::Row as Carried>::Carry;
+
 /// [`Step::down`] in AVX2: a permute and a blend.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) fn down_avx2(o: __m256i, w: u64) -> __m256i {
+pub fn down_avx2(o: __m256i, w: u64) -> __m256i {
     let moved = _mm256_permute4x64_epi64::<0b11_11_10_01>(o);
     _mm256_blend_epi32::<0b1100_0000>(moved, _mm256_set1_epi64x(w as i64))
 }
@@ -85,7 +95,7 @@ pub(super) fn down_avx2(o: __m256i, w: u64) -> __m256i {
 /// [`Step::down`] in AVX-512: the 512 bits `w:o` shifted down one lane (`valignq`).
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
-pub(super) fn down_avx512(o: __m256i, w: u64) -> __m256i {
+pub fn down_avx512(o: __m256i, w: u64) -> __m256i {
     _mm256_alignr_epi64::<1>(_mm256_set1_epi64x(w as i64), o)
 }
 
@@ -137,7 +147,7 @@ fn signs<const P: usize>(carry: [__m256i; P]) -> u8 {
 
 /// Where a logged call reports: the words whose carries are asked, and a byte for each of
 /// those below the run's width, in order, the packed carries ([`Carries4`]).
-pub(super) type Logged<'a> = (SeamWords, &'a mut [MaybeUninit<u8>]);
+pub type Logged<'a> = (SeamWords, &'a mut [MaybeUninit<u8>]);
 
 /// The steps at which a logged call reads the lanes' carries, `t + LAG r` for each word `t`
 /// asked and each row `i + r` (lane `3 - r`), in order: the words at least `SPAN + 1` apart, so
@@ -155,7 +165,7 @@ struct Marks {
     signs: u32,
     /// Words written out so far.
     written: usize,
-    /// [`Step::COMPLEMENTED`].
+    /// [`LaneCarry::COMPLEMENTED`].
     complemented: u8,
 }
 
@@ -359,45 +369,55 @@ impl<const P: usize> Run<'_, '_, P> {
     }
 }
 
-/// Four rows of `K`'s step over the run `state` (`P` planes) with the masks `eq` and the
-/// carries `carry_in` into the rows; writes the traceback bits (per plane, per row) if `TRACED`
-/// (otherwise `bits` is not read and may be empty slices); returns the carries out.
-///
-/// # Safety
-///
-/// The CPU has `K`'s features; for the word steps to be inlined, the caller enables them.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn step4<K: Step<P>, const P: usize, const TRACED: bool>(
-    state: [&mut [u64]; P],
-    eq: [&[u64]; 4],
-    carry_in: [K::Carry; 4],
-    bits: [[&mut [u64]; 4]; P],
-) -> [K::Carry; 4] {
-    // SAFETY: the caller promised K's features.
-    unsafe { drive::<K, P, TRACED, false>(state, eq, carry_in, bits, None) }
+/// The entry into the wavefront for one instruction set: `$features` enabled around the
+/// driver, so that the word step of that set inlines into it.
+macro_rules! entry {
+    ($(#[$doc:meta])* $name:ident, $features:literal) => {
+        $(#[$doc])*
+        #[target_feature(enable = $features)]
+        pub unsafe fn $name<K: Step<P>, const P: usize, const TRACED: bool>(
+            state: [&mut [u64]; P],
+            eq: [&[u64]; 4],
+            carry_in: [Carry<K, P>; 4],
+            bits: [[&mut [u64]; 4]; P],
+            logged: Option<Logged<'_>>,
+        ) -> [Carry<K, P>; 4] {
+            // SAFETY: the caller promised the features.
+            unsafe {
+                match logged {
+                    None => drive::<K, P, TRACED, false>(state, eq, carry_in, bits, None),
+                    log => drive::<K, P, false, true>(state, eq, carry_in, bits, log),
+                }
+            }
+        }
+    };
 }
 
-/// [`step4`] (untraced) that also writes the four rows' carries out of the words `seams` asks
-/// (at least `SPAN + 1` apart) to `out`, a byte per word below the run's width, packed
-/// ([`Carries4`]). Not generic over what the caller does with them, so that each kernel has
-/// one copy, with the word step inlined.
-///
-/// # Safety
-///
-/// The CPU has `K`'s features; for the word steps to be inlined, the caller enables them.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn step4_logged<K: Step<P>, const P: usize>(
-    state: [&mut [u64]; P],
-    eq: [&[u64]; 4],
-    carry_in: [K::Carry; 4],
-    logged: Logged<'_>,
-) -> [K::Carry; 4] {
-    let none = std::array::from_fn(|_| [&mut [][..], &mut [][..], &mut [][..], &mut [][..]]);
-    // SAFETY: the caller promised K's features.
-    unsafe { drive::<K, P, false, true>(state, eq, carry_in, none, Some(logged)) }
-}
+entry!(
+    /// Four rows of `K`'s step over the run `state` (`P` planes) with the masks `eq` and the
+    /// carries `carry_in` into the rows, returning the carries out; writes the traceback bits
+    /// (per plane, per row) if `TRACED` (otherwise `bits` is not read and may be empty
+    /// slices). With `logged` (untraced only), also the four rows' carries out of the words it
+    /// asks (at least `SPAN + 1` apart), a byte per word below the run's width, packed
+    /// ([`Carries4`]): not generic over what the caller does with them, so that each kernel
+    /// has one copy, with the word step inlined. `K` is an AVX2 word step.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX2.
+    avx2,
+    "avx2"
+);
+
+entry!(
+    /// [`avx2`] for an AVX-512 word step (AVX-512F, VL and VBMI2 on 256-bit vectors).
+    ///
+    /// # Safety
+    ///
+    /// The CPU has those features.
+    avx512,
+    "avx2,avx512f,avx512vl,avx512vbmi2"
+);
 
 /// Words asked of one logged call at most ([`seams_in_pieces`]): a run with more goes in
 /// pieces, each paying the prologue and the epilogue again, so that what a call writes fits on
@@ -407,21 +427,21 @@ const LOGGED_WORDS: usize = 256;
 /// A run of `width` words stepped four rows at a time, the rows' carries out of the words
 /// `seams` asks reported through `seam(t, carries)` in increasing `t`, packed
 /// ([`super::seams`]). `kernel(words, carry, logged)` steps the run's words `words` from `carry`
-/// and returns the carries out: with `Some` as [`step4_logged`] does (at most
-/// [`LOGGED_WORDS`] words asked, counted from `words.start`), with `None` as [`step4`]. The
+/// and returns the carries out: with `Some` as a logged call of [`avx2`] does (at most
+/// [`LOGGED_WORDS`] words asked, counted from `words.start`), with `None` without. The
 /// words asked are more than `SPAN` apart; a run with none is one plain call.
 ///
 /// # Safety
 ///
-/// `kernel` with `Some` writes what [`step4_logged`] does.
+/// `kernel` with `Some` writes what a logged call of [`avx2`] does.
 #[inline(always)]
-pub(super) unsafe fn seams_in_pieces<K: Step<P>, const P: usize>(
+pub unsafe fn seams_in_pieces<K: Step<P>, const P: usize>(
     width: usize,
-    carry_in: [K::Carry; 4],
+    carry_in: [Carry<K, P>; 4],
     seams: SeamWords,
-    mut kernel: impl FnMut(Range<usize>, [K::Carry; 4], Option<Logged<'_>>) -> [K::Carry; 4],
+    mut kernel: impl FnMut(Range<usize>, [Carry<K, P>; 4], Option<Logged<'_>>) -> [Carry<K, P>; 4],
     mut seam: impl FnMut(usize, Carries4),
-) -> [K::Carry; 4] {
+) -> [Carry<K, P>; 4] {
     assert!(seams.every >= 1, "seams at least a word apart");
     if seams.first >= width {
         return kernel(0..width, carry_in, None);
@@ -451,8 +471,8 @@ pub(super) unsafe fn seams_in_pieces<K: Step<P>, const P: usize>(
     carry
 }
 
-/// [`step4`], writing the carries out of the words `logged` asks if `LOGGED` (see
-/// [`step4_logged`]; otherwise `logged` is `None`).
+/// The four rows, writing the carries out of the words `logged` asks if `LOGGED` (see
+/// [`avx2`]; otherwise `logged` is `None`).
 ///
 /// # Safety
 ///
@@ -462,10 +482,10 @@ pub(super) unsafe fn seams_in_pieces<K: Step<P>, const P: usize>(
 unsafe fn drive<K: Step<P>, const P: usize, const TRACED: bool, const LOGGED: bool>(
     state: [&mut [u64]; P],
     eq: [&[u64]; 4],
-    carry_in: [K::Carry; 4],
+    carry_in: [Carry<K, P>; 4],
     bits: [[&mut [u64]; 4]; P],
     logged: Option<Logged<'_>>,
-) -> [K::Carry; 4] {
+) -> [Carry<K, P>; 4] {
     let width = eq[0].len();
     // The steady steps rely on these (as well as on the slices' own bounds).
     assert!(state.iter().all(|w| w.len() == width) && eq.iter().all(|w| w.len() == width));
@@ -478,11 +498,11 @@ unsafe fn drive<K: Step<P>, const P: usize, const TRACED: bool, const LOGGED: bo
     let below = |s: &SeamWords| (width - 1 - s.first) / s.every + 1;
     let reported = asked.filter(|s| s.first < width).map_or(0, |s| below(&s));
     assert!(!LOGGED || out.len() >= reported);
-    let marks = Marks::of(asked.filter(|_| LOGGED), K::COMPLEMENTED);
+    let marks = Marks::of(asked.filter(|_| LOGGED), K::Row::COMPLEMENTED);
     if width == 0 {
         return carry_in;
     }
-    let words = carry_in.map(K::carry_words);
+    let words = carry_in.map(K::Row::carry_words);
     let mut lanes = Lanes {
         carry: std::array::from_fn(|p| from_rows(words.map(|w| w[p]))),
         back: [[_mm256_setzero_si256(); P]; LAG],
@@ -511,5 +531,5 @@ unsafe fn drive<K: Step<P>, const P: usize, const TRACED: bool, const LOGGED: bo
         }
     }
     let words = lanes.carry.map(|v| rows_of(v));
-    [0, 1, 2, 3].map(|r| K::carry_of(words.map(|w| w[r])))
+    [0, 1, 2, 3].map(|r| K::Row::carry_of(words.map(|w| w[r])))
 }

@@ -3,16 +3,15 @@
 
 use crate::problem::Problem;
 
-/// Rows the fused steps ([`step4`](super::step4), [`edit::step4`](super::edit::step4))
-/// advance in one call.
+/// Rows the fused steps ([`Row::step4`](super::Row::step4) and its siblings) advance in one
+/// call.
 pub const FUSED_ROWS: usize = 4;
 
 /// Which implementation of the fused steps (four rows per call) runs: the portable one, compiled
 /// everywhere, or one that needs CPU features and is chosen at run time where the CPU has them
-/// (the memchr model). Every kernel gives the same bits; [`Kernel::detected`] is what
-/// [`step4`](super::step4), [`edit::step4`](super::edit::step4) and their traced siblings use,
-/// and the `_with` functions take one explicitly so that the tests and the micro-benchmark run
-/// each on the same inputs.
+/// (the memchr model). Every kernel gives the same bits; [`Kernel::for_words`] is what
+/// [`Row::step4`](super::Row::step4) and its siblings use, and the `_with` ones take one
+/// explicitly so that the tests and the micro-benchmark run each on the same inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kernel {
     /// Plain 64-bit words: for the LCS four rows per pass, for the edit distance two passes of
@@ -80,16 +79,23 @@ impl Kernel {
         }
     }
 
-    /// Every kernel this CPU can run, the portable one first.
-    pub fn available() -> Vec<Kernel> {
-        let all = [
+    /// Every kernel this build has, the portable one first.
+    pub fn all() -> Vec<Kernel> {
+        vec![
             Kernel::Portable,
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2,
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx512,
-        ];
-        all.into_iter().filter(|k| k.is_available()).collect()
+        ]
+    }
+
+    /// Every kernel this CPU can run, the portable one first.
+    pub fn available() -> Vec<Kernel> {
+        Kernel::all()
+            .into_iter()
+            .filter(|k| k.is_available())
+            .collect()
     }
 
     /// A short lower-case name, for the benchmark's lines.

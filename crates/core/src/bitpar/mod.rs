@@ -8,9 +8,12 @@
 //! a small carry, which is all that crosses a band edge. Padding columns (`>= n`) match nothing
 //! and never affect a real column.
 //!
-//! - [`lcs`] — the LCS row: one bit per column, a one-bit carry (0 at column 0);
-//! - [`edit`] — the edit-distance row: two bits per column, the carry a vertical delta in
-//!   {-1, 0, +1} ([`edit::Delta`], +1 at column 0).
+//! One step family serves both problems ([`Row`], in [`row`]): a problem says how one word of
+//! its row steps, and the family steps runs of words with it.
+//!
+//! - [`lcs`] — the LCS row ([`Lcs`]): one bit per column, a one-bit carry (0 at column 0);
+//! - [`edit`] — the edit-distance row ([`Edit`]): two bits per column, the carry a vertical
+//!   delta in {-1, 0, +1} ([`edit::Delta`], +1 at column 0).
 //!
 //! Both come as one row (`step`), the same writing the walk's bits (`step_traced`), and four rows
 //! per call (`step4`, `step4_traced`; [`FUSED_ROWS`]) whose carry chains overlap, on the
@@ -27,18 +30,20 @@
 //! assert_eq!(edit::distance(b"kitten", b"sitting"), 3);
 //! ```
 
+pub mod carry;
 pub mod edit;
 #[cfg(target_arch = "x86_64")]
 mod four_rows;
 pub mod kernel;
 pub mod lcs;
 pub mod masks;
+pub mod row;
 pub mod seams;
 
+pub use crate::recurrence::{Edit, Lcs};
+pub use carry::Carried;
 pub use kernel::{vector_min_words, Kernel, FUSED_ROWS};
-pub use lcs::{
-    lcs_length, step, step4, step4_seams, step4_seams_with, step4_traced, step4_traced_with,
-    step4_with, step_seams, step_traced,
-};
+pub use lcs::lcs_length;
 pub use masks::{distinct_bytes, Masks, WORD_BITS, WORD_BYTES};
+pub use row::{Planes, Row};
 pub use seams::{Carries4, SeamWords};

@@ -2,7 +2,7 @@
 //! engine keeps at the seams inside a band so that its traceback can recompute any few words of a
 //! row from the seam at or before them, not from the band's first word.
 //!
-//! A seam step (`lcs::step_seams`, `lcs::step4_seams`, `edit::step_seams`, `edit::step4_seams`)
+//! A seam step ([`Row::step_seams`](super::Row::step_seams), [`Row::step4_seams`](super::Row::step4_seams))
 //! steps its run as the plain step does and calls `seam(t, carries)` for each word `t` of
 //! [`SeamWords`] below the run's width, in increasing order: the carry out of word `t`, which is
 //! the carry into word `t + 1`. One row reports its carry as the plain step returns it; four rows

@@ -16,7 +16,7 @@
 //! Cost: `m * ceil(n / 64)` word steps for the whole pair (`m <= n`), about
 //! `m * ((n - m) + 2 margin + 128) / 64` for a band.
 
-use crate::bitpar::{self, edit::Delta, Masks, FUSED_ROWS};
+use crate::bitpar::{self, Edit, Lcs, Masks, Row, FUSED_ROWS};
 use crate::diagonal_band::Band;
 use crate::problem::Problem;
 
@@ -74,22 +74,22 @@ fn fill_band(problem: Problem, x: &[u8], y: &[u8], band: Band) -> usize {
             let rows = [0, 1, 2, 3].map(|d| eq(i + d));
             match problem {
                 Problem::Lcs => {
-                    bitpar::step4(&mut a[window], rows, [false; FUSED_ROWS]);
+                    Lcs::step4([&mut a[window]], rows, [Lcs::EDGE; FUSED_ROWS]);
                 }
                 Problem::Edit => {
                     let (pv, mv) = (&mut a[window.clone()], &mut b[window]);
-                    bitpar::edit::step4(pv, mv, rows, [Delta::EDGE; FUSED_ROWS]);
+                    Edit::step4([pv, mv], rows, [Edit::EDGE; FUSED_ROWS]);
                 }
             }
             i += FUSED_ROWS;
         } else {
             match problem {
                 Problem::Lcs => {
-                    bitpar::step(&mut a[window.clone()], eq(i), false);
+                    Lcs::step([&mut a[window.clone()]], eq(i), Lcs::EDGE);
                 }
                 Problem::Edit => {
                     let (pv, mv) = (&mut a[window.clone()], &mut b[window.clone()]);
-                    bitpar::edit::step(pv, mv, eq(i), Delta::EDGE);
+                    Edit::step([pv, mv], eq(i), Edit::EDGE);
                 }
             }
             i += 1;

@@ -1,24 +1,18 @@
-//! What one compilation of the pairs kernels does with a vector of lanes (the lane types are
-//! the search's, [`Lane`]): the portable compilation over plain arrays here, the AVX2 and
-//! AVX-512 ones in `x86`. The search kernel's vector ([`crate::search::lanes::Vector`]) has
-//! the step of a free start row only; these kernels also carry bits from one word of a lane
-//! to the next (a sequence longer than a word), move a window down each step (the band) and
-//! count with saturation.
+//! What one compilation of the pairs kernels does with a vector of lanes (the lane types and
+//! what every lanes kernel does, [`Base`], are the search's): the portable compilation over
+//! plain arrays here, the AVX2 and AVX-512 ones in `x86`. The search kernel's vector
+//! ([`crate::search::lanes::Vector`]) has the step of a free start row only; these kernels
+//! also carry bits from one word of a lane to the next (a sequence longer than a word), move a
+//! window down each step (the band) and count with saturation.
 
-pub use crate::search::lanes::Lane;
+pub use crate::search::lanes::{Base, Lane};
 
-/// What one compilation of the pairs kernels does with a vector of `L` lanes of `T`.
-pub trait Vector<T: Lane, const L: usize>: Copy {
-    fn load(lanes: &[T; L]) -> Self;
-    fn store(self) -> [T; L];
+/// What one compilation of the pairs kernels does with a vector of `L` lanes of `T`, beyond
+/// what every lanes kernel does ([`Base`]).
+pub trait Vector<T: Lane, const L: usize>: Base<T, L> {
     fn splat(value: T) -> Self {
         Self::load(&[value; L])
     }
-    fn and(self, other: Self) -> Self;
-    fn or(self, other: Self) -> Self;
-    /// Lane-wise wrapping addition and subtraction.
-    fn add(self, other: Self) -> Self;
-    fn sub(self, other: Self) -> Self;
     /// Lane-wise addition that stops at the lane's largest value (8- and 16-bit lanes; wider
     /// lanes never reach it here and wrap).
     fn add_saturating(self, other: Self) -> Self;
@@ -30,10 +24,6 @@ pub trait Vector<T: Lane, const L: usize>: Copy {
     /// values below 2^63), as a mask of their bytes: lane `l` sets bits
     /// `l * size..(l + 1) * size`, as a byte movemask does.
     fn above(self, other: Self) -> u32;
-    /// `(a ^ b) | c`.
-    fn xor_or(a: Self, b: Self, c: Self) -> Self;
-    /// `a | !(b | c)`.
-    fn or_nor(a: Self, b: Self, c: Self) -> Self;
     /// `a | (b & !c)`.
     fn or_andnot(a: Self, b: Self, c: Self) -> Self;
 }
@@ -45,32 +35,8 @@ pub fn every_lane<T, const L: usize>() -> u32 {
 }
 
 /// The portable compilation: plain arrays, lane by lane (the compiler vectorizes what the
-/// baseline instruction set allows).
+/// baseline instruction set allows; [`Base`]'s part is the search's).
 impl<T: Lane, const L: usize> Vector<T, L> for [T; L] {
-    #[inline(always)]
-    fn load(lanes: &[T; L]) -> [T; L] {
-        *lanes
-    }
-    #[inline(always)]
-    fn store(self) -> [T; L] {
-        self
-    }
-    #[inline(always)]
-    fn and(self, o: [T; L]) -> [T; L] {
-        std::array::from_fn(|l| self[l] & o[l])
-    }
-    #[inline(always)]
-    fn or(self, o: [T; L]) -> [T; L] {
-        std::array::from_fn(|l| self[l] | o[l])
-    }
-    #[inline(always)]
-    fn add(self, o: [T; L]) -> [T; L] {
-        std::array::from_fn(|l| self[l].wrapping_add(o[l]))
-    }
-    #[inline(always)]
-    fn sub(self, o: [T; L]) -> [T; L] {
-        std::array::from_fn(|l| self[l].wrapping_sub(o[l]))
-    }
     #[inline(always)]
     fn add_saturating(self, o: [T; L]) -> [T; L] {
         std::array::from_fn(|l| {
@@ -97,14 +63,6 @@ impl<T: Lane, const L: usize> Vector<T, L> for [T; L] {
         (0..L)
             .filter(|&l| self[l] > o[l])
             .fold(0, |mask, l| mask | lane << (l * size))
-    }
-    #[inline(always)]
-    fn xor_or(a: [T; L], b: [T; L], c: [T; L]) -> [T; L] {
-        std::array::from_fn(|l| (a[l] ^ b[l]) | c[l])
-    }
-    #[inline(always)]
-    fn or_nor(a: [T; L], b: [T; L], c: [T; L]) -> [T; L] {
-        std::array::from_fn(|l| a[l] | !(b[l] | c[l]))
     }
     #[inline(always)]
     fn or_andnot(a: [T; L], b: [T; L], c: [T; L]) -> [T; L] {

@@ -13,7 +13,7 @@
 //! [`Simd::detect`] chooses at run time.
 //!
 //! Cost: one step of some twenty vector operations per text byte and group; a group's table is 256
-//! rows of 32 bytes (8 KiB). Why this is not `bitpar::edit::step`, the padding and the reporting:
+//! rows of 32 bytes (8 KiB). Why this is not `bitpar::Edit::step`, the padding and the reporting:
 //! `docs/algorithms.md#the-lanes-kernel-patterns-of-up-to-64-bytes`.
 
 /// Bytes per vector of lanes: 256 bits.
@@ -196,9 +196,9 @@ impl<T: Lane, const L: usize> Group<T, L> {
 
 mod vector;
 #[cfg(target_arch = "x86_64")]
-mod x86;
+pub(crate) mod x86;
 
-pub use vector::{Lane, Vector};
+pub use vector::{Base, Lane, Vector};
 
 /// One step of every lane of `V` over the text byte whose table row is `eq` (see the module
 /// doc).

@@ -1,6 +1,6 @@
 //! The search kernel for patterns longer than a word: Myers' block form (the pattern in
 //! `ceil(m / 64)` words, one delta passing from each word to the next, as edlib's
-//! `calculateBlock`), stepped by [`edit::step`] itself with the text as `x` and `hin` 0 (row 0
+//! `calculateBlock`), stepped by [`Edit::step`](crate::bitpar::Row::step) itself with the text as `x` and `hin` 0 (row 0
 //! free), with Ukkonen's cut-off (Ukkonen 1985, doi:10.1016/S0019-9958(85)80046-2): only the words
 //! down to the last one that can hold a distance within the limit are computed, the cells below
 //! taken as `score + 1, score + 2, ...`, never less than the truth and exact within the limit.
@@ -9,7 +9,7 @@
 //! text. The argument: `docs/algorithms.md#long-patterns-ukkonens-cut-off`.
 
 use crate::bitpar::edit::{self, Delta};
-use crate::bitpar::WORD_BITS;
+use crate::bitpar::{Edit, Row, WORD_BITS};
 use crate::search::lanes::Hit;
 
 /// A pattern of more than 64 bytes, with its match masks and its column state.
@@ -114,9 +114,8 @@ impl LongPattern {
             let at = self.slot[usize::from(c)] as usize * words;
             let eq = &self.masks[at..at + words];
             let before = score;
-            let hout = edit::step(
-                &mut self.pv[..=last],
-                &mut self.mv[..=last],
+            let hout = Edit::step(
+                [&mut self.pv[..=last], &mut self.mv[..=last]],
                 &eq[..=last],
                 Delta::Zero,
             );
@@ -127,9 +126,8 @@ impl LongPattern {
             {
                 self.pv[next] = u64::MAX;
                 self.mv[next] = 0;
-                let h = edit::step(
-                    &mut self.pv[next..=next],
-                    &mut self.mv[next..=next],
+                let h = Edit::step(
+                    [&mut self.pv[next..=next], &mut self.mv[next..=next]],
                     &eq[next..=next],
                     hout,
                 );

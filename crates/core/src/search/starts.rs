@@ -2,15 +2,15 @@
 //! on columns recomputed for it. A match that ends at `e` within `k` edits spans at most `m + k`
 //! text bytes, so a window of `m + k` bytes ending at `e`, computed from a column with no text
 //! before it, gives the true walk: its values are never below the truth and equal it on the walk.
-//! The window's columns are [`edit::step_traced`]'s rows (the text as `x`, the pattern as `y`,
+//! The window's columns are [`Edit::step_traced`](crate::bitpar::Row::step_traced)'s rows (the text as `x`, the pattern as `y`,
 //! `hin` 0); matches of one pattern whose windows overlap share one ([`locate`]).
 //!
 //! Cost per window: its columns times `ceil(m / 64)` traced word steps, and two words per column
 //! and pattern word of memory (at most [`MAX_WINDOW`] columns at a time). The argument:
 //! `docs/algorithms.md#where-a-match-starts`.
 
-use crate::bitpar::edit::{self, Delta};
-use crate::bitpar::{Masks, WORD_BITS};
+use crate::bitpar::edit::Delta;
+use crate::bitpar::{Edit, Masks, Row, WORD_BITS};
 use crate::search::lanes::Hit;
 
 /// Longest window computed at once, in text bytes beyond `m + k`: a longer run of matches is
@@ -38,13 +38,11 @@ impl<'a> Window<'a> {
         let mut all_pv = Vec::with_capacity(text.len() * words);
         let mut all_sub = Vec::with_capacity(text.len() * words);
         for &b in text {
-            edit::step_traced(
-                &mut pv,
-                &mut mv,
+            Edit::step_traced(
+                [&mut pv, &mut mv],
                 masks.of(b),
                 Delta::Zero,
-                &mut up,
-                &mut sub,
+                [&mut sub, &mut up],
             );
             all_pv.extend_from_slice(&pv);
             all_sub.extend_from_slice(&sub);

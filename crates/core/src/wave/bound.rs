@@ -18,7 +18,7 @@
 //! rate * m` for the indel distance (`rate` the share of the pieces' bytes left unmatched).
 //! Cost: `SAMPLES * SAMPLE_ROWS * (SAMPLE_ROWS + 2 * SLACK) / 64` word steps.
 
-use crate::bitpar::{self, edit::Delta, Masks};
+use crate::bitpar::{self, edit::Delta, Edit, Masks, Row};
 use crate::problem::Problem;
 
 use super::front::{self, seed, trivial_bound, Prev, PAD};
@@ -133,7 +133,7 @@ fn free_ends_distance(x: &[u8], y: &[u8]) -> usize {
     let masks = Masks::new(x, y);
     let (mut pv, mut mv) = (vec![0u64; words], vec![0u64; words]);
     for &b in x {
-        bitpar::edit::step(&mut pv, &mut mv, masks.of(b), Delta::EDGE);
+        Edit::step([&mut pv, &mut mv], masks.of(b), Delta::EDGE);
     }
     // D(m-1, -1) = m, then the last row's deltas column by column.
     let (mut value, mut least) = (x.len() as i64, x.len() as i64);

@@ -7,11 +7,11 @@
 
 use std::arch::x86_64::*;
 
-use super::delta::Delta;
 use crate::bitpar::four_rows::{self, Out, Step};
+use crate::recurrence::Edit;
 
 /// The AVX2 kernel.
-pub(super) struct Avx2;
+pub struct Avx2;
 
 /// `(a << 1) | (before >> 63)`: a word moved up one bit, bit 0 from the word before.
 #[inline]
@@ -21,18 +21,7 @@ fn up_one(a: __m256i, before: __m256i) -> __m256i {
 }
 
 impl Step<2> for Avx2 {
-    type Carry = Delta;
-
-    fn carry_words(hin: Delta) -> [u64; 2] {
-        hin.lane_words()
-    }
-
-    fn carry_of(words: [u64; 2]) -> Delta {
-        Delta::of_lane_words(words)
-    }
-
-    // The `+1` flag is kept as `!Ph`.
-    const COMPLEMENTED: u8 = 0x0f;
+    type Row = Edit;
 
     #[inline]
     #[target_feature(enable = "avx2")]
@@ -67,7 +56,7 @@ impl Step<2> for Avx2 {
         };
         Out {
             state: [pv_new, mv_new],
-            bits: [up, sub],
+            bits: [sub, up],
         }
     }
 
@@ -76,39 +65,4 @@ impl Step<2> for Avx2 {
     unsafe fn down(o: __m256i, w: u64) -> __m256i {
         four_rows::down_avx2(o, w)
     }
-}
-
-/// [`four_rows::step4`] in AVX2.
-///
-/// # Safety
-///
-/// The CPU has AVX2.
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn step4<const TRACED: bool>(
-    pv: &mut [u64],
-    mv: &mut [u64],
-    eq: [&[u64]; 4],
-    hin: [Delta; 4],
-    up: [&mut [u64]; 4],
-    sub: [&mut [u64]; 4],
-) -> [Delta; 4] {
-    // SAFETY: the caller promised AVX2.
-    unsafe { four_rows::step4::<Avx2, 2, TRACED>([pv, mv], eq, hin, [up, sub]) }
-}
-
-/// [`four_rows::step4_logged`] in AVX2.
-///
-/// # Safety
-///
-/// The CPU has AVX2.
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn step4_logged(
-    pv: &mut [u64],
-    mv: &mut [u64],
-    eq: [&[u64]; 4],
-    hin: [Delta; 4],
-    log: four_rows::Logged<'_>,
-) -> [Delta; 4] {
-    // SAFETY: the caller promised AVX2.
-    unsafe { four_rows::step4_logged::<Avx2, 2>([pv, mv], eq, hin, log) }
 }

@@ -8,11 +8,11 @@
 
 use std::arch::x86_64::*;
 
-use super::delta::Delta;
 use crate::bitpar::four_rows::{self, Out, Step};
+use crate::recurrence::Edit;
 
 /// The AVX-512 kernel.
-pub(super) struct Avx512;
+pub struct Avx512;
 
 /// Truth tables of `vpternlogq`'s three inputs: an expression in them is the immediate of
 /// the same function of the inputs.
@@ -21,18 +21,7 @@ const B: i32 = 0xcc;
 const C: i32 = 0xaa;
 
 impl Step<2> for Avx512 {
-    type Carry = Delta;
-
-    fn carry_words(hin: Delta) -> [u64; 2] {
-        hin.lane_words()
-    }
-
-    fn carry_of(words: [u64; 2]) -> Delta {
-        Delta::of_lane_words(words)
-    }
-
-    // The `+1` flag is kept as `!Ph`.
-    const COMPLEMENTED: u8 = 0x0f;
+    type Row = Edit;
 
     #[inline]
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512vbmi2")]
@@ -69,7 +58,7 @@ impl Step<2> for Avx512 {
         };
         Out {
             state: [pv_new, mv_new],
-            bits: [up, sub],
+            bits: [sub, up],
         }
     }
 
@@ -78,39 +67,4 @@ impl Step<2> for Avx512 {
     unsafe fn down(o: __m256i, w: u64) -> __m256i {
         four_rows::down_avx512(o, w)
     }
-}
-
-/// [`four_rows::step4`] in AVX-512.
-///
-/// # Safety
-///
-/// The CPU has AVX-512F, AVX-512VL and AVX-512VBMI2.
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512vbmi2")]
-pub(super) unsafe fn step4<const TRACED: bool>(
-    pv: &mut [u64],
-    mv: &mut [u64],
-    eq: [&[u64]; 4],
-    hin: [Delta; 4],
-    up: [&mut [u64]; 4],
-    sub: [&mut [u64]; 4],
-) -> [Delta; 4] {
-    // SAFETY: the caller promised the features.
-    unsafe { four_rows::step4::<Avx512, 2, TRACED>([pv, mv], eq, hin, [up, sub]) }
-}
-
-/// [`four_rows::step4_logged`] in AVX-512.
-///
-/// # Safety
-///
-/// The CPU has AVX-512F, AVX-512VL and AVX-512VBMI2.
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512vbmi2")]
-pub(super) unsafe fn step4_logged(
-    pv: &mut [u64],
-    mv: &mut [u64],
-    eq: [&[u64]; 4],
-    hin: [Delta; 4],
-    log: four_rows::Logged<'_>,
-) -> [Delta; 4] {
-    // SAFETY: the caller promised the features.
-    unsafe { four_rows::step4_logged::<Avx512, 2>([pv, mv], eq, hin, log) }
 }

@@ -8,23 +8,13 @@
 use std::arch::x86_64::*;
 
 use crate::bitpar::four_rows::{self, Out, Step};
+use crate::recurrence::Lcs;
 
 /// The AVX2 kernel.
-pub(super) struct Avx2;
+pub struct Avx2;
 
 impl Step<1> for Avx2 {
-    type Carry = bool;
-
-    fn carry_words(carry: bool) -> [u64; 1] {
-        [u64::from(carry) << 63]
-    }
-
-    fn carry_of([word]: [u64; 1]) -> bool {
-        word >> 63 == 1
-    }
-
-    // The carry is kept as it is.
-    const COMPLEMENTED: u8 = 0;
+    type Row = Lcs;
 
     #[inline]
     #[target_feature(enable = "avx2")]
@@ -54,36 +44,4 @@ impl Step<1> for Avx2 {
     unsafe fn down(o: __m256i, w: u64) -> __m256i {
         four_rows::down_avx2(o, w)
     }
-}
-
-/// [`four_rows::step4`] in AVX2.
-///
-/// # Safety
-///
-/// The CPU has AVX2.
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn step4<const TRACED: bool>(
-    v: &mut [u64],
-    pm: [&[u64]; 4],
-    carry_in: [bool; 4],
-    up: [&mut [u64]; 4],
-) -> [bool; 4] {
-    // SAFETY: the caller promised AVX2.
-    unsafe { four_rows::step4::<Avx2, 1, TRACED>([v], pm, carry_in, [up]) }
-}
-
-/// [`four_rows::step4_logged`] in AVX2.
-///
-/// # Safety
-///
-/// The CPU has AVX2.
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn step4_logged(
-    v: &mut [u64],
-    pm: [&[u64]; 4],
-    carry_in: [bool; 4],
-    log: four_rows::Logged<'_>,
-) -> [bool; 4] {
-    // SAFETY: the caller promised AVX2.
-    unsafe { four_rows::step4_logged::<Avx2, 1>([v], pm, carry_in, log) }
 }

@@ -8,9 +8,10 @@
 use std::arch::x86_64::*;
 
 use crate::bitpar::four_rows::{self, Out, Step};
+use crate::recurrence::Lcs;
 
 /// The AVX-512 kernel.
-pub(super) struct Avx512;
+pub struct Avx512;
 
 /// Truth tables of `vpternlogq`'s three inputs: an expression in them is the immediate of
 /// the same function of the inputs.
@@ -19,18 +20,7 @@ const B: i32 = 0xcc;
 const C: i32 = 0xaa;
 
 impl Step<1> for Avx512 {
-    type Carry = bool;
-
-    fn carry_words(carry: bool) -> [u64; 1] {
-        [u64::from(carry) << 63]
-    }
-
-    fn carry_of([word]: [u64; 1]) -> bool {
-        word >> 63 == 1
-    }
-
-    // The carry is kept as it is.
-    const COMPLEMENTED: u8 = 0;
+    type Row = Lcs;
 
     #[inline]
     #[target_feature(enable = "avx2,avx512f,avx512vl")]
@@ -60,36 +50,4 @@ impl Step<1> for Avx512 {
     unsafe fn down(o: __m256i, w: u64) -> __m256i {
         four_rows::down_avx512(o, w)
     }
-}
-
-/// [`four_rows::step4`] in AVX-512.
-///
-/// # Safety
-///
-/// The CPU has AVX-512F and AVX-512VL.
-#[target_feature(enable = "avx2,avx512f,avx512vl")]
-pub(super) unsafe fn step4<const TRACED: bool>(
-    v: &mut [u64],
-    pm: [&[u64]; 4],
-    carry_in: [bool; 4],
-    up: [&mut [u64]; 4],
-) -> [bool; 4] {
-    // SAFETY: the caller promised the features.
-    unsafe { four_rows::step4::<Avx512, 1, TRACED>([v], pm, carry_in, [up]) }
-}
-
-/// [`four_rows::step4_logged`] in AVX-512.
-///
-/// # Safety
-///
-/// The CPU has AVX-512F and AVX-512VL.
-#[target_feature(enable = "avx2,avx512f,avx512vl")]
-pub(super) unsafe fn step4_logged(
-    v: &mut [u64],
-    pm: [&[u64]; 4],
-    carry_in: [bool; 4],
-    log: four_rows::Logged<'_>,
-) -> [bool; 4] {
-    // SAFETY: the caller promised the features.
-    unsafe { four_rows::step4_logged::<Avx512, 1>([v], pm, carry_in, log) }
 }

@@ -1,6 +1,7 @@
 //! A lane of the search's vectors (a pattern of up to its bits, one bit per byte), and what
-//! one compilation of the kernel does with a vector of lanes: the portable compilation over
-//! plain arrays here, the x86 ones in `x86`.
+//! one compilation of a kernel does with a vector of lanes: what the lanes kernels share
+//! ([`Base`]) and what the search's adds ([`Vector`]); the portable compilation over plain
+//! arrays here, the x86 ones in `x86`.
 
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
@@ -65,8 +66,10 @@ lane!(u16);
 lane!(u32);
 lane!(u64);
 
-/// What one compilation of the kernel does with a vector of `L` lanes of `T`.
-pub trait Vector<T: Lane, const L: usize>: Copy {
+/// What every compilation of a lanes kernel does with a vector of `L` lanes of `T` (the
+/// search's and the pairs'): loads and stores, the bitwise and the lane-wise arithmetic both
+/// need. Each kernel's own vector extends it ([`Vector`], `crate::pairs::vector::Vector`).
+pub trait Base<T: Lane, const L: usize>: Copy {
     fn load(lanes: &[T; L]) -> Self;
     fn store(self) -> [T; L];
     fn and(self, other: Self) -> Self;
@@ -74,6 +77,15 @@ pub trait Vector<T: Lane, const L: usize>: Copy {
     /// Lane-wise wrapping addition and subtraction.
     fn add(self, other: Self) -> Self;
     fn sub(self, other: Self) -> Self;
+    /// `(a ^ b) | c`.
+    fn xor_or(a: Self, b: Self, c: Self) -> Self;
+    /// `a | !(b | c)`.
+    fn or_nor(a: Self, b: Self, c: Self) -> Self;
+}
+
+/// What one compilation of the search kernel does with a vector of `L` lanes of `T`, beyond
+/// [`Base`].
+pub trait Vector<T: Lane, const L: usize>: Base<T, L> {
     /// All ones in the lanes whose top bit is set, zero in the others.
     fn sign(self) -> Self;
     /// Lane-wise unsigned minimum (of values below 2^16 in 64-bit lanes).
@@ -82,15 +94,11 @@ pub trait Vector<T: Lane, const L: usize>: Copy {
     /// `l` sets bits `l * size..(l + 1) * size` (`size` the lane's bytes), as a byte movemask
     /// does.
     fn at_most(self, other: Self) -> u32;
-    /// `(a ^ b) | c`.
-    fn xor_or(a: Self, b: Self, c: Self) -> Self;
-    /// `a | !(b | c)`.
-    fn or_nor(a: Self, b: Self, c: Self) -> Self;
 }
 
 /// The portable compilation: plain arrays, lane by lane (the compiler vectorizes what the
 /// baseline instruction set allows).
-impl<T: Lane, const L: usize> Vector<T, L> for [T; L] {
+impl<T: Lane, const L: usize> Base<T, L> for [T; L] {
     #[inline(always)]
     fn load(lanes: &[T; L]) -> [T; L] {
         *lanes
@@ -116,6 +124,17 @@ impl<T: Lane, const L: usize> Vector<T, L> for [T; L] {
         std::array::from_fn(|l| self[l].wrapping_sub(o[l]))
     }
     #[inline(always)]
+    fn xor_or(a: [T; L], b: [T; L], c: [T; L]) -> [T; L] {
+        std::array::from_fn(|l| (a[l] ^ b[l]) | c[l])
+    }
+    #[inline(always)]
+    fn or_nor(a: [T; L], b: [T; L], c: [T; L]) -> [T; L] {
+        std::array::from_fn(|l| a[l] | !(b[l] | c[l]))
+    }
+}
+
+impl<T: Lane, const L: usize> Vector<T, L> for [T; L] {
+    #[inline(always)]
     fn sign(self) -> [T; L] {
         std::array::from_fn(|l| T::ZERO.wrapping_sub(self[l] >> (T::BITS - 1)))
     }
@@ -130,13 +149,5 @@ impl<T: Lane, const L: usize> Vector<T, L> for [T; L] {
         (0..L)
             .filter(|&l| self[l] <= o[l])
             .fold(0, |mask, l| mask | lane << (l * size))
-    }
-    #[inline(always)]
-    fn xor_or(a: [T; L], b: [T; L], c: [T; L]) -> [T; L] {
-        std::array::from_fn(|l| (a[l] ^ b[l]) | c[l])
-    }
-    #[inline(always)]
-    fn or_nor(a: [T; L], b: [T; L], c: [T; L]) -> [T; L] {
-        std::array::from_fn(|l| a[l] | !(b[l] | c[l]))
     }
 }
