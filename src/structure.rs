@@ -6,8 +6,8 @@
 //!
 //! Imports are read from the text: `use` trees (braces expanded) and inline paths through
 //! `crate::`, `super::`, `self::` or a child module's name, each resolved to the file of the
-//! longest module it names. A file's tests (everything from its first `#[cfg(test)]`) may use
-//! anything and are not read.
+//! longest module it names. A file's tests (every item a `#[cfg(test)]` gates, wherever it
+//! stands) may use anything and are not read, nor counted in its size.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -56,10 +56,41 @@ impl Crate {
         ]
     }
 
-    /// Each file by its path from the workspace root, with its text.
+    /// The modules only tests compile: declared under `#[cfg(test)]` (this one), and theirs.
+    fn test_modules(&self) -> BTreeSet<String> {
+        let mut gated = BTreeSet::new();
+        for (module, (_, text)) in &self.files {
+            let lines: Vec<&str> = text.lines().map(str::trim).collect();
+            for pair in lines.windows(2) {
+                let declared = pair[1].strip_prefix("pub ").unwrap_or(pair[1]);
+                if let (["#[cfg(test)]", _], Some(name)) = (
+                    pair,
+                    declared
+                        .strip_prefix("mod ")
+                        .and_then(|d| d.strip_suffix(';')),
+                ) {
+                    gated.insert(match module.as_str() {
+                        "" => name.to_owned(),
+                        m => format!("{m}::{name}"),
+                    });
+                }
+            }
+        }
+        let within = |m: &String| {
+            gated
+                .iter()
+                .any(|g| m == g || m.starts_with(&format!("{g}::")))
+        };
+        self.files.keys().filter(|m| within(m)).cloned().collect()
+    }
+
+    /// Each file the crate compiles outside its tests, by its path from the workspace root,
+    /// with its text.
     fn texts(&self) -> impl Iterator<Item = (String, &str)> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        self.files.values().map(move |(path, text)| {
+        let tests = self.test_modules();
+        let files = self.files.iter().filter(move |(m, _)| !tests.contains(*m));
+        files.map(move |(_, (path, text))| {
             let shown = path
                 .strip_prefix(root)
                 .unwrap_or(path)
@@ -133,10 +164,16 @@ impl Crate {
     }
 }
 
-/// The code of a file: without its tests (from its first `#[cfg(test)]`), its comments and
-/// the contents of its string and character literals.
+/// The code of a file: without its tests ([`without_tests`]), its comments and the contents of
+/// its string and character literals.
 fn code(text: &str) -> String {
-    let text: Vec<char> = text.split("#[cfg(test)]").next().unwrap().chars().collect();
+    without_tests(&stripped(text))
+}
+
+/// `text` without its comments and the contents of its string and character literals, every
+/// line break kept (so that a line of it is the same line of the file).
+fn stripped(text: &str) -> String {
+    let text: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
     let at = |i: usize| text.get(i).copied().unwrap_or('\0');
@@ -150,6 +187,9 @@ fn code(text: &str) -> String {
             ('/', '*') => {
                 i += 2;
                 while i < text.len() && !(at(i) == '*' && at(i + 1) == '/') {
+                    if at(i) == '\n' {
+                        out.push('\n');
+                    }
                     i += 1;
                 }
                 i += 2;
@@ -167,18 +207,26 @@ fn code(text: &str) -> String {
                 }
                 let hashes = j - i - 1;
                 j += 1;
+                out.push('"');
                 while j < text.len() && !(at(j) == '"' && (1..=hashes).all(|h| at(j + h) == '#')) {
+                    if at(j) == '\n' {
+                        out.push('\n');
+                    }
                     j += 1;
                 }
-                out.push_str("\"\"");
+                out.push('"');
                 i = j + 1 + hashes;
             }
             ('"', _) => {
                 i += 1;
+                out.push('"');
                 while i < text.len() && at(i) != '"' {
+                    if at(i) == '\n' {
+                        out.push('\n');
+                    }
                     i += if at(i) == '\\' { 2 } else { 1 };
                 }
-                out.push_str("\"\"");
+                out.push('"');
                 i += 1;
             }
             ('\'', next) if next == '\\' || at(i + 2) == '\'' => {
@@ -197,6 +245,33 @@ fn code(text: &str) -> String {
         }
     }
     out
+}
+
+/// `code` (comments and literals stripped: [`stripped`]) without its tests: every item a
+/// `#[cfg(test)]` line gates, wherever it stands (a module of tests at the end, a helper
+/// before other code), its lines left empty so that the others keep their numbers.
+fn without_tests(code: &str) -> String {
+    let mut out = Vec::new();
+    let mut lines = code.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() != "#[cfg(test)]" {
+            out.push(line);
+            continue;
+        }
+        out.push("");
+        // The gated item: up to the `;` that ends it, or the brace that closes its block.
+        let mut depth = 0i64;
+        for line in lines.by_ref() {
+            out.push("");
+            let opened = line.contains('{');
+            depth += line.matches('{').count() as i64 - line.matches('}').count() as i64;
+            let ends = line.trim_end().ends_with(';') || line.trim_end().ends_with('}');
+            if depth <= 0 && (opened || ends) {
+                break;
+            }
+        }
+    }
+    out.join("\n")
 }
 
 /// Expands a `use` tree (`a::{b, c::{d, e}}`, spaces removed) into its paths.
@@ -457,13 +532,30 @@ fn only_the_command_line_reads_the_environment() {
 
 #[test]
 fn no_file_has_more_than_800_lines_of_code() {
-    // Tests beside the code do not count: they stay with what they test.
+    // Tests beside the code do not count, wherever they stand: they stay with what they test.
+    // Every other line does (docs and blank lines too).
     for krate in Crate::both() {
         for (file, text) in krate.texts() {
-            let lines = text.split("#[cfg(test)]").next().unwrap().lines().count();
-            assert!(lines <= 800, "{file}: {lines} lines before its tests");
+            let gated = without_tests(&stripped(text));
+            let tests = gated
+                .lines()
+                .zip(text.lines())
+                .filter(|(g, t)| g.is_empty() && !t.trim().is_empty());
+            let lines = text.lines().count() - tests.count();
+            assert!(lines <= 800, "{file}: {lines} lines besides its tests");
         }
     }
+}
+
+/// Only tests are cut from a file's code: a test module and a gated helper wherever they
+/// stand, the code after them kept, a literal's or a comment's braces not counted.
+#[test]
+fn tests_are_cut_wherever_they_stand() {
+    let text = "use a;\n#[cfg(test)]\nuse b;\nfn c() {\n    \"}\"\n}\n#[cfg(test)]\nmod tests {\n    fn d() { /* { */ }\n}\nfn e() {}\n";
+    let code = code(text);
+    assert!(code.contains("use a;") && code.contains("fn c()") && code.contains("fn e()"));
+    assert!(!code.contains("use b") && !code.contains("fn d") && !code.contains("mod tests"));
+    assert_eq!(code.lines().count(), text.lines().count());
 }
 
 #[test]
@@ -472,7 +564,7 @@ fn markup_is_escaped_in_one_place() {
     // through the plots' backend): no other code spells an entity out.
     for krate in Crate::both() {
         for (file, text) in krate.texts() {
-            let code = text.split("#[cfg(test)]").next().unwrap();
+            let code = without_tests(text);
             let escapes = ["&amp;", "&lt;", "&quot;"].iter().any(|e| code.contains(e));
             assert!(
                 !escapes || file.ends_with("render/xml.rs"),
