@@ -278,6 +278,15 @@ impl Waiting {
                 }
             }
         };
+        self.receive_probed(message, status)
+    }
+
+    /// Receives a message probed and matched, into a buffer of its size.
+    fn receive_probed(
+        self,
+        message: mpi::point_to_point::Message,
+        status: Status,
+    ) -> (Vec<u8>, Status) {
         let len = usize::try_from(status.count(u8::equivalent_datatype()))
             .expect("a message has a non-negative size");
         let mut buffer = vec![0u8; len];
@@ -303,12 +312,6 @@ impl Waiting {
                 pause.pause();
             }
         };
-        let len = usize::try_from(status.count(u8::equivalent_datatype()))
-            .expect("a message has a non-negative size");
-        let mut buffer = vec![0u8; len];
-        mpi::request::scope(|scope| {
-            self.wait(message.immediate_matched_receive_into(scope, &mut buffer[..]));
-        });
-        (buffer, status)
+        self.receive_probed(message, status)
     }
 }

@@ -11,7 +11,9 @@ use lcs_core::problem::Problem;
 
 use super::carry;
 use super::kept::Kept;
-use super::kernel::{left_edge, step, step4, step4_seams, step_seams, Planes, FUSED_ROWS};
+use super::kernel::{
+    left_edge, step, step4, step4_seams, step_seams, words_of, Planes, FUSED_ROWS,
+};
 use super::store::{BandStore, Trace};
 
 /// With checkpoints every `k` rows: after row `i`, copies the state's words `window` (the
@@ -52,11 +54,7 @@ impl BandStore<'_> {
         match &mut self.trace {
             Trace::Full { bits } => {
                 let out = bits.span_mut(i, 1);
-                let [s0, s1] = &mut self.state;
-                let state = [
-                    &mut s0[window.clone()],
-                    s1.get_mut(window).unwrap_or_default(),
-                ];
+                let state = words_of(self.state.each_mut().map(|p| &mut p[..]), window);
                 step(problem, state, eq, carry_in, Some(out))
             }
             Trace::Every {
@@ -104,17 +102,13 @@ impl BandStore<'_> {
         let eq = [0, 1, 2, 3].map(|d| masks.of(x[i + d]));
         let carry_out = match &mut self.trace {
             Trace::Full { bits } => {
-                let [s0, s1] = &mut self.state;
                 // The four rows share the window: its words, four times over.
                 let [b0, b1] = bits.span_mut(i, FUSED_ROWS);
                 let mut p0 = b0.chunks_exact_mut(window.len());
                 let mut p1 = b1.chunks_exact_mut(window.len());
                 let mut next = || [p0.next().unwrap(), p1.next().unwrap_or_default()];
                 let out = [next(), next(), next(), next()];
-                let state = [
-                    &mut s0[window.clone()],
-                    s1.get_mut(window.clone()).unwrap_or_default(),
-                ];
+                let state = words_of(self.state.each_mut().map(|p| &mut p[..]), window.clone());
                 let eq = eq.map(|e| &e[window.clone()]);
                 step4(problem, state, eq, carry_in, Some(out))
             }

@@ -80,8 +80,7 @@ impl Kept {
     #[inline]
     pub fn span_mut(&mut self, t: usize, count: usize) -> [&mut [u64]; 2] {
         let range = self.starts[t]..self.starts[t + count];
-        let [a, b] = &mut self.planes;
-        [&mut a[range.clone()], b.get_mut(range).unwrap_or_default()]
+        super::kernel::words_of(self.planes.each_mut().map(|p| &mut p[..]), range)
     }
 
     /// Kept row `t` in each plane.

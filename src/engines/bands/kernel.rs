@@ -23,6 +23,13 @@ pub const FUSED_ROWS: usize = bitpar::FUSED_ROWS;
 /// two (the edit distance's `Pv` and `Mv`; the second plane is empty for the LCS).
 pub type Planes = [Vec<u64>; 2];
 
+/// Words `range` of each plane of a state (or of anything kept per word of it); the second
+/// plane may be empty (the LCS has one), and then so is its part.
+pub fn words_of(planes: [&mut [u64]; 2], range: Range<usize>) -> [&mut [u64]; 2] {
+    let [a, b] = planes;
+    [&mut a[range.clone()], b.get_mut(range).unwrap_or_default()]
+}
+
 /// The carry payload into the band that starts at column 0 (see the module doc).
 pub fn left_edge(problem: Problem) -> u8 {
     match problem {

@@ -649,28 +649,14 @@ impl<'a> BandStore<'a> {
                 }
             } else if four {
                 let eq = [0, 1, 2, 3].map(|d| &self.masks.of(self.x[r + d])[a..b]);
-                let out = [next(), next(), next(), next()].map(|[p, q]| {
-                    [
-                        &mut p[a - lo..b - lo],
-                        q.get_mut(a - lo..b - lo).unwrap_or_default(),
-                    ]
-                });
-                let state = [
-                    &mut s0[a - lo..b - lo],
-                    s1.get_mut(a - lo..b - lo).unwrap_or_default(),
-                ];
+                let out =
+                    [next(), next(), next(), next()].map(|p| kernel::words_of(p, a - lo..b - lo));
+                let state = kernel::words_of([&mut *s0, &mut *s1], a - lo..b - lo);
                 kernel::step4(problem, state, eq, cin4(r), Some(out));
             } else {
                 let eq = &self.masks.of(self.x[r])[a..b];
-                let [p, q] = next();
-                let out = [
-                    &mut p[a - lo..b - lo],
-                    q.get_mut(a - lo..b - lo).unwrap_or_default(),
-                ];
-                let state = [
-                    &mut s0[a - lo..b - lo],
-                    s1.get_mut(a - lo..b - lo).unwrap_or_default(),
-                ];
+                let out = kernel::words_of(next(), a - lo..b - lo);
+                let state = kernel::words_of([&mut *s0, &mut *s1], a - lo..b - lo);
                 kernel::step(problem, state, eq, cin(r), Some(out));
             }
             stepped += count * b.saturating_sub(a);

@@ -27,7 +27,7 @@ use crate::comm::world::World;
 use mpi::traits::*;
 
 use lcs_core::wave::compare::Compare;
-use lcs_core::wave::front::{seed, Work, NONE, PAD};
+use lcs_core::wave::front::{seed, Reach, Work, NONE, PAD};
 use lcs_core::wave::kept::Kept;
 use lcs_core::wave::kernel;
 use lcs_core::wave::seqs::Seqs;
@@ -68,6 +68,33 @@ impl Front {
         let at = PAD + ((run.start() - self.first) / stride) as usize;
         let len = ((run.end() - run.start()) / stride) as usize + 1;
         &mut self.values[at..at + len]
+    }
+
+    /// Computes the diagonals of `parts` (inside this front) from the step before, `prev`,
+    /// adding the work to `work`.
+    fn compute(
+        &mut self,
+        parts: &[Run],
+        prev: &Front,
+        (reach, compare, seqs): (Reach, Compare, &Seqs),
+        work: &mut Work,
+    ) {
+        let (problem, stride) = (reach.problem, reach.stride());
+        for part in parts {
+            let prev = lcs_core::wave::front::Prev {
+                first: prev.first,
+                values: &prev.values,
+            };
+            let at = self.slice_mut(part, stride);
+            work.add(kernel::step(
+                problem,
+                compare,
+                prev,
+                *part.start(),
+                at,
+                seqs,
+            ));
+        }
     }
 
     /// Resets the front to `run`, every value [`NONE`] but those of `computed` (inside
@@ -255,21 +282,7 @@ pub fn run(
             }
             times.send += lap.next();
 
-            for part in &early {
-                let prev = lcs_core::wave::front::Prev {
-                    first: prev.first,
-                    values: &prev.values,
-                };
-                let at = cur.slice_mut(part, stride);
-                work.add(kernel::step(
-                    problem,
-                    compare,
-                    prev,
-                    *part.start(),
-                    at,
-                    seqs,
-                ));
-            }
+            cur.compute(&early, &prev, (reach, compare, seqs), &mut work);
             if let Some(own) = &own {
                 let end = reach.end();
                 if own.contains(&end) && (end - own.start()) % stride == 0 {
@@ -312,21 +325,7 @@ pub fn run(
             times.send += lap.next();
 
             if known.is_none() {
-                for part in &rest {
-                    let prev = lcs_core::wave::front::Prev {
-                        first: prev.first,
-                        values: &prev.values,
-                    };
-                    let at = cur.slice_mut(part, stride);
-                    work.add(kernel::step(
-                        problem,
-                        compare,
-                        prev,
-                        *part.start(),
-                        at,
-                        seqs,
-                    ));
-                }
+                cur.compute(&rest, &prev, (reach, compare, seqs), &mut work);
             }
             times.compute += lap.next();
 
