@@ -377,7 +377,6 @@ mod tests {
     use crate::bitpar::edit::Delta;
     use crate::random::Random;
     use crate::recurrence::{Edit, Lcs};
-    use std::io::Write;
 
     /// Random words, sparse and dense, empty, and all ones (which carry across words).
     fn words(rng: &mut Random, words: usize) -> Vec<u64> {
@@ -576,13 +575,6 @@ mod tests {
             .filter(|k| !k.is_available())
             .map(Kernel::name)
             .collect();
-        if !missing.is_empty() {
-            // Past the test harness's capture: a kernel left unchecked is said, not hidden.
-            let _ = writeln!(
-                std::io::stderr(),
-                "bitpar: kernels this CPU cannot run, not checked here: {}",
-                missing.join(", ")
-            );
-        }
+        crate::bitpar::kernel::say_unchecked("bitpar", &missing);
     }
 }
