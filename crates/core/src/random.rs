@@ -44,6 +44,19 @@ impl Random {
         self.0.next_u64()
     }
 
+    /// `words` words of every kind a match mask has: random, sparse, empty, and all ones
+    /// (which carry across words in the bit-parallel steps).
+    pub fn masks(&mut self, words: usize) -> Vec<u64> {
+        (0..words)
+            .map(|_| match self.below(4) {
+                0 => self.word(),
+                1 => self.word() & self.word(),
+                2 => 0,
+                _ => u64::MAX,
+            })
+            .collect()
+    }
+
     /// A fair coin.
     pub fn coin(&mut self) -> bool {
         self.word() & 1 == 1

@@ -369,27 +369,11 @@ mod tests {
         (words[j / WORD_BITS] >> (j % WORD_BITS)) & 1 == 1
     }
 
-    fn random_delta(rng: &mut Random) -> Delta {
-        [Delta::Minus, Delta::Zero, Delta::Plus][rng.below(3)]
-    }
-
     /// A random row state: `pv` and `mv` disjoint, as every real state is.
     fn random_state(rng: &mut Random, words: usize) -> (Vec<u64>, Vec<u64>) {
         let pv: Vec<u64> = (0..words).map(|_| rng.word()).collect();
         let mv = pv.iter().map(|&p| rng.word() & !p).collect();
         (pv, mv)
-    }
-
-    /// Sparse and dense masks, and all-ones words that carry across words.
-    fn random_masks(rng: &mut Random, words: usize) -> Vec<u64> {
-        (0..words)
-            .map(|_| match rng.below(4) {
-                0 => rng.word(),
-                1 => rng.word() & rng.word(),
-                2 => 0,
-                _ => u64::MAX,
-            })
-            .collect()
     }
 
     /// Lengths around the word sizes, and any other below 300.
@@ -554,27 +538,6 @@ mod tests {
                     let share = delta_sum(right_pv, right_mv, y.len() - j0);
                     assert_eq!(received + share, t[i + 1][y.len()], "D({i}, n - 1)");
                 }
-            }
-        }
-    }
-
-    #[test]
-    fn runs_chained_by_the_delta_equal_the_whole_row() {
-        // Random states, masks and hin: a row cut anywhere into two runs, and into one run per
-        // word, gives the same state, bits and hout as one run.
-        let mut rng = Random::new(0xc4a1);
-        for words in [1usize, 2, 3, 5, 9] {
-            for _ in 0..300 {
-                let (pv, mv) = random_state(&mut rng, words);
-                let eq = random_masks(&mut rng, words);
-                let hin = random_delta(&mut rng);
-                let row = whole(&pv, &mv, &eq, hin);
-                for cut in 0..=words {
-                    let two = chained(&pv, &mv, &eq, hin, &[0, cut, words]);
-                    assert_eq!(two, row, "words {words} cut {cut}");
-                }
-                let every: Vec<usize> = (0..=words).collect();
-                assert_eq!(chained(&pv, &mv, &eq, hin, &every), row);
             }
         }
     }

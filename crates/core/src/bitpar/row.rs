@@ -378,18 +378,6 @@ mod tests {
     use crate::random::Random;
     use crate::recurrence::{Edit, Lcs};
 
-    /// Random words, sparse and dense, empty, and all ones (which carry across words).
-    fn words(rng: &mut Random, words: usize) -> Vec<u64> {
-        (0..words)
-            .map(|_| match rng.below(4) {
-                0 => rng.word(),
-                1 => rng.word() & rng.word(),
-                2 => 0,
-                _ => u64::MAX,
-            })
-            .collect()
-    }
-
     /// What the suite draws of a problem: its carries, and row states as real rows have them
     /// (the edit distance's `Pv` and `Mv` disjoint).
     trait Draw<const P: usize>: Row<P> {
@@ -403,7 +391,7 @@ mod tests {
         }
 
         fn state(rng: &mut Random, width: usize) -> [Vec<u64>; 1] {
-            [words(rng, width)]
+            [rng.masks(width)]
         }
     }
 
@@ -434,7 +422,7 @@ mod tests {
         for width in [1usize, 2, 3, 5, 9] {
             for _ in 0..200 {
                 let v0 = R::state(&mut rng, width);
-                let eq = words(&mut rng, width);
+                let eq = rng.masks(width);
                 let c = R::carry(&mut rng);
                 let mut whole = v0.clone();
                 let mut bits: [Vec<u64>; P] = std::array::from_fn(|_| vec![0; width]);
@@ -464,6 +452,15 @@ mod tests {
                     R::step(as_planes(&mut ur), &eq[cut..], mid2);
                     assert_eq!(u, whole);
                 }
+                // One run per word, each's carry out the next one's carry in.
+                let (mut v, mut b) = (v0.clone(), bits.clone().map(|p| vec![0; p.len()]));
+                let mut carry = c;
+                for k in 0..width {
+                    let state = v.each_mut().map(|p| &mut p[k..=k]);
+                    let trace = b.each_mut().map(|p| &mut p[k..=k]);
+                    carry = R::step_traced(state, &eq[k..=k], carry, trace);
+                }
+                assert_eq!((&v, &b, carry), (&whole, &bits, out), "one run per word");
             }
         }
     }
@@ -480,7 +477,7 @@ mod tests {
             let tries = if width > 100 { 20 } else { 100 };
             for _ in 0..tries {
                 let v0 = R::state(&mut rng, width);
-                let eq: Vec<Vec<u64>> = (0..4).map(|_| words(&mut rng, width)).collect();
+                let eq: Vec<Vec<u64>> = (0..4).map(|_| rng.masks(width)).collect();
                 let eq4: [&[u64]; 4] = std::array::from_fn(|r| &eq[r][..]);
                 let cin: [R::Carry; 4] = std::array::from_fn(|_| R::carry(&mut rng));
                 // Four single rows, traced.
