@@ -390,6 +390,19 @@ mod tests {
         rng.bytes(len, alphabet)
     }
 
+    /// `count` random pairs over each of [`ALPHABETS`], from `seed`.
+    fn pairs(seed: u64, count: usize) -> Vec<(Vec<u8>, Vec<u8>)> {
+        let mut rng = Random::new(seed);
+        let mut out = Vec::new();
+        for alphabet in ALPHABETS {
+            for _ in 0..count {
+                let x = sequence(&mut rng, alphabet);
+                out.push((x, sequence(&mut rng, alphabet)));
+            }
+        }
+        out
+    }
+
     use crate::bitpar::Row as _;
 
     /// One row, as the tests below spell it.
@@ -469,42 +482,37 @@ mod tests {
         // Every row, every column (padding ones too, as columns that match nothing): the
         // horizontal deltas, the traceback bits, hout and the row's delta sum; and the row cut
         // into one run per word, chained, gives the same.
-        let mut rng = Random::new(0xed17);
-        for alphabet in ALPHABETS {
-            for _ in 0..25 {
-                let x = sequence(&mut rng, alphabet);
-                let y = sequence(&mut rng, alphabet);
-                let masks = Masks::new(&x, &y);
-                let w = masks.width();
-                let cols = w * WORD_BITS;
-                let t = table(&x, &y, cols);
-                let mut pv = vec![u64::MAX; w];
-                let mut mv = vec![0; w];
-                let every_word: Vec<usize> = (0..=w).collect();
-                for (i, &xi) in x.iter().enumerate() {
-                    let row = whole(&pv, &mv, masks.of(xi), Delta::EDGE);
-                    let runs = chained(&pv, &mv, masks.of(xi), Delta::EDGE, &every_word);
-                    assert_eq!(runs, row, "row {i} in runs of one word");
-                    let (above, here) = (&t[i], &t[i + 1]);
-                    for j in 0..cols {
-                        let h = here[j + 1] - here[j];
-                        let v = here[j + 1] - above[j + 1];
-                        let d = here[j + 1] - above[j];
-                        let got = [&row.pv, &row.mv, &row.up, &row.sub].map(|w| bit(w, j));
-                        let want = [h == 1, h == -1, v == 1, d == 1];
-                        assert_eq!(got, want, "pv mv up sub at ({i}, {j}), x={x:?} y={y:?}");
-                    }
-                    if cols > 0 {
-                        let v = here[cols] - above[cols];
-                        assert_eq!(i64::from(row.hout.value()), v, "hout of row {i}");
-                    } else {
-                        // No column: hin passes through.
-                        assert_eq!(row.hout, Delta::EDGE);
-                    }
-                    let sum = delta_sum(&row.pv, &row.mv, y.len());
-                    assert_eq!(sum, here[y.len()] - (i as i64 + 1), "row {i}");
-                    (pv, mv) = (row.pv, row.mv);
+        for (x, y) in pairs(0xed17, 25) {
+            let masks = Masks::new(&x, &y);
+            let w = masks.width();
+            let cols = w * WORD_BITS;
+            let t = table(&x, &y, cols);
+            let mut pv = vec![u64::MAX; w];
+            let mut mv = vec![0; w];
+            let every_word: Vec<usize> = (0..=w).collect();
+            for (i, &xi) in x.iter().enumerate() {
+                let row = whole(&pv, &mv, masks.of(xi), Delta::EDGE);
+                let runs = chained(&pv, &mv, masks.of(xi), Delta::EDGE, &every_word);
+                assert_eq!(runs, row, "row {i} in runs of one word");
+                let (above, here) = (&t[i], &t[i + 1]);
+                for j in 0..cols {
+                    let h = here[j + 1] - here[j];
+                    let v = here[j + 1] - above[j + 1];
+                    let d = here[j + 1] - above[j];
+                    let got = [&row.pv, &row.mv, &row.up, &row.sub].map(|w| bit(w, j));
+                    let want = [h == 1, h == -1, v == 1, d == 1];
+                    assert_eq!(got, want, "pv mv up sub at ({i}, {j}), x={x:?} y={y:?}");
                 }
+                if cols > 0 {
+                    let v = here[cols] - above[cols];
+                    assert_eq!(i64::from(row.hout.value()), v, "hout of row {i}");
+                } else {
+                    // No column: hin passes through.
+                    assert_eq!(row.hout, Delta::EDGE);
+                }
+                let sum = delta_sum(&row.pv, &row.mv, y.len());
+                assert_eq!(sum, here[y.len()] - (i as i64 + 1), "row {i}");
+                (pv, mv) = (row.pv, row.mv);
             }
         }
     }
@@ -513,31 +521,26 @@ mod tests {
     fn the_last_band_alone_has_the_distance() {
         // The row cut before its last word: the right band, starting at j0, adds up the deltas
         // it receives, D(i, j0 - 1) = j0 + Σ hin, and its own share gives D(i, n - 1).
-        let mut rng = Random::new(0x1a57);
-        for alphabet in ALPHABETS {
-            for _ in 0..25 {
-                let x = sequence(&mut rng, alphabet);
-                let y = sequence(&mut rng, alphabet);
-                let masks = Masks::new(&x, &y);
-                let Some(cut) = masks.width().checked_sub(1) else {
-                    continue;
-                };
-                let j0 = cut * WORD_BITS;
-                let t = table(&x, &y, y.len());
-                let mut pv = vec![u64::MAX; masks.width()];
-                let mut mv = vec![0; masks.width()];
-                let (left_pv, right_pv) = pv.split_at_mut(cut);
-                let (left_mv, right_mv) = mv.split_at_mut(cut);
-                let mut received = j0 as i64;
-                for (i, &xi) in x.iter().enumerate() {
-                    let (left_eq, right_eq) = masks.of(xi).split_at(cut);
-                    let hin = step(left_pv, left_mv, left_eq, Delta::EDGE);
-                    step(right_pv, right_mv, right_eq, hin);
-                    received += i64::from(hin.value());
-                    assert_eq!(received, t[i + 1][j0], "D({i}, j0 - 1)");
-                    let share = delta_sum(right_pv, right_mv, y.len() - j0);
-                    assert_eq!(received + share, t[i + 1][y.len()], "D({i}, n - 1)");
-                }
+        for (x, y) in pairs(0x1a57, 25) {
+            let masks = Masks::new(&x, &y);
+            let Some(cut) = masks.width().checked_sub(1) else {
+                continue;
+            };
+            let j0 = cut * WORD_BITS;
+            let t = table(&x, &y, y.len());
+            let mut pv = vec![u64::MAX; masks.width()];
+            let mut mv = vec![0; masks.width()];
+            let (left_pv, right_pv) = pv.split_at_mut(cut);
+            let (left_mv, right_mv) = mv.split_at_mut(cut);
+            let mut received = j0 as i64;
+            for (i, &xi) in x.iter().enumerate() {
+                let (left_eq, right_eq) = masks.of(xi).split_at(cut);
+                let hin = step(left_pv, left_mv, left_eq, Delta::EDGE);
+                step(right_pv, right_mv, right_eq, hin);
+                received += i64::from(hin.value());
+                assert_eq!(received, t[i + 1][j0], "D({i}, j0 - 1)");
+                let share = delta_sum(right_pv, right_mv, y.len() - j0);
+                assert_eq!(received + share, t[i + 1][y.len()], "D({i}, n - 1)");
             }
         }
     }
@@ -574,15 +577,10 @@ mod tests {
 
     #[test]
     fn distance_agrees_with_the_dp() {
-        let mut rng = Random::new(0xd157);
-        for alphabet in ALPHABETS {
-            for _ in 0..40 {
-                let x = sequence(&mut rng, alphabet);
-                let y = sequence(&mut rng, alphabet);
-                let want = dp_distance(&x, &y);
-                assert_eq!(distance(&x, &y), want, "x={x:?} y={y:?}");
-                assert_eq!(distance(&y, &x), want, "symmetric");
-            }
+        for (x, y) in pairs(0xd157, 40) {
+            let want = dp_distance(&x, &y);
+            assert_eq!(distance(&x, &y), want, "x={x:?} y={y:?}");
+            assert_eq!(distance(&y, &x), want, "symmetric");
         }
     }
 
