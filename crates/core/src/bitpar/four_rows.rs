@@ -369,10 +369,11 @@ impl<const P: usize> Run<'_, '_, P> {
     }
 }
 
-/// The entry into the wavefront for one instruction set: `$features` enabled around the
-/// driver, so that the word step of that set inlines into it.
-macro_rules! entry {
-    ($(#[$doc:meta])* $name:ident, $features:literal) => {
+/// The entries into the wavefront for one instruction set: `$features` enabled around the
+/// driver, so that the word step of that set inlines into it; one entry per way the driver is
+/// called (plain or traced, and logged), so that each inlines it whole.
+macro_rules! entries {
+    ($(#[$doc:meta])* $name:ident, $(#[$logged_doc:meta])* $logged:ident, $features:literal) => {
         $(#[$doc])*
         #[target_feature(enable = $features)]
         pub unsafe fn $name<K: Step<P>, const P: usize, const TRACED: bool>(
@@ -380,42 +381,61 @@ macro_rules! entry {
             eq: [&[u64]; 4],
             carry_in: [Carry<K, P>; 4],
             bits: [[&mut [u64]; 4]; P],
-            logged: Option<Logged<'_>>,
         ) -> [Carry<K, P>; 4] {
             // SAFETY: the caller promised the features.
-            unsafe {
-                match logged {
-                    None => drive::<K, P, TRACED, false>(state, eq, carry_in, bits, None),
-                    log => drive::<K, P, false, true>(state, eq, carry_in, bits, log),
-                }
-            }
+            unsafe { drive::<K, P, TRACED, false>(state, eq, carry_in, bits, None) }
+        }
+
+        $(#[$logged_doc])*
+        #[target_feature(enable = $features)]
+        pub unsafe fn $logged<K: Step<P>, const P: usize>(
+            state: [&mut [u64]; P],
+            eq: [&[u64]; 4],
+            carry_in: [Carry<K, P>; 4],
+            logged: Logged<'_>,
+        ) -> [Carry<K, P>; 4] {
+            let none = std::array::from_fn(|_| [(); 4].map(|_| &mut [][..]));
+            // SAFETY: the caller promised the features.
+            unsafe { drive::<K, P, false, true>(state, eq, carry_in, none, Some(logged)) }
         }
     };
 }
 
-entry!(
+entries!(
     /// Four rows of `K`'s step over the run `state` (`P` planes) with the masks `eq` and the
     /// carries `carry_in` into the rows, returning the carries out; writes the traceback bits
     /// (per plane, per row) if `TRACED` (otherwise `bits` is not read and may be empty
-    /// slices). With `logged` (untraced only), also the four rows' carries out of the words it
-    /// asks (at least `SPAN + 1` apart), a byte per word below the run's width, packed
-    /// ([`Carries4`]): not generic over what the caller does with them, so that each kernel
-    /// has one copy, with the word step inlined. `K` is an AVX2 word step.
+    /// slices). `K` is an AVX2 word step.
     ///
     /// # Safety
     ///
     /// The CPU has AVX2.
     avx2,
+    /// [`avx2`] (untraced) that also writes the four rows' carries out of the words `logged`
+    /// asks (at least `SPAN + 1` apart) to its buffer, a byte per word below the run's width,
+    /// packed ([`Carries4`]). Not generic over what the caller does with them, so that each
+    /// kernel has one copy, with the word step inlined.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX2.
+    avx2_logged,
     "avx2"
 );
 
-entry!(
+entries!(
     /// [`avx2`] for an AVX-512 word step (AVX-512F, VL and VBMI2 on 256-bit vectors).
     ///
     /// # Safety
     ///
     /// The CPU has those features.
     avx512,
+    /// [`avx2_logged`] for an AVX-512 word step.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has those features.
+    avx512_logged,
     "avx2,avx512f,avx512vl,avx512vbmi2"
 );
 
@@ -427,13 +447,13 @@ const LOGGED_WORDS: usize = 256;
 /// A run of `width` words stepped four rows at a time, the rows' carries out of the words
 /// `seams` asks reported through `seam(t, carries)` in increasing `t`, packed
 /// ([`super::seams`]). `kernel(words, carry, logged)` steps the run's words `words` from `carry`
-/// and returns the carries out: with `Some` as a logged call of [`avx2`] does (at most
+/// and returns the carries out: with `Some` as [`avx2_logged`] does (at most
 /// [`LOGGED_WORDS`] words asked, counted from `words.start`), with `None` without. The
 /// words asked are more than `SPAN` apart; a run with none is one plain call.
 ///
 /// # Safety
 ///
-/// `kernel` with `Some` writes what a logged call of [`avx2`] does.
+/// `kernel` with `Some` writes what [`avx2_logged`] does.
 #[inline(always)]
 pub unsafe fn seams_in_pieces<K: Step<P>, const P: usize>(
     width: usize,
@@ -472,7 +492,7 @@ pub unsafe fn seams_in_pieces<K: Step<P>, const P: usize>(
 }
 
 /// The four rows, writing the carries out of the words `logged` asks if `LOGGED` (see
-/// [`avx2`]; otherwise `logged` is `None`).
+/// [`avx2_logged`]; otherwise `logged` is `None`).
 ///
 /// # Safety
 ///

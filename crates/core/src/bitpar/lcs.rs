@@ -26,7 +26,7 @@ use super::carry::Carried;
 use super::four_rows::LaneCarry;
 use super::kernel::FUSED_ROWS;
 use super::masks::Masks;
-use super::row::Row;
+use super::row::{Planes, Row};
 use crate::problem::Problem;
 use crate::recurrence::Lcs;
 
@@ -73,6 +73,70 @@ impl Row<1> for Lcs {
         // At most one of the two additions can overflow, so `|` is the carry out.
         *carry = c1 | c2;
         ([sum | (old & !p)], [!(u | (old & !sum))])
+    }
+
+    /// The words in turn, over the slices' iterators, which the compiler keeps tighter here
+    /// than the default's pointers.
+    #[inline(always)]
+    fn row<const TRACED: bool>(
+        [v]: Planes<'_, 1>,
+        pm: &[u64],
+        carry: bool,
+        [up]: Planes<'_, 1>,
+    ) -> bool {
+        assert_eq!(v.len(), pm.len(), "mask and band widths differ");
+        let mut carry = carry;
+        if TRACED {
+            assert_eq!(v.len(), up.len(), "traceback row and band widths differ");
+            for ((vk, &p), out) in v.iter_mut().zip(pm).zip(up.iter_mut()) {
+                ([*vk], [*out]) = Lcs::word([*vk], p, &mut carry);
+            }
+        } else {
+            for (vk, &p) in v.iter_mut().zip(pm) {
+                [*vk] = Lcs::word([*vk], p, &mut carry).0;
+            }
+        }
+        carry
+    }
+
+    /// One pass over the words stepping the four rows in turn, their carry chains
+    /// overlapping in the core, `V` loaded and stored once per four rows; written over the
+    /// slices' iterators, which the compiler keeps tighter here than the default's indices.
+    #[inline(always)]
+    fn portable4<const TRACED: bool>(
+        [v]: Planes<'_, 1>,
+        pm: [&[u64]; 4],
+        carry: [bool; 4],
+        trace: [Planes<'_, 1>; 4],
+    ) -> [bool; 4] {
+        let [mut c0, mut c1, mut c2, mut c3] = carry;
+        let masks = pm[0].iter().zip(pm[1]).zip(pm[2]).zip(pm[3]);
+        let step = |old, p, c: &mut bool| {
+            let ([new], [up]) = Lcs::word([old], p, c);
+            (new, up)
+        };
+        if TRACED {
+            let [[u0], [u1], [u2], [u3]] = trace;
+            let outs = u0.iter_mut().zip(u1).zip(u2).zip(u3);
+            for ((vk, (((&p0, &p1), &p2), &p3)), (((o0, o1), o2), o3)) in
+                v.iter_mut().zip(masks).zip(outs)
+            {
+                let (a, g0) = step(*vk, p0, &mut c0);
+                let (b, g1) = step(a, p1, &mut c1);
+                let (d, g2) = step(b, p2, &mut c2);
+                let (e, g3) = step(d, p3, &mut c3);
+                (*o0, *o1, *o2, *o3, *vk) = (g0, g1, g2, g3, e);
+            }
+        } else {
+            for (vk, (((&p0, &p1), &p2), &p3)) in v.iter_mut().zip(masks) {
+                let (a, _) = step(*vk, p0, &mut c0);
+                let (b, _) = step(a, p1, &mut c1);
+                let (d, _) = step(b, p2, &mut c2);
+                let (e, _) = step(d, p3, &mut c3);
+                *vk = e;
+            }
+        }
+        [c0, c1, c2, c3]
     }
 
     #[cfg(target_arch = "x86_64")]

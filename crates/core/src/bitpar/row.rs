@@ -78,24 +78,70 @@ pub trait Row<const P: usize>: Carried {
         let width = eq[0].len();
         assert!(eq.iter().all(|e| e.len() == width) && state.iter().all(|s| s.len() == width));
         assert!(!TRACED || trace.iter().flatten().all(|t| t.len() == width));
-        let mut kept = carry.map(Self::keep);
+        let [mut k0, mut k1, mut k2, mut k3] = carry.map(Self::keep);
         let (mut state, mut trace) = (state, trace);
+        let st = state.each_mut().map(|p| p.as_mut_ptr());
+        let tr = trace
+            .each_mut()
+            .map(|r| r.each_mut().map(|p| p.as_mut_ptr()));
+        let [e0, e1, e2, e3] = eq.map(<[u64]>::as_ptr);
         for k in 0..width {
-            let mut words: [u64; P] = std::array::from_fn(|p| state[p][k]);
-            for (r, kept) in kept.iter_mut().enumerate() {
-                let (next, bits) = Self::word(words, eq[r][k], kept);
-                if TRACED {
-                    for (plane, bit) in trace[r].iter_mut().zip(bits) {
-                        plane[k] = bit;
+            // SAFETY: every slice is `width` words long (asserted above), and k < width.
+            unsafe {
+                let words = std::array::from_fn(|p| *st[p].add(k));
+                let (a, ta) = Self::word(words, *e0.add(k), &mut k0);
+                let (b, tb) = Self::word(a, *e1.add(k), &mut k1);
+                let (c, tc) = Self::word(b, *e2.add(k), &mut k2);
+                let (d, td) = Self::word(c, *e3.add(k), &mut k3);
+                for p in 0..P {
+                    *st[p].add(k) = d[p];
+                    if TRACED {
+                        *tr[0][p].add(k) = ta[p];
+                        *tr[1][p].add(k) = tb[p];
+                        *tr[2][p].add(k) = tc[p];
+                        *tr[3][p].add(k) = td[p];
                     }
                 }
-                words = next;
-            }
-            for (plane, word) in state.iter_mut().zip(words) {
-                plane[k] = word;
             }
         }
-        kept.map(Self::give)
+        [k0, k1, k2, k3].map(Self::give)
+    }
+
+    /// One row over the run, writing the walk's bits if `TRACED` (otherwise `trace` is not
+    /// read and may be empty slices): by default the word step over the words in turn.
+    #[inline(always)]
+    fn row<const TRACED: bool>(
+        state: Planes<'_, P>,
+        eq: &[u64],
+        carry: Self::Carry,
+        trace: Planes<'_, P>,
+    ) -> Self::Carry {
+        let width = eq.len();
+        assert!(
+            state.iter().all(|s| s.len() == width),
+            "state and mask widths differ"
+        );
+        assert!(
+            !TRACED || trace.iter().all(|t| t.len() == width),
+            "trace and mask widths differ"
+        );
+        let (mut state, mut trace) = (state, trace);
+        let st = state.each_mut().map(|p| p.as_mut_ptr());
+        let tr = trace.each_mut().map(|p| p.as_mut_ptr());
+        let mut kept = Self::keep(carry);
+        for (k, &e) in eq.iter().enumerate() {
+            // SAFETY: every slice is `width` words long (asserted above), and k < width.
+            unsafe {
+                let (next, bits) = Self::word(std::array::from_fn(|p| *st[p].add(k)), e, &mut kept);
+                for p in 0..P {
+                    *st[p].add(k) = next[p];
+                    if TRACED {
+                        *tr[p].add(k) = bits[p];
+                    }
+                }
+            }
+        }
+        Self::give(kept)
     }
 
     /// The word step in AVX2, as the four-row wavefront runs it.
@@ -113,7 +159,7 @@ pub trait Row<const P: usize>: Carried {
     /// last word.
     #[inline]
     fn step(state: Planes<'_, P>, eq: &[u64], carry: Self::Carry) -> Self::Carry {
-        one_row::<Self, P, false>(state, eq, carry, empty())
+        Self::row::<false>(state, eq, carry, empty())
     }
 
     /// [`Row::step`] that also writes the row's walk bits into `trace`, one word per run word
@@ -125,7 +171,7 @@ pub trait Row<const P: usize>: Carried {
         carry: Self::Carry,
         trace: Planes<'_, P>,
     ) -> Self::Carry {
-        one_row::<Self, P, true>(state, eq, carry, trace)
+        Self::row::<true>(state, eq, carry, trace)
     }
 
     /// Four consecutive rows in one call: the same as four [`Row::step`]s with the masks `eq`
@@ -250,7 +296,14 @@ pub trait Row<const P: usize>: Carried {
                     let state = state.each_mut().map(|p| &mut p[words.clone()]);
                     let eq = eq.map(|e| &e[words.clone()]);
                     // SAFETY: the CPU has AVX2, checked above.
-                    unsafe { four_rows::avx2::<Self::Avx2, P, false>(state, eq, c, no_bits(), log) }
+                    unsafe {
+                        match log {
+                            Some(log) => four_rows::avx2_logged::<Self::Avx2, P>(state, eq, c, log),
+                            None => {
+                                four_rows::avx2::<Self::Avx2, P, false>(state, eq, c, no_bits())
+                            }
+                        }
+                    }
                 };
                 // SAFETY: the kernel writes what a logged call promises.
                 unsafe {
@@ -266,7 +319,14 @@ pub trait Row<const P: usize>: Carried {
                     let eq = eq.map(|e| &e[words.clone()]);
                     // SAFETY: the CPU has AVX-512, checked above.
                     unsafe {
-                        four_rows::avx512::<Self::Avx512, P, false>(state, eq, c, no_bits(), log)
+                        match log {
+                            Some(log) => {
+                                four_rows::avx512_logged::<Self::Avx512, P>(state, eq, c, log)
+                            }
+                            None => {
+                                four_rows::avx512::<Self::Avx512, P, false>(state, eq, c, no_bits())
+                            }
+                        }
                     }
                 };
                 // SAFETY: the kernel writes what a logged call promises.
@@ -289,39 +349,6 @@ fn no_bits<const P: usize>() -> [[&'static mut [u64]; 4]; P] {
     std::array::from_fn(|_| [(); 4].map(|_| &mut [][..]))
 }
 
-/// One row over the run, writing the walk's bits if `TRACED`.
-#[inline(always)]
-fn one_row<R: Row<P>, const P: usize, const TRACED: bool>(
-    state: Planes<'_, P>,
-    eq: &[u64],
-    carry: R::Carry,
-    trace: Planes<'_, P>,
-) -> R::Carry {
-    let width = eq.len();
-    assert!(
-        state.iter().all(|s| s.len() == width),
-        "state and mask widths differ"
-    );
-    assert!(
-        !TRACED || trace.iter().all(|t| t.len() == width),
-        "trace and mask widths differ"
-    );
-    let (mut state, mut trace) = (state, trace);
-    let mut kept = R::keep(carry);
-    for (k, &e) in eq.iter().enumerate() {
-        let (next, bits) = R::word(std::array::from_fn(|p| state[p][k]), e, &mut kept);
-        for (plane, word) in state.iter_mut().zip(next) {
-            plane[k] = word;
-        }
-        if TRACED {
-            for (plane, bit) in trace.iter_mut().zip(bits) {
-                plane[k] = bit;
-            }
-        }
-    }
-    R::give(kept)
-}
-
 /// Four rows on `kernel`, writing the walk's bits (per row, per plane) if `TRACED`.
 #[inline(always)]
 fn four<R: Row<P>, const P: usize, const TRACED: bool>(
@@ -341,16 +368,12 @@ fn four<R: Row<P>, const P: usize, const TRACED: bool>(
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx2 => {
             // SAFETY: the CPU has AVX2, checked above.
-            unsafe {
-                four_rows::avx2::<R::Avx2, P, TRACED>(state, eq, carry, by_plane(trace), None)
-            }
+            unsafe { four_rows::avx2::<R::Avx2, P, TRACED>(state, eq, carry, by_plane(trace)) }
         }
         #[cfg(target_arch = "x86_64")]
         Kernel::Avx512 => {
             // SAFETY: the CPU has AVX-512, checked above.
-            unsafe {
-                four_rows::avx512::<R::Avx512, P, TRACED>(state, eq, carry, by_plane(trace), None)
-            }
+            unsafe { four_rows::avx512::<R::Avx512, P, TRACED>(state, eq, carry, by_plane(trace)) }
         }
     }
 }
