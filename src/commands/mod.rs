@@ -422,7 +422,7 @@ fn reference_memory(
 /// `schedule`: the text, and the picture and page when asked for. A picture or page too large
 /// is refused (exit 2) before any file is written, after the text is printed.
 fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
-    use crate::render::picture::{predicted_messages, Picture};
+    use crate::render::shown::picture::{predicted_messages, Picture};
     use crate::render::{html, svg};
     let outputs: Vec<(&'static str, &std::path::Path)> =
         [("--svg", &opts.svg), ("--html", &opts.html)]
@@ -455,7 +455,7 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
     if let Method::Bands { batch, .. } = opts.method {
         use crate::render::{bands, bands_picture};
         let plan = crate::engines::bands::BandPlan::new(m, n, opts.ranks, batch);
-        let pipe = crate::render::pipeline::Pipeline::with_word(&plan, opts.word);
+        let pipe = crate::render::shown::pipeline::Pipeline::with_word(&plan, opts.word);
         // Cell by cell, or by bands and batches when cells are too small; beyond what those
         // hold, `--svg` draws the bands to scale, one arrow per message.
         let drawn = bands_picture::refusal(&pipe, false);
@@ -511,7 +511,7 @@ fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
     let schedule = Schedule::new(m, n, opts.ranks);
     let bands_draw = || {
         let plan = crate::engines::bands::BandPlan::new(m, n, opts.ranks, DEFAULT_BATCH);
-        let pipe = crate::render::pipeline::Pipeline::of_plan(&plan);
+        let pipe = crate::render::shown::pipeline::Pipeline::of_plan(&plan);
         crate::render::bands_picture::refusal(&pipe, false).is_none()
     };
     let refusal = opts

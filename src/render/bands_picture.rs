@@ -12,14 +12,14 @@
 //! `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use super::layout::{Geometry, LEGEND_PX, MARGIN, TITLE_PX};
-use super::picture::{check, hops, Picture};
-use super::pipeline::Pipeline;
 use super::style::{hex, rank_colour, DIAGONAL_COLOUR, TEXT_COLOUR};
 use super::xml::{num, SvgWriter};
 use super::{grid, timeline, title, walk};
 use crate::comm::protocol::Kind;
 use crate::comm::trace::MAX_TRACE_CELLS;
 use crate::error::Error;
+use crate::render::shown::picture::{check, hops, Picture};
+use crate::render::shown::pipeline::Pipeline;
 
 /// Most cells drawn one by one; beyond, blocks of bands and batches.
 pub const MAX_DRAWN_CELLS: usize = 8192;
@@ -346,7 +346,7 @@ fn axes(out: &mut SvgWriter, p: &Picture, pipe: &Pipeline, l: &BandsLayout) {
     }
     if let (Some(y), true) = (p.y, l.cell_w >= 12.0) {
         for (j, &byte) in y.iter().enumerate() {
-            let (label, _) = super::picture::byte_label(byte);
+            let (label, _) = crate::render::shown::picture::byte_label(byte);
             text(
                 out,
                 "col-byte",
@@ -374,7 +374,7 @@ fn axes(out: &mut SvgWriter, p: &Picture, pipe: &Pipeline, l: &BandsLayout) {
     }
     if let (Some(x), true) = (p.x, l.cell_h >= 12.0) {
         for (i, &byte) in x.iter().enumerate() {
-            let (label, _) = super::picture::byte_label(byte);
+            let (label, _) = crate::render::shown::picture::byte_label(byte);
             let px = (l.cell_h * 0.6).clamp(11.0, 18.0);
             text(
                 out,
@@ -567,7 +567,8 @@ fn cell_texts(out: &mut SvgWriter, p: &Picture, pipe: &Pipeline, l: &BandsLayout
                 Some(v) => v[i][j].to_string(),
                 None => format!("p{owner}"),
             };
-            let disc = on_walk.contains(&(i, j)) && super::picture::is_match(p, i, j);
+            let disc =
+                on_walk.contains(&(i, j)) && crate::render::shown::picture::is_match(p, i, j);
             let (cx, cy) = l.centre(i, j);
             let mut attrs = vec![
                 ("class", "cell-text".to_owned()),
@@ -669,10 +670,10 @@ fn legend_lines(p: &Picture, pipe: &Pipeline, l: &BandsLayout) -> Vec<String> {
         ));
     }
     if pipe.active_ranks() < pipe.ranks() {
-        lines.push(super::lesson::idle_bands(pipe));
+        lines.push(crate::render::shown::lesson::idle_bands(pipe));
     }
     if pipe.teaching() {
-        lines.push(super::lesson::teaching_word(pipe));
+        lines.push(crate::render::shown::lesson::teaching_word(pipe));
     }
     if l.detail == Detail::Blocks {
         lines.push(format!(

@@ -9,18 +9,18 @@
 //! side (beyond, a cell would be too small to read). Each message is an arrow a cell long in its
 //! sender's ink, drawn under the cells' texts; diagonals are numbered along the top and right
 //! edges. This module checks the picture, asks for its layout and draws the parts in order, each
-//! in a module of its own: what is shown ([`super::picture`]), where it goes (`layout`), the matrix
+//! in a module of its own: what is shown ([`crate::render::shown::picture`]), where it goes (`layout`), the matrix
 //! (`grid`), the walk (`walk`), the legend (`legend`) and the title (`title`). The marks and
 //! their classes: `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use super::layout::Layout;
 use super::marks::{background, defs};
-use super::picture::{check, hops, message_arrows, Picture};
 use super::style;
 use super::xml::{num, SvgWriter};
 use super::{grid, legend, title, walk};
 use crate::engines::diagonal::schedule::Schedule;
 use crate::error::Error;
+use crate::render::shown::picture::{check, hops, message_arrows, Picture};
 
 /// Largest number of rows or columns a picture is drawn for.
 pub const MAX_PICTURE_CELLS_SIDE: usize = 64;

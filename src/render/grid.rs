@@ -8,12 +8,12 @@
 use std::fmt::Write as _;
 
 use super::layout::{Layout, AXIS_PX};
-use super::picture::{byte_label, is_match, Arrow, Picture};
 use super::style::{
     hex, rank_colour, rank_hatch, rank_ink, DIAGONAL_COLOUR, FAINT_TEXT_COLOUR, RANK_COLOURS,
     TEXT_COLOUR,
 };
 use super::xml::{num, SvgWriter};
+use crate::render::shown::picture::{byte_label, is_match, Arrow, Picture};
 
 pub(super) fn axes(out: &mut SvgWriter, p: &Picture, l: &Layout) {
     let s = p.schedule;

@@ -20,17 +20,17 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::bands_picture::{self, Detail};
-use super::lesson;
 use super::page_legend::legend;
-use super::picture::{self, Picture};
 use super::style::{self, hex, rank_colour, RANK_COLOURS};
 use super::svg;
-use super::wavefront::{Wavefronts, UNREACHED};
-use super::words;
 use super::xml::escape;
 use super::{wave_legend, wave_picture};
 use crate::comm::trace::Event;
 use crate::error::Error;
+use crate::render::shown::lesson;
+use crate::render::shown::picture::{self, Picture};
+use crate::render::shown::wavefront::{Wavefronts, UNREACHED};
+use crate::render::shown::words;
 use crate::report::{RankReport, Report};
 use lcs_core::problem::{Move, Problem};
 
@@ -306,7 +306,7 @@ pub fn render(
         let pipe = picture
             .bands
             .copied()
-            .unwrap_or_else(|| super::pipeline::Pipeline::of_plan(&plan));
+            .unwrap_or_else(|| crate::render::shown::pipeline::Pipeline::of_plan(&plan));
         lesson::batch_options(&pipe)
     };
     let data = Data {

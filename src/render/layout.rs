@@ -3,10 +3,10 @@
 //! legend, wrapped to its width by the text-width estimate of [`super::style`]. The drawings only
 //! read positions from here, so a picture's geometry is decided in one place.
 
-use super::picture::{byte_label, is_match, Hop, Picture};
 use super::style;
-use super::words;
 use crate::comm::protocol::Kind;
+use crate::render::shown::picture::{byte_label, is_match, Hop, Picture};
+use crate::render::shown::words;
 use lcs_core::alignment::shorten;
 use lcs_core::problem::Problem;
 

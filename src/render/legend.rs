@@ -11,12 +11,12 @@ use std::fmt::Write as _;
 use plotters::style::RGBColor;
 
 use super::layout::{swatches_per_line, text_width, Key, Layout, LEGEND_LINE, LEGEND_PX, SWATCH};
-use super::picture::Picture;
 use super::style::{
     hex, rank_colour, rank_hatch, rank_ink, DIAGONAL_COLOUR, FAINT_TEXT_COLOUR, HOP_COLOUR,
     TEXT_COLOUR, WALK_COLOUR,
 };
 use super::xml::{num, SvgWriter};
+use crate::render::shown::picture::Picture;
 
 pub(super) fn draw(out: &mut SvgWriter, p: &Picture, l: &Layout) {
     let s = p.schedule;

@@ -5,11 +5,11 @@
 
 use std::fmt::Write as _;
 
-use super::lesson;
-use super::picture::Picture;
 use super::style::{self, hex, rank_colour, rank_hatch, Hatch, RANK_COLOURS};
-use super::words;
 use super::xml::{escape, SvgWriter};
+use crate::render::shown::lesson;
+use crate::render::shown::picture::Picture;
+use crate::render::shown::words;
 
 /// One element of a legend sample: its tag, its attributes and its text (empty: none).
 type Mark<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);

@@ -7,9 +7,9 @@
 
 use std::path::Path;
 
-use super::picture::Picture;
 use super::{bands_picture, diagonal_picture, wave_picture};
 use crate::error::Error;
+use crate::render::shown::picture::Picture;
 
 pub use super::diagonal_picture::{too_large, MAX_PICTURE_CELLS_SIDE};
 pub use super::layout::MAX_CELL_TEXT_SIDE;
@@ -47,7 +47,7 @@ mod tests {
     use crate::comm::protocol::Kind;
     use crate::comm::trace::Event;
     use crate::engines::diagonal::schedule::Schedule;
-    use crate::render::picture::{display_bytes, predicted_messages, Hop};
+    use crate::render::shown::picture::{display_bytes, predicted_messages, Hop};
     use lcs_core::alignment::expand;
     use lcs_core::problem::Problem;
 
@@ -336,7 +336,7 @@ mod tests {
         let values = reference::full_table_of(Problem::Edit, x, y);
         let path = reference::align(Problem::Edit, x, y);
         let answer = Answer::new(Problem::Edit, &pair, &path);
-        let walk = crate::render::picture::tests::cells(&path, x.len(), y.len());
+        let walk = crate::render::shown::picture::tests::cells(&path, x.len(), y.len());
         let mut messages = predicted_messages(&s);
         for (t, w) in walk.windows(2).enumerate() {
             let (from, to) = (s.cell_proc(w[0].0, w[0].1), s.cell_proc(w[1].0, w[1].1));

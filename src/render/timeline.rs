@@ -6,12 +6,12 @@
 //! marks: `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use super::layout::MARGIN;
-use super::pipeline::Pipeline;
 use super::style::{
     hex, rank_colour, FAINT_TEXT_COLOUR, HATCH_COLOUR, MESSAGE_COLOUR, TEXT_COLOUR,
 };
 use super::xml::{num, SvgWriter};
 use crate::comm::trace::{Span, SpanKind};
+use crate::render::shown::pipeline::Pipeline;
 
 const ROW: f64 = 30.0;
 const LEFT: f64 = MARGIN + 110.0;

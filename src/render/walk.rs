@@ -7,9 +7,9 @@
 //! (`docs/classroom.md#the-pictures-marks-and-the-pages-data`).
 
 use super::layout::Geometry;
-use super::picture::{is_match, Hop, Picture};
 use super::style::{hex, HOP_COLOUR, WALK_COLOUR};
 use super::xml::{num, SvgWriter};
+use crate::render::shown::picture::{is_match, Hop, Picture};
 
 /// The walk: one step per pair of consecutive cells, centre to centre with its arrowhead
 /// halfway; the match discs under the cell texts.

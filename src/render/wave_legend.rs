@@ -7,11 +7,11 @@ use std::fmt::Write as _;
 
 use super::layout::Key;
 use super::page_legend::{message_sample, sample};
-use super::picture::{is_match, Picture};
 use super::style::{self, hex, rank_colour, rank_ink, DIAGONAL_COLOUR, RANK_COLOURS};
-use super::wavefront::Wavefronts;
-use super::words;
 use super::xml::escape;
+use crate::render::shown::picture::{is_match, Picture};
+use crate::render::shown::wavefront::Wavefronts;
+use crate::render::shown::words;
 use lcs_core::problem::Problem;
 
 /// What the number in a cell is.

@@ -15,14 +15,14 @@ use std::fmt::Write as _;
 
 use super::layout::{Layout, MARGIN};
 use super::marks::{background, defs};
-use super::picture::{check, hops, Picture};
 use super::style::{self, hex, rank_colour, rank_ink, DIAGONAL_COLOUR, TEXT_COLOUR};
 use super::walk;
 use super::wave_legend::legend_keys;
-use super::wavefront::{Halo, Wavefronts};
 use super::xml::{num, SvgWriter};
 use super::{grid, title};
 use crate::error::Error;
+use crate::render::shown::picture::{check, hops, Picture};
+use crate::render::shown::wavefront::{Halo, Wavefronts};
 
 /// Largest number of rows or columns a wave picture or page is drawn for: the diagonal
 /// engine's.

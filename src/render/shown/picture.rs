@@ -251,7 +251,7 @@ pub fn hops(p: &Picture) -> Result<Vec<Hop>, Error> {
 /// The path of the walk's first `k` cells: the move each makes to the next cell, a diagonal
 /// step being a match when the cell's bytes are equal and a substitution when not (`k` is at
 /// most the walk's length less one; the sequences are known).
-pub(super) fn walked(p: &Picture, k: usize) -> Result<Path, Error> {
+pub(in crate::render) fn walked(p: &Picture, k: usize) -> Result<Path, Error> {
     let mut path = Path::new();
     for w in p.path.windows(2).take(k) {
         let ((i, j), (a, b)) = (w[0], w[1]);
@@ -272,7 +272,7 @@ pub(super) fn walked(p: &Picture, k: usize) -> Result<Path, Error> {
 }
 
 /// The sizes of the optional parts must match the schedule.
-pub(super) fn check(p: &Picture) -> Result<(), Error> {
+pub(in crate::render) fn check(p: &Picture) -> Result<(), Error> {
     let (m, n) = (p.schedule.rows(), p.schedule.cols());
     let bad = |what: String| Err(Error::Internal(anyhow::anyhow!("picture: {what}")));
     if let Some(x) = p.x.filter(|x| x.len() != m) {
@@ -294,7 +294,7 @@ pub(super) fn check(p: &Picture) -> Result<(), Error> {
 
 /// One message arrow: the message, and whether it points down (else right).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Arrow {
+pub(in crate::render) struct Arrow {
     pub event: Event,
     pub from: (usize, usize),
     pub down: bool,
@@ -302,7 +302,7 @@ pub(super) struct Arrow {
 
 /// An arrow for each boundary event with a cell: into `(i + 1, j)` when the receiver owns it,
 /// else into `(i, j + 1)`.
-pub(super) fn message_arrows(p: &Picture) -> Result<Vec<Arrow>, Error> {
+pub(in crate::render) fn message_arrows(p: &Picture) -> Result<Vec<Arrow>, Error> {
     let s = p.schedule;
     let (m, n) = (s.rows(), s.cols());
     let mut arrows = Vec::new();
@@ -350,7 +350,7 @@ pub fn display_bytes(bytes: &[u8]) -> String {
 }
 
 /// Whether the walk takes cell `(i, j)` as a match (the sequences are known when a walk is).
-pub(super) fn is_match(p: &Picture, i: usize, j: usize) -> bool {
+pub(in crate::render) fn is_match(p: &Picture, i: usize, j: usize) -> bool {
     matches!((p.x, p.y), (Some(x), Some(y)) if x[i] == y[j])
 }
 
