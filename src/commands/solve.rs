@@ -24,9 +24,10 @@ use crate::render::bands_picture;
 use crate::render::html;
 use crate::render::shown::picture::Picture;
 use crate::render::shown::pipeline::Pipeline;
+use crate::render::shown::wave_words;
 use crate::render::shown::wavefront::Wavefronts;
 use crate::render::svg;
-use crate::render::{wave_legend, wave_picture};
+use crate::render::wave_picture;
 use crate::report::row::Row;
 use crate::report::Report;
 
@@ -237,7 +238,7 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
             if let Some(w) = &wave {
                 picture.wave = Some(w);
                 picture.title = format!("Wave engine: {}", picture.title);
-                picture.legend = wave_legend::legend_counts(
+                picture.legend = wave_words::legend_counts(
                     w,
                     report.messages.boundary,
                     report.predicted.boundary,

@@ -7,5 +7,6 @@
 pub mod lesson;
 pub mod picture;
 pub mod pipeline;
+pub mod wave_words;
 pub mod wavefront;
 pub(super) mod words;
