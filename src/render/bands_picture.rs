@@ -18,7 +18,8 @@ use super::{grid, timeline, title, walk};
 use crate::comm::protocol::Kind;
 use crate::comm::trace::MAX_TRACE_CELLS;
 use crate::error::Error;
-use crate::render::shown::picture::{check, hops, Picture};
+use crate::render::shown::hops::hops;
+use crate::render::shown::picture::{check, Picture};
 use crate::render::shown::pipeline::Pipeline;
 
 /// Most cells drawn one by one; beyond, blocks of bands and batches.

@@ -20,7 +20,8 @@ use super::xml::{num, SvgWriter};
 use super::{grid, legend, title, walk};
 use crate::engines::diagonal::schedule::Schedule;
 use crate::error::Error;
-use crate::render::shown::picture::{check, hops, message_arrows, Picture};
+use crate::render::shown::hops::hops;
+use crate::render::shown::picture::{check, message_arrows, Picture};
 
 /// Largest number of rows or columns a picture is drawn for.
 pub const MAX_PICTURE_CELLS_SIDE: usize = 64;

@@ -27,8 +27,9 @@ use super::xml::escape;
 use super::{wave_legend, wave_picture};
 use crate::comm::trace::Event;
 use crate::error::Error;
+use crate::render::shown::hops;
 use crate::render::shown::lesson;
-use crate::render::shown::picture::{self, Picture};
+use crate::render::shown::picture::Picture;
 use crate::render::shown::wavefront::{Wavefronts, UNREACHED};
 use crate::render::shown::words;
 use crate::report::{RankReport, Report};
@@ -274,7 +275,7 @@ pub fn render(
         (_, Some(_)) => wave_picture::render_grid(picture)?,
         _ => svg::render_grid(picture)?,
     };
-    let hops = picture::hops(picture)?
+    let hops = hops::hops(picture)?
         .into_iter()
         .map(|h| HopData {
             t: h.t,
@@ -544,6 +545,7 @@ fn compare_table(lines: &[lesson::EngineLine], verdict: &str, note: &str) -> Str
 mod tests {
     use super::*;
     use crate::engines::diagonal::schedule::Schedule;
+    use crate::render::shown::picture;
 
     fn data_block(page: &str) -> serde_json::Value {
         let start = page.find("id=\"run-data\">").unwrap() + "id=\"run-data\">".len();

@@ -5,7 +5,8 @@
 
 use super::style;
 use crate::comm::protocol::Kind;
-use crate::render::shown::picture::{byte_label, is_match, Hop, Picture};
+use crate::render::shown::hops::Hop;
+use crate::render::shown::picture::{byte_label, is_match, Picture};
 use crate::render::shown::words;
 use lcs_core::alignment::shorten;
 use lcs_core::problem::Problem;

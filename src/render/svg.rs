@@ -47,7 +47,8 @@ mod tests {
     use crate::comm::protocol::Kind;
     use crate::comm::trace::Event;
     use crate::engines::diagonal::schedule::Schedule;
-    use crate::render::shown::picture::{display_bytes, predicted_messages, Hop};
+    use crate::render::shown::hops::Hop;
+    use crate::render::shown::picture::{display_bytes, predicted_messages};
     use lcs_core::alignment::expand;
     use lcs_core::problem::Problem;
 
@@ -336,7 +337,7 @@ mod tests {
         let values = reference::full_table_of(Problem::Edit, x, y);
         let path = reference::align(Problem::Edit, x, y);
         let answer = Answer::new(Problem::Edit, &pair, &path);
-        let walk = crate::render::shown::picture::tests::cells(&path, x.len(), y.len());
+        let walk = crate::render::shown::hops::tests::cells(&path, x.len(), y.len());
         let mut messages = predicted_messages(&s);
         for (t, w) in walk.windows(2).enumerate() {
             let (from, to) = (s.cell_proc(w[0].0, w[0].1), s.cell_proc(w[1].0, w[1].1));

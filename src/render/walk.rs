@@ -9,7 +9,8 @@
 use super::layout::Geometry;
 use super::style::{hex, HOP_COLOUR, WALK_COLOUR};
 use super::xml::{num, SvgWriter};
-use crate::render::shown::picture::{is_match, Hop, Picture};
+use crate::render::shown::hops::Hop;
+use crate::render::shown::picture::{is_match, Picture};
 
 /// The walk: one step per pair of consecutive cells, centre to centre with its arrowhead
 /// halfway; the match discs under the cell texts.

@@ -21,7 +21,8 @@ use super::wave_legend::legend_keys;
 use super::xml::{num, SvgWriter};
 use super::{grid, title};
 use crate::error::Error;
-use crate::render::shown::picture::{check, hops, Picture};
+use crate::render::shown::hops::hops;
+use crate::render::shown::picture::{check, Picture};
 use crate::render::shown::wavefront::{Halo, Wavefronts};
 
 /// Largest number of rows or columns a wave picture or page is drawn for: the diagonal

@@ -4,6 +4,7 @@
 //! ([`lesson`]) and what the legends say about a run's problem (`words`). Nothing here knows
 //! where a mark goes or how it looks: the drawing and the page read their models from here.
 
+pub mod hops;
 pub mod lesson;
 pub mod picture;
 pub mod pipeline;
