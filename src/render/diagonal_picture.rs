@@ -17,7 +17,7 @@ use super::layout::Layout;
 use super::marks::{background, defs};
 use super::style;
 use super::xml::{num, SvgWriter};
-use super::{grid, legend, title, walk};
+use super::{grid, legend, legend_keys, title, walk};
 use crate::engines::diagonal::schedule::Schedule;
 use crate::error::Error;
 use crate::render::shown::hops::hops;
@@ -47,7 +47,9 @@ pub(super) fn draw(p: &Picture, full: bool) -> Result<String, Error> {
     check(p)?;
     let arrows = message_arrows(p)?;
     let hops = hops(p)?;
-    let layout = Layout::new(p, full, &hops);
+    let layout = Layout::new(p, full, &|cell_text| {
+        legend_keys::diagonal(p, cell_text, &hops)
+    });
     let mut out = SvgWriter::new();
     out.open(
         "svg",

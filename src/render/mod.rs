@@ -17,6 +17,7 @@ mod grid;
 pub mod html;
 mod layout;
 mod legend;
+mod legend_keys;
 mod marks;
 mod page_legend;
 pub mod shown;

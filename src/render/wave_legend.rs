@@ -3,60 +3,15 @@
 
 use std::fmt::Write as _;
 
-use super::layout::Key;
 use super::page_legend::{message_sample, sample};
 use super::style::{self, hex, rank_colour, rank_ink, DIAGONAL_COLOUR, RANK_COLOURS};
 use super::xml::escape;
-use crate::render::shown::picture::{is_match, Picture};
+use crate::render::shown::picture::Picture;
 use crate::render::shown::wave_words::{
     cell_words, unreached_words, walk_words, MATCH_WORDS, SLIDE_WORDS,
 };
 use crate::render::shown::wavefront::Wavefronts;
 use crate::render::shown::words;
-
-/// The picture's legend keys.
-pub(super) fn legend_keys(
-    p: &Picture,
-    w: &Wavefronts,
-    cell_text: bool,
-    hops: usize,
-) -> Vec<(Key, String)> {
-    let mut keys = vec![
-        (
-            Key::Text,
-            match cell_text {
-                true => words::plain(cell_words(p.problem)),
-                false => "cells carry no text above 40 a side; the colour is the rank".into(),
-            },
-        ),
-        (
-            Key::Text,
-            "a cell's colour: the rank that owned its diagonal at the step that reached it".into(),
-        ),
-        (Key::Text, unreached_words(w)),
-        (Key::Text, SLIDE_WORDS.into()),
-    ];
-    if !p.path.is_empty() {
-        keys.push((
-            Key::Walk,
-            format!(
-                "traceback walk ({} cells): {}",
-                p.path.len(),
-                words::plain(&walk_words(p.problem, p.swapped))
-            ),
-        ));
-        let matches = p.path.iter().filter(|&&(i, j)| is_match(p, i, j)).count();
-        keys.push((
-            Key::Match,
-            format!("match ({matches}): {}", words::plain(MATCH_WORDS)),
-        ));
-        keys.push((
-            Key::Hop,
-            format!("hop ({hops}): {}", words::plain(words::hop(p.problem))),
-        ));
-    }
-    keys
-}
 
 /// The page's legend: a swatch per rank, then what every mark of the wave's page means.
 pub(super) fn page_legend(p: &Picture, w: &Wavefronts) -> String {

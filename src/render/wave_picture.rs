@@ -17,9 +17,8 @@ use super::layout::{Layout, MARGIN};
 use super::marks::{background, defs};
 use super::style::{self, hex, rank_colour, rank_ink, DIAGONAL_COLOUR, TEXT_COLOUR};
 use super::walk;
-use super::wave_legend::legend_keys;
 use super::xml::{num, SvgWriter};
-use super::{grid, title};
+use super::{grid, legend_keys, title};
 use crate::error::Error;
 use crate::render::shown::hops::hops;
 use crate::render::shown::picture::{check, Picture};
@@ -72,7 +71,7 @@ fn draw(p: &Picture, full: bool) -> Result<String, Error> {
     }
     check(p)?;
     let hops = hops(p)?;
-    let mut l = Layout::with_keys(p, full, &|text| legend_keys(p, w, text, hops.len()));
+    let mut l = Layout::new(p, full, &|text| legend_keys::wave(p, w, text, hops.len()));
     let grid_bottom = l.grid_y + w.rows as f64 * l.cell;
     let lane_y = grid_bottom + HOP_STRIP;
     let lane_w = (w.cols as f64 * l.cell).max(LANE_WIDTH);
