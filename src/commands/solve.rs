@@ -20,14 +20,14 @@ use crate::error::Error;
 use crate::export;
 use crate::options::{Outputs, SolveOptions, DEFAULT_BATCH};
 use crate::provenance::{HostInfo, Provenance};
-use crate::render::bands_picture;
+use crate::render::drawn::bands_picture;
+use crate::render::drawn::svg;
+use crate::render::drawn::wave_picture;
 use crate::render::html;
 use crate::render::shown::picture::Picture;
 use crate::render::shown::pipeline::Pipeline;
 use crate::render::shown::wave_words;
 use crate::render::shown::wavefront::Wavefronts;
-use crate::render::svg;
-use crate::render::wave_picture;
 use crate::report::row::Row;
 use crate::report::Report;
 

@@ -2,8 +2,8 @@
 //! diagonals, the bands engine's pipeline stage by stage, or a wave run score step by score
 //! step) and then the traceback cell by cell (`schedule --html`, `solve --html`).
 //!
-//! The page holds everything it needs: the grid drawn by [`super::svg::render_grid`] (or
-//! [`super::bands_picture::render_grid`], [`super::wave_picture::render_grid`]), the style sheet and the script (`page/page.css` and
+//! The page holds everything it needs: the grid drawn by [`crate::render::drawn::svg::render_grid`] (or
+//! [`crate::render::drawn::bands_picture::render_grid`], [`crate::render::drawn::wave_picture::render_grid`]), the style sheet and the script (`page/page.css` and
 //! the `page/*.js` parts, compiled in) and the run's data as one JSON block (`Data`, schema 3). It
 //! loads nothing: a Content-Security-Policy forbids every fetch, so it works offline and shows the
 //! same thing in any current browser. The script derives owners and segments from the schedule's
@@ -11,7 +11,7 @@
 //! geometry, and exposes its state to tests as `window.lcsPage`; its projector mode (`#projector`,
 //! the key p) folds the side panel away and lets no text of the grid show under 12 pixels.
 //! Diagonal and wave pages are limited to [`MAX_PAGE_CELLS_SIDE`] cells a side, bands pages to
-//! what [`super::bands_picture::refusal`] allows, and units beyond [`MAX_STEPS_PER_PHASE`] per phase are
+//! what [`crate::render::drawn::bands_picture::refusal`] allows, and units beyond [`MAX_STEPS_PER_PHASE`] per phase are
 //! grouped. The data's fields: `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use std::fmt::Write as _;
@@ -19,14 +19,15 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::bands_picture::{self, Detail};
 use super::page_legend::legend;
-use super::style::{self, hex, rank_colour, RANK_COLOURS};
-use super::svg;
-use super::xml::escape;
-use super::{wave_legend, wave_picture};
+use super::wave_legend;
 use crate::comm::trace::Event;
 use crate::error::Error;
+use crate::render::drawn::bands_picture::{self, Detail};
+use crate::render::drawn::style::{self, hex, rank_colour, RANK_COLOURS};
+use crate::render::drawn::svg;
+use crate::render::drawn::wave_picture;
+use crate::render::drawn::xml::escape;
 use crate::render::shown::hops;
 use crate::render::shown::lesson;
 use crate::render::shown::picture::Picture;

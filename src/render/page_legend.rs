@@ -5,8 +5,8 @@
 
 use std::fmt::Write as _;
 
-use super::style::{self, hex, rank_colour, rank_hatch, Hatch, RANK_COLOURS};
-use super::xml::{escape, SvgWriter};
+use crate::render::drawn::style::{self, hex, rank_colour, rank_hatch, Hatch, RANK_COLOURS};
+use crate::render::drawn::xml::{escape, SvgWriter};
 use crate::render::shown::lesson;
 use crate::render::shown::picture::Picture;
 use crate::render::shown::words;

@@ -4,8 +4,10 @@
 use std::fmt::Write as _;
 
 use super::page_legend::{message_sample, sample};
-use super::style::{self, hex, rank_colour, rank_ink, DIAGONAL_COLOUR, RANK_COLOURS};
-use super::xml::escape;
+use crate::render::drawn::style::{
+    self, hex, rank_colour, rank_ink, DIAGONAL_COLOUR, RANK_COLOURS,
+};
+use crate::render::drawn::xml::escape;
 use crate::render::shown::picture::Picture;
 use crate::render::shown::wave_words::{
     cell_words, unreached_words, walk_words, MATCH_WORDS, SLIDE_WORDS,

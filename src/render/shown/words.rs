@@ -108,7 +108,7 @@ pub(in crate::render) fn plain(text: &str) -> String {
 pub(in crate::render) fn html(text: &str) -> String {
     let mut out = String::new();
     for (k, part) in text.split('`').enumerate() {
-        let part = crate::render::xml::escape(part);
+        let part = crate::render::drawn::xml::escape(part);
         if k % 2 == 1 {
             out.push_str("<code>");
             out.push_str(&part);

@@ -427,7 +427,7 @@ mod tests {
     use crate::comm::trace::Event;
     use crate::engines::diagonal::schedule::Schedule;
     use crate::engines::wave::plan::WavePlan;
-    use crate::render::xml::read::{class, parse};
+    use crate::render::drawn::xml::read::{class, parse};
     use lcs_core::problem::Problem;
 
     #[test]

@@ -704,7 +704,7 @@ mod tests {
     use super::*;
     use crate::engines::bands::BandPlan;
     use crate::engines::diagonal::schedule::Schedule;
-    use crate::render::xml::read::{class, parse};
+    use crate::render::drawn::xml::read::{class, parse};
 
     fn attr(n: &roxmltree::Node, name: &str) -> f64 {
         n.attribute(name).unwrap().parse().unwrap()

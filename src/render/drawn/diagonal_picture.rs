@@ -9,9 +9,10 @@
 //! side (beyond, a cell would be too small to read). Each message is an arrow a cell long in its
 //! sender's ink, drawn under the cells' texts; diagonals are numbered along the top and right
 //! edges. This module checks the picture, asks for its layout and draws the parts in order, each
-//! in a module of its own: what is shown ([`crate::render::shown::picture`]), where it goes (`layout`), the matrix
-//! (`grid`), the walk (`walk`), the legend (`legend`) and the title (`title`). The marks and
-//! their classes: `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
+//! in a module of its own: what is shown ([`crate::render::shown::picture`]), where it goes
+//! (`layout`, with the legend's keys from `legend_keys`), the matrix (`grid`), the walk (`walk`),
+//! the legend (`legend`) and the title (`title`). The marks and their classes:
+//! `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use super::layout::Layout;
 use super::marks::{background, defs};
