@@ -423,7 +423,7 @@ fn reference_memory(
 /// is refused (exit 2) before any file is written, after the text is printed.
 fn schedule(opts: ScheduleOptions) -> Result<(), Error> {
     use crate::render::drawn::svg;
-    use crate::render::html;
+    use crate::render::page::html;
     use crate::render::shown::picture::{predicted_messages, Picture};
     let outputs: Vec<(&'static str, &std::path::Path)> =
         [("--svg", &opts.svg), ("--html", &opts.html)]

@@ -23,7 +23,7 @@ use crate::provenance::{HostInfo, Provenance};
 use crate::render::drawn::bands_picture;
 use crate::render::drawn::svg;
 use crate::render::drawn::wave_picture;
-use crate::render::html;
+use crate::render::page::html;
 use crate::render::shown::picture::Picture;
 use crate::render::shown::pipeline::Pipeline;
 use crate::render::shown::wave_words;

@@ -1,9 +1,9 @@
 //! SVG pictures of a schedule or a run, by engine: the diagonal engine's picture
-//! ([`super::diagonal_picture`]), the bands engine's ([`super::bands_picture`]) or a wave
-//! run's ([`super::wave_picture`]). Every mark
-//! carries its meaning as a class and data attributes, so tests and the classroom page
-//! ([`crate::render::html`]) find marks by what they mean, not by how they are drawn. A document is
-//! rendered into a string and written atomically, so a failed run never leaves half a picture.
+//! ([`super::diagonal_picture`]), the bands engine's ([`super::bands_picture`]) or a wave run's
+//! ([`super::wave_picture`]). Every mark carries its meaning as a class and data attributes, so
+//! tests and the classroom page ([`crate::render::page::html`]) find marks by what they mean, not
+//! by how they are drawn. A document is rendered into a string and written atomically, so a
+//! failed run never leaves half a picture.
 
 use std::path::Path;
 

@@ -1,10 +1,10 @@
 //! What the legends say about a run's problem: the value in a cell, the walk's rule, a match,
-//! what a hop carries and how the walk ends. The picture's legend (`layout`) and the page's
-//! (`html`) both read them here, so that the two never tell a class different things; the
-//! page's script (`page/*.js`) follows the same wording step by step.
+//! what a hop carries and how the walk ends. The picture's legend (`drawn::legend_keys`) and the
+//! page's (`page::legend`) both read them here, so that the two never tell a class different
+//! things; the page's script (`page/*.js`) follows the same wording step by step.
 //!
-//! Formulas are marked with backticks: [`plain`] drops them (the SVG's text), [`html`] escapes
-//! the text and sets them in `<code>`.
+//! Formulas are marked with backticks: [`plain`] drops them (the SVG's text); the page escapes
+//! the text and sets them in `<code>` (`page::formulas`).
 
 use lcs_core::alignment::Op;
 use lcs_core::problem::{Move, Problem};
@@ -104,34 +104,14 @@ pub(in crate::render) fn plain(text: &str) -> String {
     text.replace('`', "")
 }
 
-/// `text` for HTML: escaped, each formula between backticks set in `<code>`.
-pub(in crate::render) fn html(text: &str) -> String {
-    let mut out = String::new();
-    for (k, part) in text.split('`').enumerate() {
-        let part = crate::render::drawn::xml::escape(part);
-        if k % 2 == 1 {
-            out.push_str("<code>");
-            out.push_str(&part);
-            out.push_str("</code>");
-        } else {
-            out.push_str(&part);
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn formulas_are_code_on_the_page_and_plain_in_the_picture() {
+    fn formulas_are_plain_in_the_picture() {
         let text = "up when `M[i−1][j] ≥ M[i][j−1]` & <else> left";
         assert_eq!(plain(text), "up when M[i−1][j] ≥ M[i][j−1] & <else> left");
-        assert_eq!(
-            html(text),
-            "up when <code>M[i−1][j] ≥ M[i][j−1]</code> &amp; &lt;else&gt; left"
-        );
     }
 
     #[test]

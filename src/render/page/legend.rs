@@ -1,10 +1,11 @@
 //! The classroom page's legend: a swatch per working rank, then what every mark of the page
 //! means, each key after a small inline sample of its mark (a cell, an outline, an arrow, the
 //! walk, a match's disc, a hop) drawn as the grid draws it. What it says about the run's
-//! problem comes from `words`, as the picture's legend does, so the two never differ.
+//! problem comes from `shown::words`, as the picture's legend does, so the two never differ.
 
 use std::fmt::Write as _;
 
+use super::formulas;
 use crate::render::drawn::style::{self, hex, rank_colour, rank_hatch, Hatch, RANK_COLOURS};
 use crate::render::drawn::xml::{escape, SvgWriter};
 use crate::render::shown::lesson;
@@ -210,7 +211,7 @@ pub(super) fn legend(p: &Picture, solved: bool) -> String {
         &if solved {
             format!(
                 "{}; shown in the cell wherever the cell has room (else hover over it)",
-                words::html(words::cell(p.problem))
+                formulas::html(words::cell(p.problem))
             )
         } else {
             "pK in a cell: the rank that computes it (shown where the cell has room)".into()
@@ -236,7 +237,7 @@ pub(super) fn legend(p: &Picture, solved: bool) -> String {
             ]),
             &format!(
                 "traceback walk, one cell per step {}",
-                words::html(&words::walk(p.problem, p.swapped))
+                formulas::html(&words::walk(p.problem, p.swapped))
             ),
         );
         key(
@@ -258,7 +259,7 @@ pub(super) fn legend(p: &Picture, solved: bool) -> String {
                     "k",
                 ),
             ]),
-            &format!("match {}", words::html(words::matched(p.problem))),
+            &format!("match {}", formulas::html(words::matched(p.problem))),
         );
         key(
             sample(&[
@@ -269,9 +270,9 @@ pub(super) fn legend(p: &Picture, solved: bool) -> String {
                 ),
                 ("path", &[("d", "M12,2 L24,9 L12,16 z"), ("fill", &hop)], ""),
             ]),
-            &format!("hop: {}", words::html(words::hop(p.problem))),
+            &format!("hop: {}", formulas::html(words::hop(p.problem))),
         );
-        key(String::new(), &words::html(words::end(p.problem)));
+        key(String::new(), &formulas::html(words::end(p.problem)));
     }
     if s.working_ranks() > RANK_COLOURS {
         key(

@@ -2,24 +2,26 @@
 //! diagonals, the bands engine's pipeline stage by stage, or a wave run score step by score
 //! step) and then the traceback cell by cell (`schedule --html`, `solve --html`).
 //!
-//! The page holds everything it needs: the grid drawn by [`crate::render::drawn::svg::render_grid`] (or
-//! [`crate::render::drawn::bands_picture::render_grid`], [`crate::render::drawn::wave_picture::render_grid`]), the style sheet and the script (`page/page.css` and
-//! the `page/*.js` parts, compiled in) and the run's data as one JSON block (`Data`, schema 3). It
-//! loads nothing: a Content-Security-Policy forbids every fetch, so it works offline and shows the
-//! same thing in any current browser. The script derives owners and segments from the schedule's
-//! formulas, checks them against the grid's marks, finds the cell under the mouse from the grid's
-//! geometry, and exposes its state to tests as `window.lcsPage`; its projector mode (`#projector`,
-//! the key p) folds the side panel away and lets no text of the grid show under 12 pixels.
-//! Diagonal and wave pages are limited to [`MAX_PAGE_CELLS_SIDE`] cells a side, bands pages to
-//! what [`crate::render::drawn::bands_picture::refusal`] allows, and units beyond [`MAX_STEPS_PER_PHASE`] per phase are
-//! grouped. The data's fields: `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
+//! The page holds everything it needs: the grid drawn by [`svg::render_grid`] (or
+//! [`bands_picture::render_grid`], [`wave_picture::render_grid`]), the style sheet and the script
+//! (`page.css` and the `*.js` parts beside this file, compiled in) and the run's data as one JSON
+//! block (`Data`, schema 3). It loads nothing: a Content-Security-Policy forbids every fetch, so
+//! it works offline and shows the same thing in any current browser. The script derives owners
+//! and segments from the schedule's formulas, checks them against the grid's marks, finds the cell
+//! under the mouse from the grid's geometry, and exposes its state to tests as `window.lcsPage`;
+//! its projector mode (`#projector`, the key p) folds the side panel away and lets no text of the
+//! grid show under 12 pixels. Diagonal and wave pages are limited to [`MAX_PAGE_CELLS_SIDE`]
+//! cells a side, bands pages to what [`bands_picture::refusal`] allows, and units beyond
+//! [`MAX_STEPS_PER_PHASE`] per phase are grouped. The data's fields:
+//! `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use serde::Serialize;
 
-use super::page_legend::legend;
+use super::formulas;
+use super::legend::legend;
 use super::wave_legend;
 use crate::comm::trace::Event;
 use crate::error::Error;
@@ -43,20 +45,20 @@ pub const MAX_PAGE_CELLS_SIDE: usize = svg::MAX_PICTURE_CELLS_SIDE;
 /// walk cells).
 pub const MAX_STEPS_PER_PHASE: usize = 100;
 
-const CSS: &str = include_str!("page/page.css");
+const CSS: &str = include_str!("page.css");
 /// The page's script, in parts that share one scope (each part reads what the parts before it
 /// defined): the data, the engines' formulas and the grid's geometry, the walk's rule, the
 /// side panel's texts, the cell inspector, the wave engine's texts, the prediction mode, the
 /// view (projector mode and the text's sizes), and the player's controls.
 const SCRIPT: [&str; 8] = [
-    include_str!("page/model.js"),
-    include_str!("page/walk.js"),
-    include_str!("page/panel.js"),
-    include_str!("page/inspect.js"),
-    include_str!("page/wave.js"),
-    include_str!("page/quiz.js"),
-    include_str!("page/view.js"),
-    include_str!("page/player.js"),
+    include_str!("model.js"),
+    include_str!("walk.js"),
+    include_str!("panel.js"),
+    include_str!("inspect.js"),
+    include_str!("wave.js"),
+    include_str!("quiz.js"),
+    include_str!("view.js"),
+    include_str!("player.js"),
 ];
 
 /// The refusal for a matrix too large for a diagonal engine's page, or `None`.
@@ -410,7 +412,7 @@ pub fn render(
     };
     let intro: String = intro
         .iter()
-        .map(|p| format!("<p>{}</p>", words::html(p)))
+        .map(|p| format!("<p>{}</p>", formulas::html(p)))
         .collect();
     let (verdict, note, heading) = match picture.wave {
         Some(_) => (

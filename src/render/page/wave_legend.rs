@@ -1,9 +1,11 @@
-//! The legends of a wave run's marks: the picture's legend keys and the page's legend with a
-//! small sample of each mark, both in the words of `shown::wave_words`.
+//! The page's legend of a wave run: a swatch per rank, then what every mark of the wave's page
+//! means, each key after a small sample of its mark, in the words of `shown::wave_words` that the
+//! wave's picture uses too.
 
 use std::fmt::Write as _;
 
-use super::page_legend::{message_sample, sample};
+use super::formulas;
+use super::legend::{message_sample, sample};
 use crate::render::drawn::style::{
     self, hex, rank_colour, rank_ink, DIAGONAL_COLOUR, RANK_COLOURS,
 };
@@ -94,7 +96,7 @@ pub(super) fn page_legend(p: &Picture, w: &Wavefronts) -> String {
             ],
             "",
         )]),
-        &words::html(SLIDE_WORDS),
+        &formulas::html(SLIDE_WORDS),
     );
     key(
         message_sample(&ink),
@@ -106,19 +108,19 @@ pub(super) fn page_legend(p: &Picture, w: &Wavefronts) -> String {
         String::new(),
         &format!(
             "{}; shown in the cell wherever the cell has room (else hover over it)",
-            words::html(cell_words(p.problem))
+            formulas::html(cell_words(p.problem))
         ),
     );
     key(
         String::new(),
         &format!(
             "traceback walk {}; a disc on a match: {}; a hop: {}",
-            words::html(&walk_words(p.problem, p.swapped)),
-            words::html(MATCH_WORDS),
-            words::html(words::hop(p.problem))
+            formulas::html(&walk_words(p.problem, p.swapped)),
+            formulas::html(MATCH_WORDS),
+            formulas::html(words::hop(p.problem))
         ),
     );
-    key(String::new(), &words::html(words::end(p.problem)));
+    key(String::new(), &formulas::html(words::end(p.problem)));
     key(
         String::new(),
         "counters: cells each rank has reached, and messages it has sent and received, up to \
