@@ -3,6 +3,7 @@
 //! `wave_legend`, their words set for HTML by `formulas`), and its style sheet and script, the
 //! `page.css` and `*.js` files of this folder, compiled in.
 
+mod data;
 mod formulas;
 pub mod html;
 mod legend;
