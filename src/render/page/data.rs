@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::comm::trace::Event;
 use crate::engines::bands::BandPlan;
 use crate::error::Error;
-use crate::render::drawn::bands_picture::Detail;
+use crate::render::drawn::bands_layout::Detail;
 use crate::render::drawn::style::{hex, rank_colour, RANK_COLOURS};
 use crate::render::shown::hops::{self, Hop};
 use crate::render::shown::lesson;
