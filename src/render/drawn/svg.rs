@@ -44,10 +44,10 @@ pub fn render_grid(picture: &Picture) -> Result<String, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::comm::protocol::Kind;
     use crate::comm::trace::Event;
     use crate::engines::diagonal::schedule::Schedule;
-    use crate::render::shown::hops::Hop;
+    use crate::render::shown::hops::tests::hop_events;
+    use crate::render::shown::picture::tests::solved;
     use crate::render::shown::picture::{display_bytes, predicted_messages};
     use lcs_core::alignment::expand;
     use lcs_core::problem::Problem;
@@ -225,15 +225,7 @@ mod tests {
     fn solve(x: &[u8], y: &[u8], s: &Schedule) -> Solved {
         let values = lcs_core::reference::full_table(x, y);
         let path = lcs_core::reference::walk_path(x, y, &values);
-        let mut events = Vec::new();
-        for (t, w) in path.windows(2).enumerate() {
-            let (from, to) = (s.cell_proc(w[0].0, w[0].1), s.cell_proc(w[1].0, w[1].1));
-            if from != to {
-                // The next cell, then the path so far: one move per cell walked.
-                let bytes = Hop::bytes_for(t + 1);
-                events.push(Event::new(Kind::Traceback, from, to, Some(w[1]), bytes));
-            }
-        }
+        let events = hop_events(s, &path);
         (values, path, events)
     }
 
@@ -241,30 +233,20 @@ mod tests {
     fn solved_picture_shows_values_bytes_walk_and_hops() {
         let (x, y) = (b"GAC\x01A".as_slice(), b"AGCAT\x01GA".as_slice());
         let s = Schedule::new(x.len(), y.len(), 3);
-        let (values, path, hop_events) = solve(x, y, &s);
+        let (values, path, traceback) = solve(x, y, &s);
         let mut messages = predicted_messages(&s);
-        messages.extend(hop_events.iter().copied());
+        messages.extend(traceback.iter().copied());
         let svg = render(&Picture {
-            schedule: &s,
-            problem: Problem::Lcs,
-            x: Some(x),
-            y: Some(y),
-            values: Some(&values),
-            messages: &messages,
-            path: &path,
             swapped: true,
-            answer: None,
             title: "solve".into(),
             legend: vec!["traceback hops: 2".into()],
-            bands: None,
-            spans: &[],
-            wave: None,
+            ..solved(&s, Problem::Lcs, (x, y), &values, &messages, &path)
         })
         .unwrap();
         let parsed = Parsed::new(&svg);
         assert_eq!(
             parsed.marks("message").len(),
-            messages.len() - hop_events.len()
+            messages.len() - traceback.len()
         );
         assert_eq!(
             parsed.texts("col-byte"),
@@ -302,9 +284,9 @@ mod tests {
         assert_eq!(places, (1..=lcs_len).rev().collect::<Vec<_>>());
         // Hops: one thick arrow per traceback message, on its step, with its payload.
         let hops = parsed.marks("hop");
-        assert_eq!(hops.len(), hop_events.len());
+        assert_eq!(hops.len(), traceback.len());
         assert!(!hops.is_empty(), "this walk crosses ranks");
-        for (h, e) in hops.iter().zip(&hop_events) {
+        for (h, e) in hops.iter().zip(&traceback) {
             let t = num_attr(h, "data-t");
             assert_eq!(Some(path[t + 1]), e.cell());
             assert_eq!(num_attr(h, "data-from"), e.from);
@@ -339,28 +321,12 @@ mod tests {
         let answer = Answer::new(Problem::Edit, &pair, &path);
         let walk = crate::render::shown::hops::tests::cells(&path, x.len(), y.len());
         let mut messages = predicted_messages(&s);
-        for (t, w) in walk.windows(2).enumerate() {
-            let (from, to) = (s.cell_proc(w[0].0, w[0].1), s.cell_proc(w[1].0, w[1].1));
-            if from != to {
-                let bytes = Hop::bytes_for(t + 1);
-                messages.push(Event::new(Kind::Traceback, from, to, Some(w[1]), bytes));
-            }
-        }
+        messages.extend(hop_events(&s, &walk));
         let svg = render(&Picture {
-            schedule: &s,
-            problem: Problem::Edit,
-            x: Some(x),
-            y: Some(y),
-            values: Some(&values),
-            messages: &messages,
-            path: &walk,
             swapped: true,
             answer: Some(&answer),
             title: "Edit distance".into(),
-            legend: vec![],
-            bands: None,
-            spans: &[],
-            wave: None,
+            ..solved(&s, Problem::Edit, (x, y), &values, &messages, &walk)
         })
         .unwrap();
         let parsed = Parsed::new(&svg);

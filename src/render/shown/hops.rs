@@ -111,6 +111,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::comm::trace::Event;
     use crate::engines::diagonal::schedule::Schedule;
+    use crate::render::shown::picture::tests::solved;
 
     #[test]
     fn hops_off_the_walk_are_internal_errors() {
@@ -119,23 +120,21 @@ pub(crate) mod tests {
         let values = lcs_core::reference::full_table(x, y);
         let path = lcs_core::reference::walk_path(x, y, &values);
         let stray = [Event::new(Kind::Traceback, 0, 1, Some((3, 0)), 16)];
-        let picture = Picture {
-            schedule: &s,
-            problem: Problem::Lcs,
-            x: Some(x),
-            y: Some(y),
-            values: Some(&values),
-            messages: &stray,
-            path: &path,
-            swapped: false,
-            answer: None,
-            title: String::new(),
-            legend: vec![],
-            bands: None,
-            spans: &[],
-            wave: None,
-        };
+        let picture = solved(&s, Problem::Lcs, (x, y), &values, &stray, &path);
         assert!(matches!(hops(&picture), Err(Error::Internal(_))));
+    }
+
+    /// The traceback messages a run on `s` sends along `walk`: one for each step onto another
+    /// rank's cell, carrying the next cell and the path so far (a move per cell walked).
+    pub(crate) fn hop_events(s: &Schedule, walk: &[(usize, usize)]) -> Vec<Event> {
+        walk.windows(2)
+            .enumerate()
+            .filter_map(|(t, w)| {
+                let (from, to) = (s.cell_proc(w[0].0, w[0].1), s.cell_proc(w[1].0, w[1].1));
+                let bytes = Hop::bytes_for(t + 1);
+                (from != to).then(|| Event::new(Kind::Traceback, from, to, Some(w[1]), bytes))
+            })
+            .collect()
     }
 
     /// The cells a finished `path` walks through from `(m-1, n-1)`, in walk order.
@@ -158,32 +157,12 @@ pub(crate) mod tests {
         let values = reference::full_table_of(Problem::Edit, x, y);
         let path = reference::align(Problem::Edit, x, y);
         let walk = cells(&path, x.len(), y.len());
-        let events: Vec<Event> = walk
-            .windows(2)
-            .enumerate()
-            .filter_map(|(t, w)| {
-                let (from, to) = (s.cell_proc(w[0].0, w[0].1), s.cell_proc(w[1].0, w[1].1));
-                let bytes = Hop::bytes_for(t + 1);
-                (from != to).then(|| Event::new(Kind::Traceback, from, to, Some(w[1]), bytes))
-            })
-            .collect();
+        let events = hop_events(&s, &walk);
         assert!(!events.is_empty(), "this walk crosses ranks");
         for swapped in [false, true] {
             let picture = Picture {
-                schedule: &s,
-                problem: Problem::Edit,
-                x: Some(x),
-                y: Some(y),
-                values: Some(&values),
-                messages: &events,
-                path: &walk,
                 swapped,
-                answer: None,
-                title: String::new(),
-                legend: vec![],
-                bands: None,
-                spans: &[],
-                wave: None,
+                ..solved(&s, Problem::Edit, (x, y), &values, &events, &walk)
             };
             let hops = hops(&picture).unwrap();
             assert_eq!(hops.len(), events.len());
@@ -200,22 +179,7 @@ pub(crate) mod tests {
             }
         }
         // kitten -> sitting ends with the g of sitting alone, then the n matched.
-        let picture = Picture {
-            schedule: &s,
-            problem: Problem::Edit,
-            x: Some(x),
-            y: Some(y),
-            values: Some(&values),
-            messages: &[],
-            path: &walk,
-            swapped: false,
-            answer: None,
-            title: String::new(),
-            legend: vec![],
-            bands: None,
-            spans: &[],
-            wave: None,
-        };
+        let picture = solved(&s, Problem::Edit, (x, y), &values, &[], &walk);
         let two = walked(&picture, 2).unwrap();
         assert_eq!(Alignment::of_path(&two, false).cigar(), "1=1D");
     }

@@ -259,8 +259,28 @@ pub(in crate::render) fn is_match(p: &Picture, i: usize, j: usize) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A picture of `s` with the sequences, values, messages and walk of a solved run, and no
+    /// answer, title or legend.
+    pub(crate) fn solved<'a>(
+        s: &'a Schedule,
+        problem: Problem,
+        (x, y): (&'a [u8], &'a [u8]),
+        values: &'a [Vec<u32>],
+        messages: &'a [Event],
+        path: &'a [(usize, usize)],
+    ) -> Picture<'a> {
+        Picture {
+            problem,
+            x: Some(x),
+            y: Some(y),
+            values: Some(values),
+            path,
+            ..Picture::of_schedule(s, messages, String::new(), vec![])
+        }
+    }
 
     #[test]
     fn predicted_messages_match_the_schedule() {
@@ -305,20 +325,9 @@ mod tests {
     fn mismatched_parts_are_internal_errors() {
         let s = Schedule::new(2, 3, 2);
         let base = Picture {
-            schedule: &s,
-            problem: Problem::Lcs,
             x: Some(b"ab"),
             y: Some(b"abc"),
-            values: None,
-            messages: &[],
-            path: &[],
-            swapped: false,
-            answer: None,
-            title: String::new(),
-            legend: vec![],
-            bands: None,
-            spans: &[],
-            wave: None,
+            ..Picture::of_schedule(&s, &[], String::new(), vec![])
         };
         assert!(check(&base).is_ok());
         let short_y = Picture {
@@ -327,20 +336,8 @@ mod tests {
         };
         assert!(matches!(check(&short_y), Err(Error::Internal(_))));
         let outside = Picture {
-            schedule: &s,
-            problem: Problem::Lcs,
-            x: None,
-            y: None,
-            values: None,
-            messages: &[],
             path: &[(2, 0)],
-            swapped: false,
-            answer: None,
-            title: String::new(),
-            legend: vec![],
-            bands: None,
-            spans: &[],
-            wave: None,
+            ..Picture::of_schedule(&s, &[], String::new(), vec![])
         };
         assert!(matches!(check(&outside), Err(Error::Internal(_))));
     }
