@@ -98,7 +98,7 @@ pub fn render(
     let title = escape(&picture.title);
     let variables = style::css_variables();
     let legend = match picture.wave {
-        Some(w) => wave_legend::page_legend(picture, w),
+        Some(w) => wave_legend::legend(picture, w),
         None => legend(picture, report.is_some()),
     };
     let found = words::found_label(picture.problem);

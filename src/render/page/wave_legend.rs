@@ -2,13 +2,9 @@
 //! means, each key after a small sample of its mark, in the words of `shown::wave_words` that the
 //! wave's picture uses too.
 
-use std::fmt::Write as _;
-
 use super::formulas;
-use super::legend::{message_sample, sample};
-use crate::render::drawn::style::{
-    self, hex, rank_colour, rank_ink, DIAGONAL_COLOUR, RANK_COLOURS,
-};
+use super::legend::{message_sample, sample, square, Legend};
+use crate::render::drawn::style::{self, hex, rank_colour, rank_ink, DIAGONAL_COLOUR};
 use crate::render::drawn::xml::escape;
 use crate::render::shown::picture::Picture;
 use crate::render::shown::wave_words::{
@@ -18,44 +14,22 @@ use crate::render::shown::wavefront::Wavefronts;
 use crate::render::shown::words;
 
 /// The page's legend: a swatch per rank, then what every mark of the wave's page means.
-pub(super) fn page_legend(p: &Picture, w: &Wavefronts) -> String {
-    let mut out = String::from("<ul class=\"ranks\">");
-    for k in 0..w.ranks {
-        let _ = write!(
-            out,
-            "<li><span class=\"swatch\" style=\"background-color:{}\"></span>p{k}</li>",
-            hex(rank_colour(k % RANK_COLOURS))
-        );
-    }
-    out.push_str("</ul>\n<ul class=\"keys\">\n");
+pub(super) fn legend(p: &Picture, w: &Wavefronts) -> String {
+    let mut legend = Legend::new(w.ranks, false);
     let ink = hex(rank_ink(0));
     let colour = hex(rank_colour(0));
     let diag = hex(DIAGONAL_COLOUR);
-    let mut key = |sample_svg: String, text: &str| {
-        let _ = writeln!(out, "<li>{sample_svg}<span>{text}</span></li>");
-    };
-    let square = |fill: &str, stroke: &str| {
-        sample(&[(
-            "rect",
-            &[
-                ("x", "8"),
-                ("y", "1"),
-                ("width", "16"),
-                ("height", "16"),
-                ("fill", fill),
-                ("stroke", stroke),
-            ],
-            "",
-        )])
-    };
-    key(
-        square(&hex(style::PENDING_COLOUR), "none"),
+    legend.key(
+        &square(&[("fill", &hex(style::PENDING_COLOUR)), ("stroke", "none")]),
         "grey cell: not reached yet at this step; a coloured cell was reached by the rank that \
          owned its diagonal at that step",
     );
-    key(square("#ffffff", "#b0b0b0"), &escape(&unreached_words(w)));
-    key(
-        sample(&[
+    legend.key(
+        &square(&[("fill", "#ffffff"), ("stroke", "#b0b0b0")]),
+        &escape(&unreached_words(w)),
+    );
+    legend.key(
+        &sample(&[
             (
                 "path",
                 &[
@@ -82,8 +56,8 @@ pub(super) fn page_legend(p: &Picture, w: &Wavefronts) -> String {
         "the front of this step: through the furthest point <code>F[s][k]</code> of every \
          diagonal <code>k = j − i</code> it reaches, a point each in its owner's colour",
     );
-    key(
-        sample(&[(
+    legend.key(
+        &sample(&[(
             "line",
             &[
                 ("x1", "6"),
@@ -98,21 +72,21 @@ pub(super) fn page_legend(p: &Picture, w: &Wavefronts) -> String {
         )]),
         &formulas::html(SLIDE_WORDS),
     );
-    key(
-        message_sample(&ink),
+    legend.key(
+        &message_sample(&ink),
         "halo message, in the sender's ink, in the lane under the grid: after each step every \
          rank sends each neighbour one message (a header of 16 bytes, then 4 bytes per value: \
          the furthest rows the neighbour reads next), empty when it has nothing to pass",
     );
-    key(
-        String::new(),
+    legend.key(
+        "",
         &format!(
             "{}; shown in the cell wherever the cell has room (else hover over it)",
             formulas::html(cell_words(p.problem))
         ),
     );
-    key(
-        String::new(),
+    legend.key(
+        "",
         &format!(
             "traceback walk {}; a disc on a match: {}; a hop: {}",
             formulas::html(&walk_words(p.problem, p.swapped)),
@@ -120,17 +94,6 @@ pub(super) fn page_legend(p: &Picture, w: &Wavefronts) -> String {
             formulas::html(words::hop(p.problem))
         ),
     );
-    key(String::new(), &formulas::html(words::end(p.problem)));
-    key(
-        String::new(),
-        "counters: cells each rank has reached, and messages it has sent and received, up to \
-         this step (every kind)",
-    );
-    key(
-        String::new(),
-        "keys: &#x2190; &#x2192; step, space plays or pauses, Home and End jump, p projector, \
-         s the side panel; hover over a cell for its diagonal, its step and its rank",
-    );
-    out.push_str("</ul>\n");
-    out
+    legend.key("", &formulas::html(words::end(p.problem)));
+    legend.finish("reached", "its diagonal, its step and its rank")
 }
