@@ -79,6 +79,10 @@ impl Geometry for BandsLayout {
         (self.x(j) + 0.5 * self.cell_w, self.y(i) + 0.5 * self.cell_h)
     }
 
+    fn value_px(&self) -> f64 {
+        self.value_px
+    }
+
     fn side(&self) -> f64 {
         self.cell_w.min(self.cell_h)
     }

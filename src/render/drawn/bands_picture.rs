@@ -10,10 +10,11 @@
 //! `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use super::bands_layout::{BandsLayout, Detail, GAP};
+use super::grid::{self, CellText};
 use super::layout::{Geometry, LEGEND_PX, MARGIN};
 use super::style::{hex, rank_colour, DIAGONAL_COLOUR, TEXT_COLOUR};
 use super::xml::{num, SvgWriter};
-use super::{grid, timeline, title, walk};
+use super::{timeline, title, walk};
 use crate::comm::protocol::Kind;
 use crate::comm::trace::MAX_TRACE_CELLS;
 use crate::error::Error;
@@ -399,51 +400,18 @@ fn stages(out: &mut SvgWriter, pipe: &Pipeline, l: &BandsLayout) {
     out.close("g");
 }
 
+/// Each cell's text (its value, or its owner) with the stage at which it is computed.
 fn cell_texts(out: &mut SvgWriter, p: &Picture, pipe: &Pipeline, l: &BandsLayout) {
     if !l.cell_text {
         return;
     }
-    out.group("cell-texts");
-    let on_walk: std::collections::HashSet<(usize, usize)> = p.path.iter().copied().collect();
-    for i in 0..pipe.rows() {
-        for j in 0..pipe.cols() {
-            let owner = p.owner(i, j);
-            let text = match p.values {
-                Some(v) => v[i][j].to_string(),
-                None => format!("p{owner}"),
-            };
-            let disc =
-                on_walk.contains(&(i, j)) && crate::render::shown::picture::is_match(p, i, j);
-            let (cx, cy) = l.centre(i, j);
-            let mut attrs = vec![
-                ("class", "cell-text".to_owned()),
-                ("data-i", i.to_string()),
-                ("data-j", j.to_string()),
-                ("data-unit", (owner + i / pipe.batch()).to_string()),
-                ("x", num(cx)),
-                ("y", num(cy)),
-                ("font-size", num(l.value_px)),
-                ("text-anchor", "middle".into()),
-                ("dominant-baseline", "central".into()),
-            ];
-            if disc {
-                attrs.extend([
-                    ("data-disc", "1".to_owned()),
-                    ("fill", "#ffffff".into()),
-                    ("font-weight", "bold".into()),
-                ]);
-            } else {
-                attrs.extend([
-                    ("fill", hex(TEXT_COLOUR)),
-                    ("stroke", hex(rank_colour(owner))),
-                    ("stroke-width", "4".into()),
-                    ("paint-order", "stroke".into()),
-                ]);
-            }
-            out.text(&attrs, &text);
-        }
-    }
-    out.close("g");
+    grid::texts(out, p, l, (pipe.rows(), pipe.cols()), |i, j| {
+        let owner = p.owner(i, j);
+        Some(CellText {
+            unit: Some(owner + i / pipe.batch()),
+            ..CellText::of(p, owner, i, j)
+        })
+    });
 }
 
 /// One arrow per message of carries, at the batch's middle row: from the sender's last column

@@ -56,11 +56,13 @@ pub(super) const LEGEND_LINE: f64 = 18.0;
 const LEGEND_WIDTH: f64 = 400.0;
 pub(super) const SWATCH: f64 = 15.0;
 
-/// Where the walk's marks go in a grid of cells, square (the diagonal schedule's [`Layout`]) or
-/// not (the bands' grid).
+/// Where the walk's marks and the cells' texts go in a grid of cells, square (the diagonal
+/// schedule's [`Layout`]) or not (the bands' grid).
 pub(super) trait Geometry {
     /// The centre of cell `(i, j)`.
     fn centre(&self, i: usize, j: usize) -> (f64, f64);
+    /// The size of a cell's text.
+    fn value_px(&self) -> f64;
     /// The smaller side of a cell.
     fn side(&self) -> f64;
     fn walk_width(&self) -> f64;
@@ -77,6 +79,10 @@ pub(super) trait Geometry {
 impl Geometry for Layout {
     fn centre(&self, i: usize, j: usize) -> (f64, f64) {
         self.at(i, j, 0.0, 0.0)
+    }
+
+    fn value_px(&self) -> f64 {
+        self.value_px
     }
 
     fn side(&self) -> f64 {

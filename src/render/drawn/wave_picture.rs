@@ -13,12 +13,13 @@
 
 use std::fmt::Write as _;
 
+use super::grid::{self, CellText};
 use super::layout::{Layout, MARGIN};
 use super::marks::{background, defs};
 use super::style::{self, hex, rank_colour, rank_ink, DIAGONAL_COLOUR, TEXT_COLOUR};
 use super::walk;
 use super::xml::{num, SvgWriter};
-use super::{grid, legend_keys, title};
+use super::{legend_keys, title};
 use crate::error::Error;
 use crate::render::shown::hops::hops;
 use crate::render::shown::picture::{check, Picture};
@@ -268,8 +269,11 @@ fn cell_texts(out: &mut SvgWriter, p: &Picture, w: &Wavefronts, l: &Layout) {
         return;
     }
     grid::texts(out, p, l, (w.rows, w.cols), |i, j| {
-        w.owner(i, j)
-            .map(|owner| (owner, w.cost_of(i, j).to_string()))
+        w.owner(i, j).map(|owner| CellText {
+            owner,
+            text: w.cost_of(i, j).to_string(),
+            unit: None,
+        })
     });
 }
 
