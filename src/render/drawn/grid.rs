@@ -5,14 +5,12 @@
 //! classed and tagged with what it means
 //! (`docs/classroom.md#the-pictures-marks-and-the-pages-data`).
 
-use std::fmt::Write as _;
-
 use super::layout::{Geometry, Layout, AXIS_PX};
 use super::style::{
     hex, rank_colour, rank_hatch, rank_ink, DIAGONAL_COLOUR, FAINT_TEXT_COLOUR, RANK_COLOURS,
     TEXT_COLOUR,
 };
-use super::xml::{num, SvgWriter};
+use super::xml::{num, polyline, SvgWriter};
 use crate::render::shown::picture::{byte_label, is_match, Arrow, Picture};
 
 pub(super) fn axes(out: &mut SvgWriter, p: &Picture, l: &Layout) {
@@ -277,18 +275,11 @@ pub(super) fn diagonal_outlines(out: &mut SvgWriter, p: &Picture, l: &Layout) {
             points.push((j0 - k, i0 + k + 1.0));
             points.push((j0 - k, i0 + k));
         }
-        let mut path = String::new();
-        for (k, (x, y)) in points.iter().enumerate() {
-            let (px, py) = (l.grid_x + x * l.cell, l.grid_y + y * l.cell);
-            let _ = write!(
-                path,
-                "{}{},{} ",
-                if k == 0 { "M" } else { "L" },
-                num(px),
-                num(py)
-            );
-        }
-        path.push('z');
+        let corners: Vec<(f64, f64)> = points
+            .iter()
+            .map(|(x, y)| (l.grid_x + x * l.cell, l.grid_y + y * l.cell))
+            .collect();
+        let path = polyline(&corners) + " z";
         out.leaf(
             "path",
             &[

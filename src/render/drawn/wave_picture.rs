@@ -11,14 +11,12 @@
 //!
 //! Limited, as the diagonal engine's, to [`MAX_WAVE_SIDE`] cells a side.
 
-use std::fmt::Write as _;
-
 use super::grid::{self, CellText};
 use super::layout::{Layout, MARGIN};
 use super::marks::{background, defs};
 use super::style::{self, hex, rank_colour, rank_ink, DIAGONAL_COLOUR, TEXT_COLOUR};
 use super::walk;
-use super::xml::{num, SvgWriter};
+use super::xml::{num, polyline, SvgWriter};
 use super::{legend_keys, title};
 use crate::error::Error;
 use crate::render::shown::hops::hops;
@@ -216,23 +214,17 @@ fn fronts(out: &mut SvgWriter, w: &Wavefronts, l: &Layout) {
                 ("visibility", "hidden".into()),
             ],
         );
-        let mut d = String::new();
-        for (q, p) in step.points.iter().enumerate() {
-            let (x, y) = corner(l, p.end, p.end + p.k);
-            let _ = write!(
-                d,
-                "{}{},{} ",
-                if q == 0 { "M" } else { "L" },
-                num(x),
-                num(y)
-            );
-        }
+        let ends: Vec<(f64, f64)> = step
+            .points
+            .iter()
+            .map(|p| corner(l, p.end, p.end + p.k))
+            .collect();
         out.leaf(
             "path",
             &[
                 ("class", "front-line".into()),
                 ("data-unit", t.to_string()),
-                ("d", d.trim_end().to_owned()),
+                ("d", polyline(&ends)),
                 ("fill", "none".into()),
                 ("stroke", hex(DIAGONAL_COLOUR)),
                 ("stroke-width", "3".into()),

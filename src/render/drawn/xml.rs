@@ -37,6 +37,16 @@ pub fn num(v: f64) -> String {
     }
 }
 
+/// A path's `d` through `points`, in straight lines from each to the next (`M x,y L x,y …`).
+pub fn polyline(points: &[(f64, f64)]) -> String {
+    let steps: Vec<String> = points
+        .iter()
+        .enumerate()
+        .map(|(k, &(x, y))| format!("{}{},{}", if k == 0 { "M" } else { "L" }, num(x), num(y)))
+        .collect();
+    steps.join(" ")
+}
+
 /// An SVG document (or fragment) being written: each element on a line of its own, every
 /// attribute value and text escaped.
 #[derive(Default)]
@@ -136,6 +146,12 @@ mod tests {
             "<g class=\"a&quot;b\">\n<text x=\"1\">x &lt; y</text>\n<title>&amp;</title>\n\
              <rect width=\"2.5\" height=\"0\"/>\n</g>\n"
         );
+    }
+
+    #[test]
+    fn a_polyline_moves_then_draws() {
+        assert_eq!(polyline(&[(1.0, 2.5), (3.0, 4.0)]), "M1,2.5 L3,4");
+        assert_eq!(polyline(&[]), "");
     }
 
     #[test]
