@@ -14,7 +14,7 @@ use super::grid::{self, CellText};
 use super::layout::{Geometry, LEGEND_PX, MARGIN};
 use super::style::{hex, rank_colour, DIAGONAL_COLOUR, TEXT_COLOUR};
 use super::xml::{num, SvgWriter};
-use super::{timeline, title, walk};
+use super::{marks, timeline, title, walk};
 use crate::comm::protocol::Kind;
 use crate::comm::trace::MAX_TRACE_CELLS;
 use crate::error::Error;
@@ -104,21 +104,15 @@ fn draw(p: &Picture, full: bool) -> Result<String, Error> {
     let legend_y = tl.bottom() + 24.0;
     let height = (legend_y + legend.len() as f64 * 20.0 + MARGIN).ceil();
     let mut out = SvgWriter::new();
-    let mut root = vec![
-        ("xmlns", "http://www.w3.org/2000/svg".to_owned()),
-        ("width", num(width)),
-        ("height", num(height)),
-        ("viewBox", format!("0 0 {} {}", num(width), num(height))),
-        ("font-family", super::style::FONT_FAMILY.into()),
-        ("class", "lcs-picture bands-picture".into()),
-        ("data-rows", pipe.rows().to_string()),
-        ("data-cols", pipe.cols().to_string()),
-        ("data-ranks", pipe.ranks().to_string()),
-    ];
-    root.extend(l.root_attributes());
-    out.open("svg", &root);
-    super::marks::defs(&mut out, l.side().max(20.0), pipe.active_ranks());
-    super::marks::background(&mut out);
+    marks::root(
+        &mut out,
+        (width, height),
+        "lcs-picture bands-picture",
+        (pipe.rows(), pipe.cols(), pipe.ranks()),
+        &l.root_attributes(),
+    );
+    marks::defs(&mut out, l.side().max(20.0), pipe.active_ranks());
+    marks::background(&mut out);
     if full {
         // No swap note: the layout keeps no line for one.
         title::line(&mut out, p);

@@ -15,9 +15,8 @@
 //! `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use super::layout::Layout;
-use super::marks::{background, defs};
-use super::style;
-use super::xml::{num, SvgWriter};
+use super::marks::{background, defs, root};
+use super::xml::SvgWriter;
 use super::{grid, legend, legend_keys, title, walk};
 use crate::engines::diagonal::schedule::Schedule;
 use crate::error::Error;
@@ -52,26 +51,12 @@ pub(super) fn draw(p: &Picture, full: bool) -> Result<String, Error> {
         legend_keys::diagonal(p, cell_text, &hops)
     });
     let mut out = SvgWriter::new();
-    out.open(
-        "svg",
-        &[
-            ("xmlns", "http://www.w3.org/2000/svg".into()),
-            ("width", layout.width.to_string()),
-            ("height", layout.height.to_string()),
-            ("viewBox", format!("0 0 {} {}", layout.width, layout.height)),
-            ("font-family", style::FONT_FAMILY.into()),
-            ("class", "lcs-picture".into()),
-            ("data-rows", p.schedule.rows().to_string()),
-            ("data-cols", p.schedule.cols().to_string()),
-            ("data-ranks", p.schedule.ranks().to_string()),
-            // The grid's geometry, from which the page finds the cell under the mouse.
-            ("data-grid-x", num(layout.grid_x)),
-            ("data-grid-y", num(layout.grid_y)),
-            ("data-cell-w", num(layout.cell)),
-            ("data-cell-h", num(layout.cell)),
-            ("data-gap", "0".into()),
-            ("data-detail", "cells".into()),
-        ],
+    root(
+        &mut out,
+        (layout.width, layout.height),
+        "lcs-picture",
+        (p.schedule.rows(), p.schedule.cols(), p.schedule.ranks()),
+        &layout.root_attributes(),
     );
     defs(&mut out, layout.cell, p.schedule.working_ranks());
     background(&mut out);

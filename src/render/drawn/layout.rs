@@ -5,6 +5,7 @@
 //! read positions from here, so a picture's geometry is decided in one place.
 
 use super::style;
+use super::xml::num;
 use crate::render::shown::picture::Picture;
 use lcs_core::alignment::shorten;
 use lcs_core::problem::Problem;
@@ -272,6 +273,18 @@ impl Layout {
             legend_y,
             legend,
         }
+    }
+
+    /// The grid's geometry, as the page reads it from the picture's root.
+    pub(super) fn root_attributes(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("data-grid-x", num(self.grid_x)),
+            ("data-grid-y", num(self.grid_y)),
+            ("data-cell-w", num(self.cell)),
+            ("data-cell-h", num(self.cell)),
+            ("data-gap", "0".into()),
+            ("data-detail", "cells".into()),
+        ]
     }
 
     /// Top-left corner of cell `(i, j)`.

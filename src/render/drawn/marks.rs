@@ -1,11 +1,37 @@
-//! Marks every classroom picture refers to: the arrowheads (a message's in its sender's ink,
-//! edged in white like its shaft) and the hatchings of ranks beyond the twelve colours, in the
-//! picture's `<defs>`; and the white background every picture is drawn on.
+//! What every classroom picture starts with: its root element, which says the picture's size, its
+//! matrix's sizes and the grid's geometry (from which the page finds the cell under the mouse);
+//! the marks its drawings refer to, the arrowheads (a message's in its sender's ink, edged in
+//! white like its shaft) and the hatchings of ranks beyond the twelve colours, in its `<defs>`;
+//! and the white background it is drawn on.
 
 use plotters::style::RGBColor;
 
 use super::style::{self, hex, Hatch, HATCH_COLOUR, HOP_COLOUR, MESSAGE_COLOUR, WALK_COLOUR};
 use super::xml::{num, SvgWriter};
+
+/// Opens the picture's root: `width x height` units, of `class`, showing a `rows x cols` matrix
+/// on `ranks` ranks, then its layout's `geometry` attributes.
+pub(super) fn root(
+    out: &mut SvgWriter,
+    (width, height): (f64, f64),
+    class: &str,
+    (rows, cols, ranks): (usize, usize, usize),
+    geometry: &[(&'static str, String)],
+) {
+    let mut attrs = vec![
+        ("xmlns", "http://www.w3.org/2000/svg".to_owned()),
+        ("width", num(width)),
+        ("height", num(height)),
+        ("viewBox", format!("0 0 {} {}", num(width), num(height))),
+        ("font-family", style::FONT_FAMILY.into()),
+        ("class", class.into()),
+        ("data-rows", rows.to_string()),
+        ("data-cols", cols.to_string()),
+        ("data-ranks", ranks.to_string()),
+    ];
+    attrs.extend_from_slice(geometry);
+    out.open("svg", &attrs);
+}
 
 /// Arrowheads (a message's in its sender's ink, one per rank up to `ranks`) and hatchings,
 /// sized for cells of `c` pixels.

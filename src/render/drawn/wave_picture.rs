@@ -13,8 +13,8 @@
 
 use super::grid::{self, CellText};
 use super::layout::{Layout, MARGIN};
-use super::marks::{background, defs};
-use super::style::{self, hex, rank_colour, rank_ink, DIAGONAL_COLOUR, TEXT_COLOUR};
+use super::marks::{background, defs, root};
+use super::style::{hex, rank_colour, rank_ink, DIAGONAL_COLOUR, TEXT_COLOUR};
 use super::walk;
 use super::xml::{num, polyline, SvgWriter};
 use super::{legend_keys, title};
@@ -79,26 +79,14 @@ fn draw(p: &Picture, full: bool) -> Result<String, Error> {
         l.width = l.width.max(l.grid_x + lane_w + MARGIN).ceil();
     }
     let mut out = SvgWriter::new();
-    out.open(
-        "svg",
-        &[
-            ("xmlns", "http://www.w3.org/2000/svg".into()),
-            ("width", l.width.to_string()),
-            ("height", l.height.to_string()),
-            ("viewBox", format!("0 0 {} {}", l.width, l.height)),
-            ("font-family", style::FONT_FAMILY.into()),
-            ("class", "lcs-picture wave-picture".into()),
-            ("data-rows", w.rows.to_string()),
-            ("data-cols", w.cols.to_string()),
-            ("data-ranks", w.ranks.to_string()),
-            ("data-grid-x", num(l.grid_x)),
-            ("data-grid-y", num(l.grid_y)),
-            ("data-cell-w", num(l.cell)),
-            ("data-cell-h", num(l.cell)),
-            ("data-gap", "0".into()),
-            ("data-detail", "cells".into()),
-            ("data-lane-y", num(lane_y)),
-        ],
+    let mut geometry = l.root_attributes();
+    geometry.push(("data-lane-y", num(lane_y)));
+    root(
+        &mut out,
+        (l.width, l.height),
+        "lcs-picture wave-picture",
+        (w.rows, w.cols, w.ranks),
+        &geometry,
     );
     defs(&mut out, l.cell, w.ranks);
     background(&mut out);
