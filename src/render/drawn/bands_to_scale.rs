@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use super::marks::arrowhead;
 use super::style::{hex, rank_colour, FAINT_TEXT_COLOUR, MESSAGE_COLOUR, TEXT_COLOUR};
 use super::xml::{num, SvgWriter};
 use crate::engines::bands::BandPlan;
@@ -81,8 +82,8 @@ pub fn render(plan: &BandPlan) -> String {
         ],
     );
     out.open("defs", &[]);
-    out.open(
-        "marker",
+    arrowhead(
+        &mut out,
         &[
             ("id", "carry-head".into()),
             ("viewBox", "0 0 10 10".into()),
@@ -92,15 +93,8 @@ pub fn render(plan: &BandPlan) -> String {
             ("markerHeight", "7".into()),
             ("orient", "auto".into()),
         ],
+        &[("fill", hex(MESSAGE_COLOUR))],
     );
-    out.leaf(
-        "path",
-        &[
-            ("d", "M0,0 L10,5 L0,10 z".into()),
-            ("fill", hex(MESSAGE_COLOUR)),
-        ],
-    );
-    out.close("marker");
     out.close("defs");
     out.leaf(
         "rect",

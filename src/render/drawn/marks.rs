@@ -39,8 +39,8 @@ pub(super) fn defs(out: &mut SvgWriter, c: f64, ranks: usize) {
     out.open("defs", &[]);
     // Heads centred on their point (marker-mid, halfway along a step) or ending at it.
     let head = |out: &mut SvgWriter, id: &str, size: f64, colour: RGBColor, centred: bool| {
-        out.open(
-            "marker",
+        arrowhead(
+            out,
             &[
                 ("id", id.into()),
                 ("viewBox", "0 0 10 10".into()),
@@ -51,12 +51,8 @@ pub(super) fn defs(out: &mut SvgWriter, c: f64, ranks: usize) {
                 ("markerUnits", "userSpaceOnUse".into()),
                 ("orient", "auto".into()),
             ],
+            &[("fill", hex(colour))],
         );
-        out.leaf(
-            "path",
-            &[("d", "M0,0 L10,5 L0,10 z".into()), ("fill", hex(colour))],
-        );
-        out.close("marker");
     };
     head(
         out,
@@ -67,8 +63,8 @@ pub(super) fn defs(out: &mut SvgWriter, c: f64, ranks: usize) {
     );
     // A message's head: its sender's ink edged in white, as its shaft; about three shaft widths long.
     for k in 0..ranks.min(style::RANK_COLOURS) {
-        out.open(
-            "marker",
+        arrowhead(
+            out,
             &[
                 ("id", format!("message-head-{k}")),
                 ("viewBox", "-2 -2 14 14".into()),
@@ -78,17 +74,12 @@ pub(super) fn defs(out: &mut SvgWriter, c: f64, ranks: usize) {
                 ("markerHeight", "3.2".into()),
                 ("orient", "auto".into()),
             ],
-        );
-        out.leaf(
-            "path",
             &[
-                ("d", "M0,0 L10,5 L0,10 z".into()),
                 ("fill", hex(style::rank_ink(k))),
                 ("stroke", "#ffffff".into()),
                 ("stroke-width", "1.2".into()),
             ],
         );
-        out.close("marker");
     }
     head(
         out,
@@ -110,26 +101,47 @@ pub(super) fn defs(out: &mut SvgWriter, c: f64, ranks: usize) {
         (Hatch::Stripes, "M0,8 L8,0"),
         (Hatch::Cross, "M0,8 L8,0 M0,0 L8,8"),
     ] {
-        out.open(
-            "pattern",
-            &[
-                ("id", hatch.id().unwrap_or_default().into()),
-                ("width", "8".into()),
-                ("height", "8".into()),
-                ("patternUnits", "userSpaceOnUse".into()),
-            ],
-        );
-        out.leaf(
-            "path",
-            &[
-                ("d", lines.into()),
-                ("stroke", hex(HATCH_COLOUR)),
-                ("stroke-width", "1.2".into()),
-            ],
-        );
-        out.close("pattern");
+        pattern(out, hatch.id().unwrap_or_default(), 8, |out| {
+            out.leaf(
+                "path",
+                &[
+                    ("d", lines.into()),
+                    ("stroke", hex(HATCH_COLOUR)),
+                    ("stroke-width", "1.2".into()),
+                ],
+            );
+        });
     }
     out.close("defs");
+}
+
+/// An arrowhead: a `marker` element with `attrs` (its id, box, reference point and size)
+/// holding a triangle pointing right in a box of 10 units, painted with `paint`.
+pub(super) fn arrowhead(
+    out: &mut SvgWriter,
+    attrs: &[(&str, String)],
+    paint: &[(&'static str, String)],
+) {
+    out.open("marker", attrs);
+    let mut triangle = vec![("d", "M0,0 L10,5 L0,10 z".to_owned())];
+    triangle.extend_from_slice(paint);
+    out.leaf("path", &triangle);
+    out.close("marker");
+}
+
+/// A tiling `pattern` named `id`, a square of `side` units drawn by `draw`.
+pub(super) fn pattern(out: &mut SvgWriter, id: &str, side: u32, draw: impl FnOnce(&mut SvgWriter)) {
+    out.open(
+        "pattern",
+        &[
+            ("id", id.into()),
+            ("width", side.to_string()),
+            ("height", side.to_string()),
+            ("patternUnits", "userSpaceOnUse".into()),
+        ],
+    );
+    draw(out);
+    out.close("pattern");
 }
 
 /// The white background under everything the picture draws.
