@@ -5,6 +5,8 @@
 //! rows readable), the gap between two bands where their fence stands, and the grid's geometry the
 //! page reads from the picture's root.
 
+use std::ops::Range;
+
 use super::layout::{Geometry, MARGIN, TITLE_PX};
 use super::xml::num;
 use crate::render::shown::pipeline::Pipeline;
@@ -57,6 +59,17 @@ fn cell_sides(pipe: &Pipeline) -> (f64, f64) {
         ((GRID_WIDTH - gaps) / n as f64).min(56.0),
         (GRID_HEIGHT / m as f64).min(56.0),
     )
+}
+
+/// One band's batch of rows: the cells the band computes at one stage, and where they are.
+pub(super) struct Block {
+    pub(super) batch: usize,
+    pub(super) rank: usize,
+    pub(super) rows: Range<usize>,
+    pub(super) x: f64,
+    pub(super) y: f64,
+    pub(super) width: f64,
+    pub(super) height: f64,
 }
 
 /// Positions of a bands grid.
@@ -154,6 +167,26 @@ impl BandsLayout {
         let cols = self.pipe.cols_of(k);
         let left = self.x(cols.start);
         (left, left + cols.len() as f64 * self.cell_w)
+    }
+
+    /// Each band's batch of rows, batch by batch and band by band, with its place.
+    pub(super) fn blocks(&self) -> impl Iterator<Item = Block> + '_ {
+        let pipe = &self.pipe;
+        (0..pipe.batches()).flat_map(move |batch| {
+            (0..pipe.active_ranks()).map(move |rank| {
+                let rows = pipe.batch_rows(batch);
+                let (left, right) = self.band_edges(rank);
+                Block {
+                    batch,
+                    rank,
+                    x: left,
+                    y: self.y(rows.start),
+                    width: right - left,
+                    height: rows.len() as f64 * self.cell_h,
+                    rows,
+                }
+            })
+        })
     }
 
     /// The geometry the page reads from the picture's root.

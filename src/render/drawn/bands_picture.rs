@@ -124,7 +124,7 @@ fn draw(p: &Picture, full: bool) -> Result<String, Error> {
     }
     fences(&mut out, pipe, &l);
     if !full {
-        stages(&mut out, pipe, &l);
+        stages(&mut out, &l);
     }
     // Arrows, the walk and its hops under the cells' texts, whose halo keeps them readable.
     messages(&mut out, p, pipe, &l)?;
@@ -260,28 +260,25 @@ fn cells(out: &mut SvgWriter, p: &Picture, pipe: &Pipeline, l: &BandsLayout) {
 /// One block per band and batch, to scale: the cells a band computes in one go.
 fn blocks(out: &mut SvgWriter, pipe: &Pipeline, l: &BandsLayout) {
     out.group("blocks");
-    for b in 0..pipe.batches() {
-        let rows = pipe.batch_rows(b);
-        for k in 0..pipe.active_ranks() {
-            let cols = pipe.cols_of(k);
-            let (left, right) = l.band_edges(k);
-            out.leaf(
-                "rect",
-                &[
-                    ("class", "block".into()),
-                    ("data-rank", k.to_string()),
-                    ("data-batch", b.to_string()),
-                    ("data-unit", (k + b).to_string()),
-                    ("data-rows", format!("{}..{}", rows.start, rows.end)),
-                    ("data-cols", format!("{}..{}", cols.start, cols.end)),
-                    ("x", num(left)),
-                    ("y", num(l.y(rows.start))),
-                    ("width", num(right - left)),
-                    ("height", num(rows.len() as f64 * l.cell_h)),
-                    ("fill", hex(rank_colour(k))),
-                ],
-            );
-        }
+    for block in l.blocks() {
+        let (k, b, rows) = (block.rank, block.batch, &block.rows);
+        let cols = pipe.cols_of(k);
+        out.leaf(
+            "rect",
+            &[
+                ("class", "block".into()),
+                ("data-rank", k.to_string()),
+                ("data-batch", b.to_string()),
+                ("data-unit", (k + b).to_string()),
+                ("data-rows", format!("{}..{}", rows.start, rows.end)),
+                ("data-cols", format!("{}..{}", cols.start, cols.end)),
+                ("x", num(block.x)),
+                ("y", num(block.y)),
+                ("width", num(block.width)),
+                ("height", num(block.height)),
+                ("fill", hex(rank_colour(k))),
+            ],
+        );
     }
     out.close("g");
 }
@@ -366,30 +363,27 @@ fn fences(out: &mut SvgWriter, pipe: &Pipeline, l: &BandsLayout) {
 }
 
 /// One outline per band and batch, named by its stage (hidden until the page shows it).
-fn stages(out: &mut SvgWriter, pipe: &Pipeline, l: &BandsLayout) {
+fn stages(out: &mut SvgWriter, l: &BandsLayout) {
     out.group("stage-outlines");
-    for b in 0..pipe.batches() {
-        let rows = pipe.batch_rows(b);
-        for k in 0..pipe.active_ranks() {
-            let (left, right) = l.band_edges(k);
-            out.leaf(
-                "rect",
-                &[
-                    ("class", "stage".into()),
-                    ("data-unit", (k + b).to_string()),
-                    ("data-rank", k.to_string()),
-                    ("data-batch", b.to_string()),
-                    ("x", num(left + 1.5)),
-                    ("y", num(l.y(rows.start) + 1.5)),
-                    ("width", num((right - left - 3.0).max(1.0))),
-                    ("height", num((rows.len() as f64 * l.cell_h - 3.0).max(1.0))),
-                    ("fill", "none".into()),
-                    ("stroke", hex(DIAGONAL_COLOUR)),
-                    ("stroke-width", "3".into()),
-                    ("visibility", "hidden".into()),
-                ],
-            );
-        }
+    for block in l.blocks() {
+        let (k, b) = (block.rank, block.batch);
+        out.leaf(
+            "rect",
+            &[
+                ("class", "stage".into()),
+                ("data-unit", (k + b).to_string()),
+                ("data-rank", k.to_string()),
+                ("data-batch", b.to_string()),
+                ("x", num(block.x + 1.5)),
+                ("y", num(block.y + 1.5)),
+                ("width", num((block.width - 3.0).max(1.0))),
+                ("height", num((block.height - 3.0).max(1.0))),
+                ("fill", "none".into()),
+                ("stroke", hex(DIAGONAL_COLOUR)),
+                ("stroke-width", "3".into()),
+                ("visibility", "hidden".into()),
+            ],
+        );
     }
     out.close("g");
 }
