@@ -1,8 +1,8 @@
 //! Where everything of a classroom picture goes: its [`Layout`] (the cell size, the grid's corner,
 //! the axes, how often an index or a diagonal is numbered, the picture's size) and the lines of its
 //! legend (the keys `legend_keys` lists, then the alignment and the picture's own lines), wrapped
-//! to its width by the text-width estimate of [`super::style`]. The drawings only
-//! read positions from here, so a picture's geometry is decided in one place.
+//! to its width by the text-width estimate of [`super::style`]. The drawings only read positions
+//! from here, so a picture's geometry is decided in one place.
 
 use super::style;
 use super::xml::num;

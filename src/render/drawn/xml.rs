@@ -1,9 +1,9 @@
 //! The one way the crate writes markup by hand: [`escape`] for any text put into XML or HTML,
-//! [`num`] for coordinates, and [`SvgWriter`], the writer behind every SVG document the crate makes
-//! (the classroom pictures, the bands picture, the page's legend samples, and the plots, whose
-//! plotters backend writes through it). One writer means one escaping rule and one output form (an
-//! element per line, attributes in the order given, double-quoted), so the tests read every picture
-//! the same way.
+//! [`num`] for coordinates, [`polyline`] for a path through points, and [`SvgWriter`], the writer
+//! behind every SVG document the crate makes (the classroom pictures, the bands picture, the
+//! page's legend samples, and the plots, whose plotters backend writes through it). One writer
+//! means one escaping rule and one output form (an element per line, attributes in the order
+//! given, double-quoted), so the tests read every picture the same way.
 
 use std::fmt::Write as _;
 

@@ -1,7 +1,7 @@
 //! The classroom page: one self-contained HTML file ([`html`]) that plays a schedule or a run
-//! step by step, with its grid drawn by `drawn`, its legend (`legend`, a wave run's in
-//! `wave_legend`, their words set for HTML by `formulas`), and its style sheet and script, the
-//! `page.css` and `*.js` files of this folder, compiled in.
+//! step by step, with its grid drawn by `drawn`, the data its script plays (`data`), its legend
+//! (`legend`, a wave run's in `wave_legend`, their words set for HTML by `formulas`), and its
+//! style sheet and script, the `page.css` and `*.js` files of this folder, compiled in.
 
 mod data;
 mod formulas;
