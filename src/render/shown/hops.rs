@@ -86,7 +86,7 @@ pub fn hops(p: &Picture) -> Result<Vec<Hop>, Error> {
 /// The path of the walk's first `k` cells: the move each makes to the next cell, a diagonal
 /// step being a match when the cell's bytes are equal and a substitution when not (`k` is at
 /// most the walk's length less one; the sequences are known).
-pub(in crate::render) fn walked(p: &Picture, k: usize) -> Result<Path, Error> {
+fn walked(p: &Picture, k: usize) -> Result<Path, Error> {
     let mut path = Path::new();
     for w in p.path.windows(2).take(k) {
         let ((i, j), (a, b)) = (w[0], w[1]);
