@@ -515,7 +515,7 @@ impl ScheduleOptions {
         }
         let method = method(args.engine)?;
         let word = match (args.word, &method) {
-            (None, _) => crate::render::pipeline::ENGINE_WORD,
+            (None, _) => crate::render::shown::pipeline::ENGINE_WORD,
             (Some(w), Method::Bands { .. }) if (1..=64).contains(&w) => w,
             (Some(_), Method::Bands { .. }) => {
                 return Err(Error::Usage(

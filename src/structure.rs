@@ -496,6 +496,45 @@ fn modules_use_only_their_layer_and_those_below() {
     }
 }
 
+/// The stages of `render`, in order: what is shown (the models), where it goes and how it is
+/// drawn, the page. A stage may use itself and the stages before it.
+const RENDER_STAGES: [&str; 3] = ["render::shown", "render::drawn", "render::page"];
+
+fn render_stage(module: &str) -> Option<usize> {
+    RENDER_STAGES.iter().position(|stage| {
+        module
+            .strip_prefix(stage)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with("::"))
+    })
+}
+
+#[test]
+fn render_stages_use_only_those_before_them() {
+    let mpi = Crate::read("mpi_lcs", ".");
+    let graph = mpi.graph();
+    // The scan sees every stage and the uses between them.
+    for stage in RENDER_STAGES {
+        assert!(graph.contains_key(stage), "no module {stage}");
+    }
+    assert!(graph["render::drawn::grid"].contains("render::shown::picture"));
+    assert!(graph["render::page::html"].contains("render::drawn::svg"));
+    assert_eq!(render_stage("render::shown_more"), None);
+    for (module, uses) in &graph {
+        let Some(at) = render_stage(module) else {
+            continue;
+        };
+        for used in uses {
+            let stage = render_stage(used).unwrap_or(0);
+            assert!(
+                stage <= at,
+                "{module} uses {used}: {} may use only {}",
+                RENDER_STAGES[at],
+                RENDER_STAGES[..=at].join(", ")
+            );
+        }
+    }
+}
+
 #[test]
 fn only_the_engines_their_messages_and_the_commands_speak_mpi() {
     let mpi = Crate::read("mpi_lcs", ".");
@@ -560,14 +599,14 @@ fn tests_are_cut_wherever_they_stand() {
 
 #[test]
 fn markup_is_escaped_in_one_place() {
-    // `render::xml::escape` escapes every text put into SVG or HTML (plotters' text too,
+    // `render::drawn::xml::escape` escapes every text put into SVG or HTML (plotters' text too,
     // through the plots' backend): no other code spells an entity out.
     for krate in Crate::both() {
         for (file, text) in krate.texts() {
             let code = without_tests(text);
             let escapes = ["&amp;", "&lt;", "&quot;"].iter().any(|e| code.contains(e));
             assert!(
-                !escapes || file.ends_with("render/xml.rs"),
+                !escapes || file.ends_with("render/drawn/xml.rs"),
                 "{file} escapes markup itself"
             );
         }

@@ -20,12 +20,14 @@ use crate::error::Error;
 use crate::export;
 use crate::options::{Outputs, SolveOptions, DEFAULT_BATCH};
 use crate::provenance::{HostInfo, Provenance};
-use crate::render::html;
-use crate::render::picture::Picture;
-use crate::render::svg;
-use crate::render::wavefront::Wavefronts;
-use crate::render::{bands_picture, pipeline::Pipeline};
-use crate::render::{wave_legend, wave_picture};
+use crate::render::drawn::bands_picture;
+use crate::render::drawn::svg;
+use crate::render::drawn::wave_picture;
+use crate::render::page::html;
+use crate::render::shown::picture::Picture;
+use crate::render::shown::pipeline::Pipeline;
+use crate::render::shown::wave_words;
+use crate::render::shown::wavefront::Wavefronts;
 use crate::report::row::Row;
 use crate::report::Report;
 
@@ -236,7 +238,7 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
             if let Some(w) = &wave {
                 picture.wave = Some(w);
                 picture.title = format!("Wave engine: {}", picture.title);
-                picture.legend = wave_legend::legend_counts(
+                picture.legend = wave_words::legend_counts(
                     w,
                     report.messages.boundary,
                     report.predicted.boundary,

@@ -15,7 +15,7 @@ use plotters_backend::{
     FontStyle, FontTransform,
 };
 
-use crate::render::xml::SvgWriter;
+use crate::render::drawn::xml::SvgWriter;
 
 /// What drawing on a [`SvgBackend`] returns: writing into a string cannot fail.
 pub type BackendResult = Result<(), DrawingErrorKind<Infallible>>;
@@ -241,7 +241,8 @@ impl DrawingBackend for SvgBackend<'_> {
             VPos::Center => "0.5ex",
             VPos::Bottom => "-0.5ex",
         };
-        // Plotters' font sizes are 1.24 times the glyphs' height (see `render::style::font`).
+        // Plotters' font sizes are 1.24 times the glyphs' height (see
+        // `render::drawn::style::font`).
         let mut attrs = vec![
             ("x", x.to_string()),
             ("y", y.to_string()),

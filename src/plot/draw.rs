@@ -8,7 +8,7 @@
 //! Points, bars and the legend's markers are plotters elements of their own (`Mark`), written
 //! through the plots' backend ([`super::backend`]) like everything else plotters draws; a point is
 //! drawn right after its panel's lines, so it lies on top of them. Colours and fonts come from
-//! `render::style`.
+//! `render::drawn::style`.
 
 use std::convert::Infallible;
 
@@ -23,8 +23,8 @@ use super::axis::Axis;
 use super::backend::{hex, BackendResult, SvgBackend};
 use super::model::{Bar, Figure, Key, Panel, Point, Series, Shape, Stroke};
 use crate::error::Error;
-use crate::render::style::{self, text_width, GRID_COLOUR, TEXT_COLOUR};
-use crate::render::xml::SvgWriter;
+use crate::render::drawn::style::{self, text_width, GRID_COLOUR, TEXT_COLOUR};
+use crate::render::drawn::xml::SvgWriter;
 
 const TEXT_PX: f64 = 14.0;
 const LINE_HEIGHT: u32 = 22;

@@ -14,7 +14,7 @@ use plotters::style::RGBColor;
 
 use super::axis::{label, Axis, Unit};
 use super::model::{Bar, Figure, Key, Panel, Point, Series, Shape, Stroke, SHAPES};
-use crate::render::style::{self, TEXT_COLOUR};
+use crate::render::drawn::style::{self, TEXT_COLOUR};
 use crate::report::EngineKind;
 use crate::runs::{Config, Summary};
 

@@ -1,35 +1,16 @@
-//! What the classroom sees: the schedule as text ([`text`]), pictures of a schedule or a run as SVG
-//! ([`svg`]: [`diagonal_picture`], [`bands_picture`], the latter cell by cell or, when cells are
-//! too small, by blocks of bands and batches, or a wave run's [`wave_picture`]), the page that plays them step by step ([`html`],
-//! with what it teaches besides the run in [`lesson`] and its legend in `page_legend`), the bands
-//! layout to scale ([`bands`]), and the look shared with the plots ([`style`]). A picture is made
-//! in steps, each in a module of its own: what it shows ([`picture`], a bands run's
-//! [`pipeline`], a wave run's steps in [`wavefront`]), where everything goes (`layout`), and the
-//! drawings of the matrix (`grid`), the walk (`walk`), the title (`title`), the legend (`legend`)
-//! and the timeline (`timeline`), with the problem's words (`words`) written once. Every
-//! hand-written SVG is written by [`xml::SvgWriter`] and every text put into SVG or HTML escaped
-//! by [`xml::escape`].
+//! The classroom's pictures and page, made in three stages, each in a folder of its own:
+//!
+//! 1. what is shown ([`shown`]): the models of a schedule or a run, the picture with its
+//!    owners, values, messages, walk and hops, a bands run's pipeline, a wave run's score steps,
+//!    and the words and lessons the legends and the page teach;
+//! 2. where it goes and how it is drawn ([`drawn`]): the layout and the SVG pictures by engine,
+//!    the schedule's text view, the look shared with the plots and the one SVG writer;
+//! 3. the page that plays it ([`page`]): one HTML file with its grid, legend, data, style sheet
+//!    and script.
+//!
+//! Each stage uses only itself and those before it: the drawing reads the models, the page reads
+//! both, and the models know neither (checked by the `structure` tests).
 
-pub mod bands;
-pub mod bands_picture;
-pub mod diagonal_picture;
-mod grid;
-pub mod html;
-mod layout;
-mod legend;
-pub mod lesson;
-mod marks;
-mod page_legend;
-pub mod picture;
-pub mod pipeline;
-pub mod style;
-pub mod svg;
-pub mod text;
-mod timeline;
-mod title;
-mod walk;
-pub mod wave_legend;
-pub mod wave_picture;
-pub mod wavefront;
-mod words;
-pub mod xml;
+pub mod drawn;
+pub mod page;
+pub mod shown;

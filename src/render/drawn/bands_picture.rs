@@ -2,80 +2,32 @@
 //! set apart by a gap in which a thick fence stands (ownership is not told by colour alone, and no
 //! fence covers a cell), named above; the words and the batches; one arrow per message of carries
 //! across the gap, in the sender's ink; the traceback walk with its hops; and below it the
-//! per-rank timeline (`timeline`). A small matrix is drawn cell by cell with its values;
-//! when a cell would be smaller than [`MIN_DRAWN_CELL`] or there are more than
-//! [`MAX_DRAWN_CELLS`], by one block per band and batch, to scale (the walk still cell by cell),
-//! so a picture stays a few hundred kilobytes. Cells need not be square: a band is at least a word
-//! wide, so a run's grid is wide and flat and its cells are stretched to keep the rows readable.
+//! per-rank timeline (`timeline`). A small matrix is drawn cell by cell with its values, a larger
+//! one by one block per band and batch, to scale (the walk still cell by cell), so a picture stays
+//! a few hundred kilobytes; where everything goes, cells and blocks, is [`super::bands_layout`].
 //! The marks carry the contract of [`super::svg`]'s with the pipeline stage in place of the
 //! diagonal, and the root the grid's geometry:
 //! `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
-use super::layout::{Geometry, LEGEND_PX, MARGIN, TITLE_PX};
-use super::picture::{check, hops, Picture};
-use super::pipeline::Pipeline;
+use super::bands_layout::{BandsLayout, Detail, GAP};
+use super::grid::{self, CellText};
+use super::layout::{Geometry, LEGEND_PX, MARGIN};
 use super::style::{hex, rank_colour, DIAGONAL_COLOUR, TEXT_COLOUR};
 use super::xml::{num, SvgWriter};
-use super::{grid, timeline, title, walk};
+use super::{marks, timeline, title, walk};
 use crate::comm::protocol::Kind;
 use crate::comm::trace::MAX_TRACE_CELLS;
 use crate::error::Error;
+use crate::render::shown::hops::hops;
+use crate::render::shown::picture::{check, Picture};
+use crate::render::shown::pipeline::Pipeline;
 
-/// Most cells drawn one by one; beyond, blocks of bands and batches.
-pub const MAX_DRAWN_CELLS: usize = 8192;
-/// Smallest side of a cell drawn one by one, in picture units.
-pub const MIN_DRAWN_CELL: f64 = 3.0;
 /// Most blocks (bands times batches) a picture or page draws.
 pub const MAX_BLOCKS: usize = 1024;
 /// Most cells of a run whose picture or page is drawn: the page holds every recorded value.
 pub const MAX_RUN_CELLS: u64 = MAX_TRACE_CELLS;
 /// Most rows plus columns of a run whose walk is drawn, a mark per cell it visits.
 pub const MAX_RUN_SIDES: usize = 8192;
-
-/// Room for the grid, in picture units.
-const GRID_WIDTH: f64 = 760.0;
-const GRID_HEIGHT: f64 = 400.0;
-/// The gap between two bands, where their fence stands.
-const GAP: f64 = 8.0;
-
-/// How the grid is drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Detail {
-    /// Cell by cell.
-    Cells,
-    /// A block per band and batch.
-    Blocks,
-}
-
-impl Detail {
-    /// The detail `pipe` is drawn at.
-    pub fn of(pipe: &Pipeline) -> Detail {
-        let (w, h) = cell_sides(pipe);
-        let cells = pipe.rows().saturating_mul(pipe.cols());
-        if cells <= MAX_DRAWN_CELLS && w >= MIN_DRAWN_CELL && h >= MIN_DRAWN_CELL {
-            Detail::Cells
-        } else {
-            Detail::Blocks
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Detail::Cells => "cells",
-            Detail::Blocks => "blocks",
-        }
-    }
-}
-
-/// A cell's width and height before any is made square.
-fn cell_sides(pipe: &Pipeline) -> (f64, f64) {
-    let (m, n) = (pipe.rows().max(1), pipe.cols().max(1));
-    let gaps = pipe.active_ranks().saturating_sub(1) as f64 * GAP;
-    (
-        ((GRID_WIDTH - gaps) / n as f64).min(56.0),
-        (GRID_HEIGHT / m as f64).min(56.0),
-    )
-}
 
 /// The refusal for a bands picture or page of `pipe` (a run's when `recorded`), or `None`; it
 /// names what draws it instead.
@@ -103,112 +55,6 @@ pub fn refusal(pipe: &Pipeline, recorded: bool) -> Option<String> {
         ));
     }
     None
-}
-
-/// Positions of a bands grid.
-pub(super) struct BandsLayout {
-    pipe: Pipeline,
-    pub(super) detail: Detail,
-    pub(super) cell_w: f64,
-    pub(super) cell_h: f64,
-    pub(super) grid_x: f64,
-    pub(super) grid_y: f64,
-    pub(super) cell_text: bool,
-    pub(super) value_px: f64,
-    pub(super) width: f64,
-    /// Bottom of the grid (the timeline starts below).
-    pub(super) grid_bottom: f64,
-}
-
-impl Geometry for BandsLayout {
-    fn centre(&self, i: usize, j: usize) -> (f64, f64) {
-        (self.x(j) + 0.5 * self.cell_w, self.y(i) + 0.5 * self.cell_h)
-    }
-
-    fn side(&self) -> f64 {
-        self.cell_w.min(self.cell_h)
-    }
-
-    fn walk_width(&self) -> f64 {
-        match self.detail {
-            Detail::Cells => (self.side() * 0.1).clamp(1.5, 3.0),
-            Detail::Blocks => 2.5,
-        }
-    }
-
-    fn disc(&self) -> f64 {
-        self.side() * 0.36
-    }
-
-    fn hop_width(&self) -> f64 {
-        (self.side() * 0.2).clamp(3.0, 8.0)
-    }
-
-    fn cell_marks(&self) -> bool {
-        self.detail == Detail::Cells
-    }
-}
-
-impl BandsLayout {
-    fn new(pipe: &Pipeline, full: bool, labelled: bool) -> BandsLayout {
-        let detail = Detail::of(pipe);
-        let (mut cell_w, mut cell_h) = cell_sides(pipe);
-        if cell_w >= 20.0 && cell_h >= 20.0 {
-            cell_w = cell_w.min(cell_h);
-            cell_h = cell_w;
-        }
-        let cell_text = detail == Detail::Cells && cell_w >= 22.0 && cell_h >= 18.0;
-        let title = if full { TITLE_PX + 16.0 } else { 0.0 };
-        let grid_y = MARGIN + title + 60.0 + if labelled { 0.0 } else { -20.0 };
-        let grid_x = MARGIN + 110.0;
-        let grid_bottom = grid_y + cell_h * pipe.rows() as f64;
-        let gaps = pipe.active_ranks().saturating_sub(1) as f64 * GAP;
-        BandsLayout {
-            pipe: *pipe,
-            detail,
-            cell_w,
-            cell_h,
-            grid_x,
-            grid_y,
-            cell_text,
-            value_px: (cell_w.min(cell_h) * 0.42).clamp(9.5, 18.0),
-            width: grid_x + cell_w * pipe.cols() as f64 + gaps + 60.0,
-            grid_bottom,
-        }
-    }
-
-    /// The left edge of column `j` (bands after the first start a gap further right).
-    fn x(&self, j: usize) -> f64 {
-        let band = if j < self.pipe.cols() {
-            self.pipe.owner_of_col(j)
-        } else {
-            self.pipe.active_ranks().saturating_sub(1)
-        };
-        self.grid_x + j as f64 * self.cell_w + band as f64 * GAP
-    }
-
-    fn y(&self, i: usize) -> f64 {
-        self.grid_y + i as f64 * self.cell_h
-    }
-
-    /// Left and right edges of band `k`.
-    fn band_edges(&self, k: usize) -> (f64, f64) {
-        let cols = self.pipe.cols_of(k);
-        let left = self.x(cols.start);
-        (left, left + cols.len() as f64 * self.cell_w)
-    }
-
-    /// The geometry the page reads from the picture's root.
-    fn root_attributes(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("data-grid-x", num(self.grid_x)),
-            ("data-grid-y", num(self.grid_y)),
-            ("data-cell-w", self.cell_w.to_string()),
-            ("data-cell-h", self.cell_h.to_string()),
-            ("data-gap", num(GAP)),
-            ("data-detail", self.detail.name().into()),
-        ]
-    }
 }
 
 /// The whole picture (`--svg`): title, grid, timeline and legend.
@@ -258,21 +104,15 @@ fn draw(p: &Picture, full: bool) -> Result<String, Error> {
     let legend_y = tl.bottom() + 24.0;
     let height = (legend_y + legend.len() as f64 * 20.0 + MARGIN).ceil();
     let mut out = SvgWriter::new();
-    let mut root = vec![
-        ("xmlns", "http://www.w3.org/2000/svg".to_owned()),
-        ("width", num(width)),
-        ("height", num(height)),
-        ("viewBox", format!("0 0 {} {}", num(width), num(height))),
-        ("font-family", super::style::FONT_FAMILY.into()),
-        ("class", "lcs-picture bands-picture".into()),
-        ("data-rows", pipe.rows().to_string()),
-        ("data-cols", pipe.cols().to_string()),
-        ("data-ranks", pipe.ranks().to_string()),
-    ];
-    root.extend(l.root_attributes());
-    out.open("svg", &root);
-    super::marks::defs(&mut out, l.side().max(20.0), pipe.active_ranks());
-    super::marks::background(&mut out);
+    marks::root(
+        &mut out,
+        (width, height),
+        "lcs-picture bands-picture",
+        (pipe.rows(), pipe.cols(), pipe.ranks()),
+        &l.root_attributes(),
+    );
+    marks::defs(&mut out, l.side().max(20.0), pipe.active_ranks());
+    marks::background(&mut out);
     if full {
         // No swap note: the layout keeps no line for one.
         title::line(&mut out, p);
@@ -284,7 +124,7 @@ fn draw(p: &Picture, full: bool) -> Result<String, Error> {
     }
     fences(&mut out, pipe, &l);
     if !full {
-        stages(&mut out, pipe, &l);
+        stages(&mut out, &l);
     }
     // Arrows, the walk and its hops under the cells' texts, whose halo keeps them readable.
     messages(&mut out, p, pipe, &l)?;
@@ -346,7 +186,7 @@ fn axes(out: &mut SvgWriter, p: &Picture, pipe: &Pipeline, l: &BandsLayout) {
     }
     if let (Some(y), true) = (p.y, l.cell_w >= 12.0) {
         for (j, &byte) in y.iter().enumerate() {
-            let (label, _) = super::picture::byte_label(byte);
+            let (label, _) = crate::render::shown::picture::byte_label(byte);
             text(
                 out,
                 "col-byte",
@@ -374,7 +214,7 @@ fn axes(out: &mut SvgWriter, p: &Picture, pipe: &Pipeline, l: &BandsLayout) {
     }
     if let (Some(x), true) = (p.x, l.cell_h >= 12.0) {
         for (i, &byte) in x.iter().enumerate() {
-            let (label, _) = super::picture::byte_label(byte);
+            let (label, _) = crate::render::shown::picture::byte_label(byte);
             let px = (l.cell_h * 0.6).clamp(11.0, 18.0);
             text(
                 out,
@@ -420,28 +260,25 @@ fn cells(out: &mut SvgWriter, p: &Picture, pipe: &Pipeline, l: &BandsLayout) {
 /// One block per band and batch, to scale: the cells a band computes in one go.
 fn blocks(out: &mut SvgWriter, pipe: &Pipeline, l: &BandsLayout) {
     out.group("blocks");
-    for b in 0..pipe.batches() {
-        let rows = pipe.batch_rows(b);
-        for k in 0..pipe.active_ranks() {
-            let cols = pipe.cols_of(k);
-            let (left, right) = l.band_edges(k);
-            out.leaf(
-                "rect",
-                &[
-                    ("class", "block".into()),
-                    ("data-rank", k.to_string()),
-                    ("data-batch", b.to_string()),
-                    ("data-unit", (k + b).to_string()),
-                    ("data-rows", format!("{}..{}", rows.start, rows.end)),
-                    ("data-cols", format!("{}..{}", cols.start, cols.end)),
-                    ("x", num(left)),
-                    ("y", num(l.y(rows.start))),
-                    ("width", num(right - left)),
-                    ("height", num(rows.len() as f64 * l.cell_h)),
-                    ("fill", hex(rank_colour(k))),
-                ],
-            );
-        }
+    for block in l.blocks() {
+        let (k, b, rows) = (block.rank, block.batch, &block.rows);
+        let cols = pipe.cols_of(k);
+        out.leaf(
+            "rect",
+            &[
+                ("class", "block".into()),
+                ("data-rank", k.to_string()),
+                ("data-batch", b.to_string()),
+                ("data-unit", (k + b).to_string()),
+                ("data-rows", format!("{}..{}", rows.start, rows.end)),
+                ("data-cols", format!("{}..{}", cols.start, cols.end)),
+                ("x", num(block.x)),
+                ("y", num(block.y)),
+                ("width", num(block.width)),
+                ("height", num(block.height)),
+                ("fill", hex(rank_colour(k))),
+            ],
+        );
     }
     out.close("g");
 }
@@ -526,78 +363,43 @@ fn fences(out: &mut SvgWriter, pipe: &Pipeline, l: &BandsLayout) {
 }
 
 /// One outline per band and batch, named by its stage (hidden until the page shows it).
-fn stages(out: &mut SvgWriter, pipe: &Pipeline, l: &BandsLayout) {
+fn stages(out: &mut SvgWriter, l: &BandsLayout) {
     out.group("stage-outlines");
-    for b in 0..pipe.batches() {
-        let rows = pipe.batch_rows(b);
-        for k in 0..pipe.active_ranks() {
-            let (left, right) = l.band_edges(k);
-            out.leaf(
-                "rect",
-                &[
-                    ("class", "stage".into()),
-                    ("data-unit", (k + b).to_string()),
-                    ("data-rank", k.to_string()),
-                    ("data-batch", b.to_string()),
-                    ("x", num(left + 1.5)),
-                    ("y", num(l.y(rows.start) + 1.5)),
-                    ("width", num((right - left - 3.0).max(1.0))),
-                    ("height", num((rows.len() as f64 * l.cell_h - 3.0).max(1.0))),
-                    ("fill", "none".into()),
-                    ("stroke", hex(DIAGONAL_COLOUR)),
-                    ("stroke-width", "3".into()),
-                    ("visibility", "hidden".into()),
-                ],
-            );
-        }
+    for block in l.blocks() {
+        let (k, b) = (block.rank, block.batch);
+        out.leaf(
+            "rect",
+            &[
+                ("class", "stage".into()),
+                ("data-unit", (k + b).to_string()),
+                ("data-rank", k.to_string()),
+                ("data-batch", b.to_string()),
+                ("x", num(block.x + 1.5)),
+                ("y", num(block.y + 1.5)),
+                ("width", num((block.width - 3.0).max(1.0))),
+                ("height", num((block.height - 3.0).max(1.0))),
+                ("fill", "none".into()),
+                ("stroke", hex(DIAGONAL_COLOUR)),
+                ("stroke-width", "3".into()),
+                ("visibility", "hidden".into()),
+            ],
+        );
     }
     out.close("g");
 }
 
+/// Each cell's text (its value, or its owner) with the stage at which it is computed.
 fn cell_texts(out: &mut SvgWriter, p: &Picture, pipe: &Pipeline, l: &BandsLayout) {
     if !l.cell_text {
         return;
     }
-    out.group("cell-texts");
-    let on_walk: std::collections::HashSet<(usize, usize)> = p.path.iter().copied().collect();
-    for i in 0..pipe.rows() {
-        for j in 0..pipe.cols() {
-            let owner = p.owner(i, j);
-            let text = match p.values {
-                Some(v) => v[i][j].to_string(),
-                None => format!("p{owner}"),
-            };
-            let disc = on_walk.contains(&(i, j)) && super::picture::is_match(p, i, j);
-            let (cx, cy) = l.centre(i, j);
-            let mut attrs = vec![
-                ("class", "cell-text".to_owned()),
-                ("data-i", i.to_string()),
-                ("data-j", j.to_string()),
-                ("data-unit", (owner + i / pipe.batch()).to_string()),
-                ("x", num(cx)),
-                ("y", num(cy)),
-                ("font-size", num(l.value_px)),
-                ("text-anchor", "middle".into()),
-                ("dominant-baseline", "central".into()),
-            ];
-            if disc {
-                attrs.extend([
-                    ("data-disc", "1".to_owned()),
-                    ("fill", "#ffffff".into()),
-                    ("font-weight", "bold".into()),
-                ]);
-            } else {
-                attrs.extend([
-                    ("fill", hex(TEXT_COLOUR)),
-                    ("stroke", hex(rank_colour(owner))),
-                    ("stroke-width", "4".into()),
-                    ("paint-order", "stroke".into()),
-                ]);
-            }
-            out.text(&attrs, &text);
-        }
-    }
-    out.close("g");
+    grid::texts(out, p, l, (pipe.rows(), pipe.cols()), |i, j| {
+        let owner = p.owner(i, j);
+        Some(CellText {
+            unit: Some(owner + i / pipe.batch()),
+            ..CellText::of(p, owner, i, j)
+        })
+    });
 }
 
 /// One arrow per message of carries, at the batch's middle row: from the sender's last column
@@ -669,10 +471,10 @@ fn legend_lines(p: &Picture, pipe: &Pipeline, l: &BandsLayout) -> Vec<String> {
         ));
     }
     if pipe.active_ranks() < pipe.ranks() {
-        lines.push(super::lesson::idle_bands(pipe));
+        lines.push(crate::render::shown::lesson::idle_bands(pipe));
     }
     if pipe.teaching() {
-        lines.push(super::lesson::teaching_word(pipe));
+        lines.push(crate::render::shown::lesson::teaching_word(pipe));
     }
     if l.detail == Detail::Blocks {
         lines.push(format!(
@@ -702,7 +504,7 @@ mod tests {
     use super::*;
     use crate::engines::bands::BandPlan;
     use crate::engines::diagonal::schedule::Schedule;
-    use crate::render::xml::read::{class, parse};
+    use crate::render::drawn::xml::read::{class, parse};
 
     fn attr(n: &roxmltree::Node, name: &str) -> f64 {
         n.attribute(name).unwrap().parse().unwrap()

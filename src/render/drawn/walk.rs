@@ -7,9 +7,10 @@
 //! (`docs/classroom.md#the-pictures-marks-and-the-pages-data`).
 
 use super::layout::Geometry;
-use super::picture::{is_match, Hop, Picture};
 use super::style::{hex, HOP_COLOUR, WALK_COLOUR};
-use super::xml::{num, SvgWriter};
+use super::xml::{num, polyline, SvgWriter};
+use crate::render::shown::hops::Hop;
+use crate::render::shown::picture::{is_match, Picture};
 
 /// The walk: one step per pair of consecutive cells, centre to centre with its arrowhead
 /// halfway; the match discs under the cell texts.
@@ -27,18 +28,7 @@ pub(super) fn steps(out: &mut SvgWriter, p: &Picture, l: &impl Geometry) {
                 ("data-t", t.to_string()),
                 ("data-i", b.0.to_string()),
                 ("data-j", b.1.to_string()),
-                (
-                    "d",
-                    format!(
-                        "M{},{} L{},{} L{},{}",
-                        num(from.0),
-                        num(from.1),
-                        num(mid.0),
-                        num(mid.1),
-                        num(to.0),
-                        num(to.1)
-                    ),
-                ),
+                ("d", polyline(&[from, mid, to])),
                 ("fill", "none".into()),
                 ("stroke", hex(WALK_COLOUR)),
                 ("stroke-width", num(l.walk_width())),
@@ -99,15 +89,7 @@ pub(super) fn hop_arrows(out: &mut SvgWriter, p: &Picture, l: &impl Geometry, ho
         let from = (ax + ux * ta, ay + uy * ta);
         let to = (bx - ux * tb, by - uy * tb);
         let mid = ((ax + bx) / 2.0, (ay + by) / 2.0);
-        let d = format!(
-            "M{},{} L{},{} L{},{}",
-            num(from.0),
-            num(from.1),
-            num(mid.0),
-            num(mid.1),
-            num(to.0),
-            num(to.1)
-        );
+        let d = polyline(&[from, mid, to]);
         // A white halo first, so that the hop stands out on every rank's colour.
         out.leaf(
             "path",

@@ -9,18 +9,19 @@
 //! side (beyond, a cell would be too small to read). Each message is an arrow a cell long in its
 //! sender's ink, drawn under the cells' texts; diagonals are numbered along the top and right
 //! edges. This module checks the picture, asks for its layout and draws the parts in order, each
-//! in a module of its own: what is shown ([`super::picture`]), where it goes (`layout`), the matrix
-//! (`grid`), the walk (`walk`), the legend (`legend`) and the title (`title`). The marks and
-//! their classes: `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
+//! in a module of its own: what is shown ([`crate::render::shown::picture`]), where it goes
+//! (`layout`, with the legend's keys from `legend_keys`), the matrix (`grid`), the walk (`walk`),
+//! the legend (`legend`) and the title (`title`). The marks and their classes:
+//! `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use super::layout::Layout;
-use super::marks::{background, defs};
-use super::picture::{check, hops, message_arrows, Picture};
-use super::style;
-use super::xml::{num, SvgWriter};
-use super::{grid, legend, title, walk};
+use super::marks::{background, defs, root};
+use super::xml::SvgWriter;
+use super::{grid, legend, legend_keys, title, walk};
 use crate::engines::diagonal::schedule::Schedule;
 use crate::error::Error;
+use crate::render::shown::hops::hops;
+use crate::render::shown::picture::{check, message_arrows, Picture};
 
 /// Largest number of rows or columns a picture is drawn for.
 pub const MAX_PICTURE_CELLS_SIDE: usize = 64;
@@ -46,28 +47,16 @@ pub(super) fn draw(p: &Picture, full: bool) -> Result<String, Error> {
     check(p)?;
     let arrows = message_arrows(p)?;
     let hops = hops(p)?;
-    let layout = Layout::new(p, full, &hops);
+    let layout = Layout::new(p, full, &|cell_text| {
+        legend_keys::diagonal(p, cell_text, &hops)
+    });
     let mut out = SvgWriter::new();
-    out.open(
-        "svg",
-        &[
-            ("xmlns", "http://www.w3.org/2000/svg".into()),
-            ("width", layout.width.to_string()),
-            ("height", layout.height.to_string()),
-            ("viewBox", format!("0 0 {} {}", layout.width, layout.height)),
-            ("font-family", style::FONT_FAMILY.into()),
-            ("class", "lcs-picture".into()),
-            ("data-rows", p.schedule.rows().to_string()),
-            ("data-cols", p.schedule.cols().to_string()),
-            ("data-ranks", p.schedule.ranks().to_string()),
-            // The grid's geometry, from which the page finds the cell under the mouse.
-            ("data-grid-x", num(layout.grid_x)),
-            ("data-grid-y", num(layout.grid_y)),
-            ("data-cell-w", num(layout.cell)),
-            ("data-cell-h", num(layout.cell)),
-            ("data-gap", "0".into()),
-            ("data-detail", "cells".into()),
-        ],
+    root(
+        &mut out,
+        (layout.width, layout.height),
+        "lcs-picture",
+        (p.schedule.rows(), p.schedule.cols(), p.schedule.ranks()),
+        &layout.root_attributes(),
     );
     defs(&mut out, layout.cell, p.schedule.working_ranks());
     background(&mut out);

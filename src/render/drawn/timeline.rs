@@ -6,12 +6,13 @@
 //! marks: `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use super::layout::MARGIN;
-use super::pipeline::Pipeline;
+use super::marks::pattern;
 use super::style::{
     hex, rank_colour, FAINT_TEXT_COLOUR, HATCH_COLOUR, MESSAGE_COLOUR, TEXT_COLOUR,
 };
 use super::xml::{num, SvgWriter};
 use crate::comm::trace::{Span, SpanKind};
+use crate::render::shown::pipeline::Pipeline;
 
 const ROW: f64 = 30.0;
 const LEFT: f64 = MARGIN + 110.0;
@@ -105,32 +106,24 @@ impl Timeline {
     pub(super) fn draw(&self, out: &mut SvgWriter) {
         out.open("g", &[("class", "timeline".into())]);
         out.open("defs", &[]);
-        out.open(
-            "pattern",
-            &[
-                ("id", "wait-hatch".into()),
-                ("width", "6".into()),
-                ("height", "6".into()),
-                ("patternUnits", "userSpaceOnUse".into()),
-            ],
-        );
-        out.leaf(
-            "rect",
-            &[
-                ("width", "6".into()),
-                ("height", "6".into()),
-                ("fill", "#d4d4d4".into()),
-            ],
-        );
-        out.leaf(
-            "path",
-            &[
-                ("d", "M0,6 L6,0".into()),
-                ("stroke", hex(HATCH_COLOUR)),
-                ("stroke-width", "1.2".into()),
-            ],
-        );
-        out.close("pattern");
+        pattern(out, "wait-hatch", 6, |out| {
+            out.leaf(
+                "rect",
+                &[
+                    ("width", "6".into()),
+                    ("height", "6".into()),
+                    ("fill", "#d4d4d4".into()),
+                ],
+            );
+            out.leaf(
+                "path",
+                &[
+                    ("d", "M0,6 L6,0".into()),
+                    ("stroke", hex(HATCH_COLOUR)),
+                    ("stroke-width", "1.2".into()),
+                ],
+            );
+        });
         out.close("defs");
         let title = if self.recorded {
             "Timeline of this run (its own clocks): compute in the rank's colour, sends black, waits \

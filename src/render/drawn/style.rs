@@ -65,44 +65,30 @@ pub fn css_variables() -> String {
 /// How many ranks get a colour of their own.
 pub const RANK_COLOURS: usize = 12;
 
-/// The twelve rank colours, in rank order (see the module doc for how they were chosen).
-const RANK_PALETTE: [RGBColor; RANK_COLOURS] = [
-    RGBColor(0xAF, 0x9F, 0xD1), // lavender
-    RGBColor(0xFA, 0xBF, 0x64), // apricot
-    RGBColor(0x1A, 0xC2, 0x94), // jade
-    RGBColor(0xEF, 0xC3, 0xFD), // lilac
-    RGBColor(0xFF, 0x6B, 0xB4), // pink
-    RGBColor(0x98, 0xB0, 0x11), // olive
-    RGBColor(0x29, 0xE1, 0xF8), // cyan
-    RGBColor(0xFF, 0x7A, 0x08), // orange
-    RGBColor(0xCB, 0xE5, 0x2F), // lime
-    RGBColor(0x23, 0xAB, 0xEE), // azure
-    RGBColor(0xBC, 0x9C, 0x75), // tan
-    RGBColor(0x45, 0xF8, 0xB5), // mint
+/// Each rank's colour and its ink, in rank order. The colour is the background of its cells (see
+/// the module doc for how they were chosen). The ink is the colour darkened (same hue, more
+/// saturated) for the marks the rank sends over the cells, a message's arrow: every ink keeps a
+/// contrast of at least 3:1 (what WCAG asks of a graphic) against every rank's cell colour and
+/// the grey of a pending cell, so an arrow stands out wherever it lies, and still says whose it
+/// is by its hue.
+const RANKS: [(RGBColor, RGBColor); RANK_COLOURS] = [
+    (RGBColor(0xAF, 0x9F, 0xD1), RGBColor(0x59, 0x2D, 0xB6)), // lavender, violet ink
+    (RGBColor(0xFA, 0xBF, 0x64), RGBColor(0x6E, 0x43, 0x00)), // apricot, brown ink
+    (RGBColor(0x1A, 0xC2, 0x94), RGBColor(0x00, 0x57, 0x3F)), // jade, green ink
+    (RGBColor(0xEF, 0xC3, 0xFD), RGBColor(0x7F, 0x00, 0xA7)), // lilac, purple ink
+    (RGBColor(0xFF, 0x6B, 0xB4), RGBColor(0x9B, 0x00, 0x4D)), // pink, crimson ink
+    (RGBColor(0x98, 0xB0, 0x11), RGBColor(0x45, 0x51, 0x00)), // olive, olive ink
+    (RGBColor(0x29, 0xE1, 0xF8), RGBColor(0x00, 0x55, 0x5F)), // cyan, teal ink
+    (RGBColor(0xFF, 0x7A, 0x08), RGBColor(0x7D, 0x3A, 0x00)), // orange, rust ink
+    (RGBColor(0xCB, 0xE5, 0x2F), RGBColor(0x46, 0x52, 0x00)), // lime, moss ink
+    (RGBColor(0x23, 0xAB, 0xEE), RGBColor(0x00, 0x52, 0x7B)), // azure, navy ink
+    (RGBColor(0xBC, 0x9C, 0x75), RGBColor(0x69, 0x46, 0x1B)), // tan, umber ink
+    (RGBColor(0x45, 0xF8, 0xB5), RGBColor(0x00, 0x57, 0x37)), // mint, pine ink
 ];
 
-/// Each rank's ink: its colour darkened (same hue, more saturated) for the marks it sends over
-/// the cells, a message's arrow. Every ink keeps a contrast of at least 3:1 (what WCAG asks of
-/// a graphic) against every rank's cell colour and the grey of a pending cell, so an arrow
-/// stands out wherever it lies, and still says whose it is by its hue.
-const RANK_INKS: [RGBColor; RANK_COLOURS] = [
-    RGBColor(0x59, 0x2D, 0xB6), // violet
-    RGBColor(0x6E, 0x43, 0x00), // brown
-    RGBColor(0x00, 0x57, 0x3F), // green
-    RGBColor(0x7F, 0x00, 0xA7), // purple
-    RGBColor(0x9B, 0x00, 0x4D), // crimson
-    RGBColor(0x45, 0x51, 0x00), // olive
-    RGBColor(0x00, 0x55, 0x5F), // teal
-    RGBColor(0x7D, 0x3A, 0x00), // rust
-    RGBColor(0x46, 0x52, 0x00), // moss
-    RGBColor(0x00, 0x52, 0x7B), // navy
-    RGBColor(0x69, 0x46, 0x1B), // umber
-    RGBColor(0x00, 0x57, 0x37), // pine
-];
-
-/// The ink of rank `k`'s marks (its arrows), dark for any cell beneath (see `RANK_INKS`).
+/// The ink of rank `k`'s marks (its arrows), dark for any cell beneath (see `RANKS`).
 pub fn rank_ink(k: usize) -> RGBColor {
-    RANK_INKS[k % RANK_COLOURS]
+    RANKS[k % RANK_COLOURS].1
 }
 
 /// How a rank's cells are marked besides their colour.
@@ -155,7 +141,7 @@ const SERIES_PALETTE: [RGBColor; 8] = [
 
 /// The background of rank `k`'s cells.
 pub fn rank_colour(k: usize) -> RGBColor {
-    RANK_PALETTE[k % RANK_COLOURS]
+    RANKS[k % RANK_COLOURS].0
 }
 
 /// The colour of a plot's `i`-th series.

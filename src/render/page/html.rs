@@ -2,59 +2,54 @@
 //! diagonals, the bands engine's pipeline stage by stage, or a wave run score step by score
 //! step) and then the traceback cell by cell (`schedule --html`, `solve --html`).
 //!
-//! The page holds everything it needs: the grid drawn by [`super::svg::render_grid`] (or
-//! [`super::bands_picture::render_grid`], [`super::wave_picture::render_grid`]), the style sheet and the script (`page/page.css` and
-//! the `page/*.js` parts, compiled in) and the run's data as one JSON block (`Data`, schema 3). It
-//! loads nothing: a Content-Security-Policy forbids every fetch, so it works offline and shows the
-//! same thing in any current browser. The script derives owners and segments from the schedule's
-//! formulas, checks them against the grid's marks, finds the cell under the mouse from the grid's
-//! geometry, and exposes its state to tests as `window.lcsPage`; its projector mode (`#projector`,
-//! the key p) folds the side panel away and lets no text of the grid show under 12 pixels.
-//! Diagonal and wave pages are limited to [`MAX_PAGE_CELLS_SIDE`] cells a side, bands pages to
-//! what [`super::bands_picture::refusal`] allows, and units beyond [`MAX_STEPS_PER_PHASE`] per phase are
-//! grouped. The data's fields: `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
+//! The page holds everything it needs: the grid drawn by [`svg::render_grid`] (or
+//! [`bands_picture::render_grid`], [`wave_picture::render_grid`]), the style sheet and the script
+//! (`page.css` and the `*.js` parts beside this file, compiled in) and the run's data as one JSON
+//! block (schema 3, `data`). It loads nothing: a Content-Security-Policy forbids every fetch, so
+//! it works offline and shows the same thing in any current browser. The script derives owners
+//! and segments from the schedule's formulas, checks them against the grid's marks, finds the cell
+//! under the mouse from the grid's geometry, and exposes its state to tests as `window.lcsPage`;
+//! its projector mode (`#projector`, the key p) folds the side panel away and lets no text of the
+//! grid show under 12 pixels. Diagonal and wave pages are limited to [`MAX_PAGE_CELLS_SIDE`]
+//! cells a side, bands pages to what [`bands_picture::refusal`] allows, and units beyond
+//! [`MAX_STEPS_PER_PHASE`] per phase are grouped. The data's fields:
+//! `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-use serde::Serialize;
-
-use super::bands_picture::{self, Detail};
-use super::lesson;
-use super::page_legend::legend;
-use super::picture::{self, Picture};
-use super::style::{self, hex, rank_colour, RANK_COLOURS};
-use super::svg;
-use super::wavefront::{Wavefronts, UNREACHED};
-use super::words;
-use super::xml::escape;
-use super::{wave_legend, wave_picture};
-use crate::comm::trace::Event;
+use super::data::Data;
+use super::formulas;
+use super::legend::legend;
+use super::wave_legend;
 use crate::error::Error;
-use crate::report::{RankReport, Report};
-use lcs_core::problem::{Move, Problem};
+use crate::render::drawn::style;
+use crate::render::drawn::xml::escape;
+use crate::render::drawn::{bands_picture, svg, wave_picture};
+use crate::render::shown::lesson;
+use crate::render::shown::picture::Picture;
+use crate::render::shown::words;
+use crate::report::Report;
+
+pub use super::data::MAX_STEPS_PER_PHASE;
 
 /// Largest number of rows or columns a diagonal engine's page is written for.
 pub const MAX_PAGE_CELLS_SIDE: usize = svg::MAX_PICTURE_CELLS_SIDE;
 
-/// Most steps the fill or the walk is played in; beyond, one step shows several diagonals (or
-/// walk cells).
-pub const MAX_STEPS_PER_PHASE: usize = 100;
-
-const CSS: &str = include_str!("page/page.css");
+const CSS: &str = include_str!("page.css");
 /// The page's script, in parts that share one scope (each part reads what the parts before it
 /// defined): the data, the engines' formulas and the grid's geometry, the walk's rule, the
 /// side panel's texts, the cell inspector, the wave engine's texts, the prediction mode, the
 /// view (projector mode and the text's sizes), and the player's controls.
 const SCRIPT: [&str; 8] = [
-    include_str!("page/model.js"),
-    include_str!("page/walk.js"),
-    include_str!("page/panel.js"),
-    include_str!("page/inspect.js"),
-    include_str!("page/wave.js"),
-    include_str!("page/quiz.js"),
-    include_str!("page/view.js"),
-    include_str!("page/player.js"),
+    include_str!("model.js"),
+    include_str!("walk.js"),
+    include_str!("panel.js"),
+    include_str!("inspect.js"),
+    include_str!("wave.js"),
+    include_str!("quiz.js"),
+    include_str!("view.js"),
+    include_str!("player.js"),
 ];
 
 /// The refusal for a matrix too large for a diagonal engine's page, or `None`.
@@ -63,155 +58,6 @@ pub fn too_large(rows: usize, cols: usize) -> Option<String> {
     (rows > side || cols > side).then(|| {
         format!("--html pages are limited to {side} x {side} cells; this matrix is {rows} x {cols}")
     })
-}
-
-/// The data block of a page (see the module doc).
-#[derive(Debug, Serialize)]
-struct Data<'a> {
-    schema: u32,
-    command: &'static str,
-    problem: Problem,
-    title: &'a str,
-    rows: usize,
-    cols: usize,
-    ranks: usize,
-    swapped: bool,
-    x: Option<&'a [u8]>,
-    y: Option<&'a [u8]>,
-    value_rows: Option<Vec<String>>,
-    lcs: Option<String>,
-    distance: Option<usize>,
-    cigar: Option<&'a str>,
-    view: Option<&'a [String; 3]>,
-    cigar_ops: [char; 4],
-    events: &'a [Event],
-    walk: &'a [(usize, usize)],
-    hops: Vec<HopData>,
-    per_rank: Option<&'a [RankReport]>,
-    control: Option<String>,
-    steps: Steps,
-    palette: Vec<String>,
-    rank_colours: usize,
-    /// `diagonal` or `bands`.
-    engine: &'static str,
-    bands: Option<BandsData>,
-    compare: Vec<lesson::EngineLine>,
-    batches: Vec<lesson::BatchOption>,
-    wave: Option<WaveData>,
-}
-
-/// A wave page's steps: per score step its first diagonal, each diagonal's row before and after
-/// its slide and each rank's run of diagonals; each cell's cost (`null`: no step reached it);
-/// every halo message on its step.
-#[derive(Debug, Serialize)]
-struct WaveData {
-    /// The steps the page plays: the score steps, then those that pass the end on.
-    units: usize,
-    cost: usize,
-    bound: usize,
-    stride: i64,
-    min_share: usize,
-    steps: Vec<WaveStep>,
-    costs: Vec<Vec<Option<u32>>>,
-    halos: Vec<HaloData>,
-}
-
-#[derive(Debug, Serialize)]
-struct WaveStep {
-    first: i64,
-    start: Vec<i64>,
-    end: Vec<i64>,
-    ranges: Vec<Option<[i64; 2]>>,
-}
-
-/// A halo message as the page counts it: a boundary message of its step.
-#[derive(Debug, Serialize)]
-struct HaloData {
-    kind: &'static str,
-    step: usize,
-    from: usize,
-    to: usize,
-    values: usize,
-    bytes: u64,
-    diagonals: Option<[i64; 2]>,
-}
-
-impl WaveData {
-    fn of(w: &Wavefronts) -> WaveData {
-        WaveData {
-            units: w.units(),
-            cost: w.cost,
-            bound: w.bound,
-            stride: w.stride,
-            min_share: w.min_share(),
-            steps: w
-                .steps
-                .iter()
-                .map(|s| WaveStep {
-                    first: s.points.first().map_or(0, |p| p.k),
-                    start: s.points.iter().map(|p| p.start).collect(),
-                    end: s.points.iter().map(|p| p.end).collect(),
-                    ranges: s.ranges.iter().map(|r| r.map(|(a, b)| [a, b])).collect(),
-                })
-                .collect(),
-            costs: w
-                .cost_rows()
-                .into_iter()
-                .map(|row| {
-                    row.into_iter()
-                        .map(|c| (c != UNREACHED).then_some(c))
-                        .collect()
-                })
-                .collect(),
-            halos: w
-                .halos
-                .iter()
-                .map(|h| HaloData {
-                    kind: "boundary",
-                    step: h.step,
-                    from: h.from,
-                    to: h.to,
-                    values: h.values,
-                    bytes: h.bytes,
-                    diagonals: h.diagonals.map(|(a, b)| [a, b]),
-                })
-                .collect(),
-        }
-    }
-}
-
-/// A bands page's pipeline: its word, batches and each active rank's columns.
-#[derive(Debug, Serialize)]
-struct BandsData {
-    word: usize,
-    teaching: bool,
-    batch: usize,
-    batches: usize,
-    stages: usize,
-    cols: Vec<[usize; 2]>,
-    /// The timeline is the run's own (else a model).
-    recorded: bool,
-    /// `cells` or `blocks`.
-    detail: &'static str,
-}
-
-#[derive(Debug, Serialize)]
-struct HopData {
-    t: usize,
-    from: usize,
-    to: usize,
-    i: usize,
-    j: usize,
-    bytes: u64,
-    moves: usize,
-    prefix: Option<String>,
-}
-
-#[derive(Debug, Serialize)]
-struct Steps {
-    unit: &'static str,
-    group: usize,
-    walk_group: usize,
 }
 
 /// Writes the page of `picture` (a schedule, or a run with its `report`) to `path`
@@ -225,33 +71,6 @@ pub fn write_html(
 ) -> Result<(), Error> {
     let page = render(picture, report, bands_batch)?;
     crate::export::write_atomic(path, page.as_bytes())
-}
-
-/// Each row of `values` as the steps along it, a character a cell (see the module doc).
-fn value_rows(problem: Problem, values: &[Vec<u32>]) -> Result<Vec<String>, Error> {
-    let mut rows = Vec::with_capacity(values.len());
-    for (i, row) in values.iter().enumerate() {
-        let mut before = match problem {
-            Problem::Lcs => 0,
-            Problem::Edit => i as i64 + 1,
-        };
-        let mut text = String::with_capacity(row.len());
-        for (j, &v) in row.iter().enumerate() {
-            text.push(match v as i64 - before {
-                -1 => '-',
-                0 => '0',
-                1 => '+',
-                step => {
-                    return Err(Error::Internal(anyhow::anyhow!(
-                        "page: the value of ({i}, {j}) is {step} from its left neighbour's"
-                    )))
-                }
-            });
-            before = v as i64;
-        }
-        rows.push(text);
-    }
-    Ok(rows)
 }
 
 /// The page as one HTML document.
@@ -274,118 +93,12 @@ pub fn render(
         (_, Some(_)) => wave_picture::render_grid(picture)?,
         _ => svg::render_grid(picture)?,
     };
-    let hops = picture::hops(picture)?
-        .into_iter()
-        .map(|h| HopData {
-            t: h.t,
-            from: h.from,
-            to: h.to,
-            i: h.next.0,
-            j: h.next.1,
-            bytes: h.bytes,
-            moves: h.moves,
-            prefix: h.prefix,
-        })
-        .collect();
-    let per_phase = |units: usize| units.div_ceil(MAX_STEPS_PER_PHASE).max(1);
-    let compare = match picture.wave {
-        Some(w) => lesson::compare_wave(w, report),
-        None => lesson::compare(
-            (s.rows(), s.cols(), s.ranks()),
-            picture.problem,
-            picture.bands,
-            bands_batch,
-            report,
-        ),
-    };
-    let batches = if picture.wave.is_some() {
-        Vec::new()
-    } else {
-        let plan = crate::engines::bands::BandPlan::new(s.rows(), s.cols(), s.ranks(), bands_batch)
-            .with_problem(picture.problem);
-        let pipe = picture
-            .bands
-            .copied()
-            .unwrap_or_else(|| super::pipeline::Pipeline::of_plan(&plan));
-        lesson::batch_options(&pipe)
-    };
-    let data = Data {
-        schema: 3,
-        command: if report.is_some() {
-            "solve"
-        } else {
-            "schedule"
-        },
-        problem: picture.problem,
-        title: &picture.title,
-        rows: s.rows(),
-        cols: s.cols(),
-        ranks: s.ranks(),
-        swapped: picture.swapped,
-        x: picture.x,
-        y: picture.y,
-        value_rows: picture
-            .values
-            .filter(|_| picture.wave.is_none())
-            .map(|v| value_rows(picture.problem, v))
-            .transpose()?,
-        lcs: report
-            .and_then(|r| r.answer.lcs.as_ref())
-            .map(|l| l.display()),
-        distance: picture.answer.and_then(|a| a.distance),
-        cigar: picture.answer.map(|a| a.cigar.as_str()),
-        view: picture.answer.and_then(|a| a.view.as_ref()),
-        cigar_ops: [Move::Match, Move::Sub, Move::Up, Move::Left]
-            .map(|step| words::letter(step, picture.swapped)),
-        events: picture.messages,
-        walk: picture.path,
-        hops,
-        per_rank: report.map(|r| r.per_rank.as_slice()),
-        control: report.map(Report::control_explanation),
-        steps: Steps {
-            unit: match (picture.bands, picture.wave) {
-                (Some(_), _) => "stage",
-                (_, Some(_)) => "step",
-                _ => "diagonal",
-            },
-            group: per_phase(match (picture.bands, picture.wave) {
-                (Some(b), _) => b.stages(),
-                (_, Some(w)) => w.units(),
-                _ => s.diagonals(),
-            }),
-            walk_group: per_phase(picture.path.len()),
-        },
-        palette: (0..RANK_COLOURS).map(|k| hex(rank_colour(k))).collect(),
-        rank_colours: RANK_COLOURS,
-        engine: match (picture.bands, picture.wave) {
-            (Some(_), _) => "bands",
-            (_, Some(_)) => "wave",
-            _ => "diagonal",
-        },
-        bands: picture.bands.map(|b| BandsData {
-            word: b.word(),
-            teaching: b.teaching(),
-            batch: b.batch(),
-            batches: b.batches(),
-            stages: b.stages(),
-            cols: (0..b.active_ranks())
-                .map(|k| [b.cols_of(k).start, b.cols_of(k).end])
-                .collect(),
-            recorded: !picture.spans.is_empty(),
-            detail: Detail::of(b).name(),
-        }),
-        compare,
-        batches,
-        wave: picture.wave.map(WaveData::of),
-    };
-    let json = serde_json::to_string(&data).map_err(anyhow::Error::from)?;
-    // Inside a script element only `</script` could end the block early; JSON may spell `<`
-    // as an escape anywhere it occurs (in strings).
-    let json = json.replace('<', "\\u003c");
+    let data = Data::of(picture, report, bands_batch)?;
+    let json = data.json()?;
     let title = escape(&picture.title);
     let variables = style::css_variables();
     let legend = match picture.wave {
-        Some(w) => wave_legend::page_legend(picture, w),
+        Some(w) => wave_legend::legend(picture, w),
         None => legend(picture, report.is_some()),
     };
     let found = words::found_label(picture.problem);
@@ -408,7 +121,7 @@ pub fn render(
     };
     let intro: String = intro
         .iter()
-        .map(|p| format!("<p>{}</p>", words::html(p)))
+        .map(|p| format!("<p>{}</p>", formulas::html(p)))
         .collect();
     let (verdict, note, heading) = match picture.wave {
         Some(_) => (
@@ -544,6 +257,7 @@ fn compare_table(lines: &[lesson::EngineLine], verdict: &str, note: &str) -> Str
 mod tests {
     use super::*;
     use crate::engines::diagonal::schedule::Schedule;
+    use crate::render::shown::picture;
 
     fn data_block(page: &str) -> serde_json::Value {
         let start = page.find("id=\"run-data\">").unwrap() + "id=\"run-data\">".len();

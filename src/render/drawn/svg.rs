@@ -1,15 +1,15 @@
 //! SVG pictures of a schedule or a run, by engine: the diagonal engine's picture
-//! ([`super::diagonal_picture`]), the bands engine's ([`super::bands_picture`]) or a wave
-//! run's ([`super::wave_picture`]). Every mark
-//! carries its meaning as a class and data attributes, so tests and the classroom page
-//! ([`super::html`]) find marks by what they mean, not by how they are drawn. A document is
-//! rendered into a string and written atomically, so a failed run never leaves half a picture.
+//! ([`super::diagonal_picture`]), the bands engine's ([`super::bands_picture`]) or a wave run's
+//! ([`super::wave_picture`]). Every mark carries its meaning as a class and data attributes, so
+//! tests and the classroom page ([`crate::render::page::html`]) find marks by what they mean, not
+//! by how they are drawn. A document is rendered into a string and written atomically, so a
+//! failed run never leaves half a picture.
 
 use std::path::Path;
 
-use super::picture::Picture;
 use super::{bands_picture, diagonal_picture, wave_picture};
 use crate::error::Error;
+use crate::render::shown::picture::Picture;
 
 pub use super::diagonal_picture::{too_large, MAX_PICTURE_CELLS_SIDE};
 pub use super::layout::MAX_CELL_TEXT_SIDE;
@@ -44,10 +44,11 @@ pub fn render_grid(picture: &Picture) -> Result<String, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::comm::protocol::Kind;
     use crate::comm::trace::Event;
     use crate::engines::diagonal::schedule::Schedule;
-    use crate::render::picture::{display_bytes, predicted_messages, Hop};
+    use crate::render::shown::hops::tests::hop_events;
+    use crate::render::shown::picture::tests::solved;
+    use crate::render::shown::picture::{display_bytes, predicted_messages};
     use lcs_core::alignment::expand;
     use lcs_core::problem::Problem;
 
@@ -224,15 +225,7 @@ mod tests {
     fn solve(x: &[u8], y: &[u8], s: &Schedule) -> Solved {
         let values = lcs_core::reference::full_table(x, y);
         let path = lcs_core::reference::walk_path(x, y, &values);
-        let mut events = Vec::new();
-        for (t, w) in path.windows(2).enumerate() {
-            let (from, to) = (s.cell_proc(w[0].0, w[0].1), s.cell_proc(w[1].0, w[1].1));
-            if from != to {
-                // The next cell, then the path so far: one move per cell walked.
-                let bytes = Hop::bytes_for(t + 1);
-                events.push(Event::new(Kind::Traceback, from, to, Some(w[1]), bytes));
-            }
-        }
+        let events = hop_events(s, &path);
         (values, path, events)
     }
 
@@ -240,30 +233,20 @@ mod tests {
     fn solved_picture_shows_values_bytes_walk_and_hops() {
         let (x, y) = (b"GAC\x01A".as_slice(), b"AGCAT\x01GA".as_slice());
         let s = Schedule::new(x.len(), y.len(), 3);
-        let (values, path, hop_events) = solve(x, y, &s);
+        let (values, path, traceback) = solve(x, y, &s);
         let mut messages = predicted_messages(&s);
-        messages.extend(hop_events.iter().copied());
+        messages.extend(traceback.iter().copied());
         let svg = render(&Picture {
-            schedule: &s,
-            problem: Problem::Lcs,
-            x: Some(x),
-            y: Some(y),
-            values: Some(&values),
-            messages: &messages,
-            path: &path,
             swapped: true,
-            answer: None,
             title: "solve".into(),
             legend: vec!["traceback hops: 2".into()],
-            bands: None,
-            spans: &[],
-            wave: None,
+            ..solved(&s, Problem::Lcs, (x, y), &values, &messages, &path)
         })
         .unwrap();
         let parsed = Parsed::new(&svg);
         assert_eq!(
             parsed.marks("message").len(),
-            messages.len() - hop_events.len()
+            messages.len() - traceback.len()
         );
         assert_eq!(
             parsed.texts("col-byte"),
@@ -301,9 +284,9 @@ mod tests {
         assert_eq!(places, (1..=lcs_len).rev().collect::<Vec<_>>());
         // Hops: one thick arrow per traceback message, on its step, with its payload.
         let hops = parsed.marks("hop");
-        assert_eq!(hops.len(), hop_events.len());
+        assert_eq!(hops.len(), traceback.len());
         assert!(!hops.is_empty(), "this walk crosses ranks");
-        for (h, e) in hops.iter().zip(&hop_events) {
+        for (h, e) in hops.iter().zip(&traceback) {
             let t = num_attr(h, "data-t");
             assert_eq!(Some(path[t + 1]), e.cell());
             assert_eq!(num_attr(h, "data-from"), e.from);
@@ -336,30 +319,14 @@ mod tests {
         let values = reference::full_table_of(Problem::Edit, x, y);
         let path = reference::align(Problem::Edit, x, y);
         let answer = Answer::new(Problem::Edit, &pair, &path);
-        let walk = crate::render::picture::tests::cells(&path, x.len(), y.len());
+        let walk = crate::render::shown::hops::tests::cells(&path, x.len(), y.len());
         let mut messages = predicted_messages(&s);
-        for (t, w) in walk.windows(2).enumerate() {
-            let (from, to) = (s.cell_proc(w[0].0, w[0].1), s.cell_proc(w[1].0, w[1].1));
-            if from != to {
-                let bytes = Hop::bytes_for(t + 1);
-                messages.push(Event::new(Kind::Traceback, from, to, Some(w[1]), bytes));
-            }
-        }
+        messages.extend(hop_events(&s, &walk));
         let svg = render(&Picture {
-            schedule: &s,
-            problem: Problem::Edit,
-            x: Some(x),
-            y: Some(y),
-            values: Some(&values),
-            messages: &messages,
-            path: &walk,
             swapped: true,
             answer: Some(&answer),
             title: "Edit distance".into(),
-            legend: vec![],
-            bands: None,
-            spans: &[],
-            wave: None,
+            ..solved(&s, Problem::Edit, (x, y), &values, &messages, &walk)
         })
         .unwrap();
         let parsed = Parsed::new(&svg);

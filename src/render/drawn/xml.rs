@@ -1,9 +1,9 @@
 //! The one way the crate writes markup by hand: [`escape`] for any text put into XML or HTML,
-//! [`num`] for coordinates, and [`SvgWriter`], the writer behind every SVG document the crate makes
-//! (the classroom pictures, the bands picture, the page's legend samples, and the plots, whose
-//! plotters backend writes through it). One writer means one escaping rule and one output form (an
-//! element per line, attributes in the order given, double-quoted), so the tests read every picture
-//! the same way.
+//! [`num`] for coordinates, [`polyline`] for a path through points, and [`SvgWriter`], the writer
+//! behind every SVG document the crate makes (the classroom pictures, the bands picture, the
+//! page's legend samples, and the plots, whose plotters backend writes through it). One writer
+//! means one escaping rule and one output form (an element per line, attributes in the order
+//! given, double-quoted), so the tests read every picture the same way.
 
 use std::fmt::Write as _;
 
@@ -35,6 +35,16 @@ pub fn num(v: f64) -> String {
     } else {
         s.into()
     }
+}
+
+/// A path's `d` through `points`, in straight lines from each to the next (`M x,y L x,y …`).
+pub fn polyline(points: &[(f64, f64)]) -> String {
+    let steps: Vec<String> = points
+        .iter()
+        .enumerate()
+        .map(|(k, &(x, y))| format!("{}{},{}", if k == 0 { "M" } else { "L" }, num(x), num(y)))
+        .collect();
+    steps.join(" ")
 }
 
 /// An SVG document (or fragment) being written: each element on a line of its own, every
@@ -136,6 +146,12 @@ mod tests {
             "<g class=\"a&quot;b\">\n<text x=\"1\">x &lt; y</text>\n<title>&amp;</title>\n\
              <rect width=\"2.5\" height=\"0\"/>\n</g>\n"
         );
+    }
+
+    #[test]
+    fn a_polyline_moves_then_draws() {
+        assert_eq!(polyline(&[(1.0, 2.5), (3.0, 4.0)]), "M1,2.5 L3,4");
+        assert_eq!(polyline(&[]), "");
     }
 
     #[test]

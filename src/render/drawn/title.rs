@@ -3,9 +3,9 @@
 //! engine's picture, the wave's and, without the note, the bands engine's.
 
 use super::layout::{swap_note, LEGEND_PX, MARGIN, TITLE_PX};
-use super::picture::Picture;
 use super::style::{hex, HOP_COLOUR, TEXT_COLOUR};
 use super::xml::{num, SvgWriter};
+use crate::render::shown::picture::Picture;
 
 /// The picture's title, at the top-left margin.
 pub(super) fn line(out: &mut SvgWriter, p: &Picture) {

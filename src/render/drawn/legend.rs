@@ -6,17 +6,15 @@
 //! Samples are classed `legend-key`, never like the marks they explain, so that counting the
 //! marks of a picture never counts its legend.
 
-use std::fmt::Write as _;
-
 use plotters::style::RGBColor;
 
 use super::layout::{swatches_per_line, text_width, Key, Layout, LEGEND_LINE, LEGEND_PX, SWATCH};
-use super::picture::Picture;
 use super::style::{
     hex, rank_colour, rank_hatch, rank_ink, DIAGONAL_COLOUR, FAINT_TEXT_COLOUR, HOP_COLOUR,
     TEXT_COLOUR, WALK_COLOUR,
 };
-use super::xml::{num, SvgWriter};
+use super::xml::{num, polyline, SvgWriter};
+use crate::render::shown::picture::Picture;
 
 pub(super) fn draw(out: &mut SvgWriter, p: &Picture, l: &Layout) {
     let s = p.schedule;
@@ -151,11 +149,10 @@ pub(super) fn draw(out: &mut SvgWriter, p: &Picture, l: &Layout) {
 fn legend_arrow(out: &mut SvgWriter, x: f64, y: f64, colour: RGBColor, width: f64, head: &str) {
     let (from, to) = (x, x + 30.0);
     let centred = !head.starts_with("message-head");
-    let mut d = format!("M{},{} ", num(from), num(y));
-    if centred {
-        let _ = write!(d, "L{},{} ", num((from + to) / 2.0), num(y));
-    }
-    let _ = write!(d, "L{},{}", num(to), num(y));
+    let d = match centred {
+        true => polyline(&[(from, y), ((from + to) / 2.0, y), (to, y)]),
+        false => polyline(&[(from, y), (to, y)]),
+    };
     out.leaf(
         "path",
         &[

@@ -5,15 +5,13 @@
 //! classed and tagged with what it means
 //! (`docs/classroom.md#the-pictures-marks-and-the-pages-data`).
 
-use std::fmt::Write as _;
-
-use super::layout::{Layout, AXIS_PX};
-use super::picture::{byte_label, is_match, Arrow, Picture};
+use super::layout::{Geometry, Layout, AXIS_PX};
 use super::style::{
     hex, rank_colour, rank_hatch, rank_ink, DIAGONAL_COLOUR, FAINT_TEXT_COLOUR, RANK_COLOURS,
     TEXT_COLOUR,
 };
-use super::xml::{num, SvgWriter};
+use super::xml::{num, polyline, SvgWriter};
+use crate::render::shown::picture::{byte_label, is_match, Arrow, Picture};
 
 pub(super) fn axes(out: &mut SvgWriter, p: &Picture, l: &Layout) {
     let s = p.schedule;
@@ -277,18 +275,11 @@ pub(super) fn diagonal_outlines(out: &mut SvgWriter, p: &Picture, l: &Layout) {
             points.push((j0 - k, i0 + k + 1.0));
             points.push((j0 - k, i0 + k));
         }
-        let mut path = String::new();
-        for (k, (x, y)) in points.iter().enumerate() {
-            let (px, py) = (l.grid_x + x * l.cell, l.grid_y + y * l.cell);
-            let _ = write!(
-                path,
-                "{}{},{} ",
-                if k == 0 { "M" } else { "L" },
-                num(px),
-                num(py)
-            );
-        }
-        path.push('z');
+        let corners: Vec<(f64, f64)> = points
+            .iter()
+            .map(|(x, y)| (l.grid_x + x * l.cell, l.grid_y + y * l.cell))
+            .collect();
+        let path = polyline(&corners) + " z";
         out.leaf(
             "path",
             &[
@@ -338,13 +329,34 @@ pub(super) fn cell_texts(out: &mut SvgWriter, p: &Picture, l: &Layout) {
         out.close("g");
     }
     texts(out, p, l, (s.rows(), s.cols()), |i, j| {
-        let owner = s.cell_proc(i, j);
+        Some(CellText::of(p, s.cell_proc(i, j), i, j))
+    });
+}
+
+/// What one cell's text says, and in whose colour it is haloed.
+pub(super) struct CellText {
+    /// The rank that computes the cell.
+    pub(super) owner: usize,
+    pub(super) text: String,
+    /// The stage at which the cell is computed, where the page shows cells by stage (a bands
+    /// picture's `data-unit`).
+    pub(super) unit: Option<usize>,
+}
+
+impl CellText {
+    /// The text of cell `(i, j)` of `p`, which `owner` computes: its value, or without values
+    /// its owner.
+    pub(super) fn of(p: &Picture, owner: usize, i: usize, j: usize) -> CellText {
         let text = match p.values {
             Some(v) => v[i][j].to_string(),
             None => format!("p{owner}"),
         };
-        Some((owner, text))
-    });
+        CellText {
+            owner,
+            text,
+            unit: None,
+        }
+    }
 }
 
 /// The `cell-texts` of a `rows x cols` grid: each cell's text and owner from `text` (`None`:
@@ -353,29 +365,34 @@ pub(super) fn cell_texts(out: &mut SvgWriter, p: &Picture, l: &Layout) {
 pub(super) fn texts(
     out: &mut SvgWriter,
     p: &Picture,
-    l: &Layout,
+    l: &impl Geometry,
     (rows, cols): (usize, usize),
-    text: impl Fn(usize, usize) -> Option<(usize, String)>,
+    text: impl Fn(usize, usize) -> Option<CellText>,
 ) {
     out.group("cell-texts");
     let on_walk: std::collections::HashSet<(usize, usize)> = p.path.iter().copied().collect();
     for i in 0..rows {
         for j in 0..cols {
-            let Some((owner, text)) = text(i, j) else {
+            let Some(CellText { owner, text, unit }) = text(i, j) else {
                 continue;
             };
             let disc = on_walk.contains(&(i, j)) && is_match(p, i, j);
-            let (cx, cy) = l.at(i, j, 0.0, 0.0);
+            let (cx, cy) = l.centre(i, j);
             let mut attrs = vec![
                 ("class", "cell-text".into()),
                 ("data-i", i.to_string()),
                 ("data-j", j.to_string()),
+            ];
+            if let Some(unit) = unit {
+                attrs.push(("data-unit", unit.to_string()));
+            }
+            attrs.extend([
                 ("x", num(cx)),
                 ("y", num(cy)),
-                ("font-size", num(l.value_px)),
+                ("font-size", num(l.value_px())),
                 ("text-anchor", "middle".into()),
                 ("dominant-baseline", "central".into()),
-            ];
+            ]);
             if disc {
                 attrs.push(("data-disc", "1".into()));
                 attrs.push(("fill", "#ffffff".into()));

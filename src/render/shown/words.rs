@@ -1,16 +1,16 @@
 //! What the legends say about a run's problem: the value in a cell, the walk's rule, a match,
-//! what a hop carries and how the walk ends. The picture's legend (`layout`) and the page's
-//! (`html`) both read them here, so that the two never tell a class different things; the
-//! page's script (`page/*.js`) follows the same wording step by step.
+//! what a hop carries and how the walk ends. The picture's legend (`drawn::legend_keys`) and the
+//! page's (`page::legend`) both read them here, so that the two never tell a class different
+//! things; the page's script (`page/*.js`) follows the same wording step by step.
 //!
-//! Formulas are marked with backticks: [`plain`] drops them (the SVG's text), [`html`] escapes
-//! the text and sets them in `<code>`.
+//! Formulas are marked with backticks: [`plain`] drops them (the SVG's text); the page escapes
+//! the text and sets them in `<code>` (`page::formulas`).
 
 use lcs_core::alignment::Op;
 use lcs_core::problem::{Move, Problem};
 
 /// The number in a cell.
-pub(super) fn cell(problem: Problem) -> &'static str {
+pub(in crate::render) fn cell(problem: Problem) -> &'static str {
     match problem {
         Problem::Lcs => {
             "number in a cell: `M[i][j]`, the length of an LCS of x[0..=i] and y[0..=j]"
@@ -24,12 +24,12 @@ pub(super) fn cell(problem: Problem) -> &'static str {
 }
 
 /// The CIGAR letter of a walk's `step`: `swapped`, the rows are the file's second sequence.
-pub(super) fn letter(step: Move, swapped: bool) -> char {
+pub(in crate::render) fn letter(step: Move, swapped: bool) -> char {
     Op::of_move(step, swapped).letter()
 }
 
 /// The walk's rule, after "traceback walk".
-pub(super) fn walk(problem: Problem, swapped: bool) -> String {
+pub(in crate::render) fn walk(problem: Problem, swapped: bool) -> String {
     match problem {
         Problem::Lcs => "from the bottom-right cell until it leaves the matrix: diagonally \
                          after a match, else up when `M[i−1][j] ≥ M[i][j−1]`, else left"
@@ -46,7 +46,7 @@ pub(super) fn walk(problem: Problem, swapped: bool) -> String {
 }
 
 /// A match's disc, after "match".
-pub(super) fn matched(problem: Problem) -> &'static str {
+pub(in crate::render) fn matched(problem: Problem) -> &'static str {
     match problem {
         Problem::Lcs => {
             "`x[i] = y[j]`: a byte of the LCS; its `M[i][j] = k` is its place in the LCS, \
@@ -60,7 +60,7 @@ pub(super) fn matched(problem: Problem) -> &'static str {
 }
 
 /// What a hop is and carries, after "hop".
-pub(super) fn hop(problem: Problem) -> &'static str {
+pub(in crate::render) fn hop(problem: Problem) -> &'static str {
     match problem {
         Problem::Lcs => {
             "the walk moves onto another rank's cell: one traceback message carrying the next \
@@ -76,7 +76,7 @@ pub(super) fn hop(problem: Problem) -> &'static str {
 }
 
 /// How the walk ends: what the control messages are.
-pub(super) fn end(problem: Problem) -> &'static str {
+pub(in crate::render) fn end(problem: Problem) -> &'static str {
     match problem {
         Problem::Lcs => {
             "last step: the rank where the walk ended sends the path, whose matches are the \
@@ -92,7 +92,7 @@ pub(super) fn end(problem: Problem) -> &'static str {
 }
 
 /// What the page shows beside the walk as it grows.
-pub(super) fn found_label(problem: Problem) -> &'static str {
+pub(in crate::render) fn found_label(problem: Problem) -> &'static str {
     match problem {
         Problem::Lcs => "LCS so far:",
         Problem::Edit => "alignment so far (CIGAR):",
@@ -100,24 +100,8 @@ pub(super) fn found_label(problem: Problem) -> &'static str {
 }
 
 /// `text` for an SVG: the backticks dropped.
-pub(super) fn plain(text: &str) -> String {
+pub(in crate::render) fn plain(text: &str) -> String {
     text.replace('`', "")
-}
-
-/// `text` for HTML: escaped, each formula between backticks set in `<code>`.
-pub(super) fn html(text: &str) -> String {
-    let mut out = String::new();
-    for (k, part) in text.split('`').enumerate() {
-        let part = super::xml::escape(part);
-        if k % 2 == 1 {
-            out.push_str("<code>");
-            out.push_str(&part);
-            out.push_str("</code>");
-        } else {
-            out.push_str(&part);
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -125,13 +109,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn formulas_are_code_on_the_page_and_plain_in_the_picture() {
+    fn formulas_are_plain_in_the_picture() {
         let text = "up when `M[i−1][j] ≥ M[i][j−1]` & <else> left";
         assert_eq!(plain(text), "up when M[i−1][j] ≥ M[i][j−1] & <else> left");
-        assert_eq!(
-            html(text),
-            "up when <code>M[i−1][j] ≥ M[i][j−1]</code> &amp; &lt;else&gt; left"
-        );
     }
 
     #[test]

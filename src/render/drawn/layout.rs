@@ -1,12 +1,12 @@
 //! Where everything of a classroom picture goes: its [`Layout`] (the cell size, the grid's corner,
 //! the axes, how often an index or a diagonal is numbered, the picture's size) and the lines of its
-//! legend, wrapped to its width by the text-width estimate of [`super::style`]. The drawings only
-//! read positions from here, so a picture's geometry is decided in one place.
+//! legend (the keys `legend_keys` lists, then the alignment and the picture's own lines), wrapped
+//! to its width by the text-width estimate of [`super::style`]. The drawings only read positions
+//! from here, so a picture's geometry is decided in one place.
 
-use super::picture::{byte_label, is_match, Hop, Picture};
 use super::style;
-use super::words;
-use crate::comm::protocol::Kind;
+use super::xml::num;
+use crate::render::shown::picture::Picture;
 use lcs_core::alignment::shorten;
 use lcs_core::problem::Problem;
 
@@ -17,9 +17,6 @@ const MIN_TEXT_CELL: f64 = 18.0;
 /// are then at least `MIN_TEXT_CELL` wide. The page's cells always carry it, and the page
 /// shows it wherever the window leaves a cell room enough.
 pub const MAX_CELL_TEXT_SIDE: usize = 40;
-
-/// Hops listed one by one in a picture's legend.
-const MAX_LISTED_HOPS: usize = 12;
 
 /// Columns of the alignment per block of three lines in the legend.
 const VIEW_COLUMNS: usize = 44;
@@ -60,11 +57,13 @@ pub(super) const LEGEND_LINE: f64 = 18.0;
 const LEGEND_WIDTH: f64 = 400.0;
 pub(super) const SWATCH: f64 = 15.0;
 
-/// Where the walk's marks go in a grid of cells, square (the diagonal schedule's [`Layout`]) or
-/// not (the bands' grid).
+/// Where the walk's marks and the cells' texts go in a grid of cells, square (the diagonal
+/// schedule's [`Layout`]) or not (the bands' grid).
 pub(super) trait Geometry {
     /// The centre of cell `(i, j)`.
     fn centre(&self, i: usize, j: usize) -> (f64, f64);
+    /// The size of a cell's text.
+    fn value_px(&self) -> f64;
     /// The smaller side of a cell.
     fn side(&self) -> f64;
     fn walk_width(&self) -> f64;
@@ -81,6 +80,10 @@ pub(super) trait Geometry {
 impl Geometry for Layout {
     fn centre(&self, i: usize, j: usize) -> (f64, f64) {
         self.at(i, j, 0.0, 0.0)
+    }
+
+    fn value_px(&self) -> f64 {
+        self.value_px
     }
 
     fn side(&self) -> f64 {
@@ -158,13 +161,9 @@ pub(super) struct LegendLine {
 }
 
 impl Layout {
-    pub(super) fn new(p: &Picture, full: bool, hops: &[Hop]) -> Layout {
-        Layout::with_keys(p, full, &|cell_text| legend_keys(p, cell_text, hops))
-    }
-
     /// The layout of `p` whose legend explains the marks `keys` lists (given whether the cells
     /// carry text), then the alignment and the picture's own lines.
-    pub(super) fn with_keys(
+    pub(super) fn new(
         p: &Picture,
         full: bool,
         keys: &dyn Fn(bool) -> Vec<(Key, String)>,
@@ -276,6 +275,18 @@ impl Layout {
         }
     }
 
+    /// The grid's geometry, as the page reads it from the picture's root.
+    pub(super) fn root_attributes(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("data-grid-x", num(self.grid_x)),
+            ("data-grid-y", num(self.grid_y)),
+            ("data-cell-w", num(self.cell)),
+            ("data-cell-h", num(self.cell)),
+            ("data-gap", "0".into()),
+            ("data-detail", "cells".into()),
+        ]
+    }
+
     /// Top-left corner of cell `(i, j)`.
     pub(super) fn corner(&self, i: usize, j: usize) -> (f64, f64) {
         (
@@ -312,133 +323,6 @@ impl Layout {
     pub(super) fn message_width(&self) -> f64 {
         self.message_px
     }
-}
-
-/// What the marks of a diagonal picture mean, one key each.
-fn legend_keys(p: &Picture, cell_text: bool, hops: &[Hop]) -> Vec<(Key, String)> {
-    let s = p.schedule;
-    let mut keys: Vec<(Key, String)> = Vec::new();
-    let arrows = p
-        .messages
-        .iter()
-        .filter(|e| e.kind == Kind::Boundary && e.cell().is_some())
-        .count();
-    match (p.values.is_some(), cell_text) {
-        (true, true) => keys.push((Key::Text, words::plain(words::cell(p.problem)))),
-        (false, true) => keys.push((
-            Key::Text,
-            "pK in a cell: the rank that computes it, cell_proc(i, j)".into(),
-        )),
-        (_, false) => keys.push((
-            Key::Text,
-            format!(
-                "cells carry no text above {MAX_CELL_TEXT_SIDE} a side; the colour is the owner"
-            ),
-        )),
-    }
-    keys.push((
-        Key::Diagonal,
-        "d=N: diagonal d = i + j, numbered where it leaves the grid, along the top and right edges"
-            .into(),
-    ));
-    keys.push((
-        Key::Message,
-        format!(
-            "boundary message ({arrows}): an arrow a cell long in the sender's ink (its colour, \
-             dark), from the sending cell into the neighbour cell its receiver owns; one per \
-             cell at most"
-        ),
-    ));
-    if !p.path.is_empty() {
-        let matches = p.path.iter().filter(|&&(i, j)| is_match(p, i, j)).count();
-        keys.push((
-            Key::Walk,
-            format!(
-                "traceback walk ({} cells): {}",
-                p.path.len(),
-                words::plain(&words::walk(p.problem, p.swapped))
-            ),
-        ));
-        keys.push((
-            Key::Match,
-            format!(
-                "match ({matches}): {}",
-                words::plain(words::matched(p.problem))
-            ),
-        ));
-        keys.push((
-            Key::Hop,
-            format!(
-                "hop ({}): {}",
-                hops.len(),
-                words::plain(words::hop(p.problem))
-            ),
-        ));
-        for (k, h) in hops.iter().take(MAX_LISTED_HOPS).enumerate() {
-            let found = h.prefix.as_deref().map_or(String::new(), |text| {
-                match p.problem {
-                    // The LCS so far is the LCS's end: a long one keeps its last characters.
-                    Problem::Lcs => {
-                        let chars: Vec<char> = text.chars().collect();
-                        let start = chars.len().saturating_sub(20);
-                        let dots = if start > 0 { "…" } else { "" };
-                        let end: String = chars[start..].iter().collect();
-                        format!(", \"{dots}{end}\" so far")
-                    }
-                    Problem::Edit => format!(", CIGAR {}", shorten(text, 24)),
-                }
-            });
-            keys.push((
-                Key::Text,
-                format!(
-                    "hop {}: p{} -> p{}, next cell ({}, {}), {} move{}{found}, {} bytes",
-                    k + 1,
-                    h.from,
-                    h.to,
-                    h.next.0,
-                    h.next.1,
-                    h.moves,
-                    if h.moves == 1 { "" } else { "s" },
-                    h.bytes
-                ),
-            ));
-        }
-        if hops.len() > MAX_LISTED_HOPS {
-            keys.push((
-                Key::Text,
-                format!(
-                    "… and {} more hops (see the trace)",
-                    hops.len() - MAX_LISTED_HOPS
-                ),
-            ));
-        }
-    }
-    let hex = |seq: Option<&[u8]>| seq.is_some_and(|b| b.iter().any(|&b| byte_label(b).1));
-    if hex(p.x) || hex(p.y) {
-        keys.push((
-            Key::Text,
-            "labels in italics: bytes that are not printable ASCII, as two hex digits".into(),
-        ));
-    }
-    if p.swapped {
-        keys.push((Key::Text, swap_note(p).into()));
-    }
-    if s.ranks() > s.working_ranks() {
-        let first = s.working_ranks();
-        let idle = if first + 1 == s.ranks() {
-            format!("p{first}")
-        } else {
-            format!("p{first}..p{}", s.ranks() - 1)
-        };
-        keys.push((
-            Key::Text,
-            format!(
-                "{idle}: no cell (no diagonal is longer than {} cells)",
-                s.rows()
-            ),
-        ));
-    }
-    keys
 }
 
 /// The legend's lines for `p`: its `keys`, then the alignment and the caller's lines.

@@ -1,20 +1,19 @@
 //! What a classroom picture shows, before anything is placed or drawn: the [`Picture`] (a schedule,
-//! and for a solved run its problem, sequences, values, messages, walk and answer), the hops of the
-//! walk derived from its traceback messages ([`hops`]), the arrow each boundary message becomes,
-//! and how sequence bytes are labelled. The picture and the page are both drawn from this model, so
-//! they agree on every hop and label; a recorded part that disagrees with the schedule is an
-//! internal error rather than a wrong picture.
+//! and for a solved run its problem, sequences, values, messages, walk and answer), the arrow each
+//! boundary message becomes, and how sequence bytes are labelled; the walk's hops are in
+//! [`super::hops`]. The picture and the page are both drawn from this model, so they agree on
+//! every arrow and label; a recorded part that disagrees with the schedule is an internal error
+//! rather than a wrong picture.
 
 use std::fmt::Write as _;
 
-use crate::comm::protocol::{Kind, HOP_HEADER_BYTES};
+use crate::comm::protocol::Kind;
 use crate::comm::trace::{Event, Span};
 use crate::engines::diagonal::schedule::Schedule;
 use crate::error::Error;
 use crate::input::Pair;
 use crate::report::{Answer, Report};
-use lcs_core::alignment::Alignment;
-use lcs_core::problem::{Move, Path, Problem, PATH_HEADER_BYTES};
+use lcs_core::problem::Problem;
 
 use super::pipeline::Pipeline;
 use super::wavefront::Wavefronts;
@@ -176,103 +175,8 @@ pub fn predicted_messages(schedule: &Schedule) -> Vec<Event> {
         .collect()
 }
 
-/// A hop of the traceback walk: one traceback message, placed on the walk.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Hop {
-    /// The walk's step `path[t] -> path[t + 1]` that crosses onto another rank.
-    pub t: usize,
-    pub from: usize,
-    pub to: usize,
-    /// The next cell, `path[t + 1]`: the first thing the message carries (16 bytes).
-    pub next: (usize, usize),
-    /// The message's size: the next cell, then the path so far ([`Path::encode`]).
-    pub bytes: u64,
-    /// Moves of the path so far, one per cell walked: `t + 1`.
-    pub moves: usize,
-    /// What the path so far spells, for a reader (known when the sequences are): its matches,
-    /// the end of the LCS, for an LCS run (bytes as [`display_bytes`] shows them); its CIGAR,
-    /// the end of the alignment, for an edit run.
-    pub prefix: Option<String>,
-}
-
-impl Hop {
-    /// Bytes a hop carrying `moves` moves has: the next cell, the path's length, its moves
-    /// four to a byte.
-    pub fn bytes_for(moves: usize) -> usize {
-        HOP_HEADER_BYTES + PATH_HEADER_BYTES + moves.div_ceil(4)
-    }
-}
-
-/// The walk's hops, from the traceback messages in `p.messages`: each is placed on the step of
-/// the walk that enters its cell, and must cross between the owners the message names (a wave
-/// run's walk stays on a rank while that rank can answer it, so there only the receiver must
-/// own the cell it is sent).
-pub fn hops(p: &Picture) -> Result<Vec<Hop>, Error> {
-    let bad = |what: String| Err(Error::Internal(anyhow::anyhow!("picture: {what}")));
-    let mut hops = Vec::new();
-    for e in p.messages.iter().filter(|e| e.kind == Kind::Traceback) {
-        let Some(next) = e.cell() else {
-            return bad(format!("traceback message without a cell: {e:?}"));
-        };
-        let Some(t) = p.path.windows(2).position(|w| w[1] == next) else {
-            return bad(format!("hop to {next:?} is not on the walk"));
-        };
-        let here = p.path[t];
-        let sender = p.wave.is_some() || p.owner(here.0, here.1) == e.from;
-        if !sender || p.owner(next.0, next.1) != e.to {
-            return bad(format!(
-                "hop {e:?} does not cross between the cells' owners"
-            ));
-        }
-        let prefix = match p.x {
-            Some(x) if p.y.is_some() => {
-                let walked = walked(p, t + 1)?;
-                Some(match p.problem {
-                    Problem::Lcs => display_bytes(&walked.matched(x)),
-                    Problem::Edit => Alignment::of_path(&walked, p.swapped).cigar(),
-                })
-            }
-            _ => None,
-        };
-        hops.push(Hop {
-            t,
-            from: e.from,
-            to: e.to,
-            next,
-            bytes: e.bytes,
-            moves: t + 1,
-            prefix,
-        });
-    }
-    hops.sort_by_key(|h| h.t);
-    Ok(hops)
-}
-
-/// The path of the walk's first `k` cells: the move each makes to the next cell, a diagonal
-/// step being a match when the cell's bytes are equal and a substitution when not (`k` is at
-/// most the walk's length less one; the sequences are known).
-pub(super) fn walked(p: &Picture, k: usize) -> Result<Path, Error> {
-    let mut path = Path::new();
-    for w in p.path.windows(2).take(k) {
-        let ((i, j), (a, b)) = (w[0], w[1]);
-        let step = match (i.checked_sub(a), j.checked_sub(b)) {
-            (Some(1), Some(1)) if is_match(p, i, j) => Move::Match,
-            (Some(1), Some(1)) => Move::Sub,
-            (Some(1), Some(0)) => Move::Up,
-            (Some(0), Some(1)) => Move::Left,
-            _ => {
-                return Err(Error::Internal(anyhow::anyhow!(
-                    "picture: the walk jumps from ({i}, {j}) to ({a}, {b})"
-                )))
-            }
-        };
-        path.push(step);
-    }
-    Ok(path)
-}
-
 /// The sizes of the optional parts must match the schedule.
-pub(super) fn check(p: &Picture) -> Result<(), Error> {
+pub(in crate::render) fn check(p: &Picture) -> Result<(), Error> {
     let (m, n) = (p.schedule.rows(), p.schedule.cols());
     let bad = |what: String| Err(Error::Internal(anyhow::anyhow!("picture: {what}")));
     if let Some(x) = p.x.filter(|x| x.len() != m) {
@@ -294,7 +198,7 @@ pub(super) fn check(p: &Picture) -> Result<(), Error> {
 
 /// One message arrow: the message, and whether it points down (else right).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Arrow {
+pub(in crate::render) struct Arrow {
     pub event: Event,
     pub from: (usize, usize),
     pub down: bool,
@@ -302,7 +206,7 @@ pub(super) struct Arrow {
 
 /// An arrow for each boundary event with a cell: into `(i + 1, j)` when the receiver owns it,
 /// else into `(i, j + 1)`.
-pub(super) fn message_arrows(p: &Picture) -> Result<Vec<Arrow>, Error> {
+pub(in crate::render) fn message_arrows(p: &Picture) -> Result<Vec<Arrow>, Error> {
     let s = p.schedule;
     let (m, n) = (s.rows(), s.cols());
     let mut arrows = Vec::new();
@@ -350,13 +254,33 @@ pub fn display_bytes(bytes: &[u8]) -> String {
 }
 
 /// Whether the walk takes cell `(i, j)` as a match (the sequences are known when a walk is).
-pub(super) fn is_match(p: &Picture, i: usize, j: usize) -> bool {
+pub(in crate::render) fn is_match(p: &Picture, i: usize, j: usize) -> bool {
     matches!((p.x, p.y), (Some(x), Some(y)) if x[i] == y[j])
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// A picture of `s` with the sequences, values, messages and walk of a solved run, and no
+    /// answer, title or legend.
+    pub(crate) fn solved<'a>(
+        s: &'a Schedule,
+        problem: Problem,
+        (x, y): (&'a [u8], &'a [u8]),
+        values: &'a [Vec<u32>],
+        messages: &'a [Event],
+        path: &'a [(usize, usize)],
+    ) -> Picture<'a> {
+        Picture {
+            problem,
+            x: Some(x),
+            y: Some(y),
+            values: Some(values),
+            path,
+            ..Picture::of_schedule(s, messages, String::new(), vec![])
+        }
+    }
 
     #[test]
     fn predicted_messages_match_the_schedule() {
@@ -398,131 +322,12 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn hops_off_the_walk_are_internal_errors() {
-        let (x, y) = (b"GACA".as_slice(), b"AGCATGA".as_slice());
-        let s = Schedule::new(x.len(), y.len(), 2);
-        let values = lcs_core::reference::full_table(x, y);
-        let path = lcs_core::reference::walk_path(x, y, &values);
-        let stray = [Event::new(Kind::Traceback, 0, 1, Some((3, 0)), 16)];
-        let picture = Picture {
-            schedule: &s,
-            problem: Problem::Lcs,
-            x: Some(x),
-            y: Some(y),
-            values: Some(&values),
-            messages: &stray,
-            path: &path,
-            swapped: false,
-            answer: None,
-            title: String::new(),
-            legend: vec![],
-            bands: None,
-            spans: &[],
-            wave: None,
-        };
-        assert!(matches!(hops(&picture), Err(Error::Internal(_))));
-    }
-
-    /// The cells a finished `path` walks through from `(m-1, n-1)`, in walk order.
-    pub(crate) fn cells(path: &Path, m: usize, n: usize) -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
-        let mut at = (m.checked_sub(1), n.checked_sub(1));
-        for step in path.iter() {
-            let (Some(i), Some(j)) = at else { break };
-            out.push((i, j));
-            at = step.from(i, j);
-        }
-        out
-    }
-
-    #[test]
-    fn an_edit_walks_hops_carry_the_cigar_of_the_path_so_far() {
-        use lcs_core::reference;
-        let (x, y) = (b"kitten".as_slice(), b"sitting".as_slice());
-        let s = Schedule::new(x.len(), y.len(), 3);
-        let values = reference::full_table_of(Problem::Edit, x, y);
-        let path = reference::align(Problem::Edit, x, y);
-        let walk = cells(&path, x.len(), y.len());
-        let events: Vec<Event> = walk
-            .windows(2)
-            .enumerate()
-            .filter_map(|(t, w)| {
-                let (from, to) = (s.cell_proc(w[0].0, w[0].1), s.cell_proc(w[1].0, w[1].1));
-                let bytes = Hop::bytes_for(t + 1);
-                (from != to).then(|| Event::new(Kind::Traceback, from, to, Some(w[1]), bytes))
-            })
-            .collect();
-        assert!(!events.is_empty(), "this walk crosses ranks");
-        for swapped in [false, true] {
-            let picture = Picture {
-                schedule: &s,
-                problem: Problem::Edit,
-                x: Some(x),
-                y: Some(y),
-                values: Some(&values),
-                messages: &events,
-                path: &walk,
-                swapped,
-                answer: None,
-                title: String::new(),
-                legend: vec![],
-                bands: None,
-                spans: &[],
-                wave: None,
-            };
-            let hops = hops(&picture).unwrap();
-            assert_eq!(hops.len(), events.len());
-            for h in &hops {
-                // The moves the reference made first, read as the picture reads its cells.
-                let mut so_far = Path::new();
-                path.iter().take(h.moves).for_each(|m| so_far.push(m));
-                let cigar = Alignment::of_path(&so_far, swapped).cigar();
-                assert_eq!(h.prefix.as_deref(), Some(cigar.as_str()), "{h:?}");
-                assert_eq!(
-                    (h.moves, h.bytes),
-                    (h.t + 1, Hop::bytes_for(h.t + 1) as u64)
-                );
-            }
-        }
-        // kitten -> sitting ends with the g of sitting alone, then the n matched.
-        let picture = Picture {
-            schedule: &s,
-            problem: Problem::Edit,
-            x: Some(x),
-            y: Some(y),
-            values: Some(&values),
-            messages: &[],
-            path: &walk,
-            swapped: false,
-            answer: None,
-            title: String::new(),
-            legend: vec![],
-            bands: None,
-            spans: &[],
-            wave: None,
-        };
-        let two = walked(&picture, 2).unwrap();
-        assert_eq!(Alignment::of_path(&two, false).cigar(), "1=1D");
-    }
-
-    #[test]
     fn mismatched_parts_are_internal_errors() {
         let s = Schedule::new(2, 3, 2);
         let base = Picture {
-            schedule: &s,
-            problem: Problem::Lcs,
             x: Some(b"ab"),
             y: Some(b"abc"),
-            values: None,
-            messages: &[],
-            path: &[],
-            swapped: false,
-            answer: None,
-            title: String::new(),
-            legend: vec![],
-            bands: None,
-            spans: &[],
-            wave: None,
+            ..Picture::of_schedule(&s, &[], String::new(), vec![])
         };
         assert!(check(&base).is_ok());
         let short_y = Picture {
@@ -531,20 +336,8 @@ pub(crate) mod tests {
         };
         assert!(matches!(check(&short_y), Err(Error::Internal(_))));
         let outside = Picture {
-            schedule: &s,
-            problem: Problem::Lcs,
-            x: None,
-            y: None,
-            values: None,
-            messages: &[],
             path: &[(2, 0)],
-            swapped: false,
-            answer: None,
-            title: String::new(),
-            legend: vec![],
-            bands: None,
-            spans: &[],
-            wave: None,
+            ..Picture::of_schedule(&s, &[], String::new(), vec![])
         };
         assert!(matches!(check(&outside), Err(Error::Internal(_))));
     }

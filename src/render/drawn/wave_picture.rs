@@ -11,18 +11,17 @@
 //!
 //! Limited, as the diagonal engine's, to [`MAX_WAVE_SIDE`] cells a side.
 
-use std::fmt::Write as _;
-
+use super::grid::{self, CellText};
 use super::layout::{Layout, MARGIN};
-use super::marks::{background, defs};
-use super::picture::{check, hops, Picture};
-use super::style::{self, hex, rank_colour, rank_ink, DIAGONAL_COLOUR, TEXT_COLOUR};
+use super::marks::{background, defs, root};
+use super::style::{hex, rank_colour, rank_ink, DIAGONAL_COLOUR, TEXT_COLOUR};
 use super::walk;
-use super::wave_legend::legend_keys;
-use super::wavefront::{Halo, Wavefronts};
-use super::xml::{num, SvgWriter};
-use super::{grid, title};
+use super::xml::{num, polyline, SvgWriter};
+use super::{legend_keys, title};
 use crate::error::Error;
+use crate::render::shown::hops::hops;
+use crate::render::shown::picture::{check, Picture};
+use crate::render::shown::wavefront::{Halo, Wavefronts};
 
 /// Largest number of rows or columns a wave picture or page is drawn for: the diagonal
 /// engine's.
@@ -71,7 +70,7 @@ fn draw(p: &Picture, full: bool) -> Result<String, Error> {
     }
     check(p)?;
     let hops = hops(p)?;
-    let mut l = Layout::with_keys(p, full, &|text| legend_keys(p, w, text, hops.len()));
+    let mut l = Layout::new(p, full, &|text| legend_keys::wave(p, w, text, hops.len()));
     let grid_bottom = l.grid_y + w.rows as f64 * l.cell;
     let lane_y = grid_bottom + HOP_STRIP;
     let lane_w = (w.cols as f64 * l.cell).max(LANE_WIDTH);
@@ -80,26 +79,14 @@ fn draw(p: &Picture, full: bool) -> Result<String, Error> {
         l.width = l.width.max(l.grid_x + lane_w + MARGIN).ceil();
     }
     let mut out = SvgWriter::new();
-    out.open(
-        "svg",
-        &[
-            ("xmlns", "http://www.w3.org/2000/svg".into()),
-            ("width", l.width.to_string()),
-            ("height", l.height.to_string()),
-            ("viewBox", format!("0 0 {} {}", l.width, l.height)),
-            ("font-family", style::FONT_FAMILY.into()),
-            ("class", "lcs-picture wave-picture".into()),
-            ("data-rows", w.rows.to_string()),
-            ("data-cols", w.cols.to_string()),
-            ("data-ranks", w.ranks.to_string()),
-            ("data-grid-x", num(l.grid_x)),
-            ("data-grid-y", num(l.grid_y)),
-            ("data-cell-w", num(l.cell)),
-            ("data-cell-h", num(l.cell)),
-            ("data-gap", "0".into()),
-            ("data-detail", "cells".into()),
-            ("data-lane-y", num(lane_y)),
-        ],
+    let mut geometry = l.root_attributes();
+    geometry.push(("data-lane-y", num(lane_y)));
+    root(
+        &mut out,
+        (l.width, l.height),
+        "lcs-picture wave-picture",
+        (w.rows, w.cols, w.ranks),
+        &geometry,
     );
     defs(&mut out, l.cell, w.ranks);
     background(&mut out);
@@ -215,23 +202,17 @@ fn fronts(out: &mut SvgWriter, w: &Wavefronts, l: &Layout) {
                 ("visibility", "hidden".into()),
             ],
         );
-        let mut d = String::new();
-        for (q, p) in step.points.iter().enumerate() {
-            let (x, y) = corner(l, p.end, p.end + p.k);
-            let _ = write!(
-                d,
-                "{}{},{} ",
-                if q == 0 { "M" } else { "L" },
-                num(x),
-                num(y)
-            );
-        }
+        let ends: Vec<(f64, f64)> = step
+            .points
+            .iter()
+            .map(|p| corner(l, p.end, p.end + p.k))
+            .collect();
         out.leaf(
             "path",
             &[
                 ("class", "front-line".into()),
                 ("data-unit", t.to_string()),
-                ("d", d.trim_end().to_owned()),
+                ("d", polyline(&ends)),
                 ("fill", "none".into()),
                 ("stroke", hex(DIAGONAL_COLOUR)),
                 ("stroke-width", "3".into()),
@@ -268,8 +249,11 @@ fn cell_texts(out: &mut SvgWriter, p: &Picture, w: &Wavefronts, l: &Layout) {
         return;
     }
     grid::texts(out, p, l, (w.rows, w.cols), |i, j| {
-        w.owner(i, j)
-            .map(|owner| (owner, w.cost_of(i, j).to_string()))
+        w.owner(i, j).map(|owner| CellText {
+            owner,
+            text: w.cost_of(i, j).to_string(),
+            unit: None,
+        })
     });
 }
 
@@ -427,7 +411,7 @@ mod tests {
     use crate::comm::trace::Event;
     use crate::engines::diagonal::schedule::Schedule;
     use crate::engines::wave::plan::WavePlan;
-    use crate::render::xml::read::{class, parse};
+    use crate::render::drawn::xml::read::{class, parse};
     use lcs_core::problem::Problem;
 
     #[test]
