@@ -3,6 +3,7 @@
 //!
 //! A store is written once against [`Recurrence`] and monomorphised for [`Lcs`] and [`Edit`],
 //! so the segment kernel of either problem is one straight loop the compiler vectorises. The
+//! same two types carry each problem's bit-parallel row step ([`crate::bitpar::Row`]). The
 //! recurrences and borders are those of [`crate::problem`]:
 //!
 //! * LCS: `M = diag + 1` on a match, else `max(up, left)`; border 0. The walk's question at a
