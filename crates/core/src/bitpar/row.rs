@@ -382,10 +382,8 @@ fn four<R: Row<P>, const P: usize, const TRACED: bool>(
 /// then per row.
 #[cfg(target_arch = "x86_64")]
 fn by_plane<'a, const P: usize>(rows: [Planes<'a, P>; 4]) -> [[&'a mut [u64]; 4]; P] {
-    let mut rows = rows.map(|planes| planes.map(Some));
-    std::array::from_fn(|p| {
-        std::array::from_fn(|r| rows[r][p].take().expect("each plane of each row once"))
-    })
+    let mut rows = rows;
+    std::array::from_fn(|p| std::array::from_fn(|r| std::mem::take(&mut rows[r][p])))
 }
 
 #[cfg(test)]
