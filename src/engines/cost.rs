@@ -146,7 +146,7 @@ const CUT_OFF_SLACK: usize = 64;
 
 /// The score step past which a wave run that `--engine auto` chose for an `m x n` pair of
 /// estimated cost `estimate` gives way to the bands engine, or `None` where it never need:
-/// the first step at which the wave engine's modelled seconds reach [`GIVE_WAY`] of the bands
+/// the first step at which the wave engine's modelled seconds reach `GIVE_WAY` of the bands
 /// engine's for that cost, and not before twice the estimate. A pair the samples misjudged
 /// (similar only where they were taken) then costs at most that share more than the bands
 /// engine would have alone; one whose cost the estimate saw does not pass it.
