@@ -5,10 +5,8 @@
 //! each file atomically; every output path is checked before anything is read, and neither
 //! file of sequences may be one of them.
 
-use std::io::Write as _;
-
+use super::stdout;
 use crate::comm::world::World;
-
 use crate::engines::pairs::assemble::Keeping;
 use crate::engines::pairs::run::{self, Request};
 use crate::error::Error;
@@ -70,15 +68,7 @@ pub fn run(world: &World, opts: &PairsOptions) -> Result<Option<PairsReport>, Er
             export::write_streamed(path, |out| scores::write_npy(out, &computed))?
         }
         Some(path) => export::write_streamed(path, |out| scores::write_tsv(out, &computed))?,
-        None => {
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            let written = scores::write_tsv(&mut out, &computed).and_then(|()| out.flush());
-            match written {
-                // A reader that went away (`| head`) ends the output, as for other commands.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                other => other.map_err(Error::Stdout)?,
-            }
-        }
+        None => stdout::stream(|out| scores::write_tsv(out, &computed))?,
     }
     Ok(Some(report))
 }

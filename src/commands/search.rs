@@ -4,10 +4,8 @@
 //! output, or to standard output alone). Only rank 0 writes, after the run, each file
 //! atomically; every output path is checked before anything is read.
 
-use std::io::Write as _;
-
+use super::stdout;
 use crate::comm::world::World;
-
 use crate::engines::search::run::{self, Request};
 use crate::error::Error;
 use crate::export::{self, ResultSet};
@@ -50,15 +48,7 @@ pub fn run(world: &World, opts: &SearchOptions) -> Result<Option<SearchReport>, 
     }
     match &opts.out {
         Some(path) => export::write_streamed(path, |out| matches::write_tsv(out, &searched))?,
-        None => {
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            let written = matches::write_tsv(&mut out, &searched).and_then(|()| out.flush());
-            match written {
-                // A reader that went away (`| head`) ends the output, as for other commands.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                other => other.map_err(Error::Stdout)?,
-            }
-        }
+        None => stdout::stream(|out| matches::write_tsv(out, &searched))?,
     }
     Ok(Some(report))
 }
