@@ -10,8 +10,8 @@ use std::io::{self, Write};
 
 use serde::{Deserialize, Serialize};
 
-use crate::comm::stats::RankSearch;
 use crate::comm::traffic::PerKind;
+use crate::engines::search::record::RankSearch;
 use crate::engines::search::run::Searched;
 use crate::input::Format;
 use crate::provenance::Provenance;
@@ -157,7 +157,7 @@ impl SearchReport {
             .enumerate()
             .map(|(rank, s): (usize, &RankSearch)| RankLine {
                 rank,
-                host: s.host().name,
+                host: s.host.info().name,
                 kernel: s.simd,
                 text_start: s.text_start,
                 text_end: s.text_end,
@@ -166,10 +166,10 @@ impl SearchReport {
                 bytes_scanned: s.scanned,
                 warm_up_bytes: s.warm_up,
                 matches: s.matches,
-                sent: control(s.sent),
-                received: control(s.received),
-                sent_bytes: control(s.sent_bytes),
-                received_bytes: control(s.received_bytes),
+                sent: control(s.control.sent),
+                received: control(s.control.received),
+                sent_bytes: control(s.control.sent_bytes),
+                received_bytes: control(s.control.received_bytes),
                 seconds_summary: s.seconds_summary,
                 seconds_scan: s.seconds_scan,
                 seconds_starts: s.seconds_starts,

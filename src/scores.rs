@@ -21,9 +21,9 @@ use std::io::{self, Write};
 
 use serde::{Deserialize, Serialize};
 
-use crate::comm::stats::RankPairs;
 use crate::comm::traffic::PerKind;
 use crate::engines::pairs::assemble::Kept;
+use crate::engines::pairs::record::RankPairs;
 use crate::engines::pairs::run::Computed;
 use crate::input::sequences::Sequences;
 use crate::input::Format;
@@ -246,17 +246,17 @@ impl PairsReport {
             .enumerate()
             .map(|(rank, s): (usize, &RankPairs)| RankLine {
                 rank,
-                host: s.host().name,
+                host: s.host.info().name,
                 kernel: s.simd,
                 jobs: s.jobs,
                 pairs: s.pairs,
                 word_steps: s.word_steps,
                 cells: s.cells,
                 estimated_share: s.estimated_ps as f64 / total_estimate,
-                sent: control(s.sent),
-                received: control(s.received),
-                sent_bytes: control(s.sent_bytes),
-                received_bytes: control(s.received_bytes),
+                sent: control(s.control.sent),
+                received: control(s.control.received),
+                sent_bytes: control(s.control.sent_bytes),
+                received_bytes: control(s.control.received_bytes),
                 seconds_compute: s.seconds_compute,
                 seconds_deliver: s.seconds_deliver,
                 peak_rss_bytes: s.peak_rss_bytes,

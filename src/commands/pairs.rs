@@ -49,7 +49,7 @@ pub fn run(world: &World, opts: &PairsOptions) -> Result<Option<PairsReport>, Er
     let Some(computed) = run::pairs(world, &request)? else {
         return Ok(None);
     };
-    let hosts: Vec<HostInfo> = computed.ranks.iter().map(|r| r.host()).collect();
+    let hosts: Vec<HostInfo> = computed.ranks.iter().map(|r| r.host.info()).collect();
     let provenance = Provenance::new(computed.started_at, &opts.run, &hosts);
     let files = (
         opts.queries.display().to_string(),

@@ -32,7 +32,7 @@ pub fn run(world: &World, opts: &SearchOptions) -> Result<Option<SearchReport>, 
     let Some(searched) = run::search(world, &request)? else {
         return Ok(None);
     };
-    let hosts: Vec<HostInfo> = searched.ranks.iter().map(|r| r.host()).collect();
+    let hosts: Vec<HostInfo> = searched.ranks.iter().map(|r| r.host.info()).collect();
     let provenance = Provenance::new(searched.started_at, &opts.run, &hosts);
     let report = SearchReport::new(
         provenance,

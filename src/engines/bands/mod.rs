@@ -33,12 +33,12 @@ use crate::comm::world::World;
 
 use mpi::collective::SystemOperation;
 
-use crate::comm::stats::FillTimes;
 use crate::comm::traffic::Traffic;
 use crate::comm::waiting::Waiting;
 use crate::engines::config::{RunConfig, Switches};
 use crate::engines::holding::Room;
 use crate::engines::outcome::{Ran, Widening};
+use crate::engines::record::FillTimes;
 use crate::engines::traceback::Start;
 use crate::input::Pair;
 use crate::progress::Progress;

@@ -43,10 +43,12 @@ use crate::comm::protocol::pairs::{
 };
 use crate::comm::protocol::{tag, Kind};
 use crate::comm::share::{self, PIECE};
-use crate::comm::stats::{self, RankPairs};
+use crate::comm::stats;
 use crate::comm::traffic::Traffic;
 use crate::comm::waiting::Waiting;
+use crate::comm::words::RankHost;
 use crate::engines::budget;
+use crate::engines::pairs::record::RankPairs;
 use crate::engines::search::run::choose_simd;
 use crate::engines::solve::{check_memory, memory_limit};
 use crate::error::Error;
@@ -213,16 +215,13 @@ pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, E
         Some(Kept::Passing(kept)) => kept.spilled(),
         _ => found.spilled(),
     };
-    let mut record = RankPairs {
+    let record = RankPairs {
         jobs: mine.len() as u64,
         pairs: tally.values,
         word_steps: tally.word_steps,
         cells: tally.cells,
         estimated_ps: plan.jobs_cost(mine),
-        sent: traffic.sent.control,
-        sent_bytes: traffic.sent_bytes.control,
-        received: traffic.received.control,
-        received_bytes: traffic.received_bytes.control,
+        control: traffic.control(),
         peak_rss_bytes: mem::peak_rss_bytes(),
         memory_estimate_bytes: need,
         seconds_compute,
@@ -230,9 +229,8 @@ pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, E
         simd,
         passing: found_pairs,
         spilled,
-        ..RankPairs::default()
+        host: RankHost::of(&HostInfo::here()),
     };
-    record.set_host(&HostInfo::here());
     let all = stats::gather_varcount(world, &[record], waiting);
     let (Some(kept), Some(all)) = (kept, all) else {
         return Ok(None);

@@ -35,10 +35,12 @@ use crate::comm::protocol::search::{
 };
 use crate::comm::protocol::{tag, Kind};
 use crate::comm::share::{self, PIECE};
-use crate::comm::stats::{self, RankSearch};
+use crate::comm::stats;
 use crate::comm::traffic::Traffic;
 use crate::comm::waiting::Waiting;
+use crate::comm::words::RankHost;
 use crate::engines::budget;
+use crate::engines::search::record::RankSearch;
 use crate::engines::search::scan::{self, Found, Task};
 use crate::engines::solve::{check_memory, memory_limit};
 use crate::error::Error;
@@ -221,12 +223,9 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
     };
     let delivered = deliver(world, waiting, found, total, &mut traffic)?;
     let seconds_total = started.elapsed().as_secs_f64();
-    record.sent = traffic.sent.control;
-    record.sent_bytes = traffic.sent_bytes.control;
-    record.received = traffic.received.control;
-    record.received_bytes = traffic.received_bytes.control;
+    record.control = traffic.control();
     record.peak_rss_bytes = mem::peak_rss_bytes();
-    record.set_host(&HostInfo::here());
+    record.host = RankHost::of(&HostInfo::here());
     let all = stats::gather_varcount(world, &[record], waiting);
     let (Some((mut matches, names)), Some(all)) = (delivered, all) else {
         return Ok(None);
