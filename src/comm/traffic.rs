@@ -33,6 +33,14 @@ record! {
 }
 
 impl PerKind {
+    /// `n` control messages (or bytes), and none of the other kinds.
+    pub fn control(n: u64) -> PerKind {
+        PerKind {
+            control: n,
+            ..PerKind::default()
+        }
+    }
+
     pub fn get(&self, kind: Kind) -> u64 {
         match kind {
             Kind::Boundary => self.boundary,
