@@ -71,14 +71,14 @@ pub fn main() -> ExitCode {
         Command::Search(args) => with_world(&env, |world, env| {
             let opts = SearchOptions::new(args, env, &library);
             match search::run(world, &opts)? {
-                Some(report) if opts.out.is_some() => print(&report.summary()),
+                Some(report) if opts.outputs.out.is_some() => print(&report.summary()),
                 _ => Ok(()),
             }
         }),
         Command::Pairs(args) => with_world(&env, |world, env| {
             let opts = PairsOptions::new(args, env, &library)?;
             match pairs::run(world, &opts)? {
-                Some(report) if opts.out.is_some() => print(&report.summary()),
+                Some(report) if opts.outputs.out.is_some() => print(&report.summary()),
                 _ => Ok(()),
             }
         }),

@@ -22,7 +22,8 @@ use lcs_core::problem::Problem;
 pub fn run(world: &World, opts: &PairsOptions) -> Result<Option<PairsReport>, Error> {
     let mut inputs = vec![crate::input::file_read(&opts.queries)];
     inputs.extend(opts.targets.as_deref().map(crate::input::file_read));
-    let before_reading = || export::check_outputs_of(&opts.outputs(), &inputs, ResultSet::Pairs);
+    let before_reading =
+        || export::check_outputs_of(&opts.outputs.named(), &inputs, ResultSet::Pairs);
     // The dense matrix for a .npy file, and for a TSV of every pair; a TSV with a bound lists
     // the pairs within it alone.
     let keeping = match (opts.npy(), opts.bound) {
@@ -57,13 +58,13 @@ pub fn run(world: &World, opts: &PairsOptions) -> Result<Option<PairsReport>, Er
     );
     let output = if opts.npy() { "npy" } else { "tsv" };
     let report = PairsReport::new(provenance, files, output, &computed);
-    if let Some(path) = &opts.json {
+    if let Some(path) = &opts.outputs.json {
         export::write_json(path, &report)?;
     }
-    if let Some(path) = &opts.append_csv {
+    if let Some(path) = &opts.outputs.append_csv {
         export::append_pairs_row(path, &report.row())?;
     }
-    match &opts.out {
+    match &opts.outputs.out {
         Some(path) if opts.npy() => {
             export::write_streamed(path, |out| scores::write_npy(out, &computed))?
         }

@@ -7,18 +7,14 @@ use crate::engines::config::Method;
 use crate::engines::diagonal::schedule::Schedule;
 use crate::error::Error;
 use crate::export;
-use crate::options::{ScheduleOptions, DEFAULT_BATCH};
+use crate::options::{named, ScheduleOptions, DEFAULT_BATCH};
 
 /// `schedule`: the text, and the picture and page when asked for. A picture or page too large
 /// is refused (exit 2) before any file is written, after the text is printed.
 pub fn run(opts: ScheduleOptions) -> Result<(), Error> {
     use crate::render::picture::{predicted_messages, Picture};
     use crate::render::{html, svg};
-    let outputs: Vec<(&'static str, &std::path::Path)> =
-        [("--svg", &opts.svg), ("--html", &opts.html)]
-            .into_iter()
-            .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
-            .collect();
+    let outputs = named([("--svg", &opts.svg), ("--html", &opts.html)]);
     let (m, n) = (opts.rows, opts.cols);
     // The wave engine's split follows the pair's cost, which the sizes do not tell: only a run
     // shows it. `auto` chooses per pair.

@@ -17,7 +17,8 @@ use crate::provenance::{HostInfo, Provenance};
 /// `None`.
 pub fn run(world: &World, opts: &SearchOptions) -> Result<Option<SearchReport>, Error> {
     let inputs = [crate::input::file_read(&opts.patterns), opts.text.as_path()];
-    let before_reading = || export::check_outputs_of(&opts.outputs(), &inputs, ResultSet::Search);
+    let before_reading =
+        || export::check_outputs_of(&opts.outputs.named(), &inputs, ResultSet::Search);
     let request = Request {
         patterns: opts.patterns.clone(),
         text: opts.text.clone(),
@@ -40,13 +41,13 @@ pub fn run(world: &World, opts: &SearchOptions) -> Result<Option<SearchReport>, 
         opts.text.display().to_string(),
         &searched,
     );
-    if let Some(path) = &opts.json {
+    if let Some(path) = &opts.outputs.json {
         export::write_json(path, &report)?;
     }
-    if let Some(path) = &opts.append_csv {
+    if let Some(path) = &opts.outputs.append_csv {
         export::append_search_row(path, &report.row())?;
     }
-    match &opts.out {
+    match &opts.outputs.out {
         Some(path) => export::write_streamed(path, |out| matches::write_tsv(out, &searched))?,
         None => stdout::stream(|out| matches::write_tsv(out, &searched))?,
     }
