@@ -14,9 +14,10 @@ use std::time::Instant;
 
 use mpi::collective::SystemOperation;
 
+use super::checkpoint::Checkpoint;
 use super::local;
 use super::plan::BandPlan;
-use super::store::{BandStore, Checkpoint};
+use super::store::BandStore;
 use crate::comm::fault::{Fault, Phase};
 use crate::comm::world::World;
 use crate::engines::config::Switches;
