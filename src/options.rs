@@ -306,19 +306,19 @@ impl SolveOptions {
     pub fn new(args: SolveArgs, env: &Env, mpi_library: &str) -> Result<SolveOptions, Error> {
         let method = method(args.engine)?;
         Ok(SolveOptions {
+            problem: args.input.problem,
             input: InputOptions::new(args.input),
             method,
-            problem: args.problem,
             outputs: Outputs {
                 output: args.output,
-                json: args.json,
-                paf: args.paf,
+                json: args.report.json,
+                paf: args.alignment.paf,
                 append_csv: args.append_csv,
                 trace: args.trace,
                 svg: args.svg,
                 html: args.html,
             },
-            memory_limit: args.memory_limit.or(env.memory_limit),
+            memory_limit: args.rank_memory.memory_limit.or(env.memory_limit),
             progress: progress_bar(args.progress, args.no_progress, env),
             quiet: args.quiet,
             switches: env.switches,
@@ -354,10 +354,10 @@ impl SearchOptions {
             allow_all: args.allow_all,
             outputs: ResultOutputs {
                 out: args.out,
-                json: args.json,
+                json: args.report.json,
                 append_csv: args.append_csv,
             },
-            memory_limit: args.memory_limit.or(env.memory_limit),
+            memory_limit: args.rank_memory.memory_limit.or(env.memory_limit),
             simd: env.simd,
             switches: env.switches,
             run: env.run_info(mpi_library),
@@ -416,10 +416,10 @@ impl PairsOptions {
             bound,
             outputs: ResultOutputs {
                 out: args.out,
-                json: args.json,
+                json: args.report.json,
                 append_csv: args.append_csv,
             },
-            memory_limit: args.memory_limit.or(env.memory_limit),
+            memory_limit: args.rank_memory.memory_limit.or(env.memory_limit),
             spill_dir: env.temp_dir.clone(),
             simd: env.simd,
             progress: progress_bar(args.progress, args.no_progress, env),
@@ -455,12 +455,12 @@ pub struct ReferenceOptions {
 impl ReferenceOptions {
     pub fn new(args: ReferenceArgs, env: &Env, mpi_library: &str) -> ReferenceOptions {
         ReferenceOptions {
+            problem: args.input.problem,
             input: InputOptions::new(args.input),
             length_only: args.length_only,
-            problem: args.problem,
             outputs: Outputs {
                 json: args.json,
-                paf: args.paf,
+                paf: args.alignment.paf,
                 append_csv: args.append_csv,
                 ..Outputs::default()
             },
