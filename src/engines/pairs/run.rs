@@ -295,37 +295,22 @@ fn share_inputs(
     waiting: Waiting,
     loaded: Option<Result<(Sequences, Option<Sequences>), Error>>,
 ) -> Result<(Sequences, Option<Sequences>), Error> {
-    let mut header = Header::default();
-    if let Some(loaded) = &loaded {
-        let bytes = |s: &Sequences| s.sequences.iter().map(|q| q.len() as u64).sum();
-        header = match loaded {
-            Ok((q, t)) => Header {
-                code: 0,
-                queries: q.sequences.len() as u64,
-                query_bytes: bytes(q),
-                queries_fasta: q.format == Format::Fasta,
-                has_targets: t.is_some(),
-                targets: t.as_ref().map_or(0, |t| t.sequences.len() as u64),
-                target_bytes: t.as_ref().map_or(0, bytes),
-                targets_fasta: t.as_ref().is_some_and(|t| t.format == Format::Fasta),
-            },
-            Err(e) => Header {
-                code: e.exit_code(),
-                ..Header::default()
-            },
-        };
-    }
-    // Rank 0 may be reading a file from a person or a pipe: the others sleep.
-    let mut words = header.to_words();
-    Waiting::Sleep.broadcast(world, &mut words[..]);
+    let bytes = |s: &Sequences| s.sequences.iter().map(|q| q.len() as u64).sum();
+    let (words, kept) = share::share_verdict(world, loaded, |(q, t)| {
+        Header {
+            code: 0,
+            queries: q.sequences.len() as u64,
+            query_bytes: bytes(q),
+            queries_fasta: q.format == Format::Fasta,
+            has_targets: t.is_some(),
+            targets: t.as_ref().map_or(0, |t| t.sequences.len() as u64),
+            target_bytes: t.as_ref().map_or(0, bytes),
+            targets_fasta: t.as_ref().is_some_and(|t| t.format == Format::Fasta),
+        }
+        .to_words()
+    })?;
     let header = Header::of_words(&words)
         .ok_or_else(|| Error::Internal(anyhow::anyhow!("a malformed pairs header from rank 0")))?;
-    let kept = match loaded {
-        Some(Err(e)) => return Err(e),
-        None if header.code != 0 => return Err(Error::Peer(header.code)),
-        Some(Ok(kept)) => Some(kept),
-        None => None,
-    };
     let format = |fasta: bool| if fasta { Format::Fasta } else { Format::Plain };
     let queries = share_set(
         world,

@@ -373,35 +373,24 @@ fn share_inputs(
     waiting: Waiting,
     loaded: Option<Result<(Patterns, TextFile, Source), Error>>,
 ) -> Result<(Patterns, TextFile, Option<Source>), Error> {
-    let mut header = Header::default();
-    if let Some(loaded) = &loaded {
-        header = match loaded {
-            Ok((p, t, _)) => Header {
-                code: 0,
-                patterns: p.patterns.len() as u64,
-                pattern_bytes: p.patterns.iter().map(|p| p.len() as u64).sum(),
-                patterns_fasta: p.format == Format::Fasta,
-                text_size: t.size,
-                text_fasta: t.format == Format::Fasta,
-                area: t.area.clone(),
-                text_whole: t.whole,
-            },
-            Err(e) => Header {
-                code: e.exit_code(),
-                ..Header::default()
-            },
-        };
-    }
-    // Rank 0 may be reading the patterns from a person or a pipe: the others sleep.
-    let mut words = header.to_words();
-    Waiting::Sleep.broadcast(world, &mut words[..]);
+    let (words, loaded) = share::share_verdict(world, loaded, |(p, t, _)| {
+        Header {
+            code: 0,
+            patterns: p.patterns.len() as u64,
+            pattern_bytes: p.patterns.iter().map(|p| p.len() as u64).sum(),
+            patterns_fasta: p.format == Format::Fasta,
+            text_size: t.size,
+            text_fasta: t.format == Format::Fasta,
+            area: t.area.clone(),
+            text_whole: t.whole,
+        }
+        .to_words()
+    })?;
     let header = Header::of_words(&words)
         .ok_or_else(|| Error::Internal(anyhow::anyhow!("a malformed search header from rank 0")))?;
     let format = |fasta: bool| if fasta { Format::Fasta } else { Format::Plain };
     let (mut lengths, mut bytes, result) = match loaded {
-        Some(Err(e)) => return Err(e),
-        None if header.code != 0 => return Err(Error::Peer(header.code)),
-        Some(Ok((p, t, source))) => (
+        Some((p, t, source)) => (
             p.patterns.iter().map(|p| p.len() as u64).collect(),
             p.patterns.concat(),
             Some((p, t, source)),
