@@ -77,7 +77,8 @@ pub enum Command {
     SelfTest(SelfTestArgs),
 }
 
-/// The input file and its size limit, shared by `solve` and `reference`.
+/// The input file, its size limit and format, and the problem asked of it; shared by `solve`
+/// and `reference`.
 #[derive(Debug, Args)]
 pub struct InputArgs {
     /// Input: two lines (X then Y) or FASTA with exactly two records; `-` reads standard
@@ -91,16 +92,42 @@ pub struct InputArgs {
     /// with `>`.
     #[arg(long, value_enum, default_value_t = FormatChoice::Auto)]
     pub format: FormatChoice,
+    /// The problem: `lcs` (the longest common subsequence) or `edit` (the edit distance,
+    /// with its alignment).
+    #[arg(long, value_enum, default_value_t = Problem::Lcs)]
+    pub problem: Problem,
+}
+
+/// The per-rank memory limit, shared by `solve`, `search` and `pairs`.
+#[derive(Debug, Args)]
+pub struct RankMemoryArgs {
+    /// Per-rank memory limit for the pre-check (default: what the host offers, shared among
+    /// its ranks; also MPI_LCS_MEMORY_LIMIT).
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit)]
+    pub memory_limit: Option<u64>,
+}
+
+/// The JSON report of a run over ranks, shared by `solve`, `search` and `pairs`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Write the full report as JSON to this file (atomically).
+    #[arg(long, value_name = "PATH")]
+    pub json: Option<PathBuf>,
+}
+
+/// The alignment as a PAF line, shared by `solve` and `reference`.
+#[derive(Debug, Args)]
+pub struct AlignmentArgs {
+    /// Write the alignment as one PAF line (minimap2's format: the file's first sequence the
+    /// query, its second the target, with `NM:i:` and `cg:Z:` tags).
+    #[arg(long, value_name = "PATH")]
+    pub paf: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// The problem: `lcs` (the longest common subsequence) or `edit` (the edit distance,
-    /// with its alignment).
-    #[arg(long, value_enum, default_value_t = Problem::Lcs)]
-    pub problem: Problem,
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Write the summary to this file (atomically) instead of standard output: under a
@@ -108,13 +135,10 @@ pub struct SolveArgs {
     /// unseen; this file is written by rank 0 itself and checked before the run.
     #[arg(short, long, value_name = "PATH")]
     pub output: Option<PathBuf>,
-    /// Write the full report as JSON to this file (atomically).
-    #[arg(long, value_name = "PATH")]
-    pub json: Option<PathBuf>,
-    /// Write the alignment as one PAF line (minimap2's format: the file's first sequence the
-    /// query, its second the target, with `NM:i:` and `cg:Z:` tags).
-    #[arg(long, value_name = "PATH")]
-    pub paf: Option<PathBuf>,
+    #[command(flatten)]
+    pub report: ReportArgs,
+    #[command(flatten)]
+    pub alignment: AlignmentArgs,
     /// Append one row to this CSV file of runs (its header written when the file is new; safe
     /// for concurrent runs).
     #[arg(long, value_name = "PATH")]
@@ -138,10 +162,8 @@ pub struct SolveArgs {
     /// (matrices up to 64 x 64; bands: up to 10^6 cells and 8,192 rows and columns).
     #[arg(long, value_name = "PATH")]
     pub html: Option<PathBuf>,
-    /// Per-rank memory limit for the pre-check (default: what the host offers, shared among
-    /// its ranks; also MPI_LCS_MEMORY_LIMIT).
-    #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit)]
-    pub memory_limit: Option<u64>,
+    #[command(flatten)]
+    pub rank_memory: RankMemoryArgs,
     /// Never show the progress bar (it only appears on a terminal, after a second).
     #[arg(long, conflicts_with = "progress")]
     pub no_progress: bool,
@@ -178,9 +200,8 @@ pub struct SearchArgs {
     /// without it, standard output carries the TSV alone.
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
-    /// Write the full report as JSON to this file (atomically).
-    #[arg(long, value_name = "PATH")]
-    pub json: Option<PathBuf>,
+    #[command(flatten)]
+    pub report: ReportArgs,
     /// Append one row to this CSV file of search runs (its header written when the file is
     /// new; safe for concurrent runs). Search runs have result sets of their own, which
     /// `table` and `plot` do not read.
@@ -191,10 +212,8 @@ pub struct SearchArgs {
     /// no such limit: no rank holds it.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_max_input)]
     pub max_input: u64,
-    /// Per-rank memory limit for the pre-check (default: what the host offers, shared among
-    /// its ranks; also MPI_LCS_MEMORY_LIMIT).
-    #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit)]
-    pub memory_limit: Option<u64>,
+    #[command(flatten)]
+    pub rank_memory: RankMemoryArgs,
 }
 
 #[derive(Debug, Args)]
@@ -224,9 +243,8 @@ pub struct PairsArgs {
     /// standard output carries the TSV alone.
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
-    /// Write the full report as JSON to this file (atomically).
-    #[arg(long, value_name = "PATH")]
-    pub json: Option<PathBuf>,
+    #[command(flatten)]
+    pub report: ReportArgs,
     /// Append one row to this CSV file of pairs runs (its header written when the file is new;
     /// safe for concurrent runs). Pairs runs have result sets of their own, which `table` and
     /// `plot` do not read.
@@ -235,10 +253,8 @@ pub struct PairsArgs {
     /// Refuse a file of sequences larger than this (e.g. 64M; K, M, G are powers of 1024).
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_max_input)]
     pub max_input: u64,
-    /// Per-rank memory limit for the pre-check (default: what the host offers, shared among
-    /// its ranks; also MPI_LCS_MEMORY_LIMIT).
-    #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit)]
-    pub memory_limit: Option<u64>,
+    #[command(flatten)]
+    pub rank_memory: RankMemoryArgs,
     /// Never show the progress bar (it only appears on a terminal, after a second).
     #[arg(long, conflicts_with = "progress")]
     pub no_progress: bool,
@@ -320,17 +336,11 @@ pub struct EngineArgs {
 pub struct ReferenceArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// The problem: `lcs` (the longest common subsequence) or `edit` (the edit distance,
-    /// with its alignment).
-    #[arg(long, value_enum, default_value_t = Problem::Lcs)]
-    pub problem: Problem,
     /// Write the report as JSON (the same keys as `solve --json`).
     #[arg(long, value_name = "PATH")]
     pub json: Option<PathBuf>,
-    /// Write the alignment as one PAF line (minimap2's format: the file's first sequence the
-    /// query, its second the target, with `NM:i:` and `cg:Z:` tags).
-    #[arg(long, value_name = "PATH")]
-    pub paf: Option<PathBuf>,
+    #[command(flatten)]
+    pub alignment: AlignmentArgs,
 
     /// Append one row to this CSV file of runs: the sequential row of an experiment.
     #[arg(long, value_name = "PATH")]
@@ -540,7 +550,7 @@ mod tests {
         let Command::Solve(args) = parsed.unwrap().command else {
             panic!("not solve");
         };
-        assert_eq!(args.memory_limit, Some(1 << 50));
+        assert_eq!(args.rank_memory.memory_limit, Some(1 << 50));
         assert_eq!(parse_memory_limit("1").unwrap(), 1);
     }
 }

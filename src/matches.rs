@@ -10,12 +10,13 @@ use std::io::{self, Write};
 
 use serde::{Deserialize, Serialize};
 
-use crate::comm::stats::RankSearch;
 use crate::comm::traffic::PerKind;
+use crate::engines::search::record::RankSearch;
 use crate::engines::search::run::Searched;
 use crate::input::Format;
 use crate::provenance::Provenance;
-use crate::report::text::thousands;
+use crate::report::host_columns::host_columns;
+use crate::report::text::{plural, thousands};
 use lcs_core::search::chunks::Grid;
 use lcs_core::search::lanes::Simd;
 use lcs_core::search::Packed;
@@ -51,6 +52,16 @@ pub struct Lengths {
     pub min: usize,
     pub max: usize,
     pub total: usize,
+}
+
+impl Lengths {
+    /// The lengths as a summary says them: `8 bytes`, `3 to 12 bytes`.
+    pub fn bytes(&self) -> String {
+        match self.min == self.max {
+            true => format!("{} bytes", self.min),
+            false => format!("{} to {} bytes", self.min, self.max),
+        }
+    }
 }
 
 /// One rank's line in the report.
@@ -147,17 +158,13 @@ impl SearchReport {
             .filter(|(r, _)| grid.pattern_part(*r) == 0)
             .map(|(_, s)| s.scanned - s.warm_up)
             .sum();
-        let control = |n: u64| PerKind {
-            control: n,
-            ..PerKind::default()
-        };
         let per_rank: Vec<RankLine> = searched
             .ranks
             .iter()
             .enumerate()
             .map(|(rank, s): (usize, &RankSearch)| RankLine {
                 rank,
-                host: s.host().name,
+                host: s.host.info().name,
                 kernel: s.simd,
                 text_start: s.text_start,
                 text_end: s.text_end,
@@ -166,10 +173,10 @@ impl SearchReport {
                 bytes_scanned: s.scanned,
                 warm_up_bytes: s.warm_up,
                 matches: s.matches,
-                sent: control(s.sent),
-                received: control(s.received),
-                sent_bytes: control(s.sent_bytes),
-                received_bytes: control(s.received_bytes),
+                sent: PerKind::control(s.control.sent),
+                received: PerKind::control(s.control.received),
+                sent_bytes: PerKind::control(s.control.sent_bytes),
+                received_bytes: PerKind::control(s.control.received_bytes),
                 seconds_summary: s.seconds_summary,
                 seconds_scan: s.seconds_scan,
                 seconds_starts: s.seconds_starts,
@@ -218,7 +225,7 @@ impl SearchReport {
     /// The report as one row of a search result set.
     pub fn row(&self) -> SearchRow {
         let r = &self.run;
-        SearchRow {
+        host_columns!(SearchRow {
             timestamp: r.timestamp.clone(),
             commit: r.commit.clone(),
             version: r.version.clone(),
@@ -251,47 +258,31 @@ impl SearchReport {
                 .map(|l| l.peak_rss_bytes)
                 .max()
                 .unwrap_or(0),
-            host: r.host.clone(),
-            hosts: r.hosts.join(" "),
-            cpu: r.cpu.clone(),
-            cores: r.cores,
-            ranks_per_host: r.ranks_per_host,
-            oversubscribed: r.oversubscribed,
-            launcher: r.launcher.clone(),
-            mpi_library: r.mpi_library.clone(),
-        }
+        } of r)
     }
 
     /// The human summary (what `search --out` prints; without `--out` standard output carries
     /// the TSV alone).
     pub fn summary(&self) -> String {
         let mut s = String::new();
-        let l = &self.pattern_lengths;
-        let lengths = match l.min == l.max {
-            true => format!("{} bytes", l.min),
-            false => format!("{} to {} bytes", l.min, l.max),
-        };
-        let plural = |n: usize, one: &str, many: &str| match n {
-            1 => format!("1 {one}"),
-            n => format!("{} {many}", thousands(n as u64)),
-        };
+        let lengths = self.pattern_lengths.bytes();
         let _ = writeln!(
             s,
             "{} ({lengths}), at most {} in {} bytes of {} text: {}",
-            plural(self.patterns, "pattern", "patterns"),
-            plural(self.max_edits, "edit", "edits"),
+            plural(self.patterns as u64, "pattern", "patterns"),
+            plural(self.max_edits as u64, "edit", "edits"),
             thousands(self.text_bytes),
             match self.text_format {
                 Format::Plain => "plain",
                 Format::Fasta => "FASTA",
             },
-            plural(self.matches, "match", "matches"),
+            plural(self.matches as u64, "match", "matches"),
         );
         let kernel = self.per_rank.first().map_or("", |l| l.kernel.name());
         let _ = writeln!(
             s,
             "{}: the text in {} parts, the patterns in {}; kernel {kernel}",
-            plural(self.ranks, "rank", "ranks"),
+            plural(self.ranks as u64, "rank", "ranks"),
             self.grid.text_parts,
             self.grid.pattern_parts,
         );
@@ -332,41 +323,35 @@ impl SearchReport {
     }
 }
 
-/// One search as one row of a search result set (see the module doc).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SearchRow {
-    pub timestamp: String,
-    pub commit: String,
-    pub version: String,
-    /// Always `search`.
-    pub problem: String,
-    pub patterns_file: String,
-    pub text: String,
-    pub text_bytes: u64,
-    pub patterns: usize,
-    pub pattern_min: usize,
-    pub pattern_max: usize,
-    pub max_edits: usize,
-    pub ranks: usize,
-    pub text_parts: usize,
-    pub pattern_parts: usize,
-    pub kernel: String,
-    pub matches: u64,
-    pub messages_control: u64,
-    pub bytes_control: u64,
-    pub seconds_total: f64,
-    pub seconds_scan: f64,
-    pub seconds_starts: f64,
-    pub throughput_mb_s: f64,
-    pub max_peak_rss_bytes: u64,
-    pub host: String,
-    pub hosts: String,
-    pub cpu: String,
-    pub cores: usize,
-    pub ranks_per_host: usize,
-    pub oversubscribed: bool,
-    pub launcher: String,
-    pub mpi_library: String,
+host_columns! {
+    /// One search as one row of a search result set (see the module doc).
+    #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+    pub struct SearchRow {
+        pub timestamp: String,
+        pub commit: String,
+        pub version: String,
+        /// Always `search`.
+        pub problem: String,
+        pub patterns_file: String,
+        pub text: String,
+        pub text_bytes: u64,
+        pub patterns: usize,
+        pub pattern_min: usize,
+        pub pattern_max: usize,
+        pub max_edits: usize,
+        pub ranks: usize,
+        pub text_parts: usize,
+        pub pattern_parts: usize,
+        pub kernel: String,
+        pub matches: u64,
+        pub messages_control: u64,
+        pub bytes_control: u64,
+        pub seconds_total: f64,
+        pub seconds_scan: f64,
+        pub seconds_starts: f64,
+        pub throughput_mb_s: f64,
+        pub max_peak_rss_bytes: u64,
+    }
 }
 
 impl SearchRow {

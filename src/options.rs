@@ -13,7 +13,7 @@
 //! - `MPI_LCS_COMMIT` — the commit recorded in reports (the scripts set it);
 //! - `MPI_LCS_LAUNCHER` and the launchers' own variables (see `launch`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::cli::{
@@ -215,10 +215,21 @@ pub struct Outputs {
     pub html: Option<PathBuf>,
 }
 
+/// `(flag, path)` for every output asked for, of `outputs`: each output's flag, and its path
+/// when it was asked for.
+pub fn named<'a, const N: usize>(
+    outputs: [(&'static str, &'a Option<PathBuf>); N],
+) -> Vec<(&'static str, &'a Path)> {
+    outputs
+        .into_iter()
+        .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
+        .collect()
+}
+
 impl Outputs {
     /// `(flag, path)` for every output asked for.
-    pub fn named(&self) -> Vec<(&'static str, &std::path::Path)> {
-        [
+    pub fn named(&self) -> Vec<(&'static str, &Path)> {
+        named([
             ("--output", &self.output),
             ("--json", &self.json),
             ("--paf", &self.paf),
@@ -226,15 +237,49 @@ impl Outputs {
             ("--trace", &self.trace),
             ("--svg", &self.svg),
             ("--html", &self.html),
-        ]
-        .into_iter()
-        .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
-        .collect()
+        ])
     }
 
     /// Whether the run must be recorded message by message.
     pub fn recording(&self) -> bool {
         self.trace.is_some() || self.svg.is_some() || self.html.is_some()
+    }
+}
+
+/// The files a search or a pairs run writes, by the flag that names them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ResultOutputs {
+    /// The matches' or the pairs' file (a TSV, or a pairs run's .npy matrix), instead of
+    /// standard output.
+    pub out: Option<PathBuf>,
+    pub json: Option<PathBuf>,
+    pub append_csv: Option<PathBuf>,
+}
+
+impl ResultOutputs {
+    /// `(flag, path)` for every output asked for.
+    pub fn named(&self) -> Vec<(&'static str, &Path)> {
+        named([
+            ("--out", &self.out),
+            ("--json", &self.json),
+            ("--append-csv", &self.append_csv),
+        ])
+    }
+}
+
+/// The progress bar on rank 0 (`solve`'s and `pairs`'): after a second when its stderr reaches
+/// a terminal, at once when `asked` (`--progress`); never when `never` (`--no-progress`).
+fn progress_bar(asked: bool, never: bool, env: &Env) -> Option<Show> {
+    if asked {
+        Some(Show {
+            width: env.columns,
+            after: Duration::ZERO,
+        })
+    } else {
+        (!never && env.launch.stderr_reaches_terminal()).then_some(Show {
+            width: env.columns,
+            after: progress::DELAY,
+        })
     }
 }
 
@@ -261,30 +306,20 @@ impl SolveOptions {
     pub fn new(args: SolveArgs, env: &Env, mpi_library: &str) -> Result<SolveOptions, Error> {
         let method = method(args.engine)?;
         Ok(SolveOptions {
+            problem: args.input.problem,
             input: InputOptions::new(args.input),
             method,
-            problem: args.problem,
             outputs: Outputs {
                 output: args.output,
-                json: args.json,
-                paf: args.paf,
+                json: args.report.json,
+                paf: args.alignment.paf,
                 append_csv: args.append_csv,
                 trace: args.trace,
                 svg: args.svg,
                 html: args.html,
             },
-            memory_limit: args.memory_limit.or(env.memory_limit),
-            progress: if args.progress {
-                Some(Show {
-                    width: env.columns,
-                    after: Duration::ZERO,
-                })
-            } else {
-                (!args.no_progress && env.launch.stderr_reaches_terminal()).then_some(Show {
-                    width: env.columns,
-                    after: progress::DELAY,
-                })
-            },
+            memory_limit: args.rank_memory.memory_limit.or(env.memory_limit),
+            progress: progress_bar(args.progress, args.no_progress, env),
             quiet: args.quiet,
             switches: env.switches,
             run: env.run_info(mpi_library),
@@ -302,10 +337,7 @@ pub struct SearchOptions {
     pub max_input: u64,
     pub k: usize,
     pub allow_all: bool,
-    /// The matches' TSV, instead of standard output.
-    pub out: Option<PathBuf>,
-    pub json: Option<PathBuf>,
-    pub append_csv: Option<PathBuf>,
+    pub outputs: ResultOutputs,
     pub memory_limit: Option<u64>,
     pub simd: Option<Simd>,
     pub switches: Switches,
@@ -320,26 +352,16 @@ impl SearchOptions {
             max_input: args.max_input,
             k: args.max_edits,
             allow_all: args.allow_all,
-            out: args.out,
-            json: args.json,
-            append_csv: args.append_csv,
-            memory_limit: args.memory_limit.or(env.memory_limit),
+            outputs: ResultOutputs {
+                out: args.out,
+                json: args.report.json,
+                append_csv: args.append_csv,
+            },
+            memory_limit: args.rank_memory.memory_limit.or(env.memory_limit),
             simd: env.simd,
             switches: env.switches,
             run: env.run_info(mpi_library),
         }
-    }
-
-    /// `(flag, path)` for every output asked for.
-    pub fn outputs(&self) -> Vec<(&'static str, &std::path::Path)> {
-        [
-            ("--out", &self.out),
-            ("--json", &self.json),
-            ("--append-csv", &self.append_csv),
-        ]
-        .into_iter()
-        .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
-        .collect()
     }
 }
 
@@ -352,10 +374,7 @@ pub struct PairsOptions {
     pub problem: Problem,
     /// `--max-edits` (edit distance) or `--min-length` (LCS).
     pub bound: Option<usize>,
-    /// The pairs' file (TSV, or .npy), instead of standard output.
-    pub out: Option<PathBuf>,
-    pub json: Option<PathBuf>,
-    pub append_csv: Option<PathBuf>,
+    pub outputs: ResultOutputs,
     pub memory_limit: Option<u64>,
     /// Where each rank spills the pairs within a bound its memory cannot keep.
     pub spill_dir: PathBuf,
@@ -395,23 +414,15 @@ impl PairsOptions {
             max_input: args.max_input,
             problem: args.problem,
             bound,
-            out: args.out,
-            json: args.json,
-            append_csv: args.append_csv,
-            memory_limit: args.memory_limit.or(env.memory_limit),
+            outputs: ResultOutputs {
+                out: args.out,
+                json: args.report.json,
+                append_csv: args.append_csv,
+            },
+            memory_limit: args.rank_memory.memory_limit.or(env.memory_limit),
             spill_dir: env.temp_dir.clone(),
             simd: env.simd,
-            progress: if args.progress {
-                Some(Show {
-                    width: env.columns,
-                    after: Duration::ZERO,
-                })
-            } else {
-                (!args.no_progress && env.launch.stderr_reaches_terminal()).then_some(Show {
-                    width: env.columns,
-                    after: progress::DELAY,
-                })
-            },
+            progress: progress_bar(args.progress, args.no_progress, env),
             quiet: args.quiet,
             switches: env.switches,
             run: env.run_info(mpi_library),
@@ -420,21 +431,8 @@ impl PairsOptions {
 
     /// Whether `--out` names a .npy file (the dense matrix).
     pub fn npy(&self) -> bool {
-        self.out
-            .as_ref()
+        (self.outputs.out.as_ref())
             .is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("npy")))
-    }
-
-    /// `(flag, path)` for every output asked for.
-    pub fn outputs(&self) -> Vec<(&'static str, &std::path::Path)> {
-        [
-            ("--out", &self.out),
-            ("--json", &self.json),
-            ("--append-csv", &self.append_csv),
-        ]
-        .into_iter()
-        .filter_map(|(flag, path)| Some((flag, path.as_deref()?)))
-        .collect()
     }
 }
 
@@ -457,12 +455,12 @@ pub struct ReferenceOptions {
 impl ReferenceOptions {
     pub fn new(args: ReferenceArgs, env: &Env, mpi_library: &str) -> ReferenceOptions {
         ReferenceOptions {
+            problem: args.input.problem,
             input: InputOptions::new(args.input),
             length_only: args.length_only,
-            problem: args.problem,
             outputs: Outputs {
                 json: args.json,
-                paf: args.paf,
+                paf: args.alignment.paf,
                 append_csv: args.append_csv,
                 ..Outputs::default()
             },

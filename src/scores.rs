@@ -21,15 +21,16 @@ use std::io::{self, Write};
 
 use serde::{Deserialize, Serialize};
 
-use crate::comm::stats::RankPairs;
 use crate::comm::traffic::PerKind;
 use crate::engines::pairs::assemble::Kept;
+use crate::engines::pairs::record::RankPairs;
 use crate::engines::pairs::run::Computed;
 use crate::input::sequences::Sequences;
 use crate::input::Format;
 use crate::matches::Lengths;
 use crate::provenance::Provenance;
-use crate::report::text::thousands;
+use crate::report::host_columns::host_columns;
+use crate::report::text::{plural, thousands};
 use lcs_core::pairs::plan::Side;
 use lcs_core::problem::Problem;
 use lcs_core::search::lanes::Simd;
@@ -236,27 +237,23 @@ impl PairsReport {
     ) -> PairsReport {
         let plan = &computed.plan;
         let total_estimate = plan.total().max(1) as f64;
-        let control = |n: u64| PerKind {
-            control: n,
-            ..PerKind::default()
-        };
         let per_rank: Vec<RankLine> = computed
             .ranks
             .iter()
             .enumerate()
             .map(|(rank, s): (usize, &RankPairs)| RankLine {
                 rank,
-                host: s.host().name,
+                host: s.host.info().name,
                 kernel: s.simd,
                 jobs: s.jobs,
                 pairs: s.pairs,
                 word_steps: s.word_steps,
                 cells: s.cells,
                 estimated_share: s.estimated_ps as f64 / total_estimate,
-                sent: control(s.sent),
-                received: control(s.received),
-                sent_bytes: control(s.sent_bytes),
-                received_bytes: control(s.received_bytes),
+                sent: PerKind::control(s.control.sent),
+                received: PerKind::control(s.control.received),
+                sent_bytes: PerKind::control(s.control.sent_bytes),
+                received_bytes: PerKind::control(s.control.received_bytes),
                 seconds_compute: s.seconds_compute,
                 seconds_deliver: s.seconds_deliver,
                 peak_rss_bytes: s.peak_rss_bytes,
@@ -351,7 +348,7 @@ impl PairsReport {
     pub fn row(&self) -> PairsRow {
         let r = &self.run;
         let targets = self.targets.as_ref();
-        PairsRow {
+        host_columns!(PairsRow {
             timestamp: r.timestamp.clone(),
             commit: r.commit.clone(),
             version: r.version.clone(),
@@ -390,42 +387,26 @@ impl PairsReport {
                 .map(|l| l.peak_rss_bytes)
                 .max()
                 .unwrap_or(0),
-            host: r.host.clone(),
-            hosts: r.hosts.join(" "),
-            cpu: r.cpu.clone(),
-            cores: r.cores,
-            ranks_per_host: r.ranks_per_host,
-            oversubscribed: r.oversubscribed,
-            launcher: r.launcher.clone(),
-            mpi_library: r.mpi_library.clone(),
-        }
+        } of r)
     }
 
     /// The human summary (what `pairs --out` prints; without `--out` standard output carries
     /// the TSV alone).
     pub fn summary(&self) -> String {
         let mut s = String::new();
-        let plural = |n: u64, one: &str, many: &str| match n {
-            1 => format!("1 {one}"),
-            n => format!("{} {many}", thousands(n)),
-        };
-        let lengths = |l: &Lengths| match l.min == l.max {
-            true => format!("{} bytes", l.min),
-            false => format!("{} to {} bytes", l.min, l.max),
-        };
         let q = &self.queries;
         let sets = match &self.targets {
             None => format!(
                 "{} ({}), all against all",
                 plural(q.sequences as u64, "sequence", "sequences"),
-                lengths(&q.lengths)
+                q.lengths.bytes()
             ),
             Some(t) => format!(
                 "{} ({}) x {} ({})",
                 plural(q.sequences as u64, "query", "queries"),
-                lengths(&q.lengths),
+                q.lengths.bytes(),
                 plural(t.sequences as u64, "target", "targets"),
-                lengths(&t.lengths)
+                t.lengths.bytes()
             ),
         };
         let what = match self.problem {
@@ -521,49 +502,43 @@ impl PairsReport {
     }
 }
 
-/// One pairs run as one row of a pairs result set (see the module doc).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct PairsRow {
-    pub timestamp: String,
-    pub commit: String,
-    pub version: String,
-    /// Always `pairs`.
-    pub command: String,
-    pub problem: String,
-    pub queries_file: String,
-    /// Empty all against all.
-    pub targets_file: String,
-    pub queries: usize,
-    pub targets: usize,
-    pub length_min: usize,
-    pub length_max: usize,
-    pub all_against_all: bool,
-    /// Empty without the bound.
-    pub max_edits: String,
-    pub min_length: String,
-    pub output: String,
-    pub ranks: usize,
-    pub kernel: String,
-    pub pairs: u64,
-    pub pairs_computed: u64,
-    pub pairs_within: u64,
-    pub word_steps: u64,
-    pub cells: u64,
-    pub messages_control: u64,
-    pub bytes_control: u64,
-    pub balance: f64,
-    pub seconds_total: f64,
-    pub seconds_compute: f64,
-    pub pairs_per_second: f64,
-    pub max_peak_rss_bytes: u64,
-    pub host: String,
-    pub hosts: String,
-    pub cpu: String,
-    pub cores: usize,
-    pub ranks_per_host: usize,
-    pub oversubscribed: bool,
-    pub launcher: String,
-    pub mpi_library: String,
+host_columns! {
+    /// One pairs run as one row of a pairs result set (see the module doc).
+    #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+    pub struct PairsRow {
+        pub timestamp: String,
+        pub commit: String,
+        pub version: String,
+        /// Always `pairs`.
+        pub command: String,
+        pub problem: String,
+        pub queries_file: String,
+        /// Empty all against all.
+        pub targets_file: String,
+        pub queries: usize,
+        pub targets: usize,
+        pub length_min: usize,
+        pub length_max: usize,
+        pub all_against_all: bool,
+        /// Empty without the bound.
+        pub max_edits: String,
+        pub min_length: String,
+        pub output: String,
+        pub ranks: usize,
+        pub kernel: String,
+        pub pairs: u64,
+        pub pairs_computed: u64,
+        pub pairs_within: u64,
+        pub word_steps: u64,
+        pub cells: u64,
+        pub messages_control: u64,
+        pub bytes_control: u64,
+        pub balance: f64,
+        pub seconds_total: f64,
+        pub seconds_compute: f64,
+        pub pairs_per_second: f64,
+        pub max_peak_rss_bytes: u64,
+    }
 }
 
 impl PairsRow {

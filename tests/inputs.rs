@@ -10,20 +10,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::util::{self, args, Dir, Run};
-
-/// One message, containing `problem`, the exit status `code`, no panic.
-fn assert_refused(run: &Run, code: i32, problem: &str) {
-    assert_eq!(run.status.code(), Some(code), "{run:#?}");
-    let messages = run.our_messages();
-    assert_eq!(messages.len(), 1, "expected one message:\n{}", run.stderr);
-    assert!(
-        messages[0].contains(problem),
-        "message should say '{problem}': {}",
-        messages[0]
-    );
-    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
-}
+use crate::util::{self, args, assert_refused, Dir, Run};
 
 /// Bytes an unprivileged writer may still use where `dir` is (`statvfs`).
 fn free_bytes(dir: &Path) -> u64 {

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::util::{self, args, Dir, Run};
+use crate::util::{self, args, assert_refused_writing_nothing, Dir, Run};
 
 /// A small deterministic generator (xorshift64*), so the tests need nothing of the crate.
 struct Rng(u64);
@@ -429,28 +429,6 @@ fn every_compilation_gives_the_same_pairs() {
     }
 }
 
-/// One message on stderr containing `problem`, exit status `code`, no panic, and none of the
-/// outputs written.
-fn assert_refused(run: &Run, code: i32, problem: &str, outputs: &[&Path]) {
-    assert_eq!(run.status.code(), Some(code), "{run:#?}");
-    let messages: Vec<&str> = run
-        .stderr
-        .lines()
-        .filter(|l| l.starts_with("mpi-lcs") || l.starts_with("error:"))
-        .collect();
-    assert_eq!(messages.len(), 1, "expected one message:\n{}", run.stderr);
-    assert!(
-        messages[0].contains(problem),
-        "should say '{problem}': {}",
-        messages[0]
-    );
-    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
-    assert!(run.stdout.is_empty(), "no partial output: {}", run.stdout);
-    for path in outputs {
-        assert!(!path.exists(), "{} was written", path.display());
-    }
-}
-
 /// Bad inputs under two ranks: each refused with one message and its exit status, every rank
 /// ended, nothing written.
 #[test]
@@ -538,10 +516,10 @@ fn bad_inputs_are_refused_with_one_message_and_nothing_written() {
     }
     let runs = util::parallel(3, jobs);
     for ((_, code, problem, outputs), run) in cases.iter().zip(&runs) {
-        assert_refused(run, *code, problem, outputs);
+        assert_refused_writing_nothing(run, *code, problem, outputs);
     }
     for run in &runs[cases.len()..] {
-        assert_refused(run, 5, "is the input file", &[]);
+        assert_refused_writing_nothing(run, 5, "is the input file", &[]);
     }
     assert_eq!(std::fs::read(&good).unwrap(), b"ACGTAC\nGGTTAA\n");
 }
@@ -673,7 +651,7 @@ fn pairs_under_an_address_space_cap_are_spilled_never_aborted() {
         cap,
     ));
     let problem = "not enough memory: rank 0 keeps every value of 8000 x 8000";
-    assert_refused(&run, 4, problem, &[&npy]);
+    assert_refused_writing_nothing(&run, 4, problem, &[&npy]);
 }
 
 /// A rank that cannot spill (its directory is not one) stops the run with exit 4, saying how
@@ -702,7 +680,7 @@ fn a_spill_that_fails_is_refused_with_the_count_found() {
     ]));
     cmd.env("TMPDIR", not_a_dir.join("spill"));
     let run = util::run_with_timeout(cmd);
-    assert_refused(
+    assert_refused_writing_nothing(
         &run,
         4,
         "pairs within the bound found, more than the",

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::util::{self, args, Dir, Run};
+use crate::util::{self, args, assert_refused_writing_nothing, Dir, Run};
 
 /// A small deterministic generator (xorshift64*), so the tests need nothing of the crate.
 struct Rng(u64);
@@ -239,29 +239,6 @@ fn many_patterns_over_a_short_text_split_the_patterns() {
     assert_eq!(all.stdout.lines().count(), 1 + 2 * text.len());
 }
 
-/// One message on stderr containing `problem`, exit status `code`, no panic, and none of the
-/// outputs written.
-fn assert_refused(run: &Run, code: i32, problem: &str, outputs: &[&Path]) {
-    assert_eq!(run.status.code(), Some(code), "{run:#?}");
-    // Ours, or clap's for a flag's value.
-    let messages: Vec<&str> = run
-        .stderr
-        .lines()
-        .filter(|l| l.starts_with("mpi-lcs") || l.starts_with("error:"))
-        .collect();
-    assert_eq!(messages.len(), 1, "expected one message:\n{}", run.stderr);
-    assert!(
-        messages[0].contains(problem),
-        "should say '{problem}': {}",
-        messages[0]
-    );
-    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
-    assert!(run.stdout.is_empty(), "no partial output: {}", run.stdout);
-    for path in outputs {
-        assert!(!path.exists(), "{} was written", path.display());
-    }
-}
-
 /// Bad inputs under two ranks: each refused with one message and its exit status, every rank
 /// ended, nothing written.
 #[test]
@@ -310,7 +287,7 @@ fn bad_inputs_are_refused_with_one_message_and_nothing_written() {
         })
         .collect();
     for ((_, _, k, code, problem), run) in cases.iter().zip(util::parallel(3, jobs)) {
-        assert_refused(&run, *code, problem, &[&out, &json]);
+        assert_refused_writing_nothing(&run, *code, problem, &[&out, &json]);
         let _ = k;
     }
 }
@@ -386,7 +363,7 @@ fn texts_without_a_real_size_are_read_by_their_content() {
         &"1K",
     ]);
     let run = util::run_with_input(util::mpirun_command(2, &a, &[]), &fasta);
-    assert_refused(&run, 3, "more than the limit of 1024 bytes", &[]);
+    assert_refused_writing_nothing(&run, 3, "more than the limit of 1024 bytes", &[]);
 }
 
 /// `search --allow-all` held about 163 bytes per match (4 million: 643 MiB) and its memory
@@ -448,7 +425,7 @@ fn matches_are_held_compactly_and_counted_in_the_memory_check() {
             .unwrap();
         let limit = format!("{}", need + (16 << 20));
         let (run, json) = report(ranks, "5", &["--allow-all", "--memory-limit", &limit]);
-        assert_refused(&run, 4, "2,000,000 matches", &[&json]);
+        assert_refused_writing_nothing(&run, 4, "2,000,000 matches", &[&json]);
         assert!(
             run.stderr.contains("every end of the text"),
             "{}",

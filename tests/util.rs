@@ -87,6 +87,33 @@ impl Run {
     }
 }
 
+/// Asserts that `run` was refused: the exit status `code`, one message (ours, or clap's for a
+/// flag's value) that says `problem`, and no panic.
+pub fn assert_refused(run: &Run, code: i32, problem: &str) {
+    assert_eq!(run.status.code(), Some(code), "{run:#?}");
+    let messages: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("mpi-lcs") || l.starts_with("error:"))
+        .collect();
+    assert_eq!(messages.len(), 1, "expected one message:\n{}", run.stderr);
+    assert!(
+        messages[0].contains(problem),
+        "the message should say '{problem}': {}",
+        messages[0]
+    );
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+}
+
+/// [`assert_refused`], with nothing written: nothing on standard output, none of `outputs`.
+pub fn assert_refused_writing_nothing(run: &Run, code: i32, problem: &str, outputs: &[&Path]) {
+    assert_refused(run, code, problem);
+    assert!(run.stdout.is_empty(), "no partial output: {}", run.stdout);
+    for path in outputs {
+        assert!(!path.exists(), "{} was written", path.display());
+    }
+}
+
 /// A scratch directory for one test.
 pub struct Dir {
     pub dir: tempfile::TempDir,

@@ -39,6 +39,32 @@ pub fn share_pair(
     share_pair_in(world, waiting, loaded, PIECE)
 }
 
+/// Rank 0's verdict on what it `loaded` (`Some`; the others pass `None`), broadcast before
+/// anything else as a header of `N` words: an exit code first, 0 when what follows is there,
+/// then what `describe` says of it (the code's word left 0), or only the error's code and
+/// zeros. The other ranks wait for it asleep: rank 0 may be reading from a person or a pipe.
+/// Every rank returns the header and rank 0 what it loaded; or the error, rank 0's own and the
+/// others' [`Error::Peer`] with its exit status, so that all return together.
+pub fn share_verdict<T, const N: usize>(
+    world: &World,
+    loaded: Option<Result<T, Error>>,
+    describe: impl FnOnce(&T) -> [u64; N],
+) -> Result<([u64; N], Option<T>), Error> {
+    let mut header = [0u64; N];
+    match &loaded {
+        Some(Ok(what)) => header = describe(what),
+        Some(Err(e)) => header[0] = u64::from(e.exit_code()),
+        None => {}
+    }
+    Waiting::Sleep.broadcast(world, &mut header[..]);
+    match loaded {
+        Some(Ok(what)) => Ok((header, Some(what))),
+        Some(Err(e)) => Err(e),
+        None if header[0] != 0 => Err(Error::Peer(header[0] as u8)),
+        None => Ok((header, None)),
+    }
+}
+
 /// [`share_pair`] with pieces of `piece` bytes (the self-test shrinks them, so that a small
 /// input travels in many).
 pub fn share_pair_in(
@@ -48,24 +74,17 @@ pub fn share_pair_in(
     piece: usize,
 ) -> Result<Pair, Error> {
     // [exit code, rows, cols, swapped, format]
-    let mut header = [0u64; 5];
-    if let Some(loaded) = &loaded {
-        header = match loaded {
-            Ok(p) => [
-                0,
-                p.x.len() as u64,
-                p.y.len() as u64,
-                p.swapped as u64,
-                (p.format == Format::Fasta) as u64,
-            ],
-            Err(e) => [e.exit_code() as u64, 0, 0, 0, 0],
-        };
-    }
-    Waiting::Sleep.broadcast(world, &mut header[..]);
+    let (header, loaded) = share_verdict(world, loaded, |p| {
+        [
+            0,
+            p.x.len() as u64,
+            p.y.len() as u64,
+            p.swapped as u64,
+            (p.format == Format::Fasta) as u64,
+        ]
+    })?;
     let mut pair = match loaded {
-        Some(Ok(p)) => p,
-        Some(Err(e)) => return Err(e),
-        None if header[0] != 0 => return Err(Error::Peer(header[0] as u8)),
+        Some(p) => p,
         None => Pair {
             x: vec![0; length(header[1])?],
             y: vec![0; length(header[2])?],

@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::comm::protocol::Kind;
+use crate::comm::words::{record, Words};
 
 /// Largest matrix (in cells) a run may be recorded for.
 pub const MAX_TRACE_CELLS: u64 = 1_000_000;
@@ -52,12 +53,14 @@ impl Event {
     }
 }
 
-/// A computed value `M[i][j]`, as recorded by the rank that computed it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CellValue {
-    pub i: u64,
-    pub j: u64,
-    pub value: u64,
+record! {
+    /// A computed value `M[i][j]`, as recorded by the rank that computed it.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub struct CellValue {
+        pub i: u64,
+        pub j: u64,
+        pub value: u64,
+    }
 }
 
 /// What a rank was doing during a [`Span`] of the bands engine's fill.
@@ -76,16 +79,32 @@ impl SpanKind {
     pub const ALL: [SpanKind; 3] = [SpanKind::Compute, SpanKind::Send, SpanKind::Wait];
 }
 
-/// A stretch of one rank's fill in the bands engine: what it did for which batch, from `start`
-/// to `end`, in seconds of the wall clock (since the Unix epoch, so that ranks on one host
-/// share a clock; the page shows them from the earliest).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Span {
-    pub rank: usize,
-    pub batch: usize,
-    pub kind: SpanKind,
-    pub start: f64,
-    pub end: f64,
+/// A kind as its number in [`SpanKind::ALL`].
+impl Words for SpanKind {
+    const WORDS: usize = 1;
+
+    fn put(&self, out: &mut Vec<u64>) {
+        let kind = SpanKind::ALL.iter().position(|k| k == self);
+        out.push(kind.unwrap_or(0) as u64);
+    }
+
+    fn take(words: &[u64]) -> SpanKind {
+        SpanKind::ALL[(words[0] as usize).min(SpanKind::ALL.len() - 1)]
+    }
+}
+
+record! {
+    /// A stretch of one rank's fill in the bands engine: what it did for which batch, from
+    /// `start` to `end`, in seconds of the wall clock (since the Unix epoch, so that ranks on
+    /// one host share a clock; the page shows them from the earliest).
+    #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+    pub struct Span {
+        pub rank: usize,
+        pub batch: usize,
+        pub kind: SpanKind,
+        pub start: f64,
+        pub end: f64,
+    }
 }
 
 /// What one rank recorded.
@@ -161,17 +180,19 @@ pub fn to_csv(events: &[Event]) -> Result<Vec<u8>, csv::Error> {
     out.into_inner().map_err(|e| e.into_error().into())
 }
 
-/// An event as a fixed-size record, for gathering to rank 0 (`NONE` stands for a missing
-/// field).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct EventWire {
-    pub kind: u64,
-    pub diagonal: u64,
-    pub from: u64,
-    pub to: u64,
-    pub i: u64,
-    pub j: u64,
-    pub bytes: u64,
+record! {
+    /// An event as a fixed-size record, for gathering to rank 0 (`NONE` stands for a missing
+    /// field).
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub struct EventWire {
+        pub kind: u64,
+        pub diagonal: u64,
+        pub from: u64,
+        pub to: u64,
+        pub i: u64,
+        pub j: u64,
+        pub bytes: u64,
+    }
 }
 
 const NONE: u64 = u64::MAX;
@@ -208,6 +229,7 @@ impl From<&EventWire> for Event {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::comm::words::tests::words;
 
     fn event(kind: Kind, from: usize, to: usize, cell: Option<(usize, usize)>) -> Event {
         Event::new(kind, from, to, cell, 4)
@@ -263,6 +285,40 @@ mod tests {
                 "edit {edit}"
             );
         }
+    }
+
+    /// Each record's words are its fields', in order: a span's kind its number in
+    /// [`SpanKind::ALL`], its seconds their bits.
+    #[test]
+    fn records_survive_their_words_in_order() {
+        let value = CellValue {
+            i: 3,
+            j: u64::MAX,
+            value: 9,
+        };
+        assert_eq!(words(&value), [3, u64::MAX, 9]);
+        assert_eq!(CellValue::take(&words(&value)), value);
+        let span = Span {
+            rank: 2,
+            batch: 7,
+            kind: SpanKind::Wait,
+            start: 1.7e9 + 0.125,
+            end: 1.7e9 + 0.5,
+        };
+        let expected = [2, 7, 2, span.start.to_bits(), span.end.to_bits()];
+        assert_eq!(words(&span), expected);
+        assert_eq!(Span::take(&words(&span)), span);
+        let event = EventWire {
+            kind: 2,
+            diagonal: u64::MAX,
+            from: 1,
+            to: 0,
+            i: 5,
+            j: 6,
+            bytes: 17,
+        };
+        assert_eq!(words(&event), [2, u64::MAX, 1, 0, 5, 6, 17]);
+        assert_eq!(EventWire::take(&words(&event)), event);
     }
 
     #[test]

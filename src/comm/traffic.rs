@@ -8,16 +8,39 @@ use serde::{Deserialize, Serialize};
 
 use crate::comm::protocol::Kind;
 use crate::comm::trace::{Event, Recording};
+use crate::comm::words::record;
 
-/// Counts per message kind.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PerKind {
-    pub boundary: u64,
-    pub traceback: u64,
-    pub control: u64,
+record! {
+    /// Counts per message kind.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct PerKind {
+        pub boundary: u64,
+        pub traceback: u64,
+        pub control: u64,
+    }
+}
+
+record! {
+    /// A rank's control messages and their bytes, sent and received: all that the ranks of a
+    /// search or of a pairs run send one another.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub struct Control {
+        pub sent: u64,
+        pub sent_bytes: u64,
+        pub received: u64,
+        pub received_bytes: u64,
+    }
 }
 
 impl PerKind {
+    /// `n` control messages (or bytes), and none of the other kinds.
+    pub fn control(n: u64) -> PerKind {
+        PerKind {
+            control: n,
+            ..PerKind::default()
+        }
+    }
+
     pub fn get(&self, kind: Kind) -> u64 {
         match kind {
             Kind::Boundary => self.boundary,
@@ -91,6 +114,16 @@ impl Traffic {
     pub fn received(&mut self, kind: Kind, bytes: usize) {
         *self.received.slot(kind) += 1;
         *self.received_bytes.slot(kind) += bytes as u64;
+    }
+
+    /// The control messages counted, and their bytes.
+    pub fn control(&self) -> Control {
+        Control {
+            sent: self.sent.control,
+            sent_bytes: self.sent_bytes.control,
+            received: self.received.control,
+            received_bytes: self.received_bytes.control,
+        }
     }
 }
 

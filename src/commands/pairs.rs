@@ -5,10 +5,8 @@
 //! each file atomically; every output path is checked before anything is read, and neither
 //! file of sequences may be one of them.
 
-use std::io::Write as _;
-
+use super::stdout;
 use crate::comm::world::World;
-
 use crate::engines::pairs::assemble::Keeping;
 use crate::engines::pairs::run::{self, Request};
 use crate::error::Error;
@@ -24,7 +22,8 @@ use lcs_core::problem::Problem;
 pub fn run(world: &World, opts: &PairsOptions) -> Result<Option<PairsReport>, Error> {
     let mut inputs = vec![crate::input::file_read(&opts.queries)];
     inputs.extend(opts.targets.as_deref().map(crate::input::file_read));
-    let before_reading = || export::check_outputs_of(&opts.outputs(), &inputs, ResultSet::Pairs);
+    let before_reading =
+        || export::check_outputs_of(&opts.outputs.named(), &inputs, ResultSet::Pairs);
     // The dense matrix for a .npy file, and for a TSV of every pair; a TSV with a bound lists
     // the pairs within it alone.
     let keeping = match (opts.npy(), opts.bound) {
@@ -51,7 +50,7 @@ pub fn run(world: &World, opts: &PairsOptions) -> Result<Option<PairsReport>, Er
     let Some(computed) = run::pairs(world, &request)? else {
         return Ok(None);
     };
-    let hosts: Vec<HostInfo> = computed.ranks.iter().map(|r| r.host()).collect();
+    let hosts: Vec<HostInfo> = computed.ranks.iter().map(|r| r.host.info()).collect();
     let provenance = Provenance::new(computed.started_at, &opts.run, &hosts);
     let files = (
         opts.queries.display().to_string(),
@@ -59,26 +58,18 @@ pub fn run(world: &World, opts: &PairsOptions) -> Result<Option<PairsReport>, Er
     );
     let output = if opts.npy() { "npy" } else { "tsv" };
     let report = PairsReport::new(provenance, files, output, &computed);
-    if let Some(path) = &opts.json {
+    if let Some(path) = &opts.outputs.json {
         export::write_json(path, &report)?;
     }
-    if let Some(path) = &opts.append_csv {
+    if let Some(path) = &opts.outputs.append_csv {
         export::append_pairs_row(path, &report.row())?;
     }
-    match &opts.out {
+    match &opts.outputs.out {
         Some(path) if opts.npy() => {
             export::write_streamed(path, |out| scores::write_npy(out, &computed))?
         }
         Some(path) => export::write_streamed(path, |out| scores::write_tsv(out, &computed))?,
-        None => {
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            let written = scores::write_tsv(&mut out, &computed).and_then(|()| out.flush());
-            match written {
-                // A reader that went away (`| head`) ends the output, as for other commands.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                other => other.map_err(Error::Stdout)?,
-            }
-        }
+        None => stdout::stream(|out| scores::write_tsv(out, &computed))?,
     }
     Ok(Some(report))
 }

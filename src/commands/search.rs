@@ -4,10 +4,8 @@
 //! output, or to standard output alone). Only rank 0 writes, after the run, each file
 //! atomically; every output path is checked before anything is read.
 
-use std::io::Write as _;
-
+use super::stdout;
 use crate::comm::world::World;
-
 use crate::engines::search::run::{self, Request};
 use crate::error::Error;
 use crate::export::{self, ResultSet};
@@ -19,7 +17,8 @@ use crate::provenance::{HostInfo, Provenance};
 /// `None`.
 pub fn run(world: &World, opts: &SearchOptions) -> Result<Option<SearchReport>, Error> {
     let inputs = [crate::input::file_read(&opts.patterns), opts.text.as_path()];
-    let before_reading = || export::check_outputs_of(&opts.outputs(), &inputs, ResultSet::Search);
+    let before_reading =
+        || export::check_outputs_of(&opts.outputs.named(), &inputs, ResultSet::Search);
     let request = Request {
         patterns: opts.patterns.clone(),
         text: opts.text.clone(),
@@ -34,7 +33,7 @@ pub fn run(world: &World, opts: &SearchOptions) -> Result<Option<SearchReport>, 
     let Some(searched) = run::search(world, &request)? else {
         return Ok(None);
     };
-    let hosts: Vec<HostInfo> = searched.ranks.iter().map(|r| r.host()).collect();
+    let hosts: Vec<HostInfo> = searched.ranks.iter().map(|r| r.host.info()).collect();
     let provenance = Provenance::new(searched.started_at, &opts.run, &hosts);
     let report = SearchReport::new(
         provenance,
@@ -42,23 +41,15 @@ pub fn run(world: &World, opts: &SearchOptions) -> Result<Option<SearchReport>, 
         opts.text.display().to_string(),
         &searched,
     );
-    if let Some(path) = &opts.json {
+    if let Some(path) = &opts.outputs.json {
         export::write_json(path, &report)?;
     }
-    if let Some(path) = &opts.append_csv {
+    if let Some(path) = &opts.outputs.append_csv {
         export::append_search_row(path, &report.row())?;
     }
-    match &opts.out {
+    match &opts.outputs.out {
         Some(path) => export::write_streamed(path, |out| matches::write_tsv(out, &searched))?,
-        None => {
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            let written = matches::write_tsv(&mut out, &searched).and_then(|()| out.flush());
-            match written {
-                // A reader that went away (`| head`) ends the output, as for other commands.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                other => other.map_err(Error::Stdout)?,
-            }
-        }
+        None => stdout::stream(|out| matches::write_tsv(out, &searched))?,
     }
     Ok(Some(report))
 }

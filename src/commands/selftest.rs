@@ -13,13 +13,13 @@
 use crate::comm::world::World;
 
 use crate::comm::share;
-use crate::comm::stats::Gathered;
 use crate::comm::traffic::PerKind;
 use crate::engines::bands::CheckpointChoice;
 use crate::engines::config::Method;
 use crate::engines::config::RunConfig;
 use crate::engines::layout::{run_pair, Layout};
 use crate::engines::outcome::GaveWay;
+use crate::engines::record::Gathered;
 use crate::error::Error;
 use crate::input::{read_pair, FormatChoice, DEFAULT_MAX_INPUT_BYTES};
 use crate::options::SelfTestOptions;

@@ -63,7 +63,12 @@ pub fn run(world: &World, opts: &SolveOptions) -> Result<Option<Report>, Error> 
     let Some(solved) = solve::solve(world, &request)? else {
         return Ok(None);
     };
-    let hosts: Vec<HostInfo> = solved.gathered.stats.iter().map(|s| s.host()).collect();
+    let hosts: Vec<HostInfo> = solved
+        .gathered
+        .stats
+        .iter()
+        .map(|s| s.host.info())
+        .collect();
     let provenance = Provenance::new(solved.started_at, &opts.run, &hosts);
     let report = Report::of_run(provenance, input.path.display().to_string(), &solved);
     write_outputs(&opts.outputs, &solved, &report)?;

@@ -6,7 +6,7 @@ use lcs_core::problem::Problem;
 
 use crate::comm::fault::Fault;
 use crate::comm::waiting::Waiting;
-use crate::engines::bands::store::CheckpointChoice;
+use crate::engines::bands::checkpoint::CheckpointChoice;
 use crate::engines::diagonal::store::StoreKind;
 use crate::progress::Show;
 

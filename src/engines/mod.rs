@@ -12,9 +12,9 @@
 //! A run is asked for by a [`config::RunConfig`] (`--engine auto` resolved by [`choice`]), laid out
 //! by [`layout::Layout`] and driven by [`solve::solve`]: rank 0 reads and shares the input, every
 //! rank checks the memory its engine says it will hold ([`holding`], [`budget`]) and runs the
-//! layout, and the records are gathered to rank 0 ([`solve::Solved`]). [`cost`] estimates each
-//! engine's time in closed form. `docs/algorithms.md#the-diagonal-engine` and the sections after
-//! it.
+//! layout, and every rank's [`record::RankStats`] is gathered to rank 0 ([`solve::Solved`]).
+//! [`cost`] estimates each engine's time in closed form. `docs/algorithms.md#the-diagonal-engine`
+//! and the sections after it.
 
 pub mod bands;
 pub mod budget;
@@ -26,6 +26,7 @@ pub mod holding;
 pub mod layout;
 pub mod outcome;
 pub mod pairs;
+pub mod record;
 pub mod search;
 pub mod solve;
 pub mod traceback;

@@ -3,8 +3,8 @@
 use lcs_core::diagonal_band::BandSearch;
 use lcs_core::problem::Path;
 
-use crate::comm::stats::{FillTimes, RankStats};
 use crate::comm::traffic::Traffic;
+use crate::engines::record::{FillTimes, RankStats};
 use crate::engines::wave::plan::WavePlan;
 use crate::mem;
 use crate::provenance::HostInfo;

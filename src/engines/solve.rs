@@ -14,7 +14,7 @@ use crate::comm::world::World;
 use mpi::collective::SystemOperation;
 
 use crate::comm::share;
-use crate::comm::stats::{self, Gathered};
+use crate::comm::stats;
 use crate::comm::traffic::Predicted;
 use crate::comm::waiting::Waiting;
 use crate::engines::budget;
@@ -23,6 +23,7 @@ use crate::engines::config::{Method, RunConfig};
 use crate::engines::holding::{Holding, Room};
 use crate::engines::layout::{run_layout, Layout};
 use crate::engines::outcome::{GaveWay, WaveRun};
+use crate::engines::record::Gathered;
 use crate::error::{Error, EXIT_MEMORY};
 use crate::input::{self, FormatChoice, Pair};
 use crate::mem;

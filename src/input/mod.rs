@@ -260,6 +260,19 @@ pub enum InputError {
     Format { path: PathBuf, source: FormatError },
 }
 
+/// The text of a file that must be text, without UTF-8's byte-order mark: refused when it is
+/// UTF-16 or UTF-32 ([`wide_text`]), or as `binary` (at the offset of the first NUL byte) when
+/// it holds a NUL byte.
+pub(crate) fn text_of(bytes: &[u8], binary: fn(u64) -> FormatError) -> Result<&[u8], FormatError> {
+    if let Some(wide) = wide_text(bytes) {
+        return Err(wide);
+    }
+    if let Some(offset) = memchr::memchr(0, bytes) {
+        return Err(binary(offset as u64));
+    }
+    Ok(bytes.strip_prefix(BOM).unwrap_or(bytes))
+}
+
 /// Splits the contents of a file into lines, in file order, without their line endings
 /// (`\n`, `\r\n`, or a `\r` that ends the file).
 pub(crate) struct Lines<'a> {
@@ -389,35 +402,57 @@ pub fn file_read(path: &Path) -> &Path {
 pub(crate) const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// Reads and parses an input (a path, or `-` for standard input), refusing more than
-/// `max_bytes` (see the module doc).
+/// `max_bytes` (see the module doc and [`read_whole`]).
+pub fn read_pair(path: &Path, max_bytes: u64, choice: FormatChoice) -> Result<Pair, InputError> {
+    read_whole(path, max_bytes, |bytes| {
+        let (first, second, format) = parse(bytes, choice)?;
+        let mut pair = Pair::from_file_order(first, second, format);
+        if format == Format::Fasta {
+            pair.names = fasta_names(bytes.strip_prefix(BOM).unwrap_or(bytes));
+        }
+        Ok(pair)
+    })
+}
+
+/// Reads the whole input at `path` (`-`: standard input), refusing more than `max_bytes`, and
+/// parses it with `parse`; what is wrong with it names the file.
 ///
 /// A regular file's size is checked from the metadata before anything but its first two bytes
 /// is read, so an oversized file costs no memory; every read is capped too, in case the file
-/// grows in between or is a stream whose metadata reports no size.
-pub fn read_pair(path: &Path, max_bytes: u64, choice: FormatChoice) -> Result<Pair, InputError> {
+/// grows in between or is a stream whose metadata reports no size ([`read_stream`]).
+pub fn read_whole<T>(
+    path: &Path,
+    max_bytes: u64,
+    parse: impl FnOnce(&[u8]) -> Result<T, FormatError>,
+) -> Result<T, InputError> {
     let bytes = if is_stdin(path) {
         read_stream(path, io::stdin().lock(), None, max_bytes)?
     } else {
-        let unreadable = |source| unreadable(path, source);
-        let metadata = std::fs::metadata(path).map_err(unreadable)?;
-        if metadata.is_dir() {
-            return Err(InputError::IsDirectory {
-                path: path.to_path_buf(),
-            });
-        }
+        let (file, metadata) = open(path)?;
         let size = metadata.is_file().then_some(metadata.len());
-        let file = File::open(path).map_err(unreadable)?;
         read_stream(path, file, size, max_bytes)?
     };
-    let (first, second, format) = parse(&bytes, choice).map_err(|source| InputError::Format {
+    parse(&bytes).map_err(in_file(path))
+}
+
+/// Opens the input file at `path`, refusing a directory: the file and what its metadata says.
+pub(crate) fn open(path: &Path) -> Result<(File, std::fs::Metadata), InputError> {
+    let metadata = std::fs::metadata(path).map_err(|e| unreadable(path, e))?;
+    if metadata.is_dir() {
+        return Err(InputError::IsDirectory {
+            path: path.to_path_buf(),
+        });
+    }
+    let file = File::open(path).map_err(|e| unreadable(path, e))?;
+    Ok((file, metadata))
+}
+
+/// A format error in the input file at `path`, as the error that names it.
+pub(crate) fn in_file(path: &Path) -> impl Fn(FormatError) -> InputError + '_ {
+    move |source| InputError::Format {
         path: path.to_path_buf(),
         source,
-    })?;
-    let mut pair = Pair::from_file_order(first, second, format);
-    if format == Format::Fasta {
-        pair.names = fasta_names(bytes.strip_prefix(BOM).unwrap_or(&bytes));
     }
-    Ok(pair)
 }
 
 pub(crate) fn unreadable(path: &Path, source: io::Error) -> InputError {

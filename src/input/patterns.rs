@@ -1,16 +1,13 @@
 //! A search's patterns file: one pattern per line, or FASTA (one pattern per record, its sequence
 //! lines joined), numbered from 0 in the file's order. Read whole, as `solve`'s input is
-//! ([`super::read_stream`]: a file or `-`, gzip, at most `--max-input` bytes); a file with a NUL byte
+//! ([`super::read_whole`]: a file or `-`, gzip, at most `--max-input` bytes); a file with a NUL byte
 //! is not text and is refused (a binary file named by mistake would otherwise become thousands of
 //! patterns), and so are UTF-16, UTF-32, an empty pattern (with its number and line) and a file
 //! with no pattern. The rules for users: `docs/search.md#what-is-searched`.
 
 use std::path::Path;
 
-use super::{
-    is_stdin, lines, looks_like_fasta, read_stream, unreadable, wide_text, Format, FormatError,
-    InputError, BOM,
-};
+use super::{lines, looks_like_fasta, read_whole, text_of, Format, FormatError, InputError};
 
 /// The patterns of a file, in its order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,36 +18,12 @@ pub struct Patterns {
 
 /// Reads the patterns file at `path` (`-`: standard input), refusing more than `max_bytes`.
 pub fn read_patterns(path: &Path, max_bytes: u64) -> Result<Patterns, InputError> {
-    let bytes = if is_stdin(path) {
-        read_stream(path, std::io::stdin().lock(), None, max_bytes)?
-    } else {
-        let metadata = std::fs::metadata(path).map_err(|e| unreadable(path, e))?;
-        if metadata.is_dir() {
-            return Err(InputError::IsDirectory {
-                path: path.to_path_buf(),
-            });
-        }
-        let size = metadata.is_file().then_some(metadata.len());
-        let file = std::fs::File::open(path).map_err(|e| unreadable(path, e))?;
-        read_stream(path, file, size, max_bytes)?
-    };
-    parse_patterns(&bytes).map_err(|source| InputError::Format {
-        path: path.to_path_buf(),
-        source,
-    })
+    read_whole(path, max_bytes, parse_patterns)
 }
 
 /// The patterns in the bytes of a patterns file (see the module doc).
 pub fn parse_patterns(bytes: &[u8]) -> Result<Patterns, FormatError> {
-    if let Some(wide) = wide_text(bytes) {
-        return Err(wide);
-    }
-    if let Some(offset) = memchr::memchr(0, bytes) {
-        return Err(FormatError::NotText {
-            offset: offset as u64,
-        });
-    }
-    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    let bytes = text_of(bytes, |offset| FormatError::NotText { offset })?;
     let (patterns, format) = if looks_like_fasta(bytes) {
         (fasta(bytes)?, Format::Fasta)
     } else {

@@ -21,10 +21,7 @@
 
 use std::path::Path;
 
-use super::{
-    is_stdin, lines, looks_like_fasta, read_stream, unreadable, wide_text, Format, FormatError,
-    InputError, BOM,
-};
+use super::{lines, looks_like_fasta, read_whole, text_of, Format, FormatError, InputError};
 
 /// The sequences of a file, in its order, and their names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,23 +34,7 @@ pub struct Sequences {
 /// Reads the file of sequences at `path` (`-`: standard input), refusing more than
 /// `max_bytes`.
 pub fn read_sequences(path: &Path, max_bytes: u64) -> Result<Sequences, InputError> {
-    let bytes = if is_stdin(path) {
-        read_stream(path, std::io::stdin().lock(), None, max_bytes)?
-    } else {
-        let metadata = std::fs::metadata(path).map_err(|e| unreadable(path, e))?;
-        if metadata.is_dir() {
-            return Err(InputError::IsDirectory {
-                path: path.to_path_buf(),
-            });
-        }
-        let size = metadata.is_file().then_some(metadata.len());
-        let file = std::fs::File::open(path).map_err(|e| unreadable(path, e))?;
-        read_stream(path, file, size, max_bytes)?
-    };
-    parse_sequences(&bytes).map_err(|source| InputError::Format {
-        path: path.to_path_buf(),
-        source,
-    })
+    read_whole(path, max_bytes, parse_sequences)
 }
 
 /// The sequences in the bytes of a file (see the module doc).
@@ -61,15 +42,7 @@ pub fn parse_sequences(bytes: &[u8]) -> Result<Sequences, FormatError> {
     if bytes.is_empty() {
         return Err(FormatError::NoSequences);
     }
-    if let Some(wide) = wide_text(bytes) {
-        return Err(wide);
-    }
-    if let Some(offset) = memchr::memchr(0, bytes) {
-        return Err(FormatError::Binary {
-            offset: offset as u64,
-        });
-    }
-    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    let bytes = text_of(bytes, |offset| FormatError::Binary { offset })?;
     if looks_like_fasta(bytes) {
         return Ok(fasta(bytes));
     }

@@ -22,7 +22,8 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use super::{
-    is_stdin, read_stream, unreadable, wide_text, Format, FormatError, InputError, BOM, GZIP_MAGIC,
+    in_file, is_stdin, open, read_stream, unreadable, wide_text, Format, FormatError, InputError,
+    BOM, GZIP_MAGIC,
 };
 
 /// Bytes read at a time.
@@ -70,13 +71,7 @@ pub fn open_text(path: &Path, max_bytes: u64) -> Result<(TextFile, Source), Inpu
     let source = if is_stdin(path) {
         Source::Bytes(read_stream(path, io::stdin().lock(), None, max_bytes)?)
     } else {
-        let metadata = std::fs::metadata(path).map_err(|e| unreadable(path, e))?;
-        if metadata.is_dir() {
-            return Err(InputError::IsDirectory {
-                path: path.to_path_buf(),
-            });
-        }
-        let file = File::open(path).map_err(|e| unreadable(path, e))?;
+        let (file, metadata) = open(path)?;
         let sized = metadata.is_file()
             && reports_its_size(&file, metadata.len()).map_err(|e| unreadable(path, e))?;
         if sized {
@@ -89,10 +84,7 @@ pub fn open_text(path: &Path, max_bytes: u64) -> Result<(TextFile, Source), Inpu
         Source::File(file) => file.metadata().map_err(|e| unreadable(path, e))?.len(),
         Source::Bytes(bytes) => bytes.len() as u64,
     };
-    let format_error = |source| InputError::Format {
-        path: path.to_path_buf(),
-        source,
-    };
+    let format_error = in_file(path);
     let head = read_at(&source, 0, 4.min(size) as usize).map_err(|e| unreadable(path, e))?;
     if head.starts_with(&GZIP_MAGIC) && matches!(source, Source::File(_)) {
         return Err(format_error(FormatError::Compressed));

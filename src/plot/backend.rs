@@ -37,6 +37,20 @@ impl<'a> SvgBackend<'a> {
     pub fn writer(&mut self) -> &mut SvgWriter {
         self.out
     }
+
+    /// Writes the shape `tag` in colour `c`, with the attributes `attrs` gives, as plotters' own
+    /// backend does: nothing at all for a transparent colour.
+    fn shape(
+        &mut self,
+        tag: &str,
+        c: BackendColor,
+        attrs: impl FnOnce() -> Vec<(&'static str, String)>,
+    ) -> BackendResult {
+        if c.alpha != 0.0 {
+            self.out.leaf(tag, &attrs());
+        }
+        Ok(())
+    }
 }
 
 /// A colour as the plots write it: `#RRGGBB`.
@@ -51,6 +65,14 @@ fn colour(c: BackendColor) -> String {
 
 fn opacity(c: BackendColor) -> String {
     c.alpha.to_string()
+}
+
+/// A shape's `fill` and `stroke` in colour `c`: filled, or outlined.
+fn paint(c: BackendColor, fill: bool) -> (String, String) {
+    match fill {
+        true => (colour(c), "none".to_owned()),
+        false => ("none".to_owned(), colour(c)),
+    }
 }
 
 /// `x,y ` for each point.
@@ -74,12 +96,8 @@ impl DrawingBackend for SvgBackend<'_> {
     }
 
     fn draw_pixel(&mut self, (x, y): BackendCoord, c: BackendColor) -> BackendResult {
-        if c.alpha == 0.0 {
-            return Ok(());
-        }
-        self.out.leaf(
-            "rect",
-            &[
+        self.shape("rect", c, || {
+            vec![
                 ("x", x.to_string()),
                 ("y", y.to_string()),
                 ("width", "1".into()),
@@ -87,9 +105,8 @@ impl DrawingBackend for SvgBackend<'_> {
                 ("stroke", "none".into()),
                 ("opacity", opacity(c)),
                 ("fill", colour(c)),
-            ],
-        );
-        Ok(())
+            ]
+        })
     }
 
     fn draw_line<S: BackendStyle>(
@@ -99,12 +116,8 @@ impl DrawingBackend for SvgBackend<'_> {
         style: &S,
     ) -> BackendResult {
         let c = style.color();
-        if c.alpha == 0.0 {
-            return Ok(());
-        }
-        self.out.leaf(
-            "line",
-            &[
+        self.shape("line", c, || {
+            vec![
                 ("opacity", opacity(c)),
                 ("stroke", colour(c)),
                 ("stroke-width", style.stroke_width().to_string()),
@@ -112,9 +125,8 @@ impl DrawingBackend for SvgBackend<'_> {
                 ("y1", from.1.to_string()),
                 ("x2", to.0.to_string()),
                 ("y2", to.1.to_string()),
-            ],
-        );
-        Ok(())
+            ]
+        })
     }
 
     fn draw_rect<S: BackendStyle>(
@@ -125,17 +137,9 @@ impl DrawingBackend for SvgBackend<'_> {
         fill: bool,
     ) -> BackendResult {
         let c = style.color();
-        if c.alpha == 0.0 {
-            return Ok(());
-        }
-        let (fill, stroke) = if fill {
-            (colour(c), "none".to_owned())
-        } else {
-            ("none".to_owned(), colour(c))
-        };
-        self.out.leaf(
-            "rect",
-            &[
+        self.shape("rect", c, || {
+            let (fill, stroke) = paint(c, fill);
+            vec![
                 ("x", upper_left.0.to_string()),
                 ("y", upper_left.1.to_string()),
                 ("width", (bottom_right.0 - upper_left.0).to_string()),
@@ -143,9 +147,8 @@ impl DrawingBackend for SvgBackend<'_> {
                 ("opacity", opacity(c)),
                 ("fill", fill),
                 ("stroke", stroke),
-            ],
-        );
-        Ok(())
+            ]
+        })
     }
 
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
@@ -154,20 +157,15 @@ impl DrawingBackend for SvgBackend<'_> {
         style: &S,
     ) -> BackendResult {
         let c = style.color();
-        if c.alpha == 0.0 {
-            return Ok(());
-        }
-        self.out.leaf(
-            "polyline",
-            &[
+        self.shape("polyline", c, || {
+            vec![
                 ("fill", "none".into()),
                 ("opacity", opacity(c)),
                 ("stroke", colour(c)),
                 ("stroke-width", style.stroke_width().to_string()),
                 ("points", points(path)),
-            ],
-        );
-        Ok(())
+            ]
+        })
     }
 
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
@@ -176,18 +174,13 @@ impl DrawingBackend for SvgBackend<'_> {
         style: &S,
     ) -> BackendResult {
         let c = style.color();
-        if c.alpha == 0.0 {
-            return Ok(());
-        }
-        self.out.leaf(
-            "polygon",
-            &[
+        self.shape("polygon", c, || {
+            vec![
                 ("opacity", opacity(c)),
                 ("fill", colour(c)),
                 ("points", points(path)),
-            ],
-        );
-        Ok(())
+            ]
+        })
     }
 
     fn draw_circle<S: BackendStyle>(
@@ -198,17 +191,9 @@ impl DrawingBackend for SvgBackend<'_> {
         fill: bool,
     ) -> BackendResult {
         let c = style.color();
-        if c.alpha == 0.0 {
-            return Ok(());
-        }
-        let (stroke, fill) = if fill {
-            ("none".to_owned(), colour(c))
-        } else {
-            (colour(c), "none".to_owned())
-        };
-        self.out.leaf(
-            "circle",
-            &[
+        self.shape("circle", c, || {
+            let (fill, stroke) = paint(c, fill);
+            vec![
                 ("cx", center.0.to_string()),
                 ("cy", center.1.to_string()),
                 ("r", radius.to_string()),
@@ -216,9 +201,8 @@ impl DrawingBackend for SvgBackend<'_> {
                 ("fill", fill),
                 ("stroke", stroke),
                 ("stroke-width", style.stroke_width().to_string()),
-            ],
-        );
-        Ok(())
+            ]
+        })
     }
 
     fn draw_text<S: BackendTextStyle>(

@@ -113,15 +113,19 @@ impl<'a> Data<'a> {
         style::series_colour(self.inputs.iter().position(|i| i == input).unwrap_or(0))
     }
 
-    /// The note on hollow markers: which rank counts were oversubscribed, if any.
-    fn oversubscribed_note(&self) -> String {
-        let marked: BTreeSet<usize> = self
-            .groups
+    /// The rank counts some run of a series ran oversubscribed at.
+    fn oversubscribed_ranks(&self) -> BTreeSet<usize> {
+        self.groups
             .iter()
             .flat_map(|g| g.points.iter())
             .filter(|s| s.oversubscribed)
             .map(|s| s.config.ranks)
-            .collect();
+            .collect()
+    }
+
+    /// The note on hollow markers: which rank counts were oversubscribed, if any.
+    fn oversubscribed_note(&self) -> String {
+        let marked = self.oversubscribed_ranks();
         if marked.is_empty() {
             return "Filled markers: no run was oversubscribed.".into();
         }
@@ -271,31 +275,13 @@ pub fn time(data: &Data) -> Figure {
     let mut series: Vec<Series> = data
         .groups
         .iter()
-        .map(|g| Series {
-            label: g.label.clone(),
-            colour: g.colour,
-            stroke: Stroke::Solid,
-            marker: Some(g.shape),
-            points: g
-                .points
-                .iter()
-                .map(|s| {
-                    let t = s.seconds;
-                    let text = format!(
-                        "median {}, range {} to {}",
-                        label(t.median, Unit::Seconds),
-                        label(t.min, Unit::Seconds),
-                        label(t.max, Unit::Seconds)
-                    );
-                    point(
-                        &g.label,
-                        s,
-                        seconds(t.median),
-                        (seconds(t.min), seconds(t.max)),
-                        text,
-                    )
-                })
-                .collect(),
+        .map(|g| {
+            group_series(g, |s| {
+                let t = s.seconds;
+                let text = format!("median {}", ranged(t.median, (t.min, t.max), Unit::Seconds));
+                let range = (seconds(t.min), seconds(t.max));
+                point(&g.label, s, seconds(t.median), range, text)
+            })
         })
         .collect();
     let mut legend = data.legend();
@@ -342,29 +328,34 @@ pub fn time(data: &Data) -> Figure {
 /// A speed-up series: `base` over each point's time, error bars from the point's range;
 /// `per_rank` divides by P (efficiency).
 fn ratio_series(g: &Group, base: f64, per_rank: bool, unit: Unit) -> Series {
+    group_series(g, |s| {
+        let p = if per_rank { s.config.ranks as f64 } else { 1.0 };
+        let of = |t: f64| base / seconds(t) / p;
+        let v = of(s.seconds.median);
+        let (lo, hi) = (of(s.seconds.max), of(s.seconds.min));
+        point(&g.label, s, v, (lo, hi), ranged(v, (lo, hi), unit))
+    })
+}
+
+/// A group's series, solid with its marker: a point of each of its summaries.
+fn group_series(g: &Group, point: impl Fn(&Summary) -> Point) -> Series {
     Series {
         label: g.label.clone(),
         colour: g.colour,
         stroke: Stroke::Solid,
         marker: Some(g.shape),
-        points: g
-            .points
-            .iter()
-            .map(|s| {
-                let p = if per_rank { s.config.ranks as f64 } else { 1.0 };
-                let of = |t: f64| base / seconds(t) / p;
-                let v = of(s.seconds.median);
-                let (lo, hi) = (of(s.seconds.max), of(s.seconds.min));
-                let text = format!(
-                    "{}, range {} to {}",
-                    label(v, unit),
-                    label(lo, unit),
-                    label(hi, unit)
-                );
-                point(&g.label, s, v, (lo, hi), text)
-            })
-            .collect(),
+        points: g.points.iter().map(|s| point(s)).collect(),
     }
+}
+
+/// A value and its range, as a point's hover text says them: `V, range LO to HI` in `unit`.
+fn ranged(value: f64, (lo, hi): (f64, f64), unit: Unit) -> String {
+    format!(
+        "{}, range {} to {}",
+        label(value, unit),
+        label(lo, unit),
+        label(hi, unit)
+    )
 }
 
 /// The median time at P = 1 of a group.
@@ -609,13 +600,7 @@ pub fn breakdown(data: &Data) -> Figure {
         marker: Some(Shape::Diamond),
         block: false,
     });
-    let over: BTreeSet<usize> = data
-        .groups
-        .iter()
-        .flat_map(|g| g.points.iter())
-        .filter(|s| s.oversubscribed)
-        .map(|s| s.config.ranks)
-        .collect();
+    let over = data.oversubscribed_ranks();
     let mut first = vec![
         "Bars: the fill of the busiest rank (the one whose fill took longest) split into \
          computing cells, waiting in receives and posting sends, then the slowest rank's \

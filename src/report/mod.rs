@@ -9,12 +9,12 @@ use std::fmt::{self, Write as _};
 
 use serde::{Deserialize, Serialize};
 
-use crate::comm::stats::{FillTimes, RankStats};
 use crate::comm::traffic::PerKind;
 use crate::engines::bands::Checkpoint;
 use crate::engines::choice::EngineChoice;
 use crate::engines::diagonal::store::StoreKind;
 use crate::engines::layout::Layout;
+use crate::engines::record::{FillTimes, RankStats};
 use crate::engines::solve::Solved;
 use crate::input::{Format, Pair};
 use crate::provenance::Provenance;
@@ -22,6 +22,7 @@ use lcs_core::alignment::Alignment;
 use lcs_core::diagonal_band::{Band, BandSearch};
 use lcs_core::problem::{Path, Problem};
 
+pub mod host_columns;
 pub mod row;
 pub mod text;
 
@@ -368,7 +369,7 @@ impl RankReport {
     pub fn new(rank: usize, s: &RankStats) -> RankReport {
         RankReport {
             rank,
-            host: s.host().name,
+            host: s.host.info().name,
             cells: s.cells,
             matrix_cells: s.matrix_cells,
             sent: s.sent,

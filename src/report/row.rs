@@ -4,75 +4,69 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::host_columns::host_columns;
 use super::text::csv_header;
 use super::{EngineKind, Margin, Report};
 use crate::engines::bands::Checkpoint;
 use crate::engines::diagonal::store::StoreKind;
 use lcs_core::problem::Problem;
 
-/// One run as one row of an experiment's CSV. Reading a result set back uses the same
-/// struct, so the columns are defined once.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Row {
-    pub timestamp: String,
-    pub commit: String,
-    pub version: String,
-    pub input: String,
-    pub rows: u64,
-    pub cols: u64,
-    pub swapped: bool,
-    /// Result sets written before the edit distance have no such column: LCS.
-    #[serde(default)]
-    pub problem: Problem,
-    pub engine: EngineKind,
-    pub store: Option<StoreKind>,
-    pub batch: Option<usize>,
-    pub checkpoint: Option<Checkpoint>,
-    /// Result sets written before the diagonal band have no such column.
-    #[serde(default)]
-    pub band: Option<Margin>,
-    #[serde(default)]
-    pub band_doublings: Option<usize>,
-    /// The wave engine's score steps (its final cost); result sets written before the wave
-    /// engine have no such column.
-    #[serde(default)]
-    pub score_steps: Option<usize>,
-    pub ranks: usize,
-    /// Cells computed, summed over the ranks (`rows * cols` but for a diagonal band or the
-    /// wave engine). Result sets written before the column read as empty.
-    #[serde(default)]
-    pub cells: Option<u64>,
-    /// Empty for an edit run.
-    pub lcs_length: Option<u64>,
-    /// Empty for an LCS run.
-    #[serde(default)]
-    pub distance: Option<u64>,
-    pub messages_boundary: u64,
-    pub messages_traceback: u64,
-    pub messages_control: u64,
-    pub bytes_boundary: u64,
-    pub bytes_traceback: u64,
-    pub bytes_control: u64,
-    pub predicted_boundary: u64,
-    pub traceback_hops: u64,
-    pub seconds_total: f64,
-    pub seconds_fill: f64,
-    pub seconds_traceback: f64,
-    pub seconds_recompute: f64,
-    /// The busiest rank's (longest fill) compute, receive-wait and send seconds.
-    pub seconds_compute: f64,
-    pub seconds_wait: f64,
-    pub seconds_send: f64,
-    pub max_peak_rss_bytes: u64,
-    pub host: String,
-    /// Every host, separated by spaces.
-    pub hosts: String,
-    pub cpu: String,
-    pub cores: usize,
-    pub ranks_per_host: usize,
-    pub oversubscribed: bool,
-    pub launcher: String,
-    pub mpi_library: String,
+host_columns! {
+    /// One run as one row of an experiment's CSV. Reading a result set back uses the same
+    /// struct, so the columns are defined once.
+    #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+    pub struct Row {
+        pub timestamp: String,
+        pub commit: String,
+        pub version: String,
+        pub input: String,
+        pub rows: u64,
+        pub cols: u64,
+        pub swapped: bool,
+        /// Result sets written before the edit distance have no such column: LCS.
+        #[serde(default)]
+        pub problem: Problem,
+        pub engine: EngineKind,
+        pub store: Option<StoreKind>,
+        pub batch: Option<usize>,
+        pub checkpoint: Option<Checkpoint>,
+        /// Result sets written before the diagonal band have no such column.
+        #[serde(default)]
+        pub band: Option<Margin>,
+        #[serde(default)]
+        pub band_doublings: Option<usize>,
+        /// The wave engine's score steps (its final cost); result sets written before the wave
+        /// engine have no such column.
+        #[serde(default)]
+        pub score_steps: Option<usize>,
+        pub ranks: usize,
+        /// Cells computed, summed over the ranks (`rows * cols` but for a diagonal band or the
+        /// wave engine). Result sets written before the column read as empty.
+        #[serde(default)]
+        pub cells: Option<u64>,
+        /// Empty for an edit run.
+        pub lcs_length: Option<u64>,
+        /// Empty for an LCS run.
+        #[serde(default)]
+        pub distance: Option<u64>,
+        pub messages_boundary: u64,
+        pub messages_traceback: u64,
+        pub messages_control: u64,
+        pub bytes_boundary: u64,
+        pub bytes_traceback: u64,
+        pub bytes_control: u64,
+        pub predicted_boundary: u64,
+        pub traceback_hops: u64,
+        pub seconds_total: f64,
+        pub seconds_fill: f64,
+        pub seconds_traceback: f64,
+        pub seconds_recompute: f64,
+        /// The busiest rank's (longest fill) compute, receive-wait and send seconds.
+        pub seconds_compute: f64,
+        pub seconds_wait: f64,
+        pub seconds_send: f64,
+        pub max_peak_rss_bytes: u64,
+    }
 }
 
 impl Row {
@@ -94,7 +88,7 @@ impl Row {
             .iter()
             .max_by(|a, b| a.seconds_fill.total_cmp(&b.seconds_fill));
         let breakdown = busiest.map(|r| r.fill_breakdown).unwrap_or_default();
-        Row {
+        host_columns!(Row {
             timestamp: report.run.timestamp.clone(),
             commit: report.run.commit.clone(),
             version: report.run.version.clone(),
@@ -135,15 +129,7 @@ impl Row {
                 .map(|r| r.peak_rss_bytes)
                 .max()
                 .unwrap_or(0),
-            host: report.run.host.clone(),
-            hosts: report.run.hosts.join(" "),
-            cpu: report.run.cpu.clone(),
-            cores: report.run.cores,
-            ranks_per_host: report.run.ranks_per_host,
-            oversubscribed: report.run.oversubscribed,
-            launcher: report.run.launcher.clone(),
-            mpi_library: report.run.mpi_library.clone(),
-        }
+        } of &report.run)
     }
 }
 

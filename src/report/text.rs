@@ -1,6 +1,14 @@
-//! How reports write numbers and CSV headers.
+//! How reports write numbers, counts and CSV headers.
 
 pub use crate::mem::thousands;
+
+/// A count and its noun, as a summary says it: `1 pattern`, `1,024 patterns`.
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    match n {
+        1 => format!("1 {one}"),
+        n => format!("{} {many}", thousands(n)),
+    }
+}
 
 /// The CSV header line (without its newline) of a row type, derived from its fields' names.
 pub fn csv_header<T: serde::Serialize + Default>() -> String {

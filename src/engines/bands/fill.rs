@@ -24,10 +24,10 @@ use super::plan::BandPlan;
 use super::store::BandStore;
 use crate::comm::fault::{Fault, Phase};
 use crate::comm::protocol::{post_send, tag, Kind};
-use crate::comm::stats::FillTimes;
 use crate::comm::trace::{CellValue, Recording, Span, SpanKind};
 use crate::comm::traffic::Traffic;
 use crate::engines::config::Switches;
+use crate::engines::record::FillTimes;
 use crate::progress::Progress;
 
 /// Runs this rank's share of one fill on its bands `stores` (left to right); returns where its

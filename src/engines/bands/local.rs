@@ -5,8 +5,9 @@
 //! `m * ceil(n / 64)` word steps, the walk's `O(m + n)` steps plus any recompute, and every band's
 //! store at once.
 
+use super::checkpoint::Checkpoint;
 use super::plan::BandPlan;
-use super::store::{BandStore, Checkpoint, Exit, RecomputeStats};
+use super::store::{BandStore, Exit, RecomputeStats};
 use crate::comm::traffic::Predicted;
 use lcs_core::diagonal_band::{self, BandChoice, BandSearch};
 use lcs_core::problem::{Path, Problem};
@@ -163,7 +164,7 @@ pub fn fill_alone<'a>(
 mod tests {
     use super::*;
     use crate::engines::bands::carry;
-    use crate::engines::bands::store::estimate_bytes;
+    use crate::engines::bands::estimate_bytes;
     use crate::generate::Random;
     use lcs_core::diagonal_band::{self, BandChoice, BandSearch};
     use lcs_core::problem::Problem;

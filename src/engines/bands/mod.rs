@@ -9,8 +9,9 @@
 //! [`plan`] says who owns which words and predicts the messages; [`kernel`] is each problem's row
 //! step, [`advance`] a band's way through a batch, [`carry`] the packed carries; [`store`] holds a
 //! rank's band and what the traceback keeps (every bit, or checkpoints every `K` rows; on a
-//! diagonal band only the rows' windows, [`kept`]); [`fill`] is the MPI pipeline, [`walker`] the
-//! walk inside a band, [`local`] the whole engine in one process.
+//! diagonal band only the rows' windows, [`kept`]), which [`checkpoint`] chooses and counts;
+//! [`fill`] is the MPI pipeline, [`walker`] the walk inside a band, [`local`] the whole engine in
+//! one process.
 //!
 //! Cost per rank with `w` band words: `m * w` word steps, `ceil(m / B)` messages each way
 //! (`(p - 1) * ceil(m / B)` in all for the whole matrix), the traceback `O(m + n)` steps and at
@@ -19,6 +20,7 @@
 pub mod advance;
 pub mod alone;
 pub mod carry;
+pub mod checkpoint;
 pub mod fill;
 pub mod kept;
 pub mod kernel;
@@ -33,12 +35,12 @@ use crate::comm::world::World;
 
 use mpi::collective::SystemOperation;
 
-use crate::comm::stats::FillTimes;
 use crate::comm::traffic::Traffic;
 use crate::comm::waiting::Waiting;
 use crate::engines::config::{RunConfig, Switches};
 use crate::engines::holding::Room;
 use crate::engines::outcome::{Ran, Widening};
+use crate::engines::record::FillTimes;
 use crate::engines::traceback::Start;
 use crate::input::Pair;
 use crate::progress::Progress;
@@ -46,12 +48,12 @@ use alone::Alone;
 use lcs_core::diagonal_band::{self, Band, BandChoice, BandSearch};
 use walker::BandWalker;
 
+pub use checkpoint::{
+    estimate_bytes, holding, Checkpoint, CheckpointChoice, NoFit, AUTO_CHECKPOINT_ROWS,
+};
 pub use local::{run_in_process, run_search, InProcess};
 pub use plan::{BandPlan, DEFAULT_BATCH};
-pub use store::{
-    estimate_bytes, holding, BandStore, Checkpoint, CheckpointChoice, Exit, NoFit, RecomputeStats,
-    AUTO_CHECKPOINT_ROWS,
-};
+pub use store::{BandStore, Exit, RecomputeStats};
 
 /// Before the fill of a wider band than the pre-check counted: whether every rank has room
 /// for what its band will hold, decided together (one all-reduce). `None` when all fit.
@@ -63,7 +65,7 @@ fn recheck(
     room: Room,
 ) -> Option<(u64, u64)> {
     let rank = world.rank() as usize;
-    let held = store::holding(plan, rank, x, mode);
+    let held = checkpoint::holding(plan, rank, x, mode);
     let (need, fits) = room.admits(&held);
     let over = room.limit.filter(|_| !fits).map_or([0, 0], |l| [need, l]);
     let mut worst = [0u64; 2];

@@ -18,13 +18,13 @@ use mpi::traits::*;
 
 use crate::comm::fault::{Fault, Phase};
 use crate::comm::protocol::{post_send, tag, Kind, VALUE_BYTES};
-use crate::comm::stats::FillTimes;
 use crate::comm::trace::CellValue;
 use crate::comm::traffic::Traffic;
 use crate::comm::waiting::Waiting;
 use crate::engines::config::Switches;
 use crate::engines::diagonal::schedule::{Schedule, Transfers};
 use crate::engines::diagonal::store::{Seqs, Store};
+use crate::engines::record::FillTimes;
 use crate::progress::Progress;
 
 /// What one rank needs through its fill: the communicator, its cells, where its time goes.

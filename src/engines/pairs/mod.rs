@@ -10,10 +10,11 @@
 //!
 //! - [`run`] — the MPI run: rank 0 reads the files and broadcasts the sequences, every rank
 //!   checks the memory it will need and computes its share, the values go to rank 0 in counted
-//!   `control` messages, and the ranks' records are gathered;
+//!   `control` messages, and the ranks' records ([`record`]) are gathered;
 //! - [`assemble`] — what rank 0 keeps of the values: the dense matrix (every pair's value, in
 //!   place as it arrives), or the pairs within the bound, and the memory that takes.
 
 pub mod assemble;
 pub mod passing;
+pub mod record;
 pub mod run;

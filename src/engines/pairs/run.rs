@@ -43,10 +43,12 @@ use crate::comm::protocol::pairs::{
 };
 use crate::comm::protocol::{tag, Kind};
 use crate::comm::share::{self, PIECE};
-use crate::comm::stats::{self, RankPairs};
+use crate::comm::stats;
 use crate::comm::traffic::Traffic;
 use crate::comm::waiting::Waiting;
+use crate::comm::words::RankHost;
 use crate::engines::budget;
+use crate::engines::pairs::record::RankPairs;
 use crate::engines::search::run::choose_simd;
 use crate::engines::solve::{check_memory, memory_limit};
 use crate::error::Error;
@@ -213,16 +215,13 @@ pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, E
         Some(Kept::Passing(kept)) => kept.spilled(),
         _ => found.spilled(),
     };
-    let mut record = RankPairs {
+    let record = RankPairs {
         jobs: mine.len() as u64,
         pairs: tally.values,
         word_steps: tally.word_steps,
         cells: tally.cells,
         estimated_ps: plan.jobs_cost(mine),
-        sent: traffic.sent.control,
-        sent_bytes: traffic.sent_bytes.control,
-        received: traffic.received.control,
-        received_bytes: traffic.received_bytes.control,
+        control: traffic.control(),
         peak_rss_bytes: mem::peak_rss_bytes(),
         memory_estimate_bytes: need,
         seconds_compute,
@@ -230,9 +229,8 @@ pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, E
         simd,
         passing: found_pairs,
         spilled,
-        ..RankPairs::default()
+        host: RankHost::of(&HostInfo::here()),
     };
-    record.set_host(&HostInfo::here());
     let all = stats::gather_varcount(world, &[record], waiting);
     let (Some(kept), Some(all)) = (kept, all) else {
         return Ok(None);
@@ -297,37 +295,22 @@ fn share_inputs(
     waiting: Waiting,
     loaded: Option<Result<(Sequences, Option<Sequences>), Error>>,
 ) -> Result<(Sequences, Option<Sequences>), Error> {
-    let mut header = Header::default();
-    if let Some(loaded) = &loaded {
-        let bytes = |s: &Sequences| s.sequences.iter().map(|q| q.len() as u64).sum();
-        header = match loaded {
-            Ok((q, t)) => Header {
-                code: 0,
-                queries: q.sequences.len() as u64,
-                query_bytes: bytes(q),
-                queries_fasta: q.format == Format::Fasta,
-                has_targets: t.is_some(),
-                targets: t.as_ref().map_or(0, |t| t.sequences.len() as u64),
-                target_bytes: t.as_ref().map_or(0, bytes),
-                targets_fasta: t.as_ref().is_some_and(|t| t.format == Format::Fasta),
-            },
-            Err(e) => Header {
-                code: e.exit_code(),
-                ..Header::default()
-            },
-        };
-    }
-    // Rank 0 may be reading a file from a person or a pipe: the others sleep.
-    let mut words = header.to_words();
-    Waiting::Sleep.broadcast(world, &mut words[..]);
+    let bytes = |s: &Sequences| s.sequences.iter().map(|q| q.len() as u64).sum();
+    let (words, kept) = share::share_verdict(world, loaded, |(q, t)| {
+        Header {
+            code: 0,
+            queries: q.sequences.len() as u64,
+            query_bytes: bytes(q),
+            queries_fasta: q.format == Format::Fasta,
+            has_targets: t.is_some(),
+            targets: t.as_ref().map_or(0, |t| t.sequences.len() as u64),
+            target_bytes: t.as_ref().map_or(0, bytes),
+            targets_fasta: t.as_ref().is_some_and(|t| t.format == Format::Fasta),
+        }
+        .to_words()
+    })?;
     let header = Header::of_words(&words)
         .ok_or_else(|| Error::Internal(anyhow::anyhow!("a malformed pairs header from rank 0")))?;
-    let kept = match loaded {
-        Some(Err(e)) => return Err(e),
-        None if header.code != 0 => return Err(Error::Peer(header.code)),
-        Some(Ok(kept)) => Some(kept),
-        None => None,
-    };
     let format = |fasta: bool| if fasta { Format::Fasta } else { Format::Plain };
     let queries = share_set(
         world,

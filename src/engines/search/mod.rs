@@ -3,8 +3,10 @@
 //! split among the ranks as [`lcs_core::search::chunks`] plans it. [`scan`] is one rank's share,
 //! without MPI (its units over its range of the text, the warm-up first, every match located);
 //! [`run`] is the MPI run (rank 0 reads the patterns, every rank reads its own byte range of a text
-//! all ranks see, the matches go to rank 0 in counted `control` messages). Memory per rank is
-//! bounded whatever the text's size. `docs/algorithms.md#approximate-search`.
+//! all ranks see, the matches go to rank 0 in counted `control` messages), and [`record`] what
+//! each rank did, gathered on rank 0. Memory per rank is bounded whatever the text's size.
+//! `docs/algorithms.md#approximate-search`.
 
+pub mod record;
 pub mod run;
 pub mod scan;

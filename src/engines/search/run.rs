@@ -35,10 +35,12 @@ use crate::comm::protocol::search::{
 };
 use crate::comm::protocol::{tag, Kind};
 use crate::comm::share::{self, PIECE};
-use crate::comm::stats::{self, RankSearch};
+use crate::comm::stats;
 use crate::comm::traffic::Traffic;
 use crate::comm::waiting::Waiting;
+use crate::comm::words::RankHost;
 use crate::engines::budget;
+use crate::engines::search::record::RankSearch;
 use crate::engines::search::scan::{self, Found, Task};
 use crate::engines::solve::{check_memory, memory_limit};
 use crate::error::Error;
@@ -221,12 +223,9 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
     };
     let delivered = deliver(world, waiting, found, total, &mut traffic)?;
     let seconds_total = started.elapsed().as_secs_f64();
-    record.sent = traffic.sent.control;
-    record.sent_bytes = traffic.sent_bytes.control;
-    record.received = traffic.received.control;
-    record.received_bytes = traffic.received_bytes.control;
+    record.control = traffic.control();
     record.peak_rss_bytes = mem::peak_rss_bytes();
-    record.set_host(&HostInfo::here());
+    record.host = RankHost::of(&HostInfo::here());
     let all = stats::gather_varcount(world, &[record], waiting);
     let (Some((mut matches, names)), Some(all)) = (delivered, all) else {
         return Ok(None);
@@ -374,35 +373,24 @@ fn share_inputs(
     waiting: Waiting,
     loaded: Option<Result<(Patterns, TextFile, Source), Error>>,
 ) -> Result<(Patterns, TextFile, Option<Source>), Error> {
-    let mut header = Header::default();
-    if let Some(loaded) = &loaded {
-        header = match loaded {
-            Ok((p, t, _)) => Header {
-                code: 0,
-                patterns: p.patterns.len() as u64,
-                pattern_bytes: p.patterns.iter().map(|p| p.len() as u64).sum(),
-                patterns_fasta: p.format == Format::Fasta,
-                text_size: t.size,
-                text_fasta: t.format == Format::Fasta,
-                area: t.area.clone(),
-                text_whole: t.whole,
-            },
-            Err(e) => Header {
-                code: e.exit_code(),
-                ..Header::default()
-            },
-        };
-    }
-    // Rank 0 may be reading the patterns from a person or a pipe: the others sleep.
-    let mut words = header.to_words();
-    Waiting::Sleep.broadcast(world, &mut words[..]);
+    let (words, loaded) = share::share_verdict(world, loaded, |(p, t, _)| {
+        Header {
+            code: 0,
+            patterns: p.patterns.len() as u64,
+            pattern_bytes: p.patterns.iter().map(|p| p.len() as u64).sum(),
+            patterns_fasta: p.format == Format::Fasta,
+            text_size: t.size,
+            text_fasta: t.format == Format::Fasta,
+            area: t.area.clone(),
+            text_whole: t.whole,
+        }
+        .to_words()
+    })?;
     let header = Header::of_words(&words)
         .ok_or_else(|| Error::Internal(anyhow::anyhow!("a malformed search header from rank 0")))?;
     let format = |fasta: bool| if fasta { Format::Fasta } else { Format::Plain };
     let (mut lengths, mut bytes, result) = match loaded {
-        Some(Err(e)) => return Err(e),
-        None if header.code != 0 => return Err(Error::Peer(header.code)),
-        Some(Ok((p, t, source))) => (
+        Some((p, t, source)) => (
             p.patterns.iter().map(|p| p.len() as u64).collect(),
             p.patterns.concat(),
             Some((p, t, source)),

@@ -36,9 +36,9 @@ use super::plan::{Run, WavePlan};
 use crate::comm::fault::{Fault, Phase};
 use crate::comm::protocol::wave::{halo_of, halo_words, HEADER};
 use crate::comm::protocol::{post_send, tag, Kind};
-use crate::comm::stats::FillTimes;
 use crate::comm::traffic::Traffic;
 use crate::engines::config::Switches;
+use crate::engines::record::FillTimes;
 use crate::progress::Progress;
 
 /// What a rank's fill produced.

@@ -30,10 +30,10 @@ use lcs_core::wave::kept::Recall;
 use lcs_core::wave::seqs::Seqs;
 use lcs_core::wave::walk::Walk;
 
-use crate::comm::stats::FillTimes;
 use crate::comm::traffic::Traffic;
 use crate::engines::config::RunConfig;
 use crate::engines::outcome::{Ran, WaveRun};
+use crate::engines::record::FillTimes;
 use crate::engines::traceback::{self, Start};
 use crate::input::Pair;
 use crate::progress::Progress;

@@ -25,12 +25,14 @@ pub const STRETCH: usize = 32;
 /// Groups stepped together per text byte (see the module doc).
 pub const INTERLEAVE: usize = 2;
 
-/// Which compilation of the kernel runs (see the module doc).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+/// Which compilation of the kernel runs (see the module doc); the portable one by default,
+/// the one every CPU runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Simd {
     Avx512,
     Avx2,
+    #[default]
     Portable,
 }
 
