@@ -586,6 +586,37 @@ fn no_file_has_more_than_800_lines_of_code() {
     }
 }
 
+/// The commands' module only dispatches: each subcommand has a file of its own, and the MPI
+/// start-up and abort policy another (`commands/start.rs`).
+#[test]
+fn the_commands_module_only_dispatches() {
+    let [mpi, _] = Crate::both();
+    let (_, text) = &mpi.files["commands"];
+    let lines = text.lines().count();
+    assert!(lines < 150, "commands/mod.rs: {lines} lines");
+    for command in [
+        "solve",
+        "search",
+        "pairs",
+        "selftest",
+        "reference",
+        "schedule",
+        "generate",
+        "plot",
+        "table",
+        "start",
+    ] {
+        let module = format!("commands::{command}");
+        assert!(mpi.files.contains_key(&module), "no file for {module}");
+    }
+    // The start-up is there, not in the dispatch.
+    let code = code(text);
+    assert!(
+        !code.contains("mpi::initialize"),
+        "commands/mod.rs starts MPI itself"
+    );
+}
+
 /// Only tests are cut from a file's code: a test module and a gated helper wherever they
 /// stand, the code after them kept, a literal's or a comment's braces not counted.
 #[test]

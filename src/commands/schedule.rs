@@ -12,8 +12,9 @@ use crate::options::{named, ScheduleOptions, DEFAULT_BATCH};
 /// `schedule`: the text, and the picture and page when asked for. A picture or page too large
 /// is refused (exit 2) before any file is written, after the text is printed.
 pub fn run(opts: ScheduleOptions) -> Result<(), Error> {
-    use crate::render::picture::{predicted_messages, Picture};
-    use crate::render::{html, svg};
+    use crate::render::drawn::svg;
+    use crate::render::page::html;
+    use crate::render::shown::picture::{predicted_messages, Picture};
     let outputs = named([("--svg", &opts.svg), ("--html", &opts.html)]);
     let (m, n) = (opts.rows, opts.cols);
     // The wave engine's split follows the pair's cost, which the sizes do not tell: only a run
@@ -39,19 +40,19 @@ pub fn run(opts: ScheduleOptions) -> Result<(), Error> {
     }
     export::check_outputs(&outputs, &[])?;
     if let Method::Bands { batch, .. } = opts.method {
-        use crate::render::{bands, bands_picture};
+        use crate::render::drawn::{bands_picture, bands_to_scale};
         let plan = crate::engines::bands::BandPlan::new(m, n, opts.ranks, batch);
-        let pipe = crate::render::pipeline::Pipeline::with_word(&plan, opts.word);
+        let pipe = crate::render::shown::pipeline::Pipeline::with_word(&plan, opts.word);
         // Cell by cell, or by bands and batches when cells are too small; beyond what those
         // hold, `--svg` draws the bands to scale, one arrow per message.
         let drawn = bands_picture::refusal(&pipe, false);
         let refusal = match (&opts.svg, &opts.html) {
             (_, Some(_)) if drawn.is_some() => drawn.clone().map(|p| format!("--html: {p}")),
-            (Some(_), _) if drawn.is_some() => bands::too_large(&plan),
+            (Some(_), _) if drawn.is_some() => bands_to_scale::too_large(&plan),
             _ => None,
         };
         if let (Some(path), Some(_), None) = (&opts.svg, &drawn, &refusal) {
-            bands::write_svg(path, &plan)?;
+            bands_to_scale::write_svg(path, &plan)?;
         }
         if refusal.is_none() && drawn.is_none() {
             let schedule = Schedule::new(m, n, opts.ranks);
@@ -81,7 +82,7 @@ pub fn run(opts: ScheduleOptions) -> Result<(), Error> {
                 html::write_html(path, &picture, None, DEFAULT_BATCH)?;
             }
         }
-        let mut text = crate::render::text::bands_text(&plan);
+        let mut text = crate::render::drawn::text::bands_text(&plan);
         if pipe.teaching() && (opts.svg.is_some() || opts.html.is_some()) {
             text += &format!(
                 "(the picture and the page use words of {} columns, for teaching: {} bands, {} \
@@ -97,8 +98,8 @@ pub fn run(opts: ScheduleOptions) -> Result<(), Error> {
     let schedule = Schedule::new(m, n, opts.ranks);
     let bands_draw = || {
         let plan = crate::engines::bands::BandPlan::new(m, n, opts.ranks, DEFAULT_BATCH);
-        let pipe = crate::render::pipeline::Pipeline::of_plan(&plan);
-        crate::render::bands_picture::refusal(&pipe, false).is_none()
+        let pipe = crate::render::shown::pipeline::Pipeline::of_plan(&plan);
+        crate::render::drawn::bands_picture::refusal(&pipe, false).is_none()
     };
     let refusal = opts
         .svg
@@ -133,7 +134,7 @@ pub fn run(opts: ScheduleOptions) -> Result<(), Error> {
     if opts.swapped {
         text += &format!("(rows are the shorter sequence: showing {m} rows x {n} cols)\n");
     }
-    text += &crate::render::text::schedule_text(&schedule);
+    text += &crate::render::drawn::text::schedule_text(&schedule);
     print(&text)?;
     match refusal {
         Some(problem) => Err(Error::Usage(problem)),
