@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing mpi-lcs needs: an MPI library with its compiler
 # wrapper and headers (for the `mpi` crate and `mpirun`), libclang (for the crate's bindings),
-# and Chromium (the tests drive the classroom page in it, headless); with --lint, shellcheck
-# as well (`make lint` checks the shell scripts with it; nothing else needs it).
+# Chromium (the tests drive the classroom page in it, headless), an OpenCL loader with PoCL's
+# CPU device (the GPU kernels' tests run through it where no GPU is), and Python's pip (the
+# NVRTC test installs NVIDIA's compiler from its wheel); with --lint, shellcheck as well (`make lint` checks the shell scripts with it; nothing else needs it).
 # Idempotent: it does nothing when all are present. As root with apt-get it installs Debian's
 # packages itself; otherwise it prints what to install and exits non-zero.
 #
@@ -79,13 +80,34 @@ have_chromium() {
         command -v google-chrome >/dev/null 2>&1
 }
 
+# An OpenCL loader and at least one installable client driver: PoCL runs the GPU kernels on
+# the CPU, so their tests run on every machine (docs/gpu.md).
+have_opencl() {
+    local loader=0 icd
+    for icd in /usr/lib/*-linux-gnu/libOpenCL.so.1 /usr/lib64/libOpenCL.so.1 /usr/lib/libOpenCL.so.1 \
+        /System/Library/Frameworks/OpenCL.framework; do
+        [ -e "$icd" ] && loader=1
+    done
+    [ "$loader" = 1 ] || return 1
+    for icd in "${OCL_ICD_VENDORS:-/etc/OpenCL/vendors}"/*.icd /System/Library/Frameworks/OpenCL.framework; do
+        [ -e "$icd" ] && return 0
+    done
+    return 1
+}
+
+# Python's pip: the NVRTC test installs NVIDIA's compiler from its wheel into its own folder,
+# and compiles the kernels for CUDA with it (no GPU needed).
+have_pip() {
+    python3 -m pip --version >/dev/null 2>&1
+}
+
 # The shell scripts' checker, when asked for (--lint).
 have_shellcheck() {
     [ "$lint" = 0 ] || command -v shellcheck >/dev/null 2>&1
 }
 
 have_all() {
-    have_mpi && have_libclang && have_chromium && have_shellcheck
+    have_mpi && have_libclang && have_chromium && have_opencl && have_pip && have_shellcheck
 }
 
 if ! command -v cargo >/dev/null 2>&1; then
@@ -102,6 +124,8 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     have_mpi || packages+=("${mpi_packages[@]}")
     have_libclang || packages+=(libclang-dev)
     have_chromium || packages+=(chromium)
+    have_opencl || packages+=(ocl-icd-libopencl1 pocl-opencl-icd)
+    have_pip || packages+=(python3-pip)
     have_shellcheck || packages+=(shellcheck)
     echo "setup: installing ${packages[*]}..."
     export DEBIAN_FRONTEND=noninteractive
@@ -111,8 +135,8 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "setup: done."
         exit 0
     fi
-    others="libclang or chromium"
-    [ "$lint" = 0 ] || others="libclang, chromium or shellcheck"
+    others="libclang, chromium, OpenCL or pip"
+    [ "$lint" = 0 ] || others="libclang, chromium, OpenCL, pip or shellcheck"
     echo "setup: the packages were installed but $mpi_name, $others is still missing." >&2
     exit 1
 fi
@@ -127,6 +151,8 @@ missing=""
 have_mpi || missing="$mpi_name"
 have_libclang || missing="${missing:+$missing, }libclang"
 have_chromium || missing="${missing:+$missing, }Chromium (for the tests)"
+have_opencl || missing="${missing:+$missing, }an OpenCL loader with PoCL (for the GPU tests)"
+have_pip || missing="${missing:+$missing, }Python's pip (for the NVRTC test)"
 have_shellcheck || missing="${missing:+$missing, }shellcheck (for make lint)"
 # The checker's package on each system, when --lint asks for it.
 deb_lint="" fedora_lint="" brew_lint="" spack_lint=""
@@ -136,8 +162,8 @@ if [ "$lint" = 1 ]; then
 fi
 cat >&2 <<MSG
 setup: $missing not found. Install them, then run this again:
-  Debian/Ubuntu:  sudo apt-get install ${mpi_packages[*]} libclang-dev chromium$deb_lint
-  Fedora:         sudo dnf install $fedora-devel clang-devel chromium$fedora_lint && module load mpi/$fedora-x86_64
+  Debian/Ubuntu:  sudo apt-get install ${mpi_packages[*]} libclang-dev chromium ocl-icd-libopencl1 pocl-opencl-icd python3-pip$deb_lint
+  Fedora:         sudo dnf install $fedora-devel clang-devel chromium ocl-icd pocl python3-pip$fedora_lint && module load mpi/$fedora-x86_64
   macOS Homebrew: brew install $brew llvm$brew_lint && brew install --cask chromium
                   (and export LIBCLANG_PATH=\$(brew --prefix llvm)/lib)
   Spack:          spack install $spack llvm && spack load $spack llvm (Chromium$spack_lint from the system)

@@ -86,16 +86,16 @@ pub fn run(share: &Share<'_>, jobs: &[Job], emit: &mut dyn FnMut(&Item, &[u32]))
 }
 
 /// Hands one item's values on: the valid members' (a prefix of the unit's), cut at the bound
-/// (a value that does not pass it becomes the bound's default), counted.
-fn hand(
-    share: &Share<'_>,
+/// (a value that does not pass it becomes the bound's default), counted. Any kernel that
+/// computes a share's values (the GPU's too) hands them on through this.
+pub fn hand(
+    plan: &Plan,
     job: &Job,
     target: usize,
     values: &mut [u32],
     emit: &mut dyn FnMut(&Item, &[u32]),
     tally: &mut Tally,
 ) {
-    let plan = share.plan;
     let members = plan.valid(job.unit, target);
     let values = &mut values[..members.len()];
     tally.values += members.len() as u64;
@@ -174,7 +174,7 @@ fn lanes_job<T: Lane + lanes::Compiled<T, L>, const L: usize, const W: usize>(
             other => unreachable!("{} vectors in a unit", other.len()),
         }
         tally.word_steps += (target.len() * W * groups.len()) as u64;
-        hand(share, job, t, &mut values, emit, tally);
+        hand(share.plan, job, t, &mut values, emit, tally);
     }
 }
 
@@ -211,7 +211,7 @@ fn banded_job<T: Lane + banded::Compiled<T, L>, const L: usize>(
             other => unreachable!("{} vectors in a unit", other.len()),
         };
         tally.word_steps += (steps * groups.len()) as u64;
-        hand(share, job, t, &mut values, emit, tally);
+        hand(share.plan, job, t, &mut values, emit, tally);
     }
 }
 
@@ -221,7 +221,7 @@ fn rows_job(share: &Share<'_>, job: &Job, emit: &mut dyn FnMut(&Item, &[u32]), t
     for t in job.targets.clone() {
         let (value, steps) = rows::value(ask.problem, ask.bound, a, share.target(t));
         tally.word_steps += steps;
-        hand(share, job, t, &mut [value], emit, tally);
+        hand(share.plan, job, t, &mut [value], emit, tally);
     }
 }
 

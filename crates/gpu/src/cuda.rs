@@ -1,0 +1,207 @@
+//! The CUDA backend (`cudarc`): the driver API (`libcuda.so`, which comes with the NVIDIA
+//! driver) and NVRTC (`libnvrtc.so`, from the CUDA toolkit or the `nvidia-cuda-nvrtc-cu12`
+//! wheel), both loaded when first called. The kernel text is compiled to PTX for the device's
+//! compute capability and loaded as a module.
+//!
+//! `cudarc` ends the process where a library it calls into is missing, so every entry here
+//! asks first whether the libraries load ([`libraries`]).
+
+use std::sync::Arc;
+
+use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+};
+use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions};
+
+use crate::device::{Arg, Backend, Buffer, Device, GpuError, Info, Kind, Program};
+
+/// Whether the driver and NVRTC load; an error names the one that does not.
+pub fn libraries() -> Result<(), String> {
+    // SAFETY: these only try to open the libraries.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return Err("libcuda.so (the NVIDIA driver) was not found".into());
+    }
+    nvrtc()
+}
+
+/// Whether NVRTC loads.
+pub fn nvrtc() -> Result<(), String> {
+    // SAFETY: this only tries to open the library.
+    match unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        true => Ok(()),
+        false => Err(
+            "libnvrtc.so (NVRTC, from the CUDA toolkit or the nvidia-cuda-nvrtc-cu12 \
+                      wheel) was not found on the library path"
+                .into(),
+        ),
+    }
+}
+
+/// How many CUDA devices the driver sees.
+pub fn count() -> Result<usize, String> {
+    libraries()?;
+    CudaContext::device_count()
+        .map(|n| n.max(0) as usize)
+        .map_err(|e| format!("the driver lists no device: {e}"))
+}
+
+/// `text` compiled to PTX for compute capability `arch` (e.g. 90), or NVRTC's default.
+pub fn ptx(text: &str, arch: Option<u32>) -> Result<String, GpuError> {
+    nvrtc().map_err(GpuError::NotFound)?;
+    let mut options = vec!["--std=c++11".to_string()];
+    if let Some(arch) = arch {
+        options.push(format!("--gpu-architecture=compute_{arch}"));
+    }
+    let opts = CompileOptions {
+        options,
+        ..CompileOptions::default()
+    };
+    match compile_ptx_with_opts(text, opts) {
+        Ok(ptx) => Ok(ptx.to_src()),
+        Err(e) => Err(GpuError::Build(format!("NVRTC: {e:?}"))),
+    }
+}
+
+/// A CUDA device in use: its context, one stream, and the buffers and kernels handed out by
+/// number.
+pub struct Cuda {
+    info: Info,
+    context: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    arch: u32,
+    buffers: Vec<Option<CudaSlice<u8>>>,
+    functions: Vec<CudaFunction>,
+}
+
+fn failed<E: std::fmt::Debug>(what: &str) -> impl Fn(E) -> GpuError + '_ {
+    move |e| GpuError::Device(format!("CUDA: {what}: {e:?}"))
+}
+
+impl Cuda {
+    /// Device `ordinal` (of [`count`]).
+    pub fn open(ordinal: usize) -> Result<Cuda, GpuError> {
+        let context = CudaContext::new(ordinal).map_err(failed("creating a context"))?;
+        let query = failed("querying the device");
+        let (major, minor) = context.compute_capability().map_err(&query)?;
+        let (free, total) = context.mem_get_info().map_err(&query)?;
+        let attribute = |a| context.attribute(a).map_err(&query);
+        let local = attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)?;
+        let group = attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?;
+        let info = Info {
+            name: context.name().map_err(&query)?,
+            backend: Backend::Cuda,
+            kind: Kind::Gpu,
+            memory: total as u64,
+            free_memory: Some(free as u64),
+            max_buffer: total as u64,
+            local_memory: local.max(0) as u64,
+            max_group: group.max(1) as usize,
+        };
+        let stream = context.default_stream();
+        Ok(Cuda {
+            info,
+            context,
+            stream,
+            arch: (major * 10 + minor).max(0) as u32,
+            buffers: Vec::new(),
+            functions: Vec::new(),
+        })
+    }
+
+    fn buffer(&self, b: &Buffer) -> &CudaSlice<u8> {
+        self.buffers[b.id].as_ref().expect("a live buffer")
+    }
+}
+
+impl Device for Cuda {
+    fn info(&self) -> &Info {
+        &self.info
+    }
+
+    fn build(&mut self, text: &str, entry: &str) -> Result<Program, GpuError> {
+        let ptx = ptx(text, Some(self.arch))?;
+        let module = self
+            .context
+            .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
+            .map_err(|e| GpuError::Build(format!("loading the PTX: {e:?}")))?;
+        let function = module
+            .load_function(entry)
+            .map_err(|e| GpuError::Build(format!("no kernel '{entry}': {e:?}")))?;
+        self.functions.push(function);
+        Ok(Program(self.functions.len() - 1))
+    }
+
+    fn upload(&mut self, bytes: &[u8]) -> Result<Buffer, GpuError> {
+        let data = if bytes.is_empty() { &[0u8][..] } else { bytes };
+        let slice = self
+            .stream
+            .clone_htod(data)
+            .map_err(|e| GpuError::Memory(format!("a buffer of {} bytes: {e:?}", data.len())))?;
+        self.stream
+            .synchronize()
+            .map_err(failed("copying to the device"))?;
+        self.buffers.push(Some(slice));
+        Ok(Buffer {
+            id: self.buffers.len() - 1,
+            bytes: data.len(),
+        })
+    }
+
+    fn write(&mut self, buffer: &Buffer, bytes: &[u8]) -> Result<(), GpuError> {
+        assert!(bytes.len() <= buffer.bytes, "a write past the buffer");
+        let slice = self.buffers[buffer.id].as_mut().expect("a live buffer");
+        let mut head = slice.slice_mut(..bytes.len());
+        self.stream
+            .memcpy_htod(bytes, &mut head)
+            .map_err(failed("copying to the device"))?;
+        self.stream
+            .synchronize()
+            .map_err(failed("copying to the device"))
+    }
+
+    fn download(&mut self, buffer: &Buffer, out: &mut [u8]) -> Result<(), GpuError> {
+        assert!(out.len() <= buffer.bytes, "a read past the buffer");
+        if out.is_empty() {
+            return Ok(());
+        }
+        let head = self.buffer(buffer).slice(..out.len());
+        self.stream
+            .memcpy_dtoh(&head, out)
+            .map_err(failed("copying from the device"))?;
+        self.stream
+            .synchronize()
+            .map_err(failed("copying from the device"))
+    }
+
+    fn launch(
+        &mut self,
+        program: Program,
+        groups: usize,
+        group: usize,
+        args: &[Arg<'_>],
+    ) -> Result<(), GpuError> {
+        let function = &self.functions[program.0];
+        let mut launch = self.stream.launch_builder(function);
+        for arg in args {
+            match arg {
+                Arg::Buffer(b) => launch.arg(self.buffer(b)),
+                Arg::U32(v) => launch.arg(v),
+            };
+        }
+        let config = LaunchConfig {
+            grid_dim: (groups as u32, 1, 1),
+            block_dim: (group as u32, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: the arguments are the kernel's, in its order (the callers pass them so).
+        unsafe { launch.launch(config) }.map_err(failed("launching a kernel"))?;
+        self.stream
+            .synchronize()
+            .map_err(failed("running a kernel"))
+    }
+
+    fn release(&mut self, buffer: Buffer) {
+        self.buffers[buffer.id] = None;
+    }
+}

@@ -1,0 +1,314 @@
+//! The host side of a run on a device, behind one small trait: build the kernel text, move
+//! bytes to and from the device, launch a kernel over work-groups and wait for it. OpenCL
+//! ([`crate::opencl`]) and CUDA ([`crate::cuda`]) implement it; [`Gpu`] wraps either, builds
+//! each program once, and counts what went where and how long it took ([`Spent`]).
+//!
+//! Every call returns once its work is done: a launch is timed from its start to its end, and
+//! a copy likewise, so the kernel and transfer seconds add up to the device's part of a run.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::time::Instant;
+
+use crate::source::{self, Kernel};
+
+/// The API a device is driven through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Cuda,
+    OpenCl,
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Backend::Cuda => "CUDA",
+            Backend::OpenCl => "OpenCL",
+        })
+    }
+}
+
+/// What a device is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A GPU or another accelerator.
+    Gpu,
+    /// The CPU, through an OpenCL driver such as PoCL.
+    Cpu,
+}
+
+/// A device, as its backend describes it.
+#[derive(Debug, Clone)]
+pub struct Info {
+    pub name: String,
+    pub backend: Backend,
+    pub kind: Kind,
+    /// Global memory, in bytes; and what is free of it where the backend says (CUDA).
+    pub memory: u64,
+    pub free_memory: Option<u64>,
+    /// The largest buffer the device allocates.
+    pub max_buffer: u64,
+    /// Local (shared) memory a work-group may use.
+    pub local_memory: u64,
+    /// The most work-items in a work-group.
+    pub max_group: usize,
+}
+
+/// Why work on a device failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GpuError {
+    /// No device of the kind asked for: what each backend said, and what to install.
+    NotFound(String),
+    /// The kernel text did not build: the backend's log.
+    Build(String),
+    /// The work does not fit in the device's memory.
+    Memory(String),
+    /// A call to the device failed during the run.
+    Device(String),
+}
+
+impl fmt::Display for GpuError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GpuError::NotFound(s) => write!(f, "{s}"),
+            GpuError::Build(s) => write!(f, "the GPU kernels did not build: {s}"),
+            GpuError::Memory(s) => write!(f, "not enough GPU memory: {s}"),
+            GpuError::Device(s) => write!(f, "the GPU failed: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for GpuError {}
+
+/// A buffer on the device (its backend's number for it) of `bytes` bytes.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Buffer {
+    pub(crate) id: usize,
+    pub bytes: usize,
+}
+
+/// A built kernel (its backend's number for it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Program(pub(crate) usize);
+
+/// A kernel's argument.
+#[derive(Debug, Clone, Copy)]
+pub enum Arg<'a> {
+    Buffer(&'a Buffer),
+    U32(u32),
+}
+
+/// One device, driven through its backend.
+pub trait Device {
+    fn info(&self) -> &Info;
+    /// Builds `text` and finds its kernel `entry`.
+    fn build(&mut self, text: &str, entry: &str) -> Result<Program, GpuError>;
+    /// A buffer holding `bytes` (at least one byte long: an empty one is a byte of 0).
+    fn upload(&mut self, bytes: &[u8]) -> Result<Buffer, GpuError>;
+    /// Overwrites the start of `buffer` with `bytes`.
+    fn write(&mut self, buffer: &Buffer, bytes: &[u8]) -> Result<(), GpuError>;
+    /// Copies the start of `buffer` into `out`.
+    fn download(&mut self, buffer: &Buffer, out: &mut [u8]) -> Result<(), GpuError>;
+    /// Runs `program` over `groups` work-groups of `group` work-items each, and waits for it.
+    fn launch(
+        &mut self,
+        program: Program,
+        groups: usize,
+        group: usize,
+        args: &[Arg<'_>],
+    ) -> Result<(), GpuError>;
+    fn release(&mut self, buffer: Buffer);
+}
+
+/// What a device did for a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Spent {
+    pub launches: u64,
+    pub kernel_seconds: f64,
+    /// Bytes copied to the device and back, and the seconds the copies took.
+    pub bytes_up: u64,
+    pub bytes_down: u64,
+    pub transfer_seconds: f64,
+    /// Seconds building the kernel text.
+    pub build_seconds: f64,
+}
+
+/// A build's defines: `#define NAME VALUE` each.
+pub type Defines = Vec<(&'static str, u64)>;
+
+/// A device in use: its programs built once each, what it did counted, and the note its
+/// choice left (e.g. that it is the CPU).
+pub struct Gpu {
+    device: Box<dyn Device>,
+    programs: HashMap<(Kernel, Defines), Program>,
+    pub spent: Spent,
+}
+
+impl Gpu {
+    pub fn new(device: Box<dyn Device>) -> Gpu {
+        Gpu {
+            device,
+            programs: HashMap::new(),
+            spent: Spent::default(),
+        }
+    }
+
+    pub fn info(&self) -> &Info {
+        self.device.info()
+    }
+
+    /// `kernel` built with `defines`, once per set of them.
+    pub fn program(
+        &mut self,
+        kernel: Kernel,
+        defines: &[(&'static str, u64)],
+    ) -> Result<Program, GpuError> {
+        let key = (kernel, defines.to_vec());
+        if let Some(&p) = self.programs.get(&key) {
+            return Ok(p);
+        }
+        let started = Instant::now();
+        let program = self
+            .device
+            .build(&source::text(kernel, defines), kernel.entry())?;
+        self.spent.build_seconds += started.elapsed().as_secs_f64();
+        self.programs.insert(key, program);
+        Ok(program)
+    }
+
+    /// A buffer holding `words`.
+    pub fn upload<W: Word>(&mut self, words: &[W]) -> Result<Buffer, GpuError> {
+        let bytes = W::bytes(words);
+        let started = Instant::now();
+        let buffer = self.device.upload(&bytes)?;
+        self.count_up(bytes.len(), started);
+        Ok(buffer)
+    }
+
+    /// A buffer of `len` words of zero.
+    pub fn zeroed<W: Word>(&mut self, len: usize) -> Result<Buffer, GpuError> {
+        self.upload(&vec![W::default(); len])
+    }
+
+    /// Overwrites the start of `buffer` with `words`.
+    pub fn write<W: Word>(&mut self, buffer: &Buffer, words: &[W]) -> Result<(), GpuError> {
+        let bytes = W::bytes(words);
+        let started = Instant::now();
+        self.device.write(buffer, &bytes)?;
+        self.count_up(bytes.len(), started);
+        Ok(())
+    }
+
+    /// The first `len` words of `buffer`.
+    pub fn download<W: Word>(&mut self, buffer: &Buffer, len: usize) -> Result<Vec<W>, GpuError> {
+        let mut bytes = vec![0u8; len * std::mem::size_of::<W>()];
+        let started = Instant::now();
+        self.device.download(buffer, &mut bytes)?;
+        self.spent.bytes_down += bytes.len() as u64;
+        self.spent.transfer_seconds += started.elapsed().as_secs_f64();
+        Ok(W::of_bytes(&bytes))
+    }
+
+    pub fn launch(
+        &mut self,
+        program: Program,
+        groups: usize,
+        group: usize,
+        args: &[Arg<'_>],
+    ) -> Result<(), GpuError> {
+        if groups == 0 {
+            return Ok(());
+        }
+        let started = Instant::now();
+        self.device.launch(program, groups, group, args)?;
+        self.spent.launches += 1;
+        self.spent.kernel_seconds += started.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    pub fn release(&mut self, buffer: Buffer) {
+        self.device.release(buffer);
+    }
+
+    fn count_up(&mut self, bytes: usize, started: Instant) {
+        self.spent.bytes_up += bytes as u64;
+        self.spent.transfer_seconds += started.elapsed().as_secs_f64();
+    }
+
+    /// Refuses `bytes` of buffers at once, or a buffer of `largest`, where the device does not
+    /// hold them (what is free where the backend says, else its memory).
+    pub fn check_fits(&self, bytes: u64, largest: u64, what: &str) -> Result<(), GpuError> {
+        let info = self.info();
+        let room = info.free_memory.unwrap_or(info.memory);
+        if bytes > room || largest > info.max_buffer {
+            return Err(GpuError::Memory(format!(
+                "{what} takes {} MiB on the device ({} MiB in its largest buffer); {} ({} \
+                 {}) has {} MiB{} and buffers of at most {} MiB",
+                mib(bytes),
+                mib(largest),
+                info.name,
+                info.backend,
+                kind_name(info.kind),
+                mib(room),
+                if info.free_memory.is_some() {
+                    " free"
+                } else {
+                    ""
+                },
+                mib(info.max_buffer),
+            )));
+        }
+        Ok(())
+    }
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{:.1}", bytes as f64 / (1u64 << 20) as f64)
+}
+
+/// "GPU" or "CPU".
+pub fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Gpu => "GPU",
+        Kind::Cpu => "CPU",
+    }
+}
+
+/// A word the kernels read or write: its bytes in the device's order (little-endian, as
+/// every GPU and CPU this runs on).
+pub trait Word: Copy + Default {
+    fn bytes(words: &[Self]) -> Vec<u8>;
+    fn of_bytes(bytes: &[u8]) -> Vec<Self>;
+}
+
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            fn bytes(words: &[$t]) -> Vec<u8> {
+                words.iter().flat_map(|w| w.to_le_bytes()).collect()
+            }
+            fn of_bytes(bytes: &[u8]) -> Vec<$t> {
+                bytes
+                    .chunks_exact(std::mem::size_of::<$t>())
+                    .map(|c| <$t>::from_le_bytes(c.try_into().expect("a word's bytes")))
+                    .collect()
+            }
+        }
+    };
+}
+
+word!(u8);
+word!(u32);
+word!(u64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_go_to_bytes_and_back() {
+        let w = [1u64, u64::MAX, 0x0102_0304_0506_0708];
+        assert_eq!(u64::of_bytes(&u64::bytes(&w)), w);
+        assert_eq!(u32::bytes(&[0x0403_0201]), [1, 2, 3, 4]);
+    }
+}
