@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::engines::bands::CheckpointChoice;
+use crate::engines::device::{DeviceAsk, GpuBackend, Placement};
 use crate::engines::diagonal::store::StoreKind;
 use crate::input::FormatChoice;
 use lcs_core::diagonal_band::BandChoice;
@@ -64,6 +65,10 @@ pub enum Command {
     /// Write a reproducible random input file.
     #[command(after_help = EXIT_CODES)]
     Generate(GenerateArgs),
+    /// List the GPUs (and OpenCL CPU devices) each backend sees on this host, or why it sees
+    /// none: what `pairs` and `search` take with `--device gpu` (no MPI).
+    #[command(after_help = EXIT_CODES)]
+    Devices,
     /// Plot result sets (CSV files of runs) as SVG: time, speed-up, efficiency, where the time
     /// goes, and messages against the prediction, against ranks.
     #[command(after_help = EXIT_CODES)]
@@ -96,6 +101,37 @@ pub struct InputArgs {
     /// with its alignment).
     #[arg(long, value_enum, default_value_t = Problem::Lcs)]
     pub problem: Problem,
+}
+
+/// Where `pairs` and `search` compute (docs/gpu.md).
+#[derive(Debug, Args)]
+pub struct DeviceArgs {
+    /// Where the kernels run: `cpu` (the CPU engines), `gpu` (each rank's GPU, through CUDA
+    /// or OpenCL; where there is none, the same kernels on an OpenCL CPU device such as PoCL,
+    /// with a note; else an error), or `auto` (a rank's GPU where it finds one, else the CPU
+    /// engines, with a note).
+    #[arg(long, value_enum, default_value_t = Placement::Cpu, value_name = "WHERE")]
+    pub device: Placement,
+    /// The API a GPU is driven through: `auto` (CUDA where its driver sees a device, else
+    /// OpenCL), `cuda` or `opencl`.
+    #[arg(long, value_enum, default_value_t = GpuBackend::Auto, value_name = "API")]
+    pub gpu_backend: GpuBackend,
+    /// The GPUs each host's ranks share: a host's rank i takes GPU i mod N (by default, modulo
+    /// every GPU the backend lists). MPI_LCS_GPU=i pins a process to GPU i instead.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub gpus_per_host: Option<u32>,
+}
+
+impl DeviceArgs {
+    /// The ask, with the device `pinned` by the environment, if any.
+    pub fn ask(&self, pinned: Option<usize>) -> DeviceAsk {
+        DeviceAsk {
+            placement: self.device,
+            backend: self.gpu_backend,
+            gpus_per_host: self.gpus_per_host.map(|n| n as usize),
+            pinned,
+        }
+    }
 }
 
 /// The per-rank memory limit, shared by `solve`, `search` and `pairs`.
@@ -164,6 +200,8 @@ pub struct SolveArgs {
     pub html: Option<PathBuf>,
     #[command(flatten)]
     pub rank_memory: RankMemoryArgs,
+    #[command(flatten)]
+    pub device: DeviceArgs,
     /// Never show the progress bar (it only appears on a terminal, after a second).
     #[arg(long, conflicts_with = "progress")]
     pub no_progress: bool,
@@ -214,6 +252,8 @@ pub struct SearchArgs {
     pub max_input: u64,
     #[command(flatten)]
     pub rank_memory: RankMemoryArgs,
+    #[command(flatten)]
+    pub device: DeviceArgs,
 }
 
 #[derive(Debug, Args)]
@@ -255,6 +295,8 @@ pub struct PairsArgs {
     pub max_input: u64,
     #[command(flatten)]
     pub rank_memory: RankMemoryArgs,
+    #[command(flatten)]
+    pub device: DeviceArgs,
     /// Never show the progress bar (it only appears on a terminal, after a second).
     #[arg(long, conflicts_with = "progress")]
     pub no_progress: bool,

@@ -60,6 +60,11 @@ pub enum Error {
     #[error("{0}")]
     Usage(String),
 
+    /// No device for `--device gpu`, or its kernels did not build: a setup failure, as a
+    /// usage error is.
+    #[error("{0}")]
+    Device(String),
+
     /// The launcher and the MPI library disagree on how many processes there are.
     #[error(
         "the launcher started {launched} processes (it says so in {variable}) but MPI sees a \
@@ -90,7 +95,7 @@ impl Error {
             Error::Input(_) => EXIT_INPUT,
             Error::Memory(_) => EXIT_MEMORY,
             Error::OutputRefused { .. } | Error::Output { .. } | Error::Stdout(_) => EXIT_OUTPUT,
-            Error::Usage(_) => EXIT_USAGE,
+            Error::Usage(_) | Error::Device(_) => EXIT_USAGE,
             Error::Mismatch { .. } => EXIT_MISMATCH,
             Error::Internal(_) => EXIT_INTERNAL,
             Error::Peer(code) => *code,

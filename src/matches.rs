@@ -11,10 +11,12 @@ use std::io::{self, Write};
 use serde::{Deserialize, Serialize};
 
 use crate::comm::traffic::PerKind;
+use crate::engines::device::RankDevice;
 use crate::engines::search::record::RankSearch;
 use crate::engines::search::run::Searched;
 use crate::input::Format;
 use crate::provenance::Provenance;
+use crate::report::device::DeviceLine;
 use crate::report::host_columns::host_columns;
 use crate::report::text::{plural, thousands};
 use lcs_core::search::chunks::Grid;
@@ -90,6 +92,10 @@ pub struct RankLine {
     pub peak_rss_bytes: u64,
     /// What the memory pre-check expected the rank to occupy at its peak.
     pub memory_estimate_bytes: u64,
+    /// `cpu`, or the device it scanned on; and the seconds its kernels and copies took there.
+    pub device: String,
+    pub seconds_kernel: f64,
+    pub seconds_transfer: f64,
 }
 
 /// Wall-clock seconds: `total` on rank 0 from the start of the run (reading the patterns,
@@ -134,6 +140,10 @@ pub struct SearchReport {
     pub seconds: Seconds,
     /// Text bytes per second of `seconds.total`, in millions.
     pub throughput_mb_s: f64,
+    /// The DP cells of the scans (text bytes scanned times patterns' bytes, over the ranks).
+    pub cells: u64,
+    /// Where the kernels ran, and what the devices did.
+    pub device: DeviceLine,
 }
 
 impl SearchReport {
@@ -182,9 +192,14 @@ impl SearchReport {
                 seconds_starts: s.seconds_starts,
                 peak_rss_bytes: s.peak_rss_bytes,
                 memory_estimate_bytes: s.memory_estimate_bytes,
+                device: s.device.name().unwrap_or_else(|| "cpu".into()),
+                seconds_kernel: s.device.seconds_kernel,
+                seconds_transfer: s.device.seconds_transfer,
             })
             .collect();
         let slowest = |f: fn(&RankSearch) -> f64| searched.ranks.iter().map(f).fold(0.0, f64::max);
+        let devices: Vec<RankDevice> = searched.ranks.iter().map(|r| r.device).collect();
+        let cells = searched.ranks.iter().map(|r| r.cells).sum();
         let total = searched.seconds_total;
         SearchReport {
             run,
@@ -219,6 +234,13 @@ impl SearchReport {
             } else {
                 0.0
             },
+            cells,
+            device: DeviceLine::new(
+                searched.placement,
+                &devices,
+                cells,
+                slowest(|s| s.seconds_scan),
+            ),
         }
     }
 
@@ -245,6 +267,7 @@ impl SearchReport {
                 .first()
                 .map_or("", |l| l.kernel.name())
                 .to_owned(),
+            device: self.device.label(),
             matches: self.matches as u64,
             messages_control: self.messages.control,
             bytes_control: self.bytes.control,
@@ -286,6 +309,9 @@ impl SearchReport {
             self.grid.text_parts,
             self.grid.pattern_parts,
         );
+        if let Some(line) = self.device.summary(self.ranks) {
+            let _ = writeln!(s, "{line}");
+        }
         let _ = writeln!(
             s,
             "messages: control {} ({} bytes): each rank's matches delivered to rank 0",
@@ -343,6 +369,8 @@ host_columns! {
         pub text_parts: usize,
         pub pattern_parts: usize,
         pub kernel: String,
+        /// `cpu`, or the GPU the ranks scanned on (`NAME (BACKEND GPU)`).
+        pub device: String,
         pub matches: u64,
         pub messages_control: u64,
         pub bytes_control: u64,

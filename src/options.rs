@@ -24,6 +24,7 @@ use crate::comm::fault::{Fault, FAULT_ENV};
 use crate::comm::waiting::Waiting;
 use crate::engines::bands::CheckpointChoice;
 use crate::engines::config::{Method, Switches};
+use crate::engines::device::DeviceAsk;
 use crate::engines::diagonal::store::StoreKind;
 use crate::error::Error;
 use crate::input::FormatChoice;
@@ -44,6 +45,8 @@ pub const WAIT_ENV: &str = "MPI_LCS_WAIT";
 pub const COMMIT_ENV: &str = "MPI_LCS_COMMIT";
 /// `avx512`, `avx2` or `portable`: the search kernel's compilation.
 pub const SIMD_ENV: &str = "MPI_LCS_SIMD";
+/// The GPU a process takes, by its number among those its backend lists (docs/gpu.md).
+pub const GPU_ENV: &str = "MPI_LCS_GPU";
 
 pub use crate::engines::bands::DEFAULT_BATCH;
 
@@ -124,6 +127,8 @@ pub struct Env {
     pub simd: Option<Simd>,
     /// Where a run spills what its memory cannot keep (`TMPDIR`, else `/tmp`).
     pub temp_dir: PathBuf,
+    /// The GPU this process takes, when pinned (`MPI_LCS_GPU`).
+    pub gpu: Option<usize>,
 }
 
 impl Env {
@@ -160,6 +165,15 @@ impl Env {
                 )))
             }
         };
+        let gpu = var(GPU_ENV)
+            .map(|v| {
+                v.trim().parse::<usize>().map_err(|_| {
+                    Error::Usage(format!(
+                        "{GPU_ENV}: '{v}' is not a device number (0, 1, ...)"
+                    ))
+                })
+            })
+            .transpose()?;
         Ok(Env {
             memory_limit,
             switches: Switches {
@@ -172,6 +186,7 @@ impl Env {
             columns: var("COLUMNS").and_then(|c| c.parse().ok()).unwrap_or(100),
             simd,
             temp_dir: std::env::temp_dir(),
+            gpu,
         })
     }
 
@@ -340,6 +355,7 @@ pub struct SearchOptions {
     pub outputs: ResultOutputs,
     pub memory_limit: Option<u64>,
     pub simd: Option<Simd>,
+    pub device: DeviceAsk,
     pub switches: Switches,
     pub run: RunInfo,
 }
@@ -359,6 +375,7 @@ impl SearchOptions {
             },
             memory_limit: args.rank_memory.memory_limit.or(env.memory_limit),
             simd: env.simd,
+            device: args.device.ask(env.gpu),
             switches: env.switches,
             run: env.run_info(mpi_library),
         }
@@ -379,6 +396,7 @@ pub struct PairsOptions {
     /// Where each rank spills the pairs within a bound its memory cannot keep.
     pub spill_dir: PathBuf,
     pub simd: Option<Simd>,
+    pub device: DeviceAsk,
     /// Show a progress bar on rank 0 (as `solve`'s).
     pub progress: Option<Show>,
     pub quiet: bool,
@@ -422,6 +440,7 @@ impl PairsOptions {
             memory_limit: args.rank_memory.memory_limit.or(env.memory_limit),
             spill_dir: env.temp_dir.clone(),
             simd: env.simd,
+            device: args.device.ask(env.gpu),
             progress: progress_bar(args.progress, args.no_progress, env),
             quiet: args.quiet,
             switches: env.switches,

@@ -22,6 +22,7 @@ use std::io::{self, Write};
 use serde::{Deserialize, Serialize};
 
 use crate::comm::traffic::PerKind;
+use crate::engines::device::RankDevice;
 use crate::engines::pairs::assemble::Kept;
 use crate::engines::pairs::record::RankPairs;
 use crate::engines::pairs::run::Computed;
@@ -29,6 +30,7 @@ use crate::input::sequences::Sequences;
 use crate::input::Format;
 use crate::matches::Lengths;
 use crate::provenance::Provenance;
+use crate::report::device::DeviceLine;
 use crate::report::host_columns::host_columns;
 use crate::report::text::{plural, thousands};
 use lcs_core::pairs::plan::Side;
@@ -135,6 +137,10 @@ pub struct RankLine {
     /// disk (rank 0: its own and those it received, merged back in order as they are written).
     pub passing: u64,
     pub spilled: u64,
+    /// `cpu`, or the device it computed on; and the seconds its kernels and copies took there.
+    pub device: String,
+    pub seconds_kernel: f64,
+    pub seconds_transfer: f64,
 }
 
 /// Wall-clock seconds: `total` on rank 0 from the start of the run (reading the files,
@@ -224,6 +230,8 @@ pub struct PairsReport {
     /// Pairs per second and DP cells per second (billions) of `seconds.total`.
     pub pairs_per_second: f64,
     pub gcups: f64,
+    /// Where the kernels ran, and what the devices did.
+    pub device: DeviceLine,
 }
 
 impl PairsReport {
@@ -260,8 +268,12 @@ impl PairsReport {
                 memory_estimate_bytes: s.memory_estimate_bytes,
                 passing: s.passing,
                 spilled: s.spilled,
+                device: s.device.name().unwrap_or_else(|| "cpu".into()),
+                seconds_kernel: s.device.seconds_kernel,
+                seconds_transfer: s.device.seconds_transfer,
             })
             .collect();
+        let devices: Vec<RankDevice> = computed.ranks.iter().map(|r| r.device).collect();
         let computes: Vec<f64> = per_rank.iter().map(|r| r.seconds_compute).collect();
         let slowest = computes.iter().copied().fold(0.0, f64::max);
         let mean = computes.iter().sum::<f64>() / computes.len().max(1) as f64;
@@ -341,6 +353,7 @@ impl PairsReport {
             } else {
                 0.0
             },
+            device: DeviceLine::new(computed.placement, &devices, cells, slowest),
         }
     }
 
@@ -370,6 +383,7 @@ impl PairsReport {
             output: self.output.to_owned(),
             ranks: self.ranks,
             kernel: self.kernel.name().to_owned(),
+            device: self.device.label(),
             pairs: self.pairs,
             pairs_computed: self.pairs_computed,
             pairs_within: self.pairs_within,
@@ -448,6 +462,9 @@ impl PairsReport {
             units.join(", "),
             self.balance
         );
+        if let Some(line) = self.device.summary(self.ranks) {
+            let _ = writeln!(s, "{line}");
+        }
         let _ = writeln!(
             s,
             "messages: control {} ({} bytes): each rank's values delivered to rank 0{}",
@@ -526,6 +543,8 @@ host_columns! {
         pub output: String,
         pub ranks: usize,
         pub kernel: String,
+        /// `cpu`, or the GPU the ranks computed on (`NAME (BACKEND GPU)`).
+        pub device: String,
         pub pairs: u64,
         pub pairs_computed: u64,
         pub pairs_within: u64,

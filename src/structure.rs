@@ -1,5 +1,5 @@
-//! The shape the crate docs promise, checked on the source of both crates: the pure crate
-//! (`crates/core`) free of MPI, no import circle between files in either crate, the MPI
+//! The shape the crate docs promise, checked on the source of the three crates: the pure crates
+//! (`crates/core`, `crates/gpu`) free of MPI, no import circle between files in any crate, the MPI
 //! crate's layers, and the rules every file keeps (a module doc, no measured timing or outside
 //! document in a doc comment, at most 800 lines of code, markup escaped in one place, the
 //! environment read in two modules, the README's map true to the tree).
@@ -49,10 +49,11 @@ impl Crate {
         Crate { name, src, files }
     }
 
-    fn both() -> [Crate; 2] {
+    fn all() -> [Crate; 3] {
         [
             Crate::read("mpi_lcs", "."),
             Crate::read("lcs_core", "crates/core"),
+            Crate::read("lcs_gpu", "crates/gpu"),
         ]
     }
 
@@ -393,16 +394,17 @@ fn circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
 
 #[test]
 fn no_file_imports_itself_through_others() {
-    for krate in Crate::both() {
+    for krate in Crate::all() {
         let graph = krate.graph();
         if let Some(found) = circle(&graph) {
             panic!("{}: import circle {}", krate.name, found.join(" -> "));
         }
-        assert!(graph.len() > 20, "{}: {:?}", krate.name, graph.keys());
+        assert!(graph.len() >= 8, "{}: {:?}", krate.name, graph.keys());
     }
     // The scan sees imports of every form: a `use` through `super::`, a child's name, an
     // inline `crate::` path.
-    let [mpi, core] = Crate::both();
+    let [mpi, core, gpu] = Crate::all();
+    assert!(gpu.graph()["find"].contains("opencl"));
     let graph = core.graph();
     assert!(graph["bitpar::edit"].contains("bitpar::carry"));
     assert!(graph["bitpar::edit::avx2"].contains("bitpar::four_rows"));
@@ -418,36 +420,44 @@ fn no_file_imports_itself_through_others() {
 }
 
 #[test]
-fn the_pure_crate_has_no_mpi() {
-    let manifest = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/Cargo.toml"),
-    )
-    .unwrap();
-    let dependencies = manifest
-        .split("[dependencies]")
-        .nth(1)
-        .expect("lcs-core has dependencies")
-        .split("\n[")
-        .next()
+fn the_pure_crates_have_no_mpi() {
+    for (dir, package, name) in [
+        ("crates/core", "lcs-core", "lcs_core"),
+        ("crates/gpu", "lcs-gpu", "lcs_gpu"),
+    ] {
+        let manifest = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(dir)
+                .join("Cargo.toml"),
+        )
         .unwrap();
-    for line in dependencies.lines() {
-        let name = line.split('=').next().unwrap_or_default().trim();
-        assert!(
-            !name.contains("mpi"),
-            "lcs-core depends on {name}: the algorithms crate must build without MPI"
-        );
+        let dependencies = manifest
+            .split("[dependencies]")
+            .nth(1)
+            .expect("the crate has dependencies")
+            .split("\n[")
+            .next()
+            .unwrap();
+        for line in dependencies.lines() {
+            let dependency = line.split('=').next().unwrap_or_default().trim();
+            assert!(
+                !dependency.contains("mpi"),
+                "{package} depends on {dependency}: it must build without MPI"
+            );
+        }
+        let krate = Crate::read(name, dir);
+        for (file, text) in krate.texts() {
+            let code = code(text);
+            assert!(
+                !code.contains("mpi::") && !code.contains("mpi_lcs"),
+                "{file} speaks MPI or names the MPI crate"
+            );
+        }
+        let root =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+                .unwrap();
+        assert!(root.contains(&format!("{package} = {{ path = \"{dir}\"")));
     }
-    let core = Crate::read("lcs_core", "crates/core");
-    for (file, text) in core.texts() {
-        let code = code(text);
-        assert!(
-            !code.contains("mpi::") && !code.contains("mpi_lcs"),
-            "{file} speaks MPI or names the MPI crate"
-        );
-    }
-    let root =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")).unwrap();
-    assert!(root.contains("lcs-core = { path = \"crates/core\""));
 }
 
 /// The MPI crate's layers, lowest first: a module may use its own layer and those below.
@@ -552,7 +562,7 @@ fn only_the_engines_their_messages_and_the_commands_speak_mpi() {
 fn only_the_command_line_reads_the_environment() {
     // Whole files, tests included: a test that sets or reads a variable changes what the
     // others see.
-    for krate in Crate::both() {
+    for krate in Crate::all() {
         for (module, (_, text)) in &krate.files {
             // Spelled in two pieces, so that this file does not match itself.
             let reads = ["var", "set_var"]
@@ -573,7 +583,7 @@ fn only_the_command_line_reads_the_environment() {
 fn no_file_has_more_than_800_lines_of_code() {
     // Tests beside the code do not count, wherever they stand: they stay with what they test.
     // Every other line does (docs and blank lines too).
-    for krate in Crate::both() {
+    for krate in Crate::all() {
         for (file, text) in krate.texts() {
             let gated = without_tests(&stripped(text));
             let tests = gated
@@ -590,7 +600,7 @@ fn no_file_has_more_than_800_lines_of_code() {
 /// start-up and abort policy another (`commands/start.rs`).
 #[test]
 fn the_commands_module_only_dispatches() {
-    let [mpi, _] = Crate::both();
+    let [mpi, _, _] = Crate::all();
     let (_, text) = &mpi.files["commands"];
     let lines = text.lines().count();
     assert!(lines < 150, "commands/mod.rs: {lines} lines");
@@ -632,7 +642,7 @@ fn tests_are_cut_wherever_they_stand() {
 fn markup_is_escaped_in_one_place() {
     // `render::drawn::xml::escape` escapes every text put into SVG or HTML (plotters' text too,
     // through the plots' backend): no other code spells an entity out.
-    for krate in Crate::both() {
+    for krate in Crate::all() {
         for (file, text) in krate.texts() {
             let code = without_tests(text);
             let escapes = ["&amp;", "&lt;", "&quot;"].iter().any(|e| code.contains(e));
@@ -646,7 +656,7 @@ fn markup_is_escaped_in_one_place() {
 
 #[test]
 fn every_module_opens_with_a_doc() {
-    for krate in Crate::both() {
+    for krate in Crate::all() {
         for (file, text) in krate.texts() {
             assert!(
                 text.trim_start().starts_with("//!"),
@@ -677,7 +687,7 @@ fn doc_comments_quote_no_timing_and_no_outside_document() {
     assert!(quotes_a_timing("/// about 0.7 ns per row-word"));
     assert!(quotes_a_timing("//! 0.035 s dozing, 0.027 s spinning"));
     assert!(!quotes_a_timing("//! O(m + n) steps, 4 bytes per cell"));
-    for krate in Crate::both() {
+    for krate in Crate::all() {
         for (file, text) in krate.texts() {
             for (at, line) in text.lines().enumerate() {
                 let doc = line.trim_start();
@@ -743,6 +753,6 @@ fn the_readme_map_names_only_what_exists() {
         }
     }
     assert!(named >= 10, "the layout names {named} paths");
-    let [mpi, core] = Crate::both();
+    let [mpi, core, _] = Crate::all();
     assert!(mpi.src.ends_with("src") && core.src.ends_with("src"));
 }

@@ -9,6 +9,7 @@ mod commands;
 mod edit;
 mod experiment;
 mod faults;
+mod gpu;
 mod inputs;
 mod launchers;
 mod lecture;

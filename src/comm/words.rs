@@ -130,7 +130,7 @@ record! {
     #[derive(Debug, Clone, Copy, Default, PartialEq)]
     pub struct RankHost {
         cores: u64,
-        name: HostName,
+        name: Name,
     }
 }
 
@@ -139,16 +139,14 @@ impl RankHost {
     pub fn of(host: &HostInfo) -> RankHost {
         RankHost {
             cores: host.cores as u64,
-            name: HostName::of(host),
+            name: Name::of(&host.name),
         }
     }
 
     /// The host, as the record keeps it (its name cut to [`HOST_BYTES`] bytes).
     pub fn info(&self) -> HostInfo {
-        let name = &self.name.0;
-        let len = name.iter().position(|&b| b == 0).unwrap_or(HOST_BYTES);
         HostInfo {
-            name: String::from_utf8_lossy(&name[..len]).into_owned(),
+            name: self.name.text(),
             cores: self.cores as usize,
         }
     }
@@ -157,28 +155,34 @@ impl RankHost {
 /// Bytes of a host name in a record (Linux allows 64).
 pub const HOST_BYTES: usize = 64;
 
-/// A host's name as a record keeps it: its first [`HOST_BYTES`] bytes, zero-padded; eight
-/// words, each eight bytes little-endian.
+/// A name as a record keeps it (a host's, a device's): its first [`HOST_BYTES`] bytes,
+/// zero-padded; eight words, each eight bytes little-endian.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct HostName([u8; HOST_BYTES]);
+pub struct Name([u8; HOST_BYTES]);
 
-impl Default for HostName {
-    fn default() -> HostName {
-        HostName([0; HOST_BYTES])
+impl Default for Name {
+    fn default() -> Name {
+        Name([0; HOST_BYTES])
     }
 }
 
-impl HostName {
-    fn of(host: &HostInfo) -> HostName {
+impl Name {
+    pub fn of(text: &str) -> Name {
         let mut name = [0u8; HOST_BYTES];
-        let bytes = host.name.as_bytes();
+        let bytes = text.as_bytes();
         let len = bytes.len().min(HOST_BYTES);
         name[..len].copy_from_slice(&bytes[..len]);
-        HostName(name)
+        Name(name)
+    }
+
+    /// The name, up to its first zero byte.
+    pub fn text(&self) -> String {
+        let len = self.0.iter().position(|&b| b == 0).unwrap_or(HOST_BYTES);
+        String::from_utf8_lossy(&self.0[..len]).into_owned()
     }
 }
 
-impl Words for HostName {
+impl Words for Name {
     const WORDS: usize = HOST_BYTES / 8;
 
     fn put(&self, out: &mut Vec<u64>) {
@@ -189,12 +193,12 @@ impl Words for HostName {
         );
     }
 
-    fn take(words: &[u64]) -> HostName {
+    fn take(words: &[u64]) -> Name {
         let mut name = [0u8; HOST_BYTES];
         for (chunk, word) in name.chunks_mut(8).zip(words) {
             chunk.copy_from_slice(&word.to_le_bytes());
         }
-        HostName(name)
+        Name(name)
     }
 }
 

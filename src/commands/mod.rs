@@ -4,13 +4,14 @@
 //!
 //! Only `solve`, `search`, `pairs` and `self-test` start MPI, and only under a launcher: started on
 //! their own they run as one rank without MPI ([`World::Alone`]), as `reference`, `schedule`,
-//! `generate`, `plot` and `table` always do. Every command
+//! `generate`, `devices`, `plot` and `table` always do. Every command
 //! checks its output paths before it reads or computes anything, writes its files before it
 //! prints, and treats a reader of standard output that goes away (`| head`) as the end of the
 //! output, not as an error (`stdout`).
 //!
 //! [`World::Alone`]: crate::comm::world::World::Alone
 
+mod devices;
 mod generate;
 mod pairs;
 mod plot;
@@ -95,6 +96,7 @@ pub fn main() -> ExitCode {
         Command::Generate(args) => {
             finish(GenerateOptions::new(args).and_then(generate::run), speaks)
         }
+        Command::Devices => finish(devices::run(), speaks),
         Command::Plot(args) => finish(plot::run(PlotOptions::new(args)), speaks),
         Command::Table(args) => finish(table::run(TableOptions::new(args)), speaks),
     }

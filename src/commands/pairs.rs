@@ -7,6 +7,7 @@
 
 use super::stdout;
 use crate::comm::world::World;
+use crate::engines::device::Placement;
 use crate::engines::pairs::assemble::Keeping;
 use crate::engines::pairs::run::{self, Request};
 use crate::error::Error;
@@ -43,6 +44,8 @@ pub fn run(world: &World, opts: &PairsOptions) -> Result<Option<PairsReport>, Er
         memory_limit: opts.memory_limit,
         spill_dir: opts.spill_dir.clone(),
         simd: opts.simd,
+        device: opts.device,
+        notes: !opts.quiet,
         waiting: opts.switches.waiting(),
         progress: opts.progress,
         before_reading: &before_reading,
@@ -76,7 +79,9 @@ pub fn run(world: &World, opts: &PairsOptions) -> Result<Option<PairsReport>, Er
 
 /// Rank 0's notes on stderr before the work.
 fn note(opts: &PairsOptions) {
-    if let (Problem::Edit, Some(k)) = (opts.problem, opts.bound) {
+    // The GPU's kernels compute every pair whole, with an early exit past the bound.
+    let cpu = opts.device.placement == Placement::Cpu;
+    if let (Problem::Edit, Some(k), true) = (opts.problem, opts.bound, cpu) {
         if banded::lane_bits(k).is_none() {
             eprintln!(
                 "mpi-lcs: note: --max-edits {k} is wider than the band one lane holds (31 \

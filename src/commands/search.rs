@@ -27,6 +27,8 @@ pub fn run(world: &World, opts: &SearchOptions) -> Result<Option<SearchReport>, 
         allow_all: opts.allow_all,
         memory_limit: opts.memory_limit,
         simd: opts.simd,
+        device: opts.device,
+        notes: true,
         waiting: opts.switches.waiting(),
         before_reading: &before_reading,
     };

@@ -21,6 +21,7 @@ pub mod budget;
 pub mod choice;
 pub mod config;
 pub mod cost;
+pub mod device;
 pub mod diagonal;
 pub mod holding;
 pub mod layout;

@@ -22,6 +22,7 @@ use lcs_core::alignment::Alignment;
 use lcs_core::diagonal_band::{Band, BandSearch};
 use lcs_core::problem::{Path, Problem};
 
+pub mod device;
 pub mod host_columns;
 pub mod row;
 pub mod text;

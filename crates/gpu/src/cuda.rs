@@ -46,6 +46,17 @@ pub fn count() -> Result<usize, String> {
         .map_err(|e| format!("the driver lists no device: {e}"))
 }
 
+/// The names of the devices the driver sees, by ordinal.
+pub fn devices() -> Result<Vec<String>, String> {
+    let n = count()?;
+    (0..n)
+        .map(|i| {
+            let context = CudaContext::new(i).map_err(|e| format!("device {i}: {e:?}"))?;
+            context.name().map_err(|e| format!("device {i}: {e:?}"))
+        })
+        .collect()
+}
+
 /// `text` compiled to PTX for compute capability `arch` (e.g. 90), or NVRTC's default.
 pub fn ptx(text: &str, arch: Option<u32>) -> Result<String, GpuError> {
     nvrtc().map_err(GpuError::NotFound)?;

@@ -305,6 +305,106 @@ word!(u64);
 mod tests {
     use super::*;
 
+    /// A device in memory: buffers as vectors, builds counted, launches that do nothing.
+    struct Fake {
+        info: Info,
+        buffers: Vec<Vec<u8>>,
+        builds: usize,
+    }
+
+    impl Device for Fake {
+        fn info(&self) -> &Info {
+            &self.info
+        }
+        fn build(&mut self, _: &str, _: &str) -> Result<Program, GpuError> {
+            self.builds += 1;
+            Ok(Program(self.builds))
+        }
+        fn upload(&mut self, bytes: &[u8]) -> Result<Buffer, GpuError> {
+            self.buffers.push(bytes.to_vec());
+            Ok(Buffer {
+                id: self.buffers.len() - 1,
+                bytes: bytes.len().max(1),
+            })
+        }
+        fn write(&mut self, buffer: &Buffer, bytes: &[u8]) -> Result<(), GpuError> {
+            self.buffers[buffer.id][..bytes.len()].copy_from_slice(bytes);
+            Ok(())
+        }
+        fn download(&mut self, buffer: &Buffer, out: &mut [u8]) -> Result<(), GpuError> {
+            out.copy_from_slice(&self.buffers[buffer.id][..out.len()]);
+            Ok(())
+        }
+        fn launch(
+            &mut self,
+            _: Program,
+            _: usize,
+            _: usize,
+            _: &[Arg<'_>],
+        ) -> Result<(), GpuError> {
+            Ok(())
+        }
+        fn release(&mut self, _: Buffer) {}
+    }
+
+    fn fake(memory: u64, free: Option<u64>) -> Gpu {
+        Gpu::new(Box::new(Fake {
+            info: Info {
+                name: "fake".into(),
+                backend: Backend::OpenCl,
+                kind: Kind::Gpu,
+                memory,
+                free_memory: free,
+                max_buffer: memory / 4,
+                local_memory: 48 << 10,
+                max_group: 256,
+            },
+            buffers: Vec::new(),
+            builds: 0,
+        }))
+    }
+
+    /// A program is built once per kernel and defines; copies are counted both ways.
+    #[test]
+    fn programs_build_once_and_copies_are_counted() {
+        let mut gpu = fake(1 << 30, None);
+        let a = gpu.program(Kernel::Pairs, &[("WORDS", 1)]).unwrap();
+        let b = gpu.program(Kernel::Pairs, &[("WORDS", 1)]).unwrap();
+        let c = gpu.program(Kernel::Pairs, &[("WORDS", 2)]).unwrap();
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        let buffer = gpu.upload(&[1u32, 2, 3]).unwrap();
+        gpu.write(&buffer, &[7u32]).unwrap();
+        assert_eq!(gpu.download::<u32>(&buffer, 3).unwrap(), [7, 2, 3]);
+        assert_eq!((gpu.spent.bytes_up, gpu.spent.bytes_down), (16, 12));
+        gpu.launch(a, 0, 64, &[]).unwrap();
+        gpu.launch(a, 3, 64, &[]).unwrap();
+        assert_eq!(gpu.spent.launches, 1, "no launch of no group");
+    }
+
+    /// Work past what is free (or, where the backend does not say, past the memory), or a
+    /// buffer past the largest, is refused with what it takes and what the device has.
+    #[test]
+    fn work_that_does_not_fit_is_refused_with_the_sizes() {
+        let gpu = fake(1 << 30, Some(100 << 20));
+        assert!(gpu.check_fits(50 << 20, 10 << 20, "a batch").is_ok());
+        let e = gpu.check_fits(200 << 20, 10 << 20, "a batch").unwrap_err();
+        let said = e.to_string();
+        assert!(matches!(e, GpuError::Memory(_)));
+        assert!(said.contains("a batch takes 200.0 MiB"), "{said}");
+        assert!(
+            said.contains("fake (OpenCL GPU) has 100.0 MiB free"),
+            "{said}"
+        );
+        let e = fake(1 << 30, None)
+            .check_fits(1 << 20, 300 << 20, "a window")
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("buffers of at most 256.0 MiB"),
+            "{e}"
+        );
+    }
+
     #[test]
     fn words_go_to_bytes_and_back() {
         let w = [1u64, u64::MAX, 0x0102_0304_0506_0708];

@@ -26,6 +26,8 @@ pub struct Listed {
     pub id: cl_device_id,
     pub kind: Kind,
     pub name: String,
+    /// Its platform's name (its driver: e.g. `Portable Computing Language` for PoCL).
+    pub platform: String,
 }
 
 /// One listing at a time: PoCL lists no device to a thread that asks while another thread's
@@ -48,6 +50,9 @@ pub fn devices() -> Result<Vec<Listed>, String> {
     let mut listed = Vec::new();
     let mut failures = Vec::new();
     for platform in platforms {
+        let platform_name = platform
+            .name()
+            .unwrap_or_else(|_| "an OpenCL platform".into());
         let ids = match platform.get_devices(CL_DEVICE_TYPE_ALL) {
             Ok(ids) => ids,
             Err(e) => {
@@ -64,7 +69,13 @@ pub fn devices() -> Result<Vec<Listed>, String> {
                 _ => continue,
             };
             let name = device.name().unwrap_or_else(|_| "an OpenCL device".into());
-            listed.push(Listed { id, kind, name });
+            let platform = platform_name.clone();
+            listed.push(Listed {
+                id,
+                kind,
+                name,
+                platform,
+            });
         }
     }
     if listed.is_empty() && !failures.is_empty() {

@@ -8,6 +8,7 @@ use lcs_core::search::lanes::Simd;
 
 use crate::comm::traffic::Control;
 use crate::comm::words::{record, RankHost};
+use crate::engines::device::RankDevice;
 
 record! {
     /// What one rank of a pairs run did, as one fixed-size record.
@@ -34,6 +35,8 @@ record! {
         pub seconds_deliver: f64,
         pub simd: Simd,
         pub host: RankHost,
+        /// The GPU it computed on, and what it did there (the CPU engines': zeros).
+        pub device: RankDevice,
     }
 }
 
@@ -68,11 +71,13 @@ mod tests {
             seconds_deliver: 15.0,
             simd: Simd::Avx512,
             host,
+            device: RankDevice::default(),
         };
         let mut expected: Vec<u64> = (1..=13).collect();
         expected.extend((14..=15).map(|s| f64::to_bits(s as f64)));
         expected.push(0);
         expected.extend(host_words);
+        expected.extend(words(&RankDevice::default()));
         assert_eq!(words(&record), expected);
         assert_eq!(RankPairs::take(&expected), record);
     }

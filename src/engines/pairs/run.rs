@@ -48,6 +48,7 @@ use crate::comm::traffic::Traffic;
 use crate::comm::waiting::Waiting;
 use crate::comm::words::RankHost;
 use crate::engines::budget;
+use crate::engines::device::{self, DeviceAsk, Placement, RankDevice};
 use crate::engines::pairs::record::RankPairs;
 use crate::engines::search::run::choose_simd;
 use crate::engines::solve::{check_memory, memory_limit};
@@ -78,6 +79,10 @@ pub struct Request<'a> {
     pub spill_dir: PathBuf,
     /// The kernels' compilation, if the caller chooses it (else the best the CPU has).
     pub simd: Option<Simd>,
+    /// Where the kernels run: the CPU engines, or each rank's GPU.
+    pub device: DeviceAsk,
+    /// Whether rank 0 prints its notes (e.g. that the GPU kernels run on the CPU).
+    pub notes: bool,
     pub waiting: Waiting,
     pub progress: Option<Show>,
     /// Rank 0's checks before it reads anything (e.g. that every output path can be written).
@@ -98,6 +103,8 @@ pub struct Computed {
     /// From the start until rank 0 held every value; of that, reading and sharing the files.
     pub seconds_total: f64,
     pub seconds_input: f64,
+    /// Where the run asked the kernels to run (each rank's device is in its record).
+    pub placement: Placement,
 }
 
 /// Runs `request` on this rank. Collective. Rank 0 gets what the run computed, other ranks
@@ -111,6 +118,11 @@ pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, E
     let (queries, targets) = share_inputs(world, waiting, loaded)?;
     let seconds_input = started.elapsed().as_secs_f64();
     let simd = agree(world, waiting, choose_simd(request.simd))?;
+    let opened = device::open(world, waiting, &request.device)?;
+    if let (0, Some(note), true) = (rank, &opened.note, request.notes) {
+        eprintln!("mpi-lcs: note: {note}");
+    }
+    let mut gpu = opened.gpu;
 
     let ask = Ask {
         problem: request.problem,
@@ -164,16 +176,30 @@ pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, E
         "pairs",
     );
     let mut done = 0usize;
-    let tally = work::run(&share, mine, &mut |item: &Item, values: &[u32]| {
-        match (&mut kept, request.keeping) {
-            (Some(kept), _) => kept.place(&plan, item, values),
-            (None, Keeping::Matrix) => every.push(values),
-            (None, Keeping::Passing) => found.extend(passing_of(&plan, item, values)),
+    let (tally, failed) = {
+        let mut emit = |item: &Item, values: &[u32]| {
+            match (&mut kept, request.keeping) {
+                (Some(kept), _) => kept.place(&plan, item, values),
+                (None, Keeping::Matrix) => every.push(values),
+                (None, Keeping::Passing) => found.extend(passing_of(&plan, item, values)),
+            }
+            done += values.len();
+            progress.at(done);
+        };
+        match gpu.as_mut() {
+            None => (work::run(&share, mine, &mut emit), None),
+            Some(gpu) => match lcs_gpu::pairs::run(gpu, &share, mine, &mut emit) {
+                Ok((tally, _)) => (tally, None),
+                Err(e) => (work::Tally::default(), Some(e)),
+            },
         }
-        done += values.len();
-        progress.at(done);
-    });
+    };
     progress.finish();
+    // A device that failed mid-share fails every rank, before any value is delivered.
+    if request.device.placement != Placement::Cpu {
+        let result = failed.map_or(Ok(()), |e| Err(device::run_error(e)));
+        agree(world, waiting, result)?;
+    }
     let seconds_compute = computing.elapsed().as_secs_f64();
     // Rank 0's own: it keeps the other ranks' pairs with them from now on.
     let own = match &kept {
@@ -230,6 +256,7 @@ pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, E
         passing: found_pairs,
         spilled,
         host: RankHost::of(&HostInfo::here()),
+        device: RankDevice::of(gpu.as_ref()),
     };
     let all = stats::gather_varcount(world, &[record], waiting);
     let (Some(kept), Some(all)) = (kept, all) else {
@@ -250,6 +277,7 @@ pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, E
         started_at,
         seconds_total,
         seconds_input,
+        placement: request.device.placement,
     }))
 }
 

@@ -7,6 +7,7 @@ use lcs_core::search::lanes::Simd;
 
 use crate::comm::traffic::Control;
 use crate::comm::words::{record, RankHost};
+use crate::engines::device::RankDevice;
 
 record! {
     /// What one rank of a search did, as one fixed-size record.
@@ -31,6 +32,10 @@ record! {
         pub seconds_starts: f64,
         pub simd: Simd,
         pub host: RankHost,
+        /// DP cells of its scan: the text bytes it scanned times its patterns' bytes.
+        pub cells: u64,
+        /// The GPU it scanned on, and what it did there (the CPU engines': zeros).
+        pub device: RankDevice,
     }
 }
 
@@ -66,11 +71,15 @@ mod tests {
             seconds_starts: 16.0,
             simd: Simd::Avx2,
             host,
+            cells: 17,
+            device: RankDevice::default(),
         };
         let mut expected: Vec<u64> = (1..=13).collect();
         expected.extend((14..=16).map(|s| f64::to_bits(s as f64)));
         expected.push(1);
         expected.extend(host_words);
+        expected.push(17);
+        expected.extend(words(&RankDevice::default()));
         assert_eq!(words(&record), expected);
         assert_eq!(RankSearch::take(&expected), record);
         let blank = words(&RankSearch::default());

@@ -40,8 +40,9 @@ use crate::comm::traffic::Traffic;
 use crate::comm::waiting::Waiting;
 use crate::comm::words::RankHost;
 use crate::engines::budget;
+use crate::engines::device::{self, DeviceAsk, Placement, RankDevice};
 use crate::engines::search::record::RankSearch;
-use crate::engines::search::scan::{self, Found, Task};
+use crate::engines::search::scan::{self, Engine, Found, Task};
 use crate::engines::solve::{check_memory, memory_limit};
 use crate::error::Error;
 use crate::input::patterns::{self, Patterns};
@@ -83,6 +84,10 @@ pub struct Request<'a> {
     pub memory_limit: Option<u64>,
     /// The kernel's compilation, if the caller chooses it (else the best the CPU has).
     pub simd: Option<Simd>,
+    /// Where the kernels run: the CPU engines, or each rank's GPU.
+    pub device: DeviceAsk,
+    /// Whether rank 0 prints its notes (e.g. that the GPU kernels run on the CPU).
+    pub notes: bool,
     pub waiting: Waiting,
     /// Rank 0's checks before it reads anything (e.g. that every output path can be written).
     pub before_reading: &'a dyn Fn() -> Result<(), Error>,
@@ -106,6 +111,8 @@ pub struct Searched {
     pub started_at: SystemTime,
     /// From the start until rank 0 held every match.
     pub seconds_total: f64,
+    /// Where the run asked the kernels to run (each rank's device is in its record).
+    pub placement: Placement,
 }
 
 /// Runs `request` on this rank. Collective. Rank 0 gets what the search found, other ranks
@@ -119,6 +126,11 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
     let loaded = (rank == 0).then(|| load(request));
     let (patterns, text, source) = share_inputs(world, waiting, loaded)?;
     let simd = agree(world, waiting, choose_simd(request.simd))?;
+    let opened = device::open(world, waiting, &request.device)?;
+    if let (0, Some(note), true) = (rank, &opened.note, request.notes) {
+        eprintln!("mpi-lcs: note: {note}");
+    }
+    let mut gpu = opened.gpu;
     let file = match text.whole {
         true => share_text(world, waiting, source, &text, limit)?,
         false => agree(world, waiting, open_same(&request.text, &text, rank))?,
@@ -152,13 +164,17 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
     };
     let seconds_summary = summarising.elapsed().as_secs_f64();
 
-    let baseline = mem::peak_rss_bytes();
-    let working = working_bytes(mine, &patterns.patterns, k);
     // Patterns no longer than k match at every end: those matches are known before the scan.
     let every_end = |units: &[Unit]| {
         let short = units.iter().flat_map(|u| &u.patterns);
         short.filter(|&&p| lengths[p] <= k).count()
     };
+    let baseline = mem::peak_rss_bytes();
+    let working = working_bytes(mine, &patterns.patterns, k)
+        + match gpu {
+            Some(_) => scan::device_bytes(every_end(mine)),
+            None => 0,
+        };
     let expected = Expected {
         own: every_end(mine) as u64 * (range.end - range.start),
         all: every_end(&units) as u64 * (area.end - area.start),
@@ -188,6 +204,10 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
         )
     })?;
 
+    let mine_lengths: u64 = mine
+        .iter()
+        .flat_map(|u| u.patterns.iter().map(|&p| lengths[p] as u64))
+        .sum();
     let scanning = Instant::now();
     let task = Task {
         patterns: &patterns.patterns,
@@ -199,9 +219,22 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
             usize::try_from(room / PACKED_BYTES as u64).unwrap_or(usize::MAX)
         }),
     };
-    let found = scan::search_range(&file, &text, range.clone(), &start, &task)
+    let engine = match gpu.as_mut() {
+        Some(gpu) => Engine::Gpu(gpu),
+        None => Engine::Cpu,
+    };
+    let found = scan::search_range(&file, &text, range.clone(), &start, &task, engine)
         .map_err(|e| crate::input::unreadable(&request.text, e).into());
-    let found = agree(world, waiting, found)?;
+    let mut found = agree(world, waiting, found)?;
+    // A device that failed mid-scan fails every rank, before any match is delivered.
+    if request.device.placement != Placement::Cpu {
+        let failed = found.device_error.take();
+        agree(
+            world,
+            waiting,
+            failed.map_or(Ok(()), |e| Err(device::run_error(e))),
+        )?;
+    }
     let seconds_scan = scanning.elapsed().as_secs_f64();
     let total = room_for_matches(world, waiting, &found, limit)?;
 
@@ -219,6 +252,8 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
         seconds_scan,
         seconds_starts: found.seconds_starts,
         simd,
+        cells: found.scanned * mine_lengths,
+        device: RankDevice::of(gpu.as_ref()),
         ..RankSearch::default()
     };
     let delivered = deliver(world, waiting, found, total, &mut traffic)?;
@@ -250,6 +285,7 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
         ranks: all,
         started_at,
         seconds_total,
+        placement: request.device.placement,
     }))
 }
 
