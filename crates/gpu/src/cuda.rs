@@ -1,18 +1,18 @@
 //! The CUDA backend (`cudarc`): the driver API (`libcuda.so`, which comes with the NVIDIA
 //! driver) and NVRTC (`libnvrtc.so`, from the CUDA toolkit or the `nvidia-cuda-nvrtc-cu12`
-//! wheel), both loaded when first called. The kernel text is compiled to PTX for the device's
-//! compute capability and loaded as a module.
+//! wheel), both loaded when first called. The kernel text is compiled to the machine code of
+//! the device's architecture (a CUBIN) and loaded as a module.
 //!
 //! `cudarc` ends the process where a library it calls into is missing, so every entry here
 //! asks first whether the libraries load ([`libraries`]).
 
+use std::ffi::CString;
 use std::sync::Arc;
 
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
 };
-use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions};
 
 use crate::device::{Arg, Backend, Buffer, Device, GpuError, Info, Kind, Program};
 
@@ -57,21 +57,84 @@ pub fn devices() -> Result<Vec<String>, String> {
         .collect()
 }
 
-/// `text` compiled to PTX for compute capability `arch` (e.g. 90), or NVRTC's default.
-pub fn ptx(text: &str, arch: Option<u32>) -> Result<String, GpuError> {
+/// What NVRTC makes of a kernel text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// PTX for a virtual architecture (`compute_XX`), which the driver compiles when it loads
+    /// it: only a driver at least as new as NVRTC reads it.
+    Ptx,
+    /// The machine code of one GPU architecture (`sm_XX`), which any driver of the major
+    /// version loads as it is.
+    Cubin,
+}
+
+/// `text` compiled by NVRTC for compute capability `arch` (e.g. 90) as `output`: its bytes
+/// (PTX text or a CUBIN image), or NVRTC's log.
+pub fn compile(text: &str, arch: u32, output: Output) -> Result<Vec<u8>, GpuError> {
+    use cudarc::nvrtc::{result, sys};
     nvrtc().map_err(GpuError::NotFound)?;
-    let mut options = vec!["--std=c++11".to_string()];
-    if let Some(arch) = arch {
-        options.push(format!("--gpu-architecture=compute_{arch}"));
-    }
-    let opts = CompileOptions {
-        options,
-        ..CompileOptions::default()
+    let source = CString::new(text).map_err(|_| GpuError::Build("a NUL in the text".into()))?;
+    let target = match output {
+        Output::Ptx => format!("--gpu-architecture=compute_{arch}"),
+        Output::Cubin => format!("--gpu-architecture=sm_{arch}"),
     };
-    match compile_ptx_with_opts(text, opts) {
-        Ok(ptx) => Ok(ptx.to_src()),
-        Err(e) => Err(GpuError::Build(format!("NVRTC: {e:?}"))),
+    let options = ["--std=c++11".to_string(), target];
+    let failed =
+        |what: &str, e: result::NvrtcError| GpuError::Build(format!("NVRTC {what}: {e:?}"));
+    let program = result::create_program(&source, None).map_err(|e| failed("create", e))?;
+    // SAFETY: `program` is live until it is destroyed at the end, and the buffers passed for
+    // the image are as long as NVRTC says it is.
+    let made = unsafe {
+        match result::compile_program(program, &options) {
+            Ok(()) => {
+                let mut size = 0usize;
+                let mut image = Vec::new();
+                let status = match output {
+                    Output::Ptx => sys::nvrtcGetPTXSize(program, &mut size),
+                    Output::Cubin => sys::nvrtcGetCUBINSize(program, &mut size),
+                };
+                status
+                    .result()
+                    .map_err(|e| failed("size", e))
+                    .and_then(|()| {
+                        image.resize(size, 0u8);
+                        let at = image.as_mut_ptr() as *mut std::ffi::c_char;
+                        let status = match output {
+                            Output::Ptx => sys::nvrtcGetPTX(program, at),
+                            Output::Cubin => sys::nvrtcGetCUBIN(program, at),
+                        };
+                        status
+                            .result()
+                            .map_err(|e| failed("output", e))
+                            .map(|()| image)
+                    })
+            }
+            Err(e) => {
+                let log = result::get_program_log(program).unwrap_or_default();
+                let log: Vec<u8> = log
+                    .iter()
+                    .map(|&c| c as u8)
+                    .take_while(|&b| b != 0)
+                    .collect();
+                Err(GpuError::Build(format!(
+                    "NVRTC {e:?}: {}",
+                    String::from_utf8_lossy(&log).trim()
+                )))
+            }
+        }
+    };
+    // SAFETY: created above, destroyed once.
+    let _ = unsafe { result::destroy_program(program) };
+    made
+}
+
+/// `text` compiled to PTX for compute capability `arch`, as text.
+pub fn ptx(text: &str, arch: u32) -> Result<String, GpuError> {
+    let mut bytes = compile(text, arch, Output::Ptx)?;
+    while bytes.last() == Some(&0) {
+        bytes.pop();
     }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// A CUDA device in use: its context, one stream, and the buffers and kernels handed out by
@@ -131,10 +194,12 @@ impl Device for Cuda {
     }
 
     fn build(&mut self, text: &str, entry: &str) -> Result<Program, GpuError> {
-        let ptx = ptx(text, Some(self.arch))?;
+        // Machine code for this device: no PTX for the driver to compile, so an NVRTC newer
+        // than the driver (a wheel beside an older driver) still serves.
+        let cubin = compile(text, self.arch, Output::Cubin)?;
         let module = self
             .context
-            .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
+            .load_module(cudarc::nvrtc::Ptx::from_binary(cubin))
             .map_err(|e| GpuError::Build(format!("loading the PTX: {e:?}")))?;
         let function = module
             .load_function(entry)

@@ -1,12 +1,13 @@
 //! The CUDA path without a GPU: NVRTC (from the `nvidia-cuda-nvrtc-cu12` wheel, installed into
-//! this test's own folder on first use) compiles every kernel the runs build to PTX, so the
+//! this test's own folder on first use) compiles every kernel the runs build to PTX and to the
+//! machine code the CUDA backend loads (a CUBIN), so the
 //! kernel text cannot drift from what CUDA C accepts unseen. The compile runs in a child
 //! process of this test, with the wheel's libraries on its library path, as a user's run would.
 
 use std::path::PathBuf;
 use std::process::Command;
 
-use lcs_gpu::cuda;
+use lcs_gpu::cuda::{self, Output};
 use lcs_gpu::source::{text, Kernel};
 
 /// The folder the wheel goes to (`MPI_LCS_NVRTC_DIR` names another, holding it already).
@@ -71,14 +72,21 @@ fn nvrtc_child() {
                     Kernel::Pairs,
                     &[("WORDS", words), ("SIGMA", 4), ("PROBLEM", problem)],
                 );
-                let ptx = cuda::ptx(&t, Some(arch)).unwrap();
+                let ptx = cuda::ptx(&t, arch).unwrap();
                 assert!(ptx.contains(".entry pairs("), "{ptx}");
                 assert!(ptx.contains(&format!(".target sm_{arch}")), "{ptx}");
+                let cubin = cuda::compile(&t, arch, Output::Cubin).unwrap();
+                assert!(cubin.starts_with(b"\x7fELF"), "a CUBIN is an ELF image");
                 compiled += 1;
             }
             let t = text(Kernel::Search, &[("WORDS", words), ("SIGMA", 256)]);
-            let ptx = cuda::ptx(&t, Some(arch)).unwrap();
+            let ptx = cuda::ptx(&t, arch).unwrap();
             assert!(ptx.contains(".entry search("), "{ptx}");
+            let cubin = cuda::compile(&t, arch, Output::Cubin).unwrap();
+            assert!(
+                cubin.windows(6).any(|w| w == b"search"),
+                "the CUBIN names its kernel"
+            );
             compiled += 1;
         }
     }
@@ -93,7 +101,11 @@ fn nvrtc_child() {
         );
     }
     // A text that is not C: NVRTC's log comes back as a build error.
-    let broken = cuda::ptx("KERNEL oops(", Some(90)).unwrap_err();
+    let broken = cuda::ptx("KERNEL oops(", 90).unwrap_err();
     assert!(broken.to_string().contains("did not build"), "{broken}");
+    assert!(
+        broken.to_string().contains("error"),
+        "NVRTC's log: {broken}"
+    );
     println!("child compiled {compiled} kernels");
 }
