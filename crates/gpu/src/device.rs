@@ -98,8 +98,8 @@ pub enum Arg<'a> {
     U32(u32),
 }
 
-/// One device, driven through its backend.
-pub trait Device {
+/// One device, driven through its backend (from one thread at a time, which may change).
+pub trait Device: Send {
     fn info(&self) -> &Info;
     /// Builds `text` and finds its kernel `entry`.
     fn build(&mut self, text: &str, entry: &str) -> Result<Program, GpuError>;

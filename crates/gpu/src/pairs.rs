@@ -8,7 +8,8 @@
 //! lane-side member (the pattern) meets its targets as a *strip*, cut into work-groups of up
 //! to [`GROUP`] targets, and the patterns go by size: one build per number of words
 //! ([`CLASSES`]) a pattern's table holds in local memory, a longer pattern in stripes of the
-//! largest, one launch each. A batch's values come back together and are handed on.
+//! largest, one launch each. A batch's values come back together and are handed on, in this
+//! thread, while a thread of the device's computes the next batch.
 
 use std::collections::HashMap;
 
@@ -115,12 +116,40 @@ pub struct Counts {
     pub pairs: u64,
 }
 
+/// The most a batch holds: pairs, and bytes of carries between stripes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub pairs: u64,
+    pub carries: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            pairs: BATCH_PAIRS,
+            carries: BATCH_CARRIES,
+        }
+    }
+}
+
 /// Runs `jobs` of `share` on `gpu`, calling `emit` with every item's values in the plan's
-/// order, as [`work::run`] does.
+/// order, as [`work::run`] does. The device works in a thread of its own, a batch ahead: while
+/// this thread hands one batch's values on, the device computes the next.
 pub fn run(
     gpu: &mut Gpu,
     share: &Share<'_>,
     jobs: &[Job],
+    emit: &mut dyn FnMut(&Item, &[u32]),
+) -> Result<(Tally, Counts), GpuError> {
+    run_in_batches(gpu, share, jobs, Limits::default(), emit)
+}
+
+/// [`run`] in batches of at most `limits` (the tests cut them small).
+pub fn run_in_batches(
+    gpu: &mut Gpu,
+    share: &Share<'_>,
+    jobs: &[Job],
+    limits: Limits,
     emit: &mut dyn FnMut(&Item, &[u32]),
 ) -> Result<(Tally, Counts), GpuError> {
     let plan = share.plan;
@@ -136,20 +165,43 @@ pub fn run(
     };
     let alphabet = Alphabet::of(sides.iter().copied());
     let resident = upload_sequences(gpu, plan, &sides, &alphabet, share.lane_side.len())?;
-    let cap = largest_class(alphabet.size, gpu.info().local_memory);
-    let group = GROUP.min(gpu.info().max_group).max(1);
-    let mut run = Batches {
-        gpu,
+    let batches = Batches {
         share,
         alphabet: &alphabet,
         resident: &resident,
-        cap,
-        group,
-        tally: Tally::default(),
-        counts: Counts::default(),
+        cap: largest_class(alphabet.size, gpu.info().local_memory),
+        group: GROUP.min(gpu.info().max_group).max(1),
+        limits,
     };
-    let result = run.all(jobs, emit);
-    let (tally, counts) = (run.tally, run.counts);
+    let cut = batches.cut(jobs);
+    let mut tally = Tally::default();
+    let mut counts = Counts::default();
+    let result = std::thread::scope(|scope| {
+        // One batch waits while the next computes: two batches' values at most in memory.
+        let (done, ready) = std::sync::mpsc::sync_channel(1);
+        let (cut, batches, device) = (&cut, &batches, &mut *gpu);
+        scope.spawn(move || {
+            for batch in cut {
+                let computed = batches.compute(device, batch);
+                let failed = computed.is_err();
+                if done.send(computed).is_err() || failed {
+                    break;
+                }
+            }
+        });
+        for (batch, computed) in cut.iter().zip(ready) {
+            let Computed {
+                strips,
+                values,
+                word_steps,
+            } = computed?;
+            tally.word_steps += word_steps;
+            counts.batches += 1;
+            counts.pairs += values.len() as u64;
+            hand(plan, batch, &strips, &values, emit, &mut tally);
+        }
+        Ok(())
+    });
     for b in [
         resident.codes,
         resident.seq_at,
@@ -190,24 +242,45 @@ fn upload_sequences(
     })
 }
 
-/// A share's batches in progress.
+/// What a share's batches are computed from.
 struct Batches<'a, 's> {
-    gpu: &'a mut Gpu,
     share: &'a Share<'s>,
     alphabet: &'a Alphabet,
     resident: &'a Resident,
     /// The largest class (words of a stripe).
     cap: usize,
     group: usize,
-    tally: Tally,
-    counts: Counts,
+    limits: Limits,
+}
+
+/// A batch's values, by slot, and what tells which pair each is.
+struct Computed {
+    strips: Vec<Vec<Strip>>,
+    values: Vec<u32>,
+    word_steps: u64,
+}
+
+/// A batch laid out for the device: its patterns and their tables, the work-groups of each
+/// class (the long patterns' apart, in `stripes` stripes), the long pairs' carries.
+struct Layout {
+    strips: Vec<Vec<Strip>>,
+    patterns: Vec<u32>,
+    tables: Vec<u64>,
+    table_at: Vec<u64>,
+    groups: HashMap<usize, Vec<u32>>,
+    long_groups: Vec<u32>,
+    stripes: usize,
+    carry_at: Vec<u64>,
+    carries: u64,
+    slots: usize,
+    word_steps: u64,
 }
 
 impl Batches<'_, '_> {
-    /// Cuts `jobs` into batches (a job between targets where it does not fit in one) and runs
-    /// each.
-    fn all(&mut self, jobs: &[Job], emit: &mut dyn FnMut(&Item, &[u32])) -> Result<(), GpuError> {
+    /// Cuts `jobs` into batches, a job between targets where it does not fit in one.
+    fn cut(&self, jobs: &[Job]) -> Vec<Vec<Job>> {
         let plan = self.share.plan;
+        let mut batches = Vec::new();
         let mut batch: Vec<Job> = Vec::new();
         let (mut pairs, mut carries) = (0u64, 0u64);
         for job in jobs {
@@ -218,7 +291,8 @@ impl Batches<'_, '_> {
                 let add = valid.len() as u64;
                 let longs = valid.end.saturating_sub(valid.start.max(long)) as u64;
                 let carry = longs * plan.scan_len(t) as u64;
-                if pairs > 0 && (pairs + add > BATCH_PAIRS || carries + carry > BATCH_CARRIES) {
+                let limits = self.limits;
+                if pairs > 0 && (pairs + add > limits.pairs || carries + carry > limits.carries) {
                     if t > start {
                         batch.push(Job {
                             unit: job.unit,
@@ -226,8 +300,7 @@ impl Batches<'_, '_> {
                         });
                         start = t;
                     }
-                    self.one(&batch, emit)?;
-                    batch.clear();
+                    batches.push(std::mem::take(&mut batch));
                     (pairs, carries) = (0, 0);
                 }
                 pairs += add;
@@ -241,9 +314,9 @@ impl Batches<'_, '_> {
             }
         }
         if !batch.is_empty() {
-            self.one(&batch, emit)?;
+            batches.push(batch);
         }
-        Ok(())
+        batches
     }
 
     /// The first member of `unit` (sorted by length) that takes several stripes.
@@ -269,11 +342,11 @@ impl Batches<'_, '_> {
             .unwrap_or(self.cap)
     }
 
-    /// Runs one batch and hands its values on.
-    fn one(&mut self, batch: &[Job], emit: &mut dyn FnMut(&Item, &[u32])) -> Result<(), GpuError> {
+    /// Lays `batch` out: each member's strip of each job, their slots in order, and what the
+    /// device needs for them.
+    fn layout(&self, batch: &[Job]) -> Layout {
         let plan = self.share.plan;
         let all = plan.ask.all_against_all;
-        // The strips, each member's of each job, their slots in order.
         let mut strips: Vec<Vec<Strip>> = Vec::with_capacity(batch.len());
         let mut slots = 0usize;
         for job in batch {
@@ -297,35 +370,46 @@ impl Batches<'_, '_> {
             }
             strips.push(mine);
         }
-        // The batch's patterns, their tables, and the work-groups of each class.
-        let mut patterns: Vec<u32> = Vec::new();
-        let mut tables: Vec<u64> = Vec::new();
-        let mut table_at: Vec<u64> = Vec::new();
+        let mut layout = Layout {
+            strips: Vec::new(),
+            patterns: Vec::new(),
+            tables: Vec::new(),
+            table_at: Vec::new(),
+            groups: HashMap::new(),
+            long_groups: Vec::new(),
+            stripes: 1,
+            carry_at: Vec::new(),
+            carries: 0,
+            slots,
+            word_steps: 0,
+        };
         let mut number: HashMap<usize, u32> = HashMap::new();
-        let mut groups: HashMap<usize, Vec<u32>> = HashMap::new();
-        let mut long_groups: Vec<u32> = Vec::new();
-        let mut carry_at: Vec<u64> = Vec::new();
-        let (mut carries, mut stripes) = (0u64, 1usize);
         for strip in strips.iter().flatten() {
             let member = self.share.lane_side[plan.lanes[strip.p]];
+            let l = &mut layout;
             let i = *number.entry(strip.p).or_insert_with(|| {
-                patterns.push(plan.lanes[strip.p] as u32);
-                table_at.push(tables.len() as u64);
-                table(member, &self.alphabet.code, self.alphabet.size, &mut tables);
-                (patterns.len() - 1) as u32
+                l.patterns.push(plan.lanes[strip.p] as u32);
+                l.table_at.push(l.tables.len() as u64);
+                table(
+                    member,
+                    &self.alphabet.code,
+                    self.alphabet.size,
+                    &mut l.tables,
+                );
+                (l.patterns.len() - 1) as u32
             });
             let long = words(member.len()) > self.cap;
             if long {
-                stripes = stripes.max(words(member.len()).div_ceil(self.cap));
-                carry_at.resize(slots, 0);
+                l.stripes = l.stripes.max(words(member.len()).div_ceil(self.cap));
+                l.carry_at.resize(slots, 0);
                 for t in strip.t0..strip.t1 {
-                    carry_at[strip.slot + t - strip.t0] = carries;
-                    carries += plan.scan_len(t) as u64;
+                    l.carry_at[strip.slot + t - strip.t0] = l.carries;
+                    l.carries += plan.scan_len(t) as u64;
                 }
             }
             let list = match long {
-                true => &mut long_groups,
-                false => groups.entry(self.class(member.len())).or_default(),
+                true => &mut l.long_groups,
+                false => l.groups.entry(self.class(member.len())).or_default(),
             };
             for first in (strip.t0..strip.t1).step_by(self.group) {
                 let count = self.group.min(strip.t1 - first);
@@ -333,55 +417,34 @@ impl Batches<'_, '_> {
                 list.extend([i, first as u32, count as u32, slot as u32]);
             }
             let steps: u64 = (strip.t0..strip.t1).map(|t| plan.scan_len(t) as u64).sum();
-            self.tally.word_steps += words(member.len()) as u64 * steps;
+            l.word_steps += words(member.len()) as u64 * steps;
         }
-        let need = self.resident.bytes
-            + 8 * (tables.len() + table_at.len() + carry_at.len()) as u64
-            + 4 * (patterns.len() + slots) as u64
-            + 4 * (long_groups.len() + groups.values().map(Vec::len).sum::<usize>()) as u64
-            + carries;
-        self.gpu.check_fits(
-            need,
-            carries.max(8 * tables.len() as u64),
-            "a batch of pairs",
-        )?;
-        let values = self.compute(
-            (&patterns, &tables, &table_at),
-            (&groups, &long_groups, stripes),
-            (&carry_at, carries),
-            slots,
-        )?;
-        self.counts.batches += 1;
-        self.counts.pairs += slots as u64;
-        // The values handed on, item by item.
-        for (job, mine) in batch.iter().zip(&strips) {
-            let first = plan.units[job.unit].members.start;
-            let mut at: Vec<Option<&Strip>> = vec![None; plan.units[job.unit].members.len()];
-            for s in mine {
-                at[s.p - first] = Some(s);
-            }
-            let mut item = Vec::new();
-            for t in job.targets.clone() {
-                item.clear();
-                for p in plan.valid(job.unit, t) {
-                    let s = at[p - first].expect("a valid member has a strip");
-                    item.push(values[s.slot + t - s.t0]);
-                }
-                work::hand(plan, job, t, &mut item, emit, &mut self.tally);
-            }
-        }
-        Ok(())
+        layout.strips = strips;
+        layout
     }
 
-    /// Launches a batch's groups, class by class (the long ones stripe by stripe), and reads
-    /// back its `slots` values.
-    fn compute(
-        &mut self,
-        (patterns, tables, table_at): (&[u32], &[u64], &[u64]),
-        (groups, long_groups, stripes): (&HashMap<usize, Vec<u32>>, &[u32], usize),
-        (carry_at, carries): (&[u64], u64),
-        slots: usize,
-    ) -> Result<Vec<u32>, GpuError> {
+    /// Lays `batch` out and runs it on `gpu`: its groups class by class (the long ones stripe
+    /// by stripe), its values read back.
+    fn compute(&self, gpu: &mut Gpu, batch: &[Job]) -> Result<Computed, GpuError> {
+        let layout = self.layout(batch);
+        let listed: usize =
+            layout.long_groups.len() + layout.groups.values().map(Vec::len).sum::<usize>();
+        let need = self.resident.bytes
+            + 8 * (layout.tables.len() + layout.table_at.len() + layout.carry_at.len()) as u64
+            + 4 * (layout.patterns.len() + layout.slots + listed) as u64
+            + layout.carries;
+        let largest = layout.carries.max(8 * layout.tables.len() as u64);
+        gpu.check_fits(need, largest, "a batch of pairs")?;
+        let values = self.launch(gpu, &layout)?;
+        Ok(Computed {
+            strips: layout.strips,
+            values,
+            word_steps: layout.word_steps,
+        })
+    }
+
+    /// Launches a batch's groups and reads back its values.
+    fn launch(&self, gpu: &mut Gpu, layout: &Layout) -> Result<Vec<u32>, GpuError> {
         let plan = self.share.plan;
         let problem = match plan.ask.problem {
             Problem::Edit => 1,
@@ -391,20 +454,19 @@ impl Batches<'_, '_> {
             (Problem::Edit, Some(k)) if k < (u32::MAX / 2) as usize => k as u32,
             _ => NO_BOUND,
         };
-        let gpu = &mut *self.gpu;
         let mut held = Vec::new();
         let result = (|| {
-            let patterns = hold(&mut held, gpu.upload(patterns)?);
-            let tables = hold(&mut held, gpu.upload(tables)?);
-            let table_at = hold(&mut held, gpu.upload(table_at)?);
-            let carry_at = hold(&mut held, gpu.upload(carry_at)?);
-            let carries = hold(&mut held, gpu.zeroed::<u8>(carries as usize)?);
-            let out = hold(&mut held, gpu.zeroed::<u32>(slots)?);
+            let patterns = hold(&mut held, gpu.upload(&layout.patterns)?);
+            let tables = hold(&mut held, gpu.upload(&layout.tables)?);
+            let table_at = hold(&mut held, gpu.upload(&layout.table_at)?);
+            let carry_at = hold(&mut held, gpu.upload(&layout.carry_at)?);
+            let carries = hold(&mut held, gpu.zeroed::<u8>(layout.carries as usize)?);
+            let out = hold(&mut held, gpu.zeroed::<u32>(layout.slots)?);
             let mut launches: Vec<(usize, &[u32], usize)> = CLASSES
                 .iter()
-                .filter_map(|c| groups.get(c).map(|g| (*c, &g[..], 1)))
+                .filter_map(|c| layout.groups.get(c).map(|g| (*c, &g[..], 1)))
                 .collect();
-            launches.push((self.cap, long_groups, stripes));
+            launches.push((self.cap, &layout.long_groups, layout.stripes));
             for (class, list, stripes) in launches {
                 if list.is_empty() {
                     continue;
@@ -419,7 +481,7 @@ impl Batches<'_, '_> {
                 )?;
                 let list_buffer = gpu.upload(list)?;
                 let launched = (0..stripes).try_for_each(|stripe| {
-                    let r = &self.resident;
+                    let r = self.resident;
                     let args = [
                         Arg::Buffer(&r.codes),
                         Arg::Buffer(&r.seq_at),
@@ -440,12 +502,39 @@ impl Batches<'_, '_> {
                 gpu.release(list_buffer);
                 launched?;
             }
-            gpu.download::<u32>(&held[out], slots)
+            gpu.download::<u32>(&held[out], layout.slots)
         })();
         for b in held {
             gpu.release(b);
         }
         result
+    }
+}
+
+/// Hands a batch's values on, item by item, in the plan's order.
+fn hand(
+    plan: &Plan,
+    batch: &[Job],
+    strips: &[Vec<Strip>],
+    values: &[u32],
+    emit: &mut dyn FnMut(&Item, &[u32]),
+    tally: &mut Tally,
+) {
+    for (job, mine) in batch.iter().zip(strips) {
+        let first = plan.units[job.unit].members.start;
+        let mut at: Vec<Option<&Strip>> = vec![None; plan.units[job.unit].members.len()];
+        for s in mine {
+            at[s.p - first] = Some(s);
+        }
+        let mut item = Vec::new();
+        for t in job.targets.clone() {
+            item.clear();
+            for p in plan.valid(job.unit, t) {
+                let s = at[p - first].expect("a valid member has a strip");
+                item.push(values[s.slot + t - s.t0]);
+            }
+            work::hand(plan, job, t, &mut item, emit, tally);
+        }
     }
 }
 

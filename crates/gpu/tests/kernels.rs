@@ -4,11 +4,12 @@
 
 use lcs_core::pairs::oracle;
 use lcs_core::pairs::plan::{Ask, Plan, Side};
-use lcs_core::pairs::work::{self, Share};
+use lcs_core::pairs::work::{self, Item, Share};
 use lcs_core::problem::Problem;
 use lcs_core::random::{mutated_pair, Random};
 use lcs_core::search::lanes::{Hit, Simd};
 use lcs_core::search::oracle as search_oracle;
+use lcs_gpu::pairs::{run_in_batches, Limits};
 use lcs_gpu::search::Searcher;
 use lcs_gpu::{open, Gpu, Prefer, Want};
 
@@ -49,15 +50,26 @@ fn gpu_values(
     let cols = scanned.len();
     let mut got = vec![None; q.len() * cols];
     let mut cpu = vec![None; q.len() * cols];
+    // Batches of a few pairs, cut inside jobs, at three ranks; whole ones at one.
+    let limits = match ranks {
+        1 => Limits::default(),
+        _ => Limits {
+            pairs: 23,
+            carries: 5000,
+        },
+    };
     for jobs in plan.shares(ranks) {
-        let (tally, counts) = lcs_gpu::pairs::run(gpu, &share, &jobs, &mut |item, values| {
+        let emit = &mut |item: &Item, values: &[u32]| {
             for (p, &v) in item.members.clone().zip(values) {
                 let (a, b) = plan.pair(p, item.target);
                 assert!(got[a * cols + b].is_none(), "({a}, {b}) twice");
                 got[a * cols + b] = Some(v);
             }
-        })
-        .unwrap();
+        };
+        let (tally, counts) = run_in_batches(gpu, &share, &jobs, limits, emit).unwrap();
+        if ranks > 1 && tally.values > 23 {
+            assert!(counts.batches > 1, "{counts:?}");
+        }
         let want = work::run(&share, &jobs, &mut |item, values| {
             for (p, &v) in item.members.clone().zip(values) {
                 let (a, b) = plan.pair(p, item.target);
