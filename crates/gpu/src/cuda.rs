@@ -224,6 +224,22 @@ impl Device for Cuda {
         })
     }
 
+    fn alloc(&mut self, bytes: usize) -> Result<Buffer, GpuError> {
+        let len = bytes.max(1);
+        let slice = self
+            .stream
+            .alloc_zeros::<u8>(len)
+            .map_err(|e| GpuError::Memory(format!("a buffer of {len} bytes: {e:?}")))?;
+        self.stream
+            .synchronize()
+            .map_err(failed("filling a buffer"))?;
+        self.buffers.push(Some(slice));
+        Ok(Buffer {
+            id: self.buffers.len() - 1,
+            bytes: len,
+        })
+    }
+
     fn write(&mut self, buffer: &Buffer, bytes: &[u8]) -> Result<(), GpuError> {
         assert!(bytes.len() <= buffer.bytes, "a write past the buffer");
         let slice = self.buffers[buffer.id].as_mut().expect("a live buffer");

@@ -105,6 +105,8 @@ pub trait Device: Send {
     fn build(&mut self, text: &str, entry: &str) -> Result<Program, GpuError>;
     /// A buffer holding `bytes` (at least one byte long: an empty one is a byte of 0).
     fn upload(&mut self, bytes: &[u8]) -> Result<Buffer, GpuError>;
+    /// A buffer of `bytes` zero bytes (at least one), made on the device: nothing is copied.
+    fn alloc(&mut self, bytes: usize) -> Result<Buffer, GpuError>;
     /// Overwrites the start of `buffer` with `bytes`.
     fn write(&mut self, buffer: &Buffer, bytes: &[u8]) -> Result<(), GpuError>;
     /// Copies the start of `buffer` into `out`.
@@ -142,6 +144,9 @@ pub struct Gpu {
     device: Box<dyn Device>,
     programs: HashMap<(Kernel, Defines), Program>,
     pub spent: Spent,
+    /// A planted failure, for the tests: the launch of this number (from 0) fails as a lost
+    /// device would.
+    pub fail_at_launch: Option<u64>,
 }
 
 impl Gpu {
@@ -150,6 +155,7 @@ impl Gpu {
             device,
             programs: HashMap::new(),
             spent: Spent::default(),
+            fail_at_launch: None,
         }
     }
 
@@ -185,9 +191,9 @@ impl Gpu {
         Ok(buffer)
     }
 
-    /// A buffer of `len` words of zero.
+    /// A buffer of `len` words of zero, made on the device (no copy).
     pub fn zeroed<W: Word>(&mut self, len: usize) -> Result<Buffer, GpuError> {
-        self.upload(&vec![W::default(); len])
+        self.device.alloc(len * std::mem::size_of::<W>())
     }
 
     /// Overwrites the start of `buffer` with `words`.
@@ -218,6 +224,12 @@ impl Gpu {
     ) -> Result<(), GpuError> {
         if groups == 0 {
             return Ok(());
+        }
+        if self.fail_at_launch == Some(self.spent.launches) {
+            return Err(GpuError::Device(format!(
+                "launch {} failed: a planted fault",
+                self.spent.launches
+            )));
         }
         let started = Instant::now();
         self.device.launch(program, groups, group, args)?;
@@ -327,6 +339,9 @@ mod tests {
                 bytes: bytes.len().max(1),
             })
         }
+        fn alloc(&mut self, bytes: usize) -> Result<Buffer, GpuError> {
+            self.upload(&vec![0; bytes])
+        }
         fn write(&mut self, buffer: &Buffer, bytes: &[u8]) -> Result<(), GpuError> {
             self.buffers[buffer.id][..bytes.len()].copy_from_slice(bytes);
             Ok(())
@@ -377,6 +392,9 @@ mod tests {
         gpu.write(&buffer, &[7u32]).unwrap();
         assert_eq!(gpu.download::<u32>(&buffer, 3).unwrap(), [7, 2, 3]);
         assert_eq!((gpu.spent.bytes_up, gpu.spent.bytes_down), (16, 12));
+        let zeros = gpu.zeroed::<u64>(4).unwrap();
+        assert_eq!(gpu.download::<u64>(&zeros, 4).unwrap(), [0; 4]);
+        assert_eq!(gpu.spent.bytes_up, 16, "zeros are made there, not copied");
         gpu.launch(a, 0, 64, &[]).unwrap();
         gpu.launch(a, 3, 64, &[]).unwrap();
         assert_eq!(gpu.spent.launches, 1, "no launch of no group");

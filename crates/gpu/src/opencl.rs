@@ -168,6 +168,27 @@ impl Device for OpenCl {
         })
     }
 
+    fn alloc(&mut self, bytes: usize) -> Result<Buffer, GpuError> {
+        let len = bytes.max(1);
+        // SAFETY: no host pointer; the buffer is filled with zeros below, before any use.
+        let mut buffer = unsafe {
+            ClBuffer::<u8>::create(&self.context, CL_MEM_READ_WRITE, len, ptr::null_mut())
+        }
+        .map_err(|e| GpuError::Memory(format!("a buffer of {len} bytes: {e}")))?;
+        // SAFETY: a fill within the buffer, waited for.
+        unsafe {
+            self.queue
+                .enqueue_fill_buffer(&mut buffer, &[0u8], 0, len, &[])
+                .map_err(failed("filling a buffer"))?;
+        }
+        self.queue.finish().map_err(failed("filling a buffer"))?;
+        self.buffers.push(Some(buffer));
+        Ok(Buffer {
+            id: self.buffers.len() - 1,
+            bytes: len,
+        })
+    }
+
     fn write(&mut self, buffer: &Buffer, bytes: &[u8]) -> Result<(), GpuError> {
         assert!(bytes.len() <= buffer.bytes, "a write past the buffer");
         let b = self.buffers[buffer.id].as_mut().expect("a live buffer");
