@@ -259,6 +259,62 @@ fn no_driver_is_one_clear_error_and_auto_falls_back() {
     assert_refused_writing_nothing(&bad, 2, "MPI_LCS_GPU: 'first'", &[out.as_path()]);
 }
 
+/// A device that fails during the work (a planted fault: its launch fails as a lost device's
+/// would) ends every rank before any value is delivered: exit 1, one message from the rank
+/// that met it, nothing written; in pairs and in the search.
+#[test]
+fn a_device_lost_mid_run_ends_every_rank_writing_nothing() {
+    let mut rng = Rng(0xfa_0040);
+    let dir = Dir::new();
+    let common = rng.bytes(2200);
+    let q = dir.file("q.txt", &sequences(&mut rng, 12, &common));
+    let p = dir.file("p.txt", b"ACGTACGTAC\nTTGACCAGTT\n");
+    let t = dir.file("t.txt", &rng.bytes(50_000));
+    let (out, tsv) = (dir.path("out.npy"), dir.path("m.tsv"));
+    let cases = [
+        (
+            2,
+            "device:1:0",
+            args(&[&"pairs", &q, &"--device", &"gpu", &"--out", &out]),
+        ),
+        (
+            3,
+            "device:2:0",
+            args(&[
+                &"search",
+                &p,
+                &t,
+                &"-k",
+                &"2",
+                &"--device",
+                &"gpu",
+                &"--out",
+                &tsv,
+            ]),
+        ),
+    ];
+    for (ranks, fault, command) in cases {
+        let run = util::mpirun_env(ranks, &command, &[("MPI_LCS_FAULT", fault)]);
+        let messages: Vec<&str> = run
+            .our_messages()
+            .into_iter()
+            .filter(|m| !m.contains("note:"))
+            .collect();
+        assert_eq!(run.status.code(), Some(1), "{fault}: {run:#?}");
+        assert_eq!(messages.len(), 1, "{fault}: {}", run.stderr);
+        assert!(
+            messages[0].contains("the GPU failed: launch"),
+            "{messages:?}"
+        );
+        assert!(messages[0].contains("a planted fault"), "{messages:?}");
+        assert!(run.stdout.is_empty(), "{}", run.stdout);
+        assert!(
+            !out.exists() && !tsv.exists(),
+            "{fault}: an output was written"
+        );
+    }
+}
+
 /// `devices` lists what each backend sees, or why it sees nothing.
 #[test]
 fn devices_lists_each_backend() {

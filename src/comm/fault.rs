@@ -1,6 +1,7 @@
 //! Planted faults, for the tests: one rank crashes, or hangs, at a chosen step of its fill or
-//! traceback, so that the tests can show every other rank still ends. Written `fill:RANK:STEP`,
-//! `traceback:RANK:STEP` or `stall:RANK:STEP` in `MPI_LCS_FAULT` (read by the options; nothing
+//! traceback, or its GPU fails at a chosen launch, so that the tests can show every other rank
+//! still ends. Written `fill:RANK:STEP`, `traceback:RANK:STEP`, `stall:RANK:STEP` or
+//! `device:RANK:LAUNCH` in `MPI_LCS_FAULT` (read by the options; nothing
 //! happens unless it is set); a fault naming a rank the run does not have is a usage error once MPI
 //! has started ([`Fault::check_ranks`]): a test that plants one must see it strike. What each
 //! means: `docs/troubleshooting.md#planted-faults-for-the-tests`.
@@ -15,6 +16,8 @@ pub const FAULT_ENV: &str = "MPI_LCS_FAULT";
 pub enum Phase {
     Fill,
     Traceback,
+    /// A `pairs` or `search` rank's device: its launch number `step` fails.
+    Device,
 }
 
 /// A planted fault.
@@ -32,12 +35,13 @@ impl FromStr for Fault {
     type Err = String;
 
     fn from_str(spec: &str) -> Result<Fault, String> {
-        let bad = || format!("'{spec}' is not a fault (fill|traceback|stall:RANK:STEP)");
+        let bad = || format!("'{spec}' is not a fault (fill|traceback|stall|device:RANK:STEP)");
         let mut parts = spec.split(':');
         let (phase, stall) = match parts.next() {
             Some("fill") => (Phase::Fill, false),
             Some("stall") => (Phase::Fill, true),
             Some("traceback") => (Phase::Traceback, false),
+            Some("device") => (Phase::Device, false),
             _ => return Err(bad()),
         };
         let mut number = || parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad);
@@ -60,6 +64,7 @@ impl std::fmt::Display for Fault {
             (Phase::Fill, false) => "fill",
             (Phase::Fill, true) => "stall",
             (Phase::Traceback, _) => "traceback",
+            (Phase::Device, _) => "device",
         };
         write!(f, "{phase}:{}:{}", self.rank, self.step)
     }

@@ -45,6 +45,7 @@ pub fn run(world: &World, opts: &PairsOptions) -> Result<Option<PairsReport>, Er
         spill_dir: opts.spill_dir.clone(),
         simd: opts.simd,
         device: opts.device,
+        fault: opts.switches.fault,
         notes: !opts.quiet,
         waiting: opts.switches.waiting(),
         progress: opts.progress,

@@ -18,6 +18,7 @@ use mpi::traits::Communicator;
 use serde::Serialize;
 
 use crate::comm::agree::agree;
+use crate::comm::fault::{Fault, Phase};
 use crate::comm::waiting::Waiting;
 use crate::comm::words::{record, Name};
 use crate::comm::world::World;
@@ -68,13 +69,19 @@ pub struct Opened {
 
 /// Opens the device `ask` names on every rank. Collective when the run asks for a device: the
 /// ranks agree on failures, and count those that took one.
-pub fn open(world: &World, waiting: Waiting, ask: &DeviceAsk) -> Result<Opened, Error> {
+pub fn open(
+    world: &World,
+    waiting: Waiting,
+    ask: &DeviceAsk,
+    fault: Option<Fault>,
+) -> Result<Opened, Error> {
     if ask.placement == Placement::Cpu {
         return Ok(Opened {
             gpu: None,
             note: None,
         });
     }
+    let rank = world.rank() as usize;
     let local = match world.mpi() {
         Some(w) => w.split_shared(0).rank() as usize,
         None => 0,
@@ -101,7 +108,10 @@ pub fn open(world: &World, waiting: Waiting, ask: &DeviceAsk) -> Result<Opened, 
             (Err(e), _) => Err(setup_error(e)),
         }
     };
-    let (gpu, note) = agree(world, waiting, opened)?;
+    let (mut gpu, note) = agree(world, waiting, opened)?;
+    if let (Some(gpu), Some(f)) = (gpu.as_mut(), Fault::for_rank(fault, Phase::Device, rank)) {
+        gpu.fail_at_launch = Some(f.step as u64);
+    }
     let mut on_device = 0u64;
     waiting.all_reduce(
         world,

@@ -37,6 +37,7 @@ use mpi::traits::*;
 use super::assemble::{self, passing_of, Keeping, Kept};
 use super::passing::{Passing, BYTES_PER_CAPPED_PAIR, LEAST_CAP, PAIR_BYTES};
 use crate::comm::agree::agree;
+use crate::comm::fault::Fault;
 use crate::comm::protocol::pairs::{
     every_of, pairs_of, passing_first, passing_more, passing_of_first, values_len, EveryWriter,
     Header, PASSING_PIECE,
@@ -83,6 +84,8 @@ pub struct Request<'a> {
     pub device: DeviceAsk,
     /// Whether rank 0 prints its notes (e.g. that the GPU kernels run on the CPU).
     pub notes: bool,
+    /// A fault planted for the tests (a device's launch that fails).
+    pub fault: Option<Fault>,
     pub waiting: Waiting,
     pub progress: Option<Show>,
     /// Rank 0's checks before it reads anything (e.g. that every output path can be written).
@@ -118,7 +121,7 @@ pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, E
     let (queries, targets) = share_inputs(world, waiting, loaded)?;
     let seconds_input = started.elapsed().as_secs_f64();
     let simd = agree(world, waiting, choose_simd(request.simd))?;
-    let opened = device::open(world, waiting, &request.device)?;
+    let opened = device::open(world, waiting, &request.device, request.fault)?;
     if let (0, Some(note), true) = (rank, &opened.note, request.notes) {
         eprintln!("mpi-lcs: note: {note}");
     }

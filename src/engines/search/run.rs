@@ -29,6 +29,7 @@ use mpi::collective::SystemOperation;
 use mpi::traits::*;
 
 use crate::comm::agree::agree;
+use crate::comm::fault::Fault;
 use crate::comm::protocol::search::{
     names_bytes, names_of, piece_bytes, piece_of, starts_of, starts_words, summary_of,
     summary_words, Header, PIECE_MATCHES,
@@ -88,6 +89,8 @@ pub struct Request<'a> {
     pub device: DeviceAsk,
     /// Whether rank 0 prints its notes (e.g. that the GPU kernels run on the CPU).
     pub notes: bool,
+    /// A fault planted for the tests (a device's launch that fails).
+    pub fault: Option<Fault>,
     pub waiting: Waiting,
     /// Rank 0's checks before it reads anything (e.g. that every output path can be written).
     pub before_reading: &'a dyn Fn() -> Result<(), Error>,
@@ -126,7 +129,7 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
     let loaded = (rank == 0).then(|| load(request));
     let (patterns, text, source) = share_inputs(world, waiting, loaded)?;
     let simd = agree(world, waiting, choose_simd(request.simd))?;
-    let opened = device::open(world, waiting, &request.device)?;
+    let opened = device::open(world, waiting, &request.device, request.fault)?;
     if let (0, Some(note), true) = (rank, &opened.note, request.notes) {
         eprintln!("mpi-lcs: note: {note}");
     }
