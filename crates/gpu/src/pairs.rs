@@ -168,7 +168,11 @@ pub fn run_in_batches(
     // A batch takes at most a quarter of what the device has left for its values and lists
     // (some 16 bytes a pair), and a quarter for its carries.
     let info = gpu.info();
-    let room = info.free_memory.unwrap_or(info.memory).saturating_sub(resident.bytes) / 4;
+    let room = info
+        .free_memory
+        .unwrap_or(info.memory)
+        .saturating_sub(resident.bytes)
+        / 4;
     let limits = Limits {
         pairs: limits.pairs.min(room / 16).max(1),
         carries: limits.carries.min(room).max(1),
