@@ -42,8 +42,9 @@ use crate::comm::waiting::Waiting;
 use crate::comm::words::RankHost;
 use crate::engines::budget;
 use crate::engines::device::{self, DeviceAsk, Placement, RankDevice};
+use crate::engines::search::on_device;
 use crate::engines::search::record::RankSearch;
-use crate::engines::search::scan::{self, Engine, Found, Task};
+use crate::engines::search::scan::{self, Found, Task};
 use crate::engines::solve::{check_memory, memory_limit};
 use crate::error::Error;
 use crate::input::patterns::{self, Patterns};
@@ -222,12 +223,11 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
             usize::try_from(room / PACKED_BYTES as u64).unwrap_or(usize::MAX)
         }),
     };
-    let engine = match gpu.as_mut() {
-        Some(gpu) => Engine::Gpu(gpu),
-        None => Engine::Cpu,
+    let found = match gpu.as_mut() {
+        Some(gpu) => on_device::search_range(&file, &text, range.clone(), &start, &task, gpu),
+        None => scan::search_range(&file, &text, range.clone(), &start, &task),
     };
-    let found = scan::search_range(&file, &text, range.clone(), &start, &task, engine)
-        .map_err(|e| crate::input::unreadable(&request.text, e).into());
+    let found = found.map_err(|e| crate::input::unreadable(&request.text, e).into());
     let mut found = agree(world, waiting, found)?;
     // A device that failed mid-scan fails every rank, before any match is delivered.
     if request.device.placement != Placement::Cpu {

@@ -6,10 +6,8 @@
 //! block and its copy with the history, the units' tables, the matches found ([`Packed`], 24 bytes
 //! each; a scan stops adding them past the number its task allows, and says so).
 //!
-//! On a device ([`Engine::Gpu`]) the runs of a record gather into windows of up to
-//! [`GPU_WINDOW`] bytes, and each window goes to the device with the history before it: the
-//! device's chunks start from fresh columns, so no state crosses from window to window, and the
-//! warm-up before the range is only history.
+//! On a device the same range goes through `super::on_device`, which shares the history and
+//! the starts with this file.
 
 use std::io;
 use std::ops::Range;
@@ -21,8 +19,7 @@ use lcs_core::search::lanes::{self, Compiled, Group, Hit, Lane, Simd};
 use lcs_core::search::long::LongPattern;
 use lcs_core::search::starts;
 pub use lcs_core::search::{Match, Packed, PACKED_BYTES};
-use lcs_gpu::search::Searcher as DeviceSearch;
-use lcs_gpu::{Gpu, GpuError};
+use lcs_gpu::GpuError;
 
 /// A rank's units, ready to scan.
 pub struct Searcher {
@@ -136,21 +133,16 @@ pub struct Found {
     pub device_error: Option<GpuError>,
 }
 
-/// What scans a rank's text: the CPU's kernels, or a device.
-pub enum Engine<'g> {
-    Cpu,
-    Gpu(&'g mut Gpu),
-}
-
 /// Text bytes a device scans at a time (with the history before them).
 pub const GPU_WINDOW: usize = 32 << 20;
 
-/// Host bytes a device's scan holds beside the CPU's: the window gathering, its copy with the
-/// history, and the hits of a window coming back (12 bytes each, one per byte for every
-/// pattern that hits every byte, at least the device's first room for them).
+/// Host bytes a device's scan holds beside the CPU's: the window gathering, and two more with
+/// their histories (one on the device, one waiting), and the hits of two windows coming back
+/// (12 bytes each, one per byte for every pattern that hits every byte, at least the device's
+/// first room for them).
 pub fn device_bytes(hits_per_byte: usize) -> u64 {
     let hits = (GPU_WINDOW * hits_per_byte).max(1 << 20) * (12 + std::mem::size_of::<Hit>());
-    (2 * GPU_WINDOW + hits) as u64
+    (3 * GPU_WINDOW + 2 * hits) as u64
 }
 
 /// Text bytes scanned at a time: the hits of a slice wait for their starts together (24 bytes
@@ -183,22 +175,22 @@ pub struct Task<'a> {
 }
 
 /// The record's last bytes before the current run, for the starts' windows.
-struct History {
-    bytes: Vec<u8>,
+pub(super) struct History {
+    pub(super) bytes: Vec<u8>,
     /// Record offset of `bytes[0]`.
-    offset: u64,
+    pub(super) offset: u64,
     /// Bytes kept: the longest window.
-    keep: usize,
+    pub(super) keep: usize,
 }
 
 impl History {
-    fn reset(&mut self, offset: u64) {
+    pub(super) fn reset(&mut self, offset: u64) {
         self.bytes.clear();
         self.offset = offset;
     }
 
     /// Appends `run` (which follows the history) and drops what no window needs.
-    fn push(&mut self, run: &[u8]) {
+    pub(super) fn push(&mut self, run: &[u8]) {
         self.bytes.extend_from_slice(run);
         let drop = self.bytes.len().saturating_sub(self.keep);
         self.bytes.drain(..drop);
@@ -215,11 +207,7 @@ pub fn search_range(
     range: Range<u64>,
     start: &Start,
     task: &Task<'_>,
-    engine: Engine<'_>,
 ) -> io::Result<Found> {
-    if let Engine::Gpu(gpu) = engine {
-        return search_on_device(file, text, range, start, task, gpu);
-    }
     let lengths = task
         .units
         .iter()
@@ -295,140 +283,9 @@ pub fn search_range(
     Ok(found)
 }
 
-/// [`search_range`] on a device: the runs of a record gathered into windows, each scanned with
-/// the history before it.
-fn search_on_device(
-    file: &Source,
-    text: &TextFile,
-    range: Range<u64>,
-    start: &Start,
-    task: &Task<'_>,
-    gpu: &mut Gpu,
-) -> io::Result<Found> {
-    let mine: Vec<(usize, &[u8])> = task
-        .units
-        .iter()
-        .flat_map(|u| u.patterns.iter().map(|&p| (p, &task.patterns[p][..])))
-        .collect();
-    let keep = mine
-        .iter()
-        .map(|(_, p)| p.len() + task.k.min(p.len()))
-        .max();
-    let mut found = Found::default();
-    let mut device = match DeviceSearch::new(gpu, &mine, task.k) {
-        Ok(device) => device,
-        Err(e) => {
-            found.device_error = Some(e);
-            return Ok(found);
-        }
-    };
-    let mut history = History {
-        bytes: Vec::new(),
-        offset: 0,
-        keep: keep.unwrap_or(0),
-    };
-    let plain = text.format == crate::input::Format::Plain;
-    let record = if plain { Some(0) } else { start.record };
-    if let (Some(record), false) = (record, plain) {
-        found.names.push((record, start.name.clone()));
-    }
-    if let (Some(_), false) = (record, start.in_header) {
-        let offset = if plain {
-            range.start - text.area.start
-        } else {
-            start.offset
-        };
-        let overlap = chunks::overlap(mine.iter().map(|(_, p)| p.len()), task.k);
-        let warm = chunks::warm_up(offset, overlap);
-        let before = text::read_before(file, text, range.start, warm)?;
-        history.reset(offset - warm);
-        history.push(&before);
-        found.warm_up = warm;
-        found.scanned = warm;
-    }
-    let mut window = Window {
-        record: record.unwrap_or(0),
-        bytes: Vec::new(),
-        history,
-        joined: Vec::new(),
-        hits: Vec::new(),
-    };
-    let mut each = |run: Run<'_>| {
-        if found.too_many || found.device_error.is_some() {
-            return;
-        }
-        if run.first || run.record != window.record {
-            window.flush(task, gpu, &mut device, &mut found);
-            window.record = run.record;
-            window.history.reset(0);
-        }
-        found.scanned += run.bytes.len() as u64;
-        window.bytes.extend_from_slice(run.bytes);
-        if window.bytes.len() >= GPU_WINDOW {
-            window.flush(task, gpu, &mut device, &mut found);
-        }
-    };
-    let names = text::stream(file, text, range, start, &mut each)?;
-    window.flush(task, gpu, &mut device, &mut found);
-    device.release(gpu);
-    found.names.extend(names);
-    Ok(found)
-}
-
-/// A record's bytes gathered for a device's scan, and the history before them.
-struct Window {
-    record: u64,
-    bytes: Vec<u8>,
-    history: History,
-    /// The history and the bytes together, as the device scans them; the hits it finds.
-    joined: Vec<u8>,
-    hits: Vec<Hit>,
-}
-
-impl Window {
-    /// Scans the gathered bytes, locates their matches, and moves them into the history.
-    fn flush(
-        &mut self,
-        task: &Task<'_>,
-        gpu: &mut Gpu,
-        device: &mut DeviceSearch,
-        found: &mut Found,
-    ) {
-        if self.bytes.is_empty() || found.too_many || found.device_error.is_some() {
-            self.bytes.clear();
-            return;
-        }
-        self.joined.clear();
-        self.joined.extend_from_slice(&self.history.bytes);
-        self.joined.extend_from_slice(&self.bytes);
-        self.hits.clear();
-        let from = self.history.bytes.len();
-        let (joined, offset) = (&self.joined, self.history.offset);
-        if let Err(e) = device.scan(gpu, joined, offset, from, &mut self.hits) {
-            found.device_error = Some(e);
-            return;
-        }
-        if !self.hits.is_empty() {
-            let started = Instant::now();
-            locate(
-                task,
-                &mut self.hits,
-                self.record,
-                joined,
-                offset,
-                &mut found.matches,
-            );
-            found.seconds_starts += started.elapsed().as_secs_f64();
-            found.too_many = found.matches.len() > task.most_matches;
-        }
-        self.history.push(&self.bytes);
-        self.bytes.clear();
-    }
-}
-
 /// The matches of `hits` (found in a run of `record`), with their starts from `window`, the
 /// record's bytes from `offset` on.
-fn locate(
+pub(super) fn locate(
     task: &Task<'_>,
     hits: &mut [Hit],
     record: u64,
@@ -540,8 +397,7 @@ mod tests {
                             most_matches: usize::MAX,
                         };
                         let found =
-                            search_range(&handle, &text, range.clone(), start, &task, Engine::Cpu)
-                                .unwrap();
+                            search_range(&handle, &text, range.clone(), start, &task).unwrap();
                         for (record, name) in &found.names {
                             assert_eq!(name, format!("r{record}").as_bytes());
                         }
@@ -580,21 +436,12 @@ mod tests {
             range.clone(),
             &Start::default(),
             &task(usize::MAX),
-            Engine::Cpu,
         )
         .unwrap();
         assert!(!whole.too_many);
         assert_eq!(whole.matches.len(), bytes.len());
         assert_eq!(whole.scanned, bytes.len() as u64);
-        let cut = search_range(
-            &source,
-            &text,
-            range,
-            &Start::default(),
-            &task(1000),
-            Engine::Cpu,
-        )
-        .unwrap();
+        let cut = search_range(&source, &text, range, &Start::default(), &task(1000)).unwrap();
         assert!(cut.too_many);
         assert_eq!(cut.matches.len(), SLICE, "one slice's matches");
         assert_eq!(cut.scanned, SLICE as u64);
