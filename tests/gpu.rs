@@ -8,23 +8,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::util::{self, args, assert_refused_writing_nothing, Dir, Run};
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
-    }
-
-    fn bytes(&mut self, len: usize) -> Vec<u8> {
-        (0..len).map(|_| b"ACGT"[self.below(4)]).collect()
-    }
-}
+use crate::util::{self, args, assert_refused_writing_nothing, Dir, Rng, Run};
 
 /// Sequences of the lengths where the words turn over (empty, one byte, 63 to 65, 127 to 129,
 /// past the largest class in local memory), every other one a piece of a common sequence so

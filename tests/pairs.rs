@@ -7,25 +7,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::util::{self, args, assert_refused_writing_nothing, Dir, Run};
-
-/// A small deterministic generator (xorshift64*), so the tests need nothing of the crate.
-struct Rng(u64);
+use crate::util::{self, args, assert_refused_writing_nothing, Dir, Rng, Run};
 
 impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
-    }
-
-    fn bytes(&mut self, len: usize) -> Vec<u8> {
-        (0..len).map(|_| b"ACGT"[self.below(4)]).collect()
-    }
-
     /// `p` with up to `edits` random substitutions, insertions and deletions.
-    fn mutated(&mut self, p: &[u8], edits: usize) -> Vec<u8> {
+    fn edited(&mut self, p: &[u8], edits: usize) -> Vec<u8> {
         let mut copy = p.to_vec();
         for _ in 0..self.below(edits + 1) {
             let at = self.below(copy.len() + 1);
@@ -75,7 +61,7 @@ fn set(rng: &mut Rng, count: usize, common: &[u8]) -> Vec<Vec<u8>> {
         .map(|i| {
             let len = [0, 5, 12, 30, 50, 64, 100, 140, 200, 560][rng.below(10)];
             match i % 3 {
-                0 => rng.mutated(&common[..len], 6),
+                0 => rng.edited(&common[..len], 6),
                 _ => rng.bytes(len),
             }
         })
@@ -544,7 +530,7 @@ fn pairs_within_a_bound_beyond_the_limit_are_spilled_and_come_back_in_order() {
     let dir = Dir::new();
     // Near copies of one read: about two million pairs within 4 edits, in every kernel's order.
     let read = rng.bytes(90);
-    let reads: Vec<Vec<u8>> = (0..2000).map(|_| rng.mutated(&read, 3)).collect();
+    let reads: Vec<Vec<u8>> = (0..2000).map(|_| rng.edited(&read, 3)).collect();
     let q = dir.file("q.txt", &lines(&reads));
     let kept = util::mpirun(1, &args(&[&"pairs", &q, &"-k", &"4"])).ok();
     let listed = kept.stdout.lines().count() - 1;
@@ -661,7 +647,7 @@ fn a_spill_that_fails_is_refused_with_the_count_found() {
     let mut rng = Rng(5);
     let dir = Dir::new();
     let read = rng.bytes(90);
-    let reads: Vec<Vec<u8>> = (0..1500).map(|_| rng.mutated(&read, 3)).collect();
+    let reads: Vec<Vec<u8>> = (0..1500).map(|_| rng.edited(&read, 3)).collect();
     let q = dir.file("q.txt", &lines(&reads));
     let json = dir.path("r.json");
     util::plain(&args(&[&"pairs", &q, &"-k", &"4", &"--json", &json])).ok();

@@ -6,23 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::util::{self, args, assert_refused_writing_nothing, Dir, Run};
-
-/// A small deterministic generator (xorshift64*), so the tests need nothing of the crate.
-struct Rng(u64);
+use crate::util::{self, args, assert_refused_writing_nothing, Dir, Rng, Run};
 
 impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
-    }
-
-    fn bytes(&mut self, len: usize) -> Vec<u8> {
-        (0..len).map(|_| b"ACGT"[self.below(4)]).collect()
-    }
-
     /// `p` with up to `edits` random substitutions, insertions and deletions.
     fn mutated(&mut self, p: &[u8], edits: usize) -> Vec<u8> {
         let mut copy = p.to_vec();

@@ -828,3 +828,20 @@ pub fn ranks(p: usize) -> String {
         format!("{p} ranks")
     }
 }
+
+/// A small deterministic generator (xorshift64*), so the tests need nothing of the crate.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
+    }
+
+    /// `len` random DNA bytes.
+    pub fn bytes(&mut self, len: usize) -> Vec<u8> {
+        (0..len).map(|_| b"ACGT"[self.below(4)]).collect()
+    }
+}
