@@ -14,7 +14,7 @@ use cudarc::driver::{
     CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
 };
 
-use crate::device::{Arg, Backend, Buffer, Device, GpuError, Info, Kind, Program};
+use crate::device::{Arg, Backend, Buffer, Device, GpuError, Info, Kind, Program, Slots};
 
 /// Whether the driver and NVRTC load; an error names the one that does not.
 pub fn libraries() -> Result<(), String> {
@@ -144,7 +144,7 @@ pub struct Cuda {
     context: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     arch: u32,
-    buffers: Vec<Option<CudaSlice<u8>>>,
+    buffers: Slots<CudaSlice<u8>>,
     functions: Vec<CudaFunction>,
 }
 
@@ -178,13 +178,13 @@ impl Cuda {
             context,
             stream,
             arch: (major * 10 + minor).max(0) as u32,
-            buffers: Vec::new(),
+            buffers: Slots::new(),
             functions: Vec::new(),
         })
     }
 
     fn buffer(&self, b: &Buffer) -> &CudaSlice<u8> {
-        self.buffers[b.id].as_ref().expect("a live buffer")
+        self.buffers.get(b)
     }
 }
 
@@ -208,22 +208,6 @@ impl Device for Cuda {
         Ok(Program(self.functions.len() - 1))
     }
 
-    fn upload(&mut self, bytes: &[u8]) -> Result<Buffer, GpuError> {
-        let data = if bytes.is_empty() { &[0u8][..] } else { bytes };
-        let slice = self
-            .stream
-            .clone_htod(data)
-            .map_err(|e| GpuError::Memory(format!("a buffer of {} bytes: {e:?}", data.len())))?;
-        self.stream
-            .synchronize()
-            .map_err(failed("copying to the device"))?;
-        self.buffers.push(Some(slice));
-        Ok(Buffer {
-            id: self.buffers.len() - 1,
-            bytes: data.len(),
-        })
-    }
-
     fn alloc(&mut self, bytes: usize) -> Result<Buffer, GpuError> {
         let len = bytes.max(1);
         let slice = self
@@ -233,16 +217,12 @@ impl Device for Cuda {
         self.stream
             .synchronize()
             .map_err(failed("filling a buffer"))?;
-        self.buffers.push(Some(slice));
-        Ok(Buffer {
-            id: self.buffers.len() - 1,
-            bytes: len,
-        })
+        Ok(self.buffers.keep(slice, len))
     }
 
     fn write(&mut self, buffer: &Buffer, bytes: &[u8]) -> Result<(), GpuError> {
         assert!(bytes.len() <= buffer.bytes, "a write past the buffer");
-        let slice = self.buffers[buffer.id].as_mut().expect("a live buffer");
+        let slice = self.buffers.get_mut(buffer);
         let mut head = slice.slice_mut(..bytes.len());
         self.stream
             .memcpy_htod(bytes, &mut head)
@@ -294,6 +274,6 @@ impl Device for Cuda {
     }
 
     fn release(&mut self, buffer: Buffer) {
-        self.buffers[buffer.id] = None;
+        self.buffers.free(buffer);
     }
 }

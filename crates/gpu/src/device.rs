@@ -87,6 +87,40 @@ pub struct Buffer {
     pub bytes: usize,
 }
 
+/// A backend's buffers by number, a released one's number taken again.
+pub(crate) struct Slots<T>(Vec<Option<T>>);
+
+impl<T> Slots<T> {
+    pub(crate) fn new() -> Slots<T> {
+        Slots(Vec::new())
+    }
+
+    /// Keeps `item`, a buffer of `bytes` bytes.
+    pub(crate) fn keep(&mut self, item: T, bytes: usize) -> Buffer {
+        let id = match self.0.iter().position(Option::is_none) {
+            Some(free) => free,
+            None => {
+                self.0.push(None);
+                self.0.len() - 1
+            }
+        };
+        self.0[id] = Some(item);
+        Buffer { id, bytes }
+    }
+
+    pub(crate) fn get(&self, buffer: &Buffer) -> &T {
+        self.0[buffer.id].as_ref().expect("a live buffer")
+    }
+
+    pub(crate) fn get_mut(&mut self, buffer: &Buffer) -> &mut T {
+        self.0[buffer.id].as_mut().expect("a live buffer")
+    }
+
+    pub(crate) fn free(&mut self, buffer: Buffer) {
+        self.0[buffer.id] = None;
+    }
+}
+
 /// A built kernel (its backend's number for it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Program(pub(crate) usize);
@@ -103,10 +137,16 @@ pub trait Device: Send {
     fn info(&self) -> &Info;
     /// Builds `text` and finds its kernel `entry`.
     fn build(&mut self, text: &str, entry: &str) -> Result<Program, GpuError>;
-    /// A buffer holding `bytes` (at least one byte long: an empty one is a byte of 0).
-    fn upload(&mut self, bytes: &[u8]) -> Result<Buffer, GpuError>;
     /// A buffer of `bytes` zero bytes (at least one), made on the device: nothing is copied.
     fn alloc(&mut self, bytes: usize) -> Result<Buffer, GpuError>;
+    /// A buffer holding `bytes` (at least one byte long: an empty one is a byte of 0).
+    fn upload(&mut self, bytes: &[u8]) -> Result<Buffer, GpuError> {
+        let buffer = self.alloc(bytes.len())?;
+        if !bytes.is_empty() {
+            self.write(&buffer, bytes)?;
+        }
+        Ok(buffer)
+    }
     /// Overwrites the start of `buffer` with `bytes`.
     fn write(&mut self, buffer: &Buffer, bytes: &[u8]) -> Result<(), GpuError>;
     /// Copies the start of `buffer` into `out`.
@@ -320,7 +360,7 @@ mod tests {
     /// A device in memory: buffers as vectors, builds counted, launches that do nothing.
     struct Fake {
         info: Info,
-        buffers: Vec<Vec<u8>>,
+        buffers: Slots<Vec<u8>>,
         builds: usize,
     }
 
@@ -332,22 +372,15 @@ mod tests {
             self.builds += 1;
             Ok(Program(self.builds))
         }
-        fn upload(&mut self, bytes: &[u8]) -> Result<Buffer, GpuError> {
-            self.buffers.push(bytes.to_vec());
-            Ok(Buffer {
-                id: self.buffers.len() - 1,
-                bytes: bytes.len().max(1),
-            })
-        }
         fn alloc(&mut self, bytes: usize) -> Result<Buffer, GpuError> {
-            self.upload(&vec![0; bytes])
+            Ok(self.buffers.keep(vec![0; bytes.max(1)], bytes.max(1)))
         }
         fn write(&mut self, buffer: &Buffer, bytes: &[u8]) -> Result<(), GpuError> {
-            self.buffers[buffer.id][..bytes.len()].copy_from_slice(bytes);
+            self.buffers.get_mut(buffer)[..bytes.len()].copy_from_slice(bytes);
             Ok(())
         }
         fn download(&mut self, buffer: &Buffer, out: &mut [u8]) -> Result<(), GpuError> {
-            out.copy_from_slice(&self.buffers[buffer.id][..out.len()]);
+            out.copy_from_slice(&self.buffers.get(buffer)[..out.len()]);
             Ok(())
         }
         fn launch(
@@ -359,7 +392,9 @@ mod tests {
         ) -> Result<(), GpuError> {
             Ok(())
         }
-        fn release(&mut self, _: Buffer) {}
+        fn release(&mut self, buffer: Buffer) {
+            self.buffers.free(buffer);
+        }
     }
 
     fn fake(memory: u64, free: Option<u64>) -> Gpu {
@@ -374,7 +409,7 @@ mod tests {
                 local_memory: 48 << 10,
                 max_group: 256,
             },
-            buffers: Vec::new(),
+            buffers: Slots::new(),
             builds: 0,
         }))
     }
@@ -395,6 +430,9 @@ mod tests {
         let zeros = gpu.zeroed::<u64>(4).unwrap();
         assert_eq!(gpu.download::<u64>(&zeros, 4).unwrap(), [0; 4]);
         assert_eq!(gpu.spent.bytes_up, 16, "zeros are made there, not copied");
+        gpu.release(buffer);
+        let again = gpu.zeroed::<u8>(3).unwrap();
+        assert_eq!(again.id, 0, "a released buffer's number is taken again");
         gpu.launch(a, 0, 64, &[]).unwrap();
         gpu.launch(a, 3, 64, &[]).unwrap();
         assert_eq!(gpu.spent.launches, 1, "no launch of no group");

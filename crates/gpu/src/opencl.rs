@@ -18,7 +18,7 @@ use opencl3::platform::get_platforms;
 use opencl3::program::Program as ClProgram;
 use opencl3::types::{cl_device_id, CL_BLOCKING};
 
-use crate::device::{Arg, Backend, Buffer, Device, GpuError, Info, Kind, Program};
+use crate::device::{Arg, Backend, Buffer, Device, GpuError, Info, Kind, Program, Slots};
 
 /// An OpenCL device the loader lists: its id, kind and name.
 #[derive(Debug, Clone)]
@@ -93,7 +93,7 @@ pub struct OpenCl {
     info: Info,
     context: Context,
     queue: CommandQueue,
-    buffers: Vec<Option<ClBuffer<u8>>>,
+    buffers: Slots<ClBuffer<u8>>,
     kernels: Vec<ClKernel>,
 }
 
@@ -123,13 +123,13 @@ impl OpenCl {
             info,
             context,
             queue,
-            buffers: Vec::new(),
+            buffers: Slots::new(),
             kernels: Vec::new(),
         })
     }
 
     fn buffer(&self, b: &Buffer) -> &ClBuffer<u8> {
-        self.buffers[b.id].as_ref().expect("a live buffer")
+        self.buffers.get(b)
     }
 }
 
@@ -147,27 +147,6 @@ impl Device for OpenCl {
         Ok(Program(self.kernels.len() - 1))
     }
 
-    fn upload(&mut self, bytes: &[u8]) -> Result<Buffer, GpuError> {
-        let len = bytes.len().max(1);
-        // SAFETY: no host pointer; the buffer is written below before any kernel reads it.
-        let mut buffer = unsafe {
-            ClBuffer::<u8>::create(&self.context, CL_MEM_READ_WRITE, len, ptr::null_mut())
-        }
-        .map_err(|e| GpuError::Memory(format!("a buffer of {len} bytes: {e}")))?;
-        let data = if bytes.is_empty() { &[0u8][..] } else { bytes };
-        // SAFETY: a blocking write of `data`, which the buffer holds.
-        unsafe {
-            self.queue
-                .enqueue_write_buffer(&mut buffer, CL_BLOCKING, 0, data, &[])
-                .map_err(failed("copying to the device"))?;
-        }
-        self.buffers.push(Some(buffer));
-        Ok(Buffer {
-            id: self.buffers.len() - 1,
-            bytes: len,
-        })
-    }
-
     fn alloc(&mut self, bytes: usize) -> Result<Buffer, GpuError> {
         let len = bytes.max(1);
         // SAFETY: no host pointer; the buffer is filled with zeros below, before any use.
@@ -182,16 +161,12 @@ impl Device for OpenCl {
                 .map_err(failed("filling a buffer"))?;
         }
         self.queue.finish().map_err(failed("filling a buffer"))?;
-        self.buffers.push(Some(buffer));
-        Ok(Buffer {
-            id: self.buffers.len() - 1,
-            bytes: len,
-        })
+        Ok(self.buffers.keep(buffer, len))
     }
 
     fn write(&mut self, buffer: &Buffer, bytes: &[u8]) -> Result<(), GpuError> {
         assert!(bytes.len() <= buffer.bytes, "a write past the buffer");
-        let b = self.buffers[buffer.id].as_mut().expect("a live buffer");
+        let b = self.buffers.get_mut(buffer);
         // SAFETY: a blocking write within the buffer.
         unsafe {
             self.queue
@@ -241,6 +216,6 @@ impl Device for OpenCl {
     }
 
     fn release(&mut self, buffer: Buffer) {
-        self.buffers[buffer.id] = None;
+        self.buffers.free(buffer);
     }
 }

@@ -48,10 +48,7 @@ KERNEL pairs(GLOBAL const u8 *codes, GLOBAL const u64 *seq_at, GLOBAL const u32 
     GLOBAL i8 *carry = carries + (first && last ? 0 : carry_at[slot]);
 #if PROBLEM == EDIT
     u64 pv[WORDS], mv[WORDS];
-    for (u32 w = 0; w < WORDS; w++) {
-        pv[w] = ALL_ONES;
-        mv[w] = 0;
-    }
+    fresh_column(pv, mv);
     u32 score = m;
     /* The last row's word in the stripe (past it when the row lies in a later stripe). */
     const u32 lw = last ? (m - 1) / 64 - w0 : WORDS;

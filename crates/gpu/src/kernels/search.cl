@@ -42,10 +42,7 @@ KERNEL search(GLOBAL const u8 *text, u32 len, u32 from, GLOBAL const u32 *patter
     GLOBAL i8 *carry =
         carries + (first && last ? 0 : ((u64)GROUP_ID * GROUP_SIZE + l) * carry_stride);
     u64 pv[WORDS], mv[WORDS];
-    for (u32 w = 0; w < WORDS; w++) {
-        pv[w] = ALL_ONES;
-        mv[w] = 0;
-    }
+    fresh_column(pv, mv);
     u32 score = m;
     const u32 lw = last ? (m - 1) / 64 - w0 : WORDS;
     const u32 lb = (m - 1) % 64;

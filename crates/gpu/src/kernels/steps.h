@@ -61,6 +61,15 @@ DEVICE int edit_column(LOCAL_ARG const u64 *eq, u64 *pv, u64 *mv, u32 words, int
     return h;
 }
 
+/* The column before any text: D[i] = i, every vertical delta +1. */
+DEVICE void fresh_column(u64 *pv, u64 *mv)
+{
+    for (u32 w = 0; w < WORDS; w++) {
+        pv[w] = ALL_ONES;
+        mv[w] = 0;
+    }
+}
+
 /* One column of the LCS over the stripe; returns the carry leaving its top word. */
 DEVICE u32 lcs_column(LOCAL_ARG const u64 *eq, u64 *v, u32 words, u32 carry)
 {
