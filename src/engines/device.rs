@@ -59,27 +59,19 @@ pub struct DeviceAsk {
     pub pinned: Option<usize>,
 }
 
-/// A rank's device, opened.
-pub struct Opened {
-    /// `None`: the CPU engines.
-    pub gpu: Option<Gpu>,
-    /// Rank 0's note on the choice (an OpenCL CPU device, ranks that fell back to the CPU).
-    pub note: Option<String>,
-}
-
-/// Opens the device `ask` names on every rank. Collective when the run asks for a device: the
-/// ranks agree on failures, and count those that took one.
+/// Opens the device `ask` names on every rank (`None`: the CPU engines), `fault` planted for
+/// the tests; with `notes`, rank 0 says where the kernels run when it is not a GPU (an OpenCL
+/// CPU device, ranks that fell back to the CPU engines). Collective when the run asks for a
+/// device: the ranks agree on failures, and count those that took one.
 pub fn open(
     world: &World,
     waiting: Waiting,
     ask: &DeviceAsk,
     fault: Option<Fault>,
-) -> Result<Opened, Error> {
+    notes: bool,
+) -> Result<Option<Gpu>, Error> {
     if ask.placement == Placement::Cpu {
-        return Ok(Opened {
-            gpu: None,
-            note: None,
-        });
+        return Ok(None);
     }
     let rank = world.rank() as usize;
     let local = match world.mpi() {
@@ -130,7 +122,10 @@ pub fn open(
         )),
         (false, None) => None,
     };
-    Ok(Opened { gpu, note })
+    if let (0, Some(note), true) = (rank, note, notes) {
+        eprintln!("mpi-lcs: note: {note}");
+    }
+    Ok(gpu)
 }
 
 /// A device that failed before the work: no device, a kernel that did not build (exit 2), or

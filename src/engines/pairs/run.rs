@@ -121,11 +121,8 @@ pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, E
     let (queries, targets) = share_inputs(world, waiting, loaded)?;
     let seconds_input = started.elapsed().as_secs_f64();
     let simd = agree(world, waiting, choose_simd(request.simd))?;
-    let opened = device::open(world, waiting, &request.device, request.fault)?;
-    if let (0, Some(note), true) = (rank, &opened.note, request.notes) {
-        eprintln!("mpi-lcs: note: {note}");
-    }
-    let mut gpu = opened.gpu;
+    let (ask, fault) = (&request.device, request.fault);
+    let mut gpu = device::open(world, waiting, ask, fault, request.notes)?;
 
     let ask = Ask {
         problem: request.problem,

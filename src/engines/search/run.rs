@@ -130,11 +130,8 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
     let loaded = (rank == 0).then(|| load(request));
     let (patterns, text, source) = share_inputs(world, waiting, loaded)?;
     let simd = agree(world, waiting, choose_simd(request.simd))?;
-    let opened = device::open(world, waiting, &request.device, request.fault)?;
-    if let (0, Some(note), true) = (rank, &opened.note, request.notes) {
-        eprintln!("mpi-lcs: note: {note}");
-    }
-    let mut gpu = opened.gpu;
+    let (ask, fault) = (&request.device, request.fault);
+    let mut gpu = device::open(world, waiting, ask, fault, request.notes)?;
     let file = match text.whole {
         true => share_text(world, waiting, source, &text, limit)?,
         false => agree(world, waiting, open_same(&request.text, &text, rank))?,
