@@ -11,12 +11,11 @@ use std::ops::Range;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::time::Instant;
 
-use lcs_core::search::chunks;
 use lcs_core::search::lanes::Hit;
 use lcs_gpu::search::Searcher;
 use lcs_gpu::{Gpu, GpuError};
 
-use super::scan::{locate, Found, History, Task, GPU_WINDOW};
+use super::scan::{begin, locate, Found, History, Task, GPU_WINDOW};
 use crate::input::text::{self, Run, Source, Start, TextFile};
 
 /// A window for the device: the record's history and new bytes together, the record offset
@@ -57,7 +56,7 @@ fn in_windows(
         .iter()
         .flat_map(|u| u.patterns.iter().map(|&p| (p, &task.patterns[p][..])))
         .collect();
-    let mut found = Found::default();
+    let (mut found, history, _) = begin(file, text, (range.clone(), start), task)?;
     let mut searcher = match Searcher::new(gpu, &mine, task.k) {
         Ok(searcher) => searcher,
         Err(e) => {
@@ -65,33 +64,11 @@ fn in_windows(
             return Ok(found);
         }
     };
-    let keep = mine
-        .iter()
-        .map(|(_, p)| p.len() + task.k.min(p.len()))
-        .max();
-    let mut history = History {
-        bytes: Vec::new(),
-        offset: 0,
-        keep: keep.unwrap_or(0),
+    // The record the range starts in (the first run of another says so).
+    let record = match text.format {
+        crate::input::Format::Plain => 0,
+        crate::input::Format::Fasta => start.record.unwrap_or(0),
     };
-    let plain = text.format == crate::input::Format::Plain;
-    let record = if plain { Some(0) } else { start.record };
-    if let (Some(record), false) = (record, plain) {
-        found.names.push((record, start.name.clone()));
-    }
-    if let (Some(_), false) = (record, start.in_header) {
-        let offset = match plain {
-            true => range.start - text.area.start,
-            false => start.offset,
-        };
-        let overlap = chunks::overlap(mine.iter().map(|(_, p)| p.len()), task.k);
-        let warm = chunks::warm_up(offset, overlap);
-        let before = text::read_before(file, text, range.start, warm)?;
-        history.reset(offset - warm);
-        history.push(&before);
-        found.warm_up = warm;
-        found.scanned = warm;
-    }
     let names = std::thread::scope(|scope| {
         let (to_device, windows) = sync_channel::<Window>(1);
         let (back, scanned) = sync_channel::<Scanned>(1);
@@ -108,7 +85,7 @@ fn in_windows(
             }
         });
         let mut gather = Gathering {
-            record: record.unwrap_or(0),
+            record,
             bytes: Vec::new(),
             history,
             to_device: Some(to_device),

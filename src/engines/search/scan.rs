@@ -208,40 +208,12 @@ pub fn search_range(
     start: &Start,
     task: &Task<'_>,
 ) -> io::Result<Found> {
-    let lengths = task
-        .units
-        .iter()
-        .flat_map(|u| u.patterns.iter().map(|&p| task.patterns[p].len()));
-    let overlap = chunks::overlap(lengths.clone(), task.k);
-    let keep = lengths.map(|m| m + task.k.min(m)).max().unwrap_or(0);
     let mut searcher = Searcher::new(task.units, task.patterns, task.k, task.simd);
-    let mut found = Found::default();
-    let mut history = History {
-        bytes: Vec::new(),
-        offset: 0,
-        keep,
-    };
-    let plain = text.format == crate::input::Format::Plain;
-    let record = if plain { Some(0) } else { start.record };
-    if let (Some(record), false) = (record, plain) {
-        found.names.push((record, start.name.clone()));
-    }
-    if let (Some(_), false) = (record, start.in_header) {
-        let offset = if plain {
-            range.start - text.area.start
-        } else {
-            start.offset
-        };
-        let warm = chunks::warm_up(offset, overlap);
-        let before = text::read_before(file, text, range.start, warm)?;
-        debug_assert_eq!(before.len() as u64, warm);
+    let (mut found, mut history, before) = begin(file, text, (range.clone(), start), task)?;
+    if let Some(before) = before {
         let mut none = Vec::new();
-        searcher.scan(&before, offset - warm, before.len(), &mut none);
+        searcher.scan(&before, history.offset, before.len(), &mut none);
         debug_assert!(none.is_empty(), "the warm-up reports nothing");
-        history.reset(offset - warm);
-        history.push(&before);
-        found.warm_up = warm;
-        found.scanned = warm;
     }
     let mut hits = Vec::new();
     let mut window = Vec::new();
@@ -281,6 +253,50 @@ pub fn search_range(
     let names = text::stream(file, text, range, start, &mut each)?;
     found.names.extend(names);
     Ok(found)
+}
+
+/// The start of a range's scan: what is found before any byte (the name of the record the
+/// range starts in), the history for the starts' windows, and the warm-up before the range
+/// (the bytes of its record before it, as many as the longest pattern needs, when the range
+/// does not start at a record's start), already in the history.
+pub(super) fn begin(
+    file: &Source,
+    text: &TextFile,
+    (range, start): (Range<u64>, &Start),
+    task: &Task<'_>,
+) -> io::Result<(Found, History, Option<Vec<u8>>)> {
+    let lengths = task
+        .units
+        .iter()
+        .flat_map(|u| u.patterns.iter().map(|&p| task.patterns[p].len()));
+    let overlap = chunks::overlap(lengths.clone(), task.k);
+    let keep = lengths.map(|m| m + task.k.min(m)).max().unwrap_or(0);
+    let mut found = Found::default();
+    let mut history = History {
+        bytes: Vec::new(),
+        offset: 0,
+        keep,
+    };
+    let plain = text.format == crate::input::Format::Plain;
+    let record = if plain { Some(0) } else { start.record };
+    if let (Some(record), false) = (record, plain) {
+        found.names.push((record, start.name.clone()));
+    }
+    let (Some(_), false) = (record, start.in_header) else {
+        return Ok((found, history, None));
+    };
+    let offset = match plain {
+        true => range.start - text.area.start,
+        false => start.offset,
+    };
+    let warm = chunks::warm_up(offset, overlap);
+    let before = text::read_before(file, text, range.start, warm)?;
+    debug_assert_eq!(before.len() as u64, warm);
+    history.reset(offset - warm);
+    history.push(&before);
+    found.warm_up = warm;
+    found.scanned = warm;
+    Ok((found, history, Some(before)))
 }
 
 /// The matches of `hits` (found in a run of `record`), with their starts from `window`, the
