@@ -34,7 +34,7 @@ pub struct Searcher {
     cap: usize,
     group: usize,
     /// Bytes of text a work-item ends its matches in.
-    pub chunk: usize,
+    chunk: usize,
     /// The longest warm-up a chunk scans before its own bytes.
     warm: usize,
     pattern_len: Buffer,
@@ -97,14 +97,9 @@ impl Searcher {
         })
     }
 
-    /// Bytes a window needs before the first end it reports: a chunk's warm-up.
-    pub fn warm_up(&self) -> usize {
-        self.warm
-    }
-
     /// Appends to `hits` every end in `window[from..]` within `k` edits of a pattern, its end
     /// counted (exclusive) from `base`, the record offset of `window[0]`. The window starts at
-    /// its record's start or holds [`Searcher::warm_up`] bytes before `from`.
+    /// its record's start or holds the longest `m + min(k, m)` bytes before `from`.
     pub fn scan(
         &mut self,
         gpu: &mut Gpu,
