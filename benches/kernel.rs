@@ -267,7 +267,7 @@ fn row_steps<R: Row<P>, const P: usize>(name: &str, words: usize, first: [u64; 2
 /// compilation the CPU has, and a long pattern.
 fn search() {
     use lcs_core::search::lanes::{scan, scan_halves, Compiled, Group, Lane, Simd};
-    use lcs_core::search::long::LongPattern;
+    use lcs_core::search::strips::Strips;
     const TEXT: usize = 1 << 20;
     let mut rng = Random::new(3);
     let text = rng.bytes(TEXT, b"ACGT");
@@ -313,16 +313,34 @@ fn search() {
     lanes::<u16, 16>(&mut rng, &text, 16);
     lanes::<u32, 8>(&mut rng, &text, 32);
     lanes::<u64, 4>(&mut rng, &text, 64);
-    for m in [100, 1000] {
+    // The text as the bit dimension, in calls of 64 KiB as a rank's scan makes them.
+    for (m, k) in [
+        (8, 1),
+        (16, 2),
+        (24, 2),
+        (32, 3),
+        (32, 8),
+        (64, 3),
+        (200, 10),
+        (1000, 30),
+    ] {
         let p = rng.bytes(m, b"ACGT");
-        for k in [3, 30] {
-            let mut long = LongPattern::new(0, &p, k);
+        for simd in Simd::available() {
+            let mut strips = Strips::new(0, &p, k);
             let mut hits = Vec::new();
             let ns = ns_per_cell(text.len(), || {
-                long.scan(&text, 0, 0, &mut hits);
+                strips.reset();
+                for (at, part) in text.chunks(1 << 16).enumerate() {
+                    strips.scan(simd, part, (at << 16) as u64, 0, &mut hits);
+                }
                 hits.clear();
             });
-            println!("search one pattern of {m}, k {k}: {ns:.3} ns/byte");
+            let rows = strips.rows as f64 / strips.strips as f64;
+            println!(
+                "search strips, one pattern of {m}, k {k}, {}: {ns:.3} ns/byte, {rows:.1} rows \
+                 per strip",
+                simd.name()
+            );
         }
     }
 }

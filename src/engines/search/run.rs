@@ -55,6 +55,7 @@ use crate::provenance::HostInfo;
 use lcs_core::search::chunks::{self, Grid, Unit};
 use lcs_core::search::lanes::{Simd, VECTOR_BYTES};
 use lcs_core::search::starts::MAX_WINDOW;
+use lcs_core::search::strips::Strips;
 use lcs_core::search::{Packed, MAX_PACKED_PATTERN, PACKED_BYTES};
 
 /// Longest pattern accepted: the starts' windows hold two bits per pattern byte and text byte
@@ -512,9 +513,9 @@ fn working_bytes(units: &[Unit], patterns: &[Vec<u8>], k: usize) -> u64 {
             .max()
             .unwrap_or(0);
         tables += match unit.class {
-            chunks::Class::Long => {
-                let words = longest.div_ceil(64) as u64;
-                (words * 8) * 258 + 1024
+            chunks::Class::Strip => {
+                let warm = chunks::overlap([longest], k) as usize;
+                Strips::held(longest, longest.min(256), warm)
             }
             _ => (VECTOR_BYTES * 263) as u64,
         };

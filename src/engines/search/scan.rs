@@ -16,8 +16,8 @@ use std::time::Instant;
 use crate::input::text::{self, Run, Source, Start, TextFile};
 use lcs_core::search::chunks::{self, Class, Unit};
 use lcs_core::search::lanes::{self, Compiled, Group, Hit, Lane, Simd};
-use lcs_core::search::long::LongPattern;
 use lcs_core::search::starts;
+use lcs_core::search::strips::Strips;
 pub use lcs_core::search::{Match, Packed, PACKED_BYTES};
 use lcs_gpu::GpuError;
 
@@ -28,7 +28,7 @@ pub struct Searcher {
     u16s: Vec<Group<u16, 16>>,
     u32s: Vec<Group<u32, 8>>,
     u64s: Vec<Group<u64, 4>>,
-    longs: Vec<LongPattern>,
+    strips: Vec<Strips>,
 }
 
 impl Searcher {
@@ -41,7 +41,7 @@ impl Searcher {
             u16s: Vec::new(),
             u32s: Vec::new(),
             u64s: Vec::new(),
-            longs: Vec::new(),
+            strips: Vec::new(),
         };
         for unit in units {
             let numbered: Vec<(usize, &[u8])> = unit
@@ -54,9 +54,7 @@ impl Searcher {
                 Class::U16 => s.u16s.push(Group::new(&numbered, k)),
                 Class::U32 => s.u32s.push(Group::new(&numbered, k)),
                 Class::U64 => s.u64s.push(Group::new(&numbered, k)),
-                Class::Long => s
-                    .longs
-                    .push(LongPattern::new(numbered[0].0, numbered[0].1, k)),
+                Class::Strip => s.strips.push(Strips::new(numbered[0].0, numbered[0].1, k)),
             }
         }
         s
@@ -68,14 +66,14 @@ impl Searcher {
         self.u16s.iter_mut().for_each(Group::reset);
         self.u32s.iter_mut().for_each(Group::reset);
         self.u64s.iter_mut().for_each(Group::reset);
-        self.longs.iter_mut().for_each(LongPattern::reset);
+        self.strips.iter_mut().for_each(Strips::reset);
     }
 
     /// Bytes the units hold.
     pub fn bytes(&self) -> u64 {
         let groups = self.u8s.len() + self.u16s.len() + self.u32s.len() + self.u64s.len();
         groups as u64 * (lanes::VECTOR_BYTES * 263) as u64
-            + self.longs.iter().map(LongPattern::bytes).sum::<u64>()
+            + self.strips.iter().map(Strips::bytes).sum::<u64>()
     }
 
     /// Scans `text` with every unit, as [`lanes::scan`] does.
@@ -85,8 +83,8 @@ impl Searcher {
         scan_groups(simd, &mut self.u16s, text, base, from, hits);
         scan_groups(simd, &mut self.u32s, text, base, from, hits);
         scan_groups(simd, &mut self.u64s, text, base, from, hits);
-        for long in &mut self.longs {
-            long.scan(text, base, from, hits);
+        for strips in &mut self.strips {
+            strips.scan(simd, text, base, from, hits);
         }
     }
 }

@@ -16,7 +16,8 @@ use std::ops::Range;
 
 use crate::split::Split;
 
-/// Lanes of a vector by the longest pattern they take.
+/// How a unit's patterns are scanned: side by side in the lanes of a vector, by the longest
+/// pattern the lanes take, or one pattern alone with the text in the lanes ([`Class::Strip`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Class {
     /// 32 lanes of 8 bits.
@@ -27,19 +28,20 @@ pub enum Class {
     U32,
     /// 4 lanes of 64 bits.
     U64,
-    /// One pattern of more than 64 bytes, in words.
-    Long,
+    /// One pattern of any length, the text as the bit dimension ([`super::strips`]).
+    Strip,
 }
 
 impl Class {
-    /// The class of a pattern of `m` bytes (`m >= 1`).
+    /// The lanes class of a pattern of `m` bytes (`m >= 1`): the narrowest that holds it, or
+    /// `Strip` past 64 bytes.
     pub fn of(m: usize) -> Class {
         match m {
             0..=8 => Class::U8,
             9..=16 => Class::U16,
             17..=32 => Class::U32,
             33..=64 => Class::U64,
-            _ => Class::Long,
+            _ => Class::Strip,
         }
     }
 
@@ -50,9 +52,22 @@ impl Class {
             Class::U16 => 16,
             Class::U32 => 8,
             Class::U64 => 4,
-            Class::Long => 1,
+            Class::Strip => 1,
         }
     }
+}
+
+/// The estimated cost of a vector of lanes per text byte, in picoseconds, whatever its lanes
+/// hold (`cargo bench --bench kernel -- search`, AVX2: about 3.8 ns per byte and vector).
+pub const LANES_COST: u64 = 3800;
+
+/// The estimated cost of one pattern of `m` bytes alone ([`Class::Strip`]) per text byte, in
+/// picoseconds, for up to `k` edits: about 0.3 ns plus 0.019 ns per row a strip computes,
+/// and on random DNA a strip stops some `7 + 2.3 k` rows down (the same benchmark; a larger
+/// alphabet stops it sooner).
+pub fn strip_cost(m: usize, k: usize) -> u64 {
+    let rows = m.min(7 + 23 * k.min(m) / 10) as u64;
+    300 + 19 * rows
 }
 
 /// A unit of work: patterns scanned together.
@@ -61,34 +76,41 @@ pub struct Unit {
     pub class: Class,
     /// The patterns' numbers, in the order of the lanes.
     pub patterns: Vec<usize>,
-    /// The estimated cost per text byte (a vector: 1).
+    /// The estimated cost per text byte, in picoseconds.
     pub weight: u64,
 }
 
 /// The units of patterns of `lengths` (pattern `p` has `lengths[p] >= 1` bytes) searched with
-/// up to `k` edits (see the module doc).
+/// up to `k` edits: the patterns sorted by length and packed into the narrowest lanes that hold
+/// them, and each vector whose patterns cost less alone ([`strip_cost`] against
+/// [`LANES_COST`]; a vector half empty, long patterns, few edits) split into one
+/// [`Class::Strip`] unit per pattern. Weights are the estimated picoseconds per text byte.
 pub fn units(lengths: &[usize], k: usize) -> Vec<Unit> {
     let mut order: Vec<usize> = (0..lengths.len()).collect();
     order.sort_by_key(|&p| (lengths[p], p));
-    let mut out: Vec<Unit> = Vec::new();
+    let mut packed: Vec<(Class, Vec<usize>)> = Vec::new();
     for p in order {
         let class = Class::of(lengths[p]);
-        match out.last_mut() {
-            Some(u) if u.class == class && u.patterns.len() < class.lanes() => u.patterns.push(p),
-            _ => {
-                let weight = match class {
-                    Class::Long => {
-                        let words = lengths[p].div_ceil(64) as u64;
-                        words.min(k as u64 / 64 + 2)
-                    }
-                    _ => 1,
-                };
-                out.push(Unit {
-                    class,
-                    patterns: vec![p],
-                    weight,
-                });
-            }
+        match packed.last_mut() {
+            Some((c, members)) if *c == class && members.len() < class.lanes() => members.push(p),
+            _ => packed.push((class, vec![p])),
+        }
+    }
+    let mut out = Vec::new();
+    for (class, members) in packed {
+        let alone: u64 = members.iter().map(|&p| strip_cost(lengths[p], k)).sum();
+        if class == Class::Strip || alone < LANES_COST {
+            out.extend(members.into_iter().map(|p| Unit {
+                class: Class::Strip,
+                patterns: vec![p],
+                weight: strip_cost(lengths[p], k),
+            }));
+        } else {
+            out.push(Unit {
+                class,
+                patterns: members,
+                weight: LANES_COST,
+            });
         }
     }
     out
@@ -206,29 +228,50 @@ mod tests {
     use crate::search::oracle;
 
     #[test]
-    fn units_pack_patterns_by_length_into_the_narrowest_lanes() {
+    fn units_pack_patterns_into_lanes_or_alone_by_their_cost() {
+        // Few patterns, or long ones: each alone.
         let lengths = [3, 40, 8, 9, 100, 32, 1000, 8];
         let got = units(&lengths, 3);
-        let classes: Vec<(Class, Vec<usize>, u64)> = got
-            .iter()
-            .map(|u| (u.class, u.patterns.clone(), u.weight))
-            .collect();
+        let classes: Vec<(Class, Vec<usize>)> =
+            got.iter().map(|u| (u.class, u.patterns.clone())).collect();
+        let alone = |p| (Class::Strip, vec![p]);
         assert_eq!(
             classes,
             vec![
-                (Class::U8, vec![0, 2, 7], 1),
-                (Class::U16, vec![3], 1),
-                (Class::U32, vec![5], 1),
-                (Class::U64, vec![1], 1),
-                (Class::Long, vec![4], 2),
-                (Class::Long, vec![6], 2),
+                alone(0),
+                alone(2),
+                alone(7),
+                alone(3),
+                alone(5),
+                alone(1),
+                alone(4),
+                alone(6)
             ]
         );
-        let many = units(&[20; 17], 0);
-        assert_eq!(many.len(), 3);
-        assert_eq!(many[2].patterns, vec![16]);
-        assert_eq!(units(&[1000], 200)[0].weight, 5);
-        assert_eq!(units(&[65], 1000)[0].weight, 2);
+        assert_eq!(got[0].weight, strip_cost(3, 3));
+        assert_eq!(strip_cost(32, 3), 300 + 19 * 13);
+        assert_eq!(strip_cost(4, 30), 300 + 19 * 4);
+        // Many short patterns fill vectors, which cost less than their patterns alone.
+        let many = units(&[12; 36], 2);
+        let shapes: Vec<(Class, usize, u64)> = many
+            .iter()
+            .map(|u| (u.class, u.patterns.len(), u.weight))
+            .collect();
+        let strip = (Class::Strip, 1, strip_cost(12, 2));
+        assert_eq!(
+            shapes,
+            vec![
+                (Class::U16, 16, LANES_COST),
+                (Class::U16, 16, LANES_COST),
+                strip,
+                strip,
+                strip,
+                strip,
+            ]
+        );
+        let mut all: Vec<usize> = many.iter().flat_map(|u| u.patterns.clone()).collect();
+        all.sort();
+        assert_eq!(all, (0..36).collect::<Vec<_>>());
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! row 0. Computed by Myers' bit-vector step (Myers 1999, doi:10.1145/316542.316550).
 //!
 //! - [`lanes`] — patterns of up to 64 bytes, many side by side in the lanes of one vector;
-//! - [`long`] — longer patterns in blocks of words, with Ukkonen's cut-off;
+//! - [`strips`] — one pattern of any length alone, the text as the bit dimension, many
+//!   stretches of the text side by side, with Ukkonen's cut-off turned sideways;
 //! - [`starts`] — where a match starts, from a window of columns recomputed for it;
 //! - [`chunks`] — how ranks share the work: units of patterns, the grid, the text's parts and the
 //!   warm-up that finds every match exactly once;
@@ -31,9 +32,9 @@
 
 pub mod chunks;
 pub mod lanes;
-pub mod long;
 pub mod oracle;
 pub mod starts;
+pub mod strips;
 
 /// A match: pattern (its number), record (counted from 0), start and end (exclusive) in the
 /// record, distance.
