@@ -254,6 +254,9 @@ pub struct SearchArgs {
     pub rank_memory: RankMemoryArgs,
     #[command(flatten)]
     pub device: DeviceArgs,
+    /// Print no notes (e.g. that `--device auto` found no GPU and runs the CPU engines).
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]

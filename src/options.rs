@@ -356,6 +356,8 @@ pub struct SearchOptions {
     pub memory_limit: Option<u64>,
     pub simd: Option<Simd>,
     pub device: DeviceAsk,
+    /// Print no notes (`--quiet`).
+    pub quiet: bool,
     pub switches: Switches,
     pub run: RunInfo,
 }
@@ -376,6 +378,7 @@ impl SearchOptions {
             memory_limit: args.rank_memory.memory_limit.or(env.memory_limit),
             simd: env.simd,
             device: args.device.ask(env.gpu),
+            quiet: args.quiet,
             switches: env.switches,
             run: env.run_info(mpi_library),
         }

@@ -457,6 +457,46 @@ fn ranks_that_fail_together_say_it_once_in_a_whole_line() {
     }
 }
 
+/// `search -q` was refused as an unknown flag, though `solve` and `pairs` take it. Now it
+/// silences the notes: `--device auto` where OpenCL lists no platform (and CUDA is not asked)
+/// runs the CPU engines with a note, which `-q` (or `--quiet`) leaves out; the TSV is the same,
+/// byte for byte, and one process without a launcher prints nothing at all on stderr.
+#[test]
+fn quiet_prints_no_notes() {
+    let dir = Dir::new();
+    let patterns = dir.file("p.txt", b"ACGTAC\nGGTTAA\n");
+    let text = dir.file("t.txt", b"TTACGTACGGTTAACCGTACGTTC\n");
+    let empty = dir.path("no-vendors");
+    std::fs::create_dir(&empty).unwrap();
+    let env = [("OCL_ICD_VENDORS", empty.to_str().unwrap())];
+    let command = |quiet: &[&str]| {
+        let mut a = args(&[&"search", &patterns, &text, &"-k", &"1"]);
+        a.extend(args(&[&"--device", &"auto", &"--gpu-backend", &"opencl"]));
+        a.extend(quiet.iter().map(Into::into));
+        a
+    };
+    let cpu = search(2, &patterns, &text, 1, &[]).ok();
+    assert!(cpu.stdout.lines().count() > 3, "{}", cpu.stdout);
+    let noted = util::mpirun_env(2, &command(&[]), &env).ok();
+    let notes = noted.our_messages();
+    assert_eq!(notes.len(), 1, "{}", noted.stderr);
+    assert!(
+        notes[0].contains("note: --device auto: 2 of 2 ranks found no GPU"),
+        "{notes:?}"
+    );
+    assert_eq!(noted.stdout, cpu.stdout);
+    for quiet in ["-q", "--quiet"] {
+        let run = util::mpirun_env(2, &command(&[quiet]), &env).ok();
+        assert!(run.our_messages().is_empty(), "{quiet}: {}", run.stderr);
+        assert_eq!(run.stdout, cpu.stdout, "{quiet}");
+        let mut alone = util::plain_command(&command(&[quiet]));
+        alone.env(env[0].0, env[0].1);
+        let run = util::run_with_timeout(alone).ok();
+        assert_eq!(run.stderr, "", "{quiet}");
+        assert_eq!(run.stdout, cpu.stdout, "{quiet}");
+    }
+}
+
 /// Search runs have result sets of their own: appended to one, they are refused by `table`
 /// (which compares solve runs), and a solve run will not append to it.
 #[test]

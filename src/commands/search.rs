@@ -29,7 +29,7 @@ pub fn run(world: &World, opts: &SearchOptions) -> Result<Option<SearchReport>, 
         simd: opts.simd,
         device: opts.device,
         fault: opts.switches.fault,
-        notes: true,
+        notes: !opts.quiet,
         waiting: opts.switches.waiting(),
         before_reading: &before_reading,
     };
