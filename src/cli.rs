@@ -234,6 +234,13 @@ pub struct SearchArgs {
     /// then matches (each is listed).
     #[arg(long)]
     pub allow_all: bool,
+    /// Search each pattern on both strands of a DNA text: as given (strand `+`) and as its
+    /// reverse complement (strand `-`: reversed, A, C, G, T and U read as T, G, C, A and A, the
+    /// IUPAC codes as their partners, in the same case; any other byte kept), both at offsets
+    /// of the text as it is. The TSV gains a `strand` column; a palindrome (its own reverse
+    /// complement) lists each match twice, once per strand.
+    #[arg(long, visible_alias = "rc")]
+    pub both_strands: bool,
     /// Write the matches (TSV) to this file, atomically, and the summary to standard output;
     /// without it, standard output carries the TSV alone.
     #[arg(long, value_name = "PATH")]

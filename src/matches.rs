@@ -1,6 +1,7 @@
 //! What a search found, as it leaves the program: the TSV of matches (a header line, then one line
 //! per match sorted by pattern, record and end: `pattern`, `record`, `start`, `end` exclusive,
-//! `distance`), and one report model ([`SearchReport`]) for the JSON report, the row of a result
+//! `distance`; on both strands a last column, `strand`, and each pattern's `+` lines before its
+//! `-` lines), and one report model ([`SearchReport`]) for the JSON report, the row of a result
 //! set of search runs ([`SearchRow`], in a file of its own: a search has none of the columns `table`
 //! and `plot` compare `solve` runs by) and the summary. Every column, and why search rows live
 //! apart: `docs/search.md#what-is-printed-and-written`.
@@ -14,6 +15,7 @@ use crate::comm::traffic::PerKind;
 use crate::engines::device::RankDevice;
 use crate::engines::search::record::RankSearch;
 use crate::engines::search::run::Searched;
+use crate::engines::search::strands;
 use crate::input::Format;
 use crate::provenance::Provenance;
 use crate::report::device::DeviceLine;
@@ -25,10 +27,16 @@ use lcs_core::search::Packed;
 
 /// The TSV's header line (without its newline).
 pub const TSV_HEADER: &str = "pattern\trecord\tstart\tend\tdistance";
+/// The column a search on both strands adds to [`TSV_HEADER`], last.
+pub const TSV_STRAND: &str = "strand";
 
 /// Writes the TSV of `searched`'s matches to `out` (see the module doc).
 pub fn write_tsv(out: &mut dyn Write, searched: &Searched) -> io::Result<()> {
-    writeln!(out, "{TSV_HEADER}")?;
+    let both = searched.strands == 2;
+    match both {
+        true => writeln!(out, "{TSV_HEADER}\t{TSV_STRAND}")?,
+        false => writeln!(out, "{TSV_HEADER}")?,
+    }
     let plain = searched.text.format == Format::Plain;
     let mut name: Vec<u8> = Vec::new();
     let mut named: Option<u64> = None;
@@ -41,9 +49,14 @@ pub fn write_tsv(out: &mut dyn Write, searched: &Searched) -> io::Result<()> {
             }
             named = Some(m.record);
         }
-        write!(out, "{}\t", m.pattern)?;
+        let (pattern, strand) = strands::of_searched(m.pattern, searched.strands);
+        write!(out, "{pattern}\t")?;
         out.write_all(if plain { b"-" } else { &name })?;
-        writeln!(out, "\t{}\t{}\t{}", m.start, m.end, m.distance)?;
+        write!(out, "\t{}\t{}\t{}", m.start, m.end, m.distance)?;
+        match both {
+            true => writeln!(out, "\t{strand}")?,
+            false => writeln!(out)?,
+        }
     }
     Ok(())
 }
@@ -124,13 +137,17 @@ pub struct SearchReport {
     pub text_bytes: u64,
     /// The text file's size.
     pub text_file_bytes: u64,
+    /// The patterns of the file (`pattern_lengths` and `matches_per_pattern` count them too).
     pub patterns: usize,
+    /// 1, or 2 when each pattern was searched as given and as its reverse complement
+    /// (`--both-strands`): `matches` then counts both strands' matches.
+    pub strands: usize,
     pub pattern_lengths: Lengths,
     pub max_edits: usize,
     pub ranks: usize,
     pub grid: Grid,
     pub matches: usize,
-    /// Matches of each pattern, by number.
+    /// Matches of each pattern, by number (on both strands, the two strands' together).
     pub matches_per_pattern: Vec<usize>,
     /// Messages sent, per kind, summed over the ranks: each rank's matches delivered to rank 0
     /// (`control`).
@@ -157,7 +174,7 @@ impl SearchReport {
         let lengths: Vec<usize> = searched.patterns.iter().map(Vec::len).collect();
         let mut per_pattern = vec![0usize; lengths.len()];
         for m in &searched.matches {
-            per_pattern[m.pattern()] += 1;
+            per_pattern[strands::of_searched(m.pattern(), searched.strands).0] += 1;
         }
         let grid = searched.grid;
         // The text's bytes: what the ranks of one pattern part scanned, less their warm-ups.
@@ -211,6 +228,7 @@ impl SearchReport {
             text_bytes,
             text_file_bytes: searched.text.size,
             patterns: lengths.len(),
+            strands: searched.strands,
             pattern_lengths: Lengths {
                 min: lengths.iter().copied().min().unwrap_or(0),
                 max: lengths.iter().copied().max().unwrap_or(0),
@@ -289,9 +307,13 @@ impl SearchReport {
     pub fn summary(&self) -> String {
         let mut s = String::new();
         let lengths = self.pattern_lengths.bytes();
+        let strands = match self.strands {
+            1 => "",
+            _ => ", both strands",
+        };
         let _ = writeln!(
             s,
-            "{} ({lengths}), at most {} in {} bytes of {} text: {}",
+            "{} ({lengths}){strands}, at most {} in {} bytes of {} text: {}",
             plural(self.patterns as u64, "pattern", "patterns"),
             plural(self.max_edits as u64, "edit", "edits"),
             thousands(self.text_bytes),

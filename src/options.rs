@@ -352,6 +352,8 @@ pub struct SearchOptions {
     pub max_input: u64,
     pub k: usize,
     pub allow_all: bool,
+    /// Search each pattern's reverse complement too (`--both-strands`).
+    pub both_strands: bool,
     pub outputs: ResultOutputs,
     pub memory_limit: Option<u64>,
     pub simd: Option<Simd>,
@@ -370,6 +372,7 @@ impl SearchOptions {
             max_input: args.max_input,
             k: args.max_edits,
             allow_all: args.allow_all,
+            both_strands: args.both_strands,
             outputs: ResultOutputs {
                 out: args.out,
                 json: args.report.json,

@@ -89,6 +89,13 @@ fn patterns(rng: &mut Rng) -> Vec<Vec<u8>> {
 /// mutated copies at random places.
 fn plain_text(rng: &mut Rng, patterns: &[Vec<u8>], len: usize) -> Vec<u8> {
     let mut text = rng.bytes(len);
+    plant(rng, &mut text, patterns);
+    text
+}
+
+/// Copies of the patterns planted in `text` as [`plain_text`] plants them.
+fn plant(rng: &mut Rng, text: &mut [u8], patterns: &[Vec<u8>]) {
+    let len = text.len();
     let mut cuts: Vec<usize> = (2..=4)
         .flat_map(|p| (1..p).map(move |k| k * len / p))
         .collect();
@@ -101,7 +108,6 @@ fn plain_text(rng: &mut Rng, patterns: &[Vec<u8>], len: usize) -> Vec<u8> {
             .min(len - copy.len());
         text[from..from + copy.len()].copy_from_slice(&copy);
     }
-    text
 }
 
 fn write_patterns(dir: &Dir, patterns: &[Vec<u8>]) -> PathBuf {
@@ -454,6 +460,218 @@ fn ranks_that_fail_together_say_it_once_in_a_whole_line() {
     for run in util::parallel(3, jobs) {
         assert_eq!(run.status.code(), Some(3), "{run:#?}");
         assert_eq!(run.our_messages(), [line(1)], "{}", run.stderr);
+    }
+}
+
+/// The reverse complement of a DNA pattern of A, C, G and T.
+fn reverse_complement(p: &[u8]) -> Vec<u8> {
+    let partner = |b: &u8| match b {
+        b'A' => b'T',
+        b'T' => b'A',
+        b'C' => b'G',
+        b'G' => b'C',
+        _ => panic!("not DNA: {b}"),
+    };
+    p.iter().rev().map(partner).collect()
+}
+
+/// The TSV of a search on both strands, from the TSVs of two plain searches: `forward` (of the
+/// patterns) and `reverse` (of their reverse complements, in the same order). Each pattern's
+/// lines of `forward`, strand `+`, then its lines of `reverse`, strand `-`.
+fn both_strands_tsv(forward: &str, reverse: &str) -> String {
+    let rows = |tsv: &str, strand: char| -> Vec<(usize, String)> {
+        assert!(
+            tsv.starts_with("pattern\trecord\tstart\tend\tdistance\n"),
+            "{tsv}"
+        );
+        let lines = tsv.lines().skip(1);
+        lines
+            .map(|l| {
+                (
+                    l.split('\t').next().unwrap().parse().unwrap(),
+                    format!("{l}\t{strand}\n"),
+                )
+            })
+            .collect()
+    };
+    let mut all = rows(forward, '+');
+    all.extend(rows(reverse, '-'));
+    // Stable: a pattern's + lines stay before its - lines, each in their order.
+    all.sort_by_key(|(pattern, _)| *pattern);
+    let mut out = String::from("pattern\trecord\tstart\tend\tdistance\tstrand\n");
+    out.extend(all.into_iter().map(|(_, line)| line));
+    out
+}
+
+/// `--both-strands` (and its alias `--rc`) on random DNA with copies of the patterns and of
+/// their reverse complements planted, exact and with edits, some across every cut of 2 and 3
+/// ranks, and on a FASTA text of four records: at P = 1, 2 and 3 the `+` lines are a plain
+/// search of the patterns and the `-` lines a plain search of a file of their reverse
+/// complements (the same numbers, starts, ends and distances: the reverse complement's
+/// matches lie on the text as it is), which the DP confirms. A palindrome lists its matches
+/// twice, once per strand. The report counts the file's patterns and says both strands; k at
+/// least as long as a pattern is refused as without the flag, and `--allow-all` lists every
+/// position on both strands.
+#[test]
+fn both_strands_search_the_patterns_and_their_reverse_complements() {
+    let mut rng = Rng(0x5eed_0006);
+    let dir = Dir::new();
+    let mut patterns = patterns(&mut rng);
+    // A palindrome: its own reverse complement.
+    patterns.push(b"ACGAATTCGT".to_vec());
+    assert_eq!(reverse_complement(b"ACGAATTCGT"), b"ACGAATTCGT");
+    let reversed: Vec<Vec<u8>> = patterns.iter().map(|p| reverse_complement(p)).collect();
+    let forward_file = write_patterns(&dir, &patterns);
+    let lines =
+        |ps: &[Vec<u8>]| -> Vec<u8> { ps.iter().flat_map(|p| [&p[..], b"\n"].concat()).collect() };
+    let reversed_file = dir.file("reversed.txt", &lines(&reversed));
+
+    let mut text = plain_text(&mut rng, &patterns, 3000);
+    plant(&mut rng, &mut text, &reversed);
+    let plain = dir.file("text.txt", &[&text[..], b"\n"].concat());
+    let mut fasta = Vec::new();
+    let mut records: Vec<(String, Vec<u8>)> = Vec::new();
+    for r in 0..4 {
+        let mut sequence = Vec::new();
+        while sequence.len() < 500 {
+            let gap = rng.below(40);
+            sequence.extend(rng.bytes(gap));
+            let which = rng.below(patterns.len());
+            let strand = if rng.below(2) == 0 {
+                &patterns[which]
+            } else {
+                &reversed[which]
+            };
+            let copy = rng.mutated(strand, 3);
+            sequence.extend(copy);
+        }
+        fasta.extend(format!(">chr{r} strand test\n").bytes());
+        for line in sequence.chunks(1 + rng.below(60)) {
+            fasta.extend_from_slice(line);
+            fasta.push(b'\n');
+        }
+        records.push((format!("chr{r}"), sequence));
+    }
+    let fasta_file = dir.file("text.fa", &fasta);
+    let fasta_records: Vec<(&str, &[u8])> =
+        records.iter().map(|(n, s)| (n.as_str(), &s[..])).collect();
+
+    let plain_records: Vec<(&str, &[u8])> = vec![("-", &text[..])];
+    let texts = [
+        (plain.as_path(), plain_records),
+        (fasta_file.as_path(), fasta_records),
+    ];
+    let cases: Vec<(usize, usize)> = vec![(0, 2), (0, 5), (1, 2)];
+    let (forward_path, reversed_path) = (forward_file.as_path(), reversed_file.as_path());
+    let mut jobs: Vec<util::Task<'_, Run>> = Vec::new();
+    for &(t, k) in &cases {
+        let text = texts[t].0;
+        for file in [forward_path, reversed_path] {
+            jobs.push(Box::new(move || search(1, file, text, k, &[])));
+        }
+        for p in 1..=3 {
+            let flag = if p == 2 { "--rc" } else { "--both-strands" };
+            jobs.push(Box::new(move || search(p, forward_path, text, k, &[flag])));
+        }
+    }
+    let mut runs = util::parallel(3, jobs).into_iter().map(Run::ok);
+    for &(t, k) in &cases {
+        let what = format!("text {t}, k {k}");
+        let (forward, reverse) = (runs.next().unwrap(), runs.next().unwrap());
+        let records = &texts[t].1;
+        assert_eq!(
+            forward.stdout,
+            expected_tsv(&patterns, records, k),
+            "{what}"
+        );
+        assert_eq!(
+            reverse.stdout,
+            expected_tsv(&reversed, records, k),
+            "{what}"
+        );
+        let want = both_strands_tsv(&forward.stdout, &reverse.stdout);
+        for strand in ['+', '-'] {
+            let lines = want.lines().filter(|l| l.ends_with(strand)).count();
+            assert!(
+                lines > 5,
+                "{what}: the planted copies match on {strand}:\n{want}"
+            );
+        }
+        let palindrome = |strand: &str| -> Vec<String> {
+            let number = format!("{}\t", patterns.len() - 1);
+            let lines = want
+                .lines()
+                .filter(|l| l.starts_with(&number) && l.ends_with(strand));
+            lines.map(|l| l[..l.len() - 1].to_owned()).collect()
+        };
+        assert!(
+            !palindrome("+").is_empty(),
+            "{what}: the palindrome matches"
+        );
+        assert_eq!(palindrome("+"), palindrome("-"), "{what}");
+        for p in 1..=3 {
+            assert_eq!(runs.next().unwrap().stdout, want, "{what}, {p} ranks");
+        }
+    }
+
+    // The report and the summary.
+    let (out, json) = (dir.path("both.tsv"), dir.path("both.json"));
+    let a = [
+        "--both-strands",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ];
+    let run = search(2, &forward_file, &plain, 2, &a).ok();
+    let report = util::json(&json);
+    let listed = std::fs::read_to_string(&out).unwrap().lines().count() - 1;
+    assert_eq!(report["patterns"], patterns.len(), "{report:#}");
+    assert_eq!(report["strands"], 2, "{report:#}");
+    assert_eq!(report["matches"], listed, "{report:#}");
+    let per_pattern: Vec<u64> = (report["matches_per_pattern"].as_array().unwrap().iter())
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    assert_eq!(per_pattern.len(), patterns.len());
+    assert_eq!(per_pattern.iter().sum::<u64>(), listed as u64);
+    let summary = format!(
+        "{} patterns (6 to 90 bytes), both strands, at most 2 edits",
+        patterns.len()
+    );
+    assert!(run.stdout.starts_with(&summary), "{}", run.stdout);
+    let one = dir.path("one.json");
+    search(
+        1,
+        &forward_file,
+        &plain,
+        2,
+        &["--json", one.to_str().unwrap()],
+    )
+    .ok();
+    assert_eq!(util::json(&one)["strands"], 1);
+
+    // k against each pattern's length, as without the flag; --allow-all on both strands.
+    let short = dir.file("short.txt", b"ACGTAC\nGGT\n");
+    std::fs::remove_file(&out).unwrap();
+    let refused = search(
+        2,
+        &short,
+        &plain,
+        3,
+        &["--both-strands", "--out", out.to_str().unwrap()],
+    );
+    assert_refused_writing_nothing(&refused, 2, "pattern 1 (3 bytes)", &[&out]);
+    let tiny = dir.file("tiny.txt", b"ACG\nT\n");
+    let small = dir.file("small.txt", &rng.bytes(80));
+    let rc_tiny = dir.file("rc-tiny.txt", b"CGT\nA\n");
+    let want = both_strands_tsv(
+        &search(1, &tiny, &small, 4, &["--allow-all"]).ok().stdout,
+        &search(1, &rc_tiny, &small, 4, &["--allow-all"]).ok().stdout,
+    );
+    assert_eq!(want.lines().count(), 1 + 2 * 2 * 80);
+    for p in [1, 3] {
+        let run = search(p, &tiny, &small, 4, &["--allow-all", "--both-strands"]).ok();
+        assert_eq!(run.stdout, want, "{p} ranks");
     }
 }
 

@@ -2,7 +2,8 @@
 //!
 //! 1. rank 0 runs the caller's checks (the output paths), reads and checks the patterns, checks the
 //!    text ([`text::open_text`]), and broadcasts an ok/error code, the text's layout and the
-//!    patterns; on error every rank returns it together, only rank 0's with the message;
+//!    patterns; on error every rank returns it together, only rank 0's with the message; for
+//!    both strands every rank then adds each pattern's reverse complement ([`strands::both`]);
 //! 2. every rank opens the text at the same path and checks that it sees rank 0's size; a text
 //!    with no size to read by ranges (standard input, a FIFO, `/proc`) rank 0 has read whole, and
 //!    broadcasts its bytes in pieces once every rank has room for them;
@@ -45,6 +46,7 @@ use crate::engines::device::{self, DeviceAsk, Placement, RankDevice};
 use crate::engines::search::on_device;
 use crate::engines::search::record::RankSearch;
 use crate::engines::search::scan::{self, Found, Task};
+use crate::engines::search::strands;
 use crate::engines::solve::{check_memory, memory_limit};
 use crate::error::Error;
 use crate::input::patterns::{self, Patterns};
@@ -62,6 +64,10 @@ use lcs_core::search::{Packed, MAX_PACKED_PATTERN, PACKED_BYTES};
 /// of up to `MAX_WINDOW + 2 m` text bytes, some 40 MB at this length.
 pub const MAX_PATTERN: usize = 8192;
 const _: () = assert!(MAX_PATTERN <= MAX_PACKED_PATTERN, "every match packs");
+
+/// The most patterns a search takes, on both strands counted twice: a match numbers its
+/// pattern in 32 bits ([`Packed`]).
+const MAX_SEARCHED: u64 = 1 << 32;
 
 /// Bytes of one piece of a rank's matches on its way to rank 0.
 const PIECE_BYTES: u64 = (PIECE_MATCHES * PACKED_BYTES) as u64;
@@ -84,6 +90,8 @@ pub struct Request<'a> {
     pub k: usize,
     /// Accept `k` at least as long as a pattern (every position then matches).
     pub allow_all: bool,
+    /// Search each pattern's reverse complement too ([`strands`]).
+    pub both_strands: bool,
     pub memory_limit: Option<u64>,
     /// The kernel's compilation, if the caller chooses it (else the best the CPU has).
     pub simd: Option<Simd>,
@@ -98,17 +106,31 @@ pub struct Request<'a> {
     pub before_reading: &'a dyn Fn() -> Result<(), Error>,
 }
 
+impl Request<'_> {
+    /// The strands searched: 1, or 2 with each pattern's reverse complement.
+    pub fn strands(&self) -> usize {
+        match self.both_strands {
+            true => 2,
+            false => 1,
+        }
+    }
+}
+
 /// Records' names by record.
 pub type Names = BTreeMap<u64, Vec<u8>>;
 
 /// What rank 0 holds once a search is over.
 pub struct Searched {
+    /// The patterns of the file, in its order.
     pub patterns: Vec<Vec<u8>>,
+    /// 1, or 2 when each pattern's reverse complement was searched too: the matches' pattern
+    /// numbers are then the searched ones ([`strands::of_searched`]).
+    pub strands: usize,
     pub patterns_format: Format,
     pub text: TextFile,
     pub k: usize,
     pub grid: Grid,
-    /// Every match, by pattern, record and end.
+    /// Every match, by (searched) pattern, record and end.
     pub matches: Vec<Packed>,
     /// The names of the records with matches (FASTA).
     pub names: Names,
@@ -129,7 +151,10 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
     let waiting = request.waiting;
     let limit = memory_limit(world, request.memory_limit);
     let loaded = (rank == 0).then(|| load(request));
-    let (patterns, text, source) = share_inputs(world, waiting, loaded)?;
+    let (mut patterns, text, source) = share_inputs(world, waiting, loaded)?;
+    if request.both_strands {
+        patterns.patterns = strands::both(std::mem::take(&mut patterns.patterns));
+    }
     let simd = agree(world, waiting, choose_simd(request.simd))?;
     let (ask, fault) = (&request.device, request.fault);
     let mut gpu = device::open(world, waiting, ask, fault, request.notes)?;
@@ -276,7 +301,12 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
     }
     matches.sort_unstable();
     Ok(Some(Searched {
-        patterns: patterns.patterns,
+        patterns: patterns
+            .patterns
+            .into_iter()
+            .step_by(request.strands())
+            .collect(),
+        strands: request.strands(),
         patterns_format: patterns.format,
         text,
         k,
@@ -300,14 +330,25 @@ fn load(request: &Request<'_>) -> Result<(Patterns, TextFile, Source), Error> {
         ));
     }
     let patterns = patterns::read_patterns(&request.patterns, request.max_input)?;
-    check_patterns(&patterns.patterns, request.k, request.allow_all)?;
+    check_patterns(
+        &patterns.patterns,
+        request.strands(),
+        request.k,
+        request.allow_all,
+    )?;
     let (text, source) = text::open_text(&request.text, request.max_input)?;
     Ok((patterns, text, source))
 }
 
-/// Refuses a pattern longer than [`MAX_PATTERN`], and `k` at least as long as a pattern
-/// unless every position may match.
-pub fn check_patterns(patterns: &[Vec<u8>], k: usize, allow_all: bool) -> Result<(), Error> {
+/// Refuses a pattern longer than [`MAX_PATTERN`], more patterns searched (on `strands` strands)
+/// than a match can number, and `k` at least as long as a pattern unless every position may
+/// match. A pattern's reverse complement has its length: the file's patterns answer for it.
+pub fn check_patterns(
+    patterns: &[Vec<u8>],
+    strands: usize,
+    k: usize,
+    allow_all: bool,
+) -> Result<(), Error> {
     if let Some((number, p)) = patterns
         .iter()
         .enumerate()
@@ -318,6 +359,7 @@ pub fn check_patterns(patterns: &[Vec<u8>], k: usize, allow_all: bool) -> Result
             p.len()
         )));
     }
+    check_count(patterns.len() as u64, strands)?;
     let shortest = patterns.iter().enumerate().min_by_key(|(_, p)| p.len());
     match shortest {
         Some((number, p)) if k >= p.len() && !allow_all => Err(Error::Usage(format!(
@@ -327,6 +369,22 @@ pub fn check_patterns(patterns: &[Vec<u8>], k: usize, allow_all: bool) -> Result
             p.len()
         ))),
         _ => Ok(()),
+    }
+}
+
+/// Refuses more patterns searched (`count` on `strands` strands) than a match can number.
+fn check_count(count: u64, strands: usize) -> Result<(), Error> {
+    match count.saturating_mul(strands as u64) > MAX_SEARCHED {
+        true => Err(Error::Usage(format!(
+            "{} patterns: a search takes at most {}{}",
+            thousands(count),
+            thousands(MAX_SEARCHED),
+            match strands {
+                1 => "",
+                _ => ", each counted twice on both strands",
+            }
+        ))),
+        false => Ok(()),
     }
 }
 
@@ -666,13 +724,22 @@ mod tests {
     #[test]
     fn k_and_lengths_are_checked() {
         let p = |lens: &[usize]| -> Vec<Vec<u8>> { lens.iter().map(|&l| vec![b'A'; l]).collect() };
-        assert!(check_patterns(&p(&[4, 3]), 2, false).is_ok());
-        let err = check_patterns(&p(&[4, 3]), 3, false).unwrap_err();
+        assert!(check_patterns(&p(&[4, 3]), 1, 2, false).is_ok());
+        assert!(check_patterns(&p(&[4, 3]), 2, 2, false).is_ok());
+        let err = check_patterns(&p(&[4, 3]), 2, 3, false).unwrap_err();
         assert_eq!(err.exit_code(), EXIT_USAGE);
         assert!(err.to_string().contains("pattern 1 (3 bytes)"), "{err}");
         assert!(err.to_string().contains("--allow-all"), "{err}");
-        assert!(check_patterns(&p(&[4, 3]), 30, true).is_ok());
-        let err = check_patterns(&p(&[MAX_PATTERN + 1]), 3, true).unwrap_err();
+        assert!(check_patterns(&p(&[4, 3]), 2, 30, true).is_ok());
+        let err = check_patterns(&p(&[MAX_PATTERN + 1]), 2, 3, true).unwrap_err();
         assert!(err.to_string().contains("limited to 8192"), "{err}");
+        assert!(check_count(1 << 32, 1).is_ok());
+        assert!(check_count(1 << 31, 2).is_ok());
+        let err = check_count((1 << 31) + 1, 2).unwrap_err();
+        assert_eq!(err.exit_code(), EXIT_USAGE);
+        let want =
+            "2,147,483,649 patterns: a search takes at most 4,294,967,296, each counted twice";
+        assert!(err.to_string().contains(want), "{err}");
+        assert!(check_count((1 << 32) + 1, 1).is_err());
     }
 }
