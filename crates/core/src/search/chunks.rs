@@ -58,13 +58,14 @@ impl Class {
 }
 
 /// The estimated cost of a vector of lanes per text byte, in picoseconds, whatever its lanes
-/// hold (`cargo bench --bench kernel -- search`, AVX2: about 3.8 ns per byte and vector).
+/// hold (from `cargo bench --bench kernel -- search` with AVX2; the figures are in
+/// `docs/performance.md`).
 pub const LANES_COST: u64 = 3800;
 
 /// The estimated cost of one pattern of `m` bytes alone ([`Class::Strip`]) per text byte, in
-/// picoseconds, for up to `k` edits: about 0.3 ns plus 0.019 ns per row a strip computes,
-/// and on random DNA a strip stops some `7 + 2.3 k` rows down (the same benchmark; a larger
-/// alphabet stops it sooner).
+/// picoseconds, for up to `k` edits: a fixed part per strip and a part per row it computes
+/// (the same benchmark); on random DNA a strip stops some `7 + 2.3 k` rows down, and a
+/// larger alphabet stops it sooner.
 pub fn strip_cost(m: usize, k: usize) -> u64 {
     let rows = m.min(7 + 23 * k.min(m) / 10) as u64;
     300 + 19 * rows

@@ -1,7 +1,7 @@
 //! The search kernel for one pattern of any length: the text as the bit dimension (as sassy does,
 //! Beeloo and Groot Koerkamp 2025, github.com/RagnarGrootKoerkamp/sassy). The text goes in strips
 //! of 64 columns, one word per strip, and [`LANES`] strips of different stretches of the text side
-//! by side in the lanes of a vector; each strip is computed a pattern row at a time, from row 1
+//! by side in the 64-bit lanes of two vectors stepped together; each strip is computed a pattern row at a time, from row 1
 //! down, by Myers' step (Myers 1999, doi:10.1145/316542.316550) turned sideways: the word holds a
 //! row's horizontal deltas, and the vertical delta at the strip's left edge comes in at bit 0 and
 //! leaves at bit 63 for the next strip, one per row (edlib's `calculateBlock` with the roles of
@@ -23,7 +23,9 @@
 //! from call to call.
 //!
 //! Cost per strip: the match masks of the pattern's distinct bytes (one compare of 64 bytes
-//! each, for the bytes the rows computed need), then about twenty vector operations per row.
+//! each), then about thirty vector operations per row and vector, and the cut-off's checks
+//! (every lane's lowest prefix sum). The arguments and the figures:
+//! `docs/algorithms.md#one-pattern-alone-the-text-as-the-bit-dimension`.
 
 use super::lanes::{Hit, Simd, Vector};
 
