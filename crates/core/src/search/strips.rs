@@ -295,16 +295,23 @@ impl Compare for Avx2Compare {
     }
 }
 
-/// For each byte with the low nibble of the `+1` deltas and the high nibble of the `-1`
-/// deltas: the lowest prefix sum of its four deltas (the empty prefix included) and their sum.
-const NIBBLES: [(i8, i8); 256] = {
+/// A table of the lowest prefix sum (the empty prefix included) and the sum of the deltas a
+/// byte holds, for each byte: four deltas, the low nibble's bits `+1` and the high nibble's
+/// `-1` (`pairs`), or eight, a set bit `-1` and a clear one `+1`.
+const fn prefix_table(pairs: bool) -> [(i8, i8); 256] {
     let mut table = [(0i8, 0i8); 256];
     let mut i = 0;
     while i < 256 {
         let (mut low, mut sum) = (0i8, 0i8);
         let mut b = 0;
-        while b < 4 {
-            sum += ((i >> b) & 1) as i8 - ((i >> (4 + b)) & 1) as i8;
+        while b < if pairs { 4 } else { 8 } {
+            sum += if pairs {
+                ((i >> b) & 1) as i8 - ((i >> (4 + b)) & 1) as i8
+            } else if (i >> b) & 1 == 1 {
+                -1
+            } else {
+                1
+            };
             if sum < low {
                 low = sum;
             }
@@ -314,7 +321,26 @@ const NIBBLES: [(i8, i8); 256] = {
         i += 1;
     }
     table
-};
+}
+
+/// [`prefix_table`] of pairs of nibbles.
+const NIBBLES: [(i8, i8); 256] = prefix_table(true);
+
+/// [`prefix_table`] of bytes of eight deltas.
+const BYTES: [(i8, i8); 256] = prefix_table(false);
+
+/// The lowest prefix sum of the deltas of `bytes` (indices into `table`), in order, the empty
+/// prefix included.
+#[inline(always)]
+fn fold(table: &[(i8, i8); 256], bytes: impl Iterator<Item = u64>) -> i64 {
+    let (mut low, mut sum) = (0i64, 0i64);
+    for byte in bytes {
+        let (l, s) = table[byte as usize & 255];
+        low = low.min(sum + i64::from(l));
+        sum += i64::from(s);
+    }
+    low
+}
 
 /// The lowest prefix sum of a strip's deltas (`+1` where `p`, `-1` where `m`), the empty
 /// prefix included: by nibbles ([`Nibbles`]), or by bytes of the deltas gathered together
@@ -332,27 +358,6 @@ impl Lowest for Nibbles {
     }
 }
 
-/// For each byte of eight deltas (a set bit `-1`, a clear one `+1`): the lowest prefix sum,
-/// the empty prefix included, and the sum.
-const BYTES: [(i8, i8); 256] = {
-    let mut table = [(0i8, 0i8); 256];
-    let mut i = 0;
-    while i < 256 {
-        let (mut low, mut sum) = (0i8, 0i8);
-        let mut b = 0;
-        while b < 8 {
-            sum += if (i >> b) & 1 == 1 { -1 } else { 1 };
-            if sum < low {
-                low = sum;
-            }
-            b += 1;
-        }
-        table[i] = (low, sum);
-        i += 1;
-    }
-    table
-};
-
 #[cfg(target_arch = "x86_64")]
 struct Gathered;
 
@@ -364,13 +369,7 @@ impl Lowest for Gathered {
         // is known to have it. The deltas that are not 0, in order, `-1` as a set bit; past
         // them, clear bits (+1) lower nothing.
         let gathered = unsafe { std::arch::x86_64::_pext_u64(m, p | m) };
-        let (mut low, mut sum) = (0i64, 0i64);
-        for b in 0..8 {
-            let (l, s) = BYTES[((gathered >> (8 * b)) & 255) as usize];
-            low = low.min(sum + i64::from(l));
-            sum += i64::from(s);
-        }
-        low
+        fold(&BYTES, (0..8).map(|b| gathered >> (8 * b)))
     }
 }
 
@@ -396,14 +395,8 @@ pub fn fast_pext() -> bool {
 /// [`Nibbles`]' sum.
 #[inline(always)]
 fn lowest(p: u64, m: u64) -> i64 {
-    let (mut low, mut sum) = (0i64, 0i64);
-    for n in 0..16 {
-        let i = ((p >> (4 * n)) & 15) | (((m >> (4 * n)) & 15) << 4);
-        let (l, s) = NIBBLES[i as usize];
-        low = low.min(sum + i64::from(l));
-        sum += i64::from(s);
-    }
-    low
+    let pairs = (0..16).map(|n| ((p >> (4 * n)) & 15) | (((m >> (4 * n)) & 15) << 4));
+    fold(&NIBBLES, pairs)
 }
 
 impl Run<'_, '_> {
