@@ -14,103 +14,12 @@ use std::ops::Range;
 use std::time::Instant;
 
 use crate::input::text::{self, Run, Source, Start, TextFile};
-use lcs_core::search::chunks::{self, Class, Unit};
-use lcs_core::search::lanes::{self, Compiled, Group, Hit, Lane, Simd};
+use lcs_core::search::chunks::{self, Unit};
+use lcs_core::search::lanes::{Hit, Simd};
+pub use lcs_core::search::searcher::Searcher;
 use lcs_core::search::starts;
-use lcs_core::search::strips::Strips;
 pub use lcs_core::search::{Match, Packed, PACKED_BYTES};
 use lcs_gpu::GpuError;
-
-/// A rank's units, ready to scan.
-pub struct Searcher {
-    simd: Simd,
-    u8s: Vec<Group<u8, 32>>,
-    u16s: Vec<Group<u16, 16>>,
-    u32s: Vec<Group<u32, 8>>,
-    u64s: Vec<Group<u64, 4>>,
-    strips: Vec<Strips>,
-}
-
-impl Searcher {
-    /// The searcher of `units` of `patterns` (numbered as `units` say), within `k` edits,
-    /// with the `simd` compilation.
-    pub fn new(units: &[Unit], patterns: &[Vec<u8>], k: usize, simd: Simd) -> Searcher {
-        let mut s = Searcher {
-            simd,
-            u8s: Vec::new(),
-            u16s: Vec::new(),
-            u32s: Vec::new(),
-            u64s: Vec::new(),
-            strips: Vec::new(),
-        };
-        for unit in units {
-            let numbered: Vec<(usize, &[u8])> = unit
-                .patterns
-                .iter()
-                .map(|&p| (p, &patterns[p][..]))
-                .collect();
-            match unit.class {
-                Class::U8 => s.u8s.push(Group::new(&numbered, k)),
-                Class::U16 => s.u16s.push(Group::new(&numbered, k)),
-                Class::U32 => s.u32s.push(Group::new(&numbered, k)),
-                Class::U64 => s.u64s.push(Group::new(&numbered, k)),
-                Class::Strip => s.strips.push(Strips::new(numbered[0].0, numbered[0].1, k)),
-            }
-        }
-        s
-    }
-
-    /// Back to a column with no text before it.
-    pub fn reset(&mut self) {
-        self.u8s.iter_mut().for_each(Group::reset);
-        self.u16s.iter_mut().for_each(Group::reset);
-        self.u32s.iter_mut().for_each(Group::reset);
-        self.u64s.iter_mut().for_each(Group::reset);
-        self.strips.iter_mut().for_each(Strips::reset);
-    }
-
-    /// Bytes the units hold.
-    pub fn bytes(&self) -> u64 {
-        let groups = self.u8s.len() + self.u16s.len() + self.u32s.len() + self.u64s.len();
-        groups as u64 * (lanes::VECTOR_BYTES * 263) as u64
-            + self.strips.iter().map(Strips::bytes).sum::<u64>()
-    }
-
-    /// Scans `text` with every unit, as [`lanes::scan`] does.
-    pub fn scan(&mut self, text: &[u8], base: u64, from: usize, hits: &mut Vec<Hit>) {
-        let simd = self.simd;
-        scan_groups(simd, &mut self.u8s, text, base, from, hits);
-        scan_groups(simd, &mut self.u16s, text, base, from, hits);
-        scan_groups(simd, &mut self.u32s, text, base, from, hits);
-        scan_groups(simd, &mut self.u64s, text, base, from, hits);
-        for strips in &mut self.strips {
-            strips.scan(simd, text, base, from, hits);
-        }
-    }
-}
-
-/// Groups of one width over `text`, [`lanes::INTERLEAVE`] at a time. A group left alone goes
-/// as two halves of the text stepped together ([`lanes::scan_halves`]) on AVX2 and plain
-/// arrays, where that hides the step's latency; AVX-512 steps it whole, which is faster there
-/// (`cargo bench --bench kernel -- search`; the figures are in `docs/performance.md`).
-fn scan_groups<T: Lane + Compiled<T, L>, const L: usize>(
-    simd: Simd,
-    groups: &mut [Group<T, L>],
-    text: &[u8],
-    base: u64,
-    from: usize,
-    hits: &mut Vec<Hit>,
-) {
-    const _: () = assert!(lanes::INTERLEAVE == 2);
-    for pair in groups.chunks_mut(2) {
-        match pair {
-            [a, b] => lanes::scan(simd, [a, b], text, base, from, hits),
-            [a] if simd == Simd::Avx512 => lanes::scan(simd, [a], text, base, from, hits),
-            [a] => lanes::scan_halves(simd, a, text, base, from, hits),
-            _ => unreachable!("chunks of one or two"),
-        }
-    }
-}
 
 /// What one rank's scan found and did.
 #[derive(Debug, Default)]

@@ -8,6 +8,7 @@
 //! - [`strips`] — one pattern of any length alone, the text as the bit dimension, many
 //!   stretches of the text side by side, with Ukkonen's cut-off turned sideways;
 //! - [`starts`] — where a match starts, from a window of columns recomputed for it;
+//! - [`searcher`] — units ready to scan, and the search of a text held in memory;
 //! - [`chunks`] — how ranks share the work: units of patterns, the grid, the text's parts and the
 //!   warm-up that finds every match exactly once;
 //! - [`oracle`] — the plain O(mn) DP every kernel is checked against.
@@ -33,6 +34,7 @@
 pub mod chunks;
 pub mod lanes;
 pub mod oracle;
+pub mod searcher;
 pub mod starts;
 pub mod strips;
 

@@ -1,0 +1,232 @@
+//! A set of units of patterns ready to scan a text ([`Searcher`]), and the search of a text
+//! held in memory ([`find`]): the units run over one part of it from its warm-up, and every
+//! match located. The MPI engine streams a file through a `Searcher`; the Python package and
+//! the tests call [`find`] on bytes they hold, one part per thread.
+//!
+//! Cost: each unit's kernel over the part and its warm-up (`m + k - 1` bytes of the longest
+//! pattern before it); the starts' windows, `m + k` bytes before each slice of hits.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::chunks::{self, Class, Unit};
+use super::lanes::{self, Compiled, Group, Hit, Lane, Simd};
+use super::starts;
+use super::strips::Strips;
+use super::Match;
+
+/// A rank's units, ready to scan.
+pub struct Searcher {
+    simd: Simd,
+    u8s: Vec<Group<u8, 32>>,
+    u16s: Vec<Group<u16, 16>>,
+    u32s: Vec<Group<u32, 8>>,
+    u64s: Vec<Group<u64, 4>>,
+    strips: Vec<Strips>,
+}
+
+impl Searcher {
+    /// The searcher of `units` of `patterns` (numbered as `units` say), within `k` edits,
+    /// with the `simd` compilation.
+    pub fn new(units: &[Unit], patterns: &[Vec<u8>], k: usize, simd: Simd) -> Searcher {
+        let mut s = Searcher {
+            simd,
+            u8s: Vec::new(),
+            u16s: Vec::new(),
+            u32s: Vec::new(),
+            u64s: Vec::new(),
+            strips: Vec::new(),
+        };
+        for unit in units {
+            let numbered: Vec<(usize, &[u8])> = unit
+                .patterns
+                .iter()
+                .map(|&p| (p, &patterns[p][..]))
+                .collect();
+            match unit.class {
+                Class::U8 => s.u8s.push(Group::new(&numbered, k)),
+                Class::U16 => s.u16s.push(Group::new(&numbered, k)),
+                Class::U32 => s.u32s.push(Group::new(&numbered, k)),
+                Class::U64 => s.u64s.push(Group::new(&numbered, k)),
+                Class::Strip => s.strips.push(Strips::new(numbered[0].0, numbered[0].1, k)),
+            }
+        }
+        s
+    }
+
+    /// Back to a column with no text before it.
+    pub fn reset(&mut self) {
+        self.u8s.iter_mut().for_each(Group::reset);
+        self.u16s.iter_mut().for_each(Group::reset);
+        self.u32s.iter_mut().for_each(Group::reset);
+        self.u64s.iter_mut().for_each(Group::reset);
+        self.strips.iter_mut().for_each(Strips::reset);
+    }
+
+    /// Bytes the units hold.
+    pub fn bytes(&self) -> u64 {
+        let groups = self.u8s.len() + self.u16s.len() + self.u32s.len() + self.u64s.len();
+        groups as u64 * (lanes::VECTOR_BYTES * 263) as u64
+            + self.strips.iter().map(Strips::bytes).sum::<u64>()
+    }
+
+    /// Scans `text` with every unit, as [`lanes::scan`] does.
+    pub fn scan(&mut self, text: &[u8], base: u64, from: usize, hits: &mut Vec<Hit>) {
+        let simd = self.simd;
+        scan_groups(simd, &mut self.u8s, text, base, from, hits);
+        scan_groups(simd, &mut self.u16s, text, base, from, hits);
+        scan_groups(simd, &mut self.u32s, text, base, from, hits);
+        scan_groups(simd, &mut self.u64s, text, base, from, hits);
+        for strips in &mut self.strips {
+            strips.scan(simd, text, base, from, hits);
+        }
+    }
+}
+
+/// Groups of one width over `text`, [`lanes::INTERLEAVE`] at a time. A group left alone goes
+/// as two halves of the text stepped together ([`lanes::scan_halves`]) on AVX2 and plain
+/// arrays, where that hides the step's latency; AVX-512 steps it whole, which is faster there
+/// (`cargo bench --bench kernel -- search`; the figures are in `docs/performance.md`).
+fn scan_groups<T: Lane + Compiled<T, L>, const L: usize>(
+    simd: Simd,
+    groups: &mut [Group<T, L>],
+    text: &[u8],
+    base: u64,
+    from: usize,
+    hits: &mut Vec<Hit>,
+) {
+    const _: () = assert!(lanes::INTERLEAVE == 2);
+    for pair in groups.chunks_mut(2) {
+        match pair {
+            [a, b] => lanes::scan(simd, [a, b], text, base, from, hits),
+            [a] if simd == Simd::Avx512 => lanes::scan(simd, [a], text, base, from, hits),
+            [a] => lanes::scan_halves(simd, a, text, base, from, hits),
+            _ => unreachable!("chunks of one or two"),
+        }
+    }
+}
+
+/// Text bytes [`find`] scans at a time: the hits of a slice wait for their starts together.
+const SLICE: usize = 1 << 16;
+
+/// Every match of `patterns` within `k` edits whose end lies in `part` of `text` (one record),
+/// in the order found: slice by slice, within a slice by pattern and end. The part is scanned
+/// from its warm-up, so the parts of a split of the text together find every match once
+/// ([`chunks::text_range`]). Stops early, with what it found so far, once `cancel` is set.
+pub fn find(
+    patterns: &[Vec<u8>],
+    k: usize,
+    text: &[u8],
+    part: Range<usize>,
+    simd: Simd,
+    cancel: &AtomicBool,
+) -> Vec<Match> {
+    let lengths: Vec<usize> = patterns.iter().map(Vec::len).collect();
+    let units = chunks::units(&lengths, k);
+    let mut searcher = Searcher::new(&units, patterns, k, simd);
+    let warm = chunks::warm_up(
+        part.start as u64,
+        chunks::overlap(lengths.iter().copied(), k),
+    );
+    let keep = lengths.iter().map(|&m| m + k.min(m)).max().unwrap_or(0);
+    let mut hits = Vec::new();
+    let before = &text[part.start - warm as usize..part.start];
+    searcher.scan(before, 0, before.len(), &mut hits);
+    debug_assert!(hits.is_empty(), "the warm-up reports nothing");
+    let mut found = Vec::new();
+    let mut at = part.start;
+    while at < part.end && !cancel.load(Ordering::Relaxed) {
+        let end = (at + SLICE).min(part.end);
+        hits.clear();
+        searcher.scan(&text[at..end], at as u64, 0, &mut hits);
+        if !hits.is_empty() {
+            let from = at.saturating_sub(keep);
+            locate(
+                patterns,
+                k,
+                &mut hits,
+                (&text[from..end], from as u64),
+                &mut found,
+            );
+        }
+        at = end;
+    }
+    found
+}
+
+/// The matches of `hits`, with their starts from `window` (the text from offset `from` on).
+fn locate(
+    patterns: &[Vec<u8>],
+    k: usize,
+    hits: &mut [Hit],
+    (window, from): (&[u8], u64),
+    out: &mut Vec<Match>,
+) {
+    hits.sort_unstable();
+    for run in hits.chunk_by(|a, b| a.pattern == b.pattern) {
+        let starts = starts::locate(&patterns[run[0].pattern], k, window, from, run);
+        out.extend(run.iter().zip(starts).map(|(h, start)| Match {
+            pattern: h.pattern,
+            record: 0,
+            start,
+            end: h.end,
+            distance: h.distance,
+        }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::Random;
+    use crate::search::oracle;
+    use crate::split::Split;
+
+    /// Patterns of every class, planted with an edit, over a text cut into 1 to 5 parts: the
+    /// parts' matches together are the plain DP's, none lost or doubled at the cuts.
+    #[test]
+    fn the_parts_of_a_text_in_memory_find_what_the_plain_dp_finds() {
+        let mut rng = Random::new(41);
+        let never = AtomicBool::new(false);
+        for _ in 0..40 {
+            let patterns: Vec<Vec<u8>> = (0..1 + rng.below(6))
+                .map(|_| {
+                    let m =
+                        [1 + rng.below(8), 1 + rng.below(60), 65 + rng.below(150)][rng.below(3)];
+                    rng.bytes(m, b"ACGT")
+                })
+                .collect();
+            let k = rng.below(6);
+            let len = rng.below(5000);
+            let mut text = rng.bytes(len, b"ACGT");
+            for p in &patterns {
+                let mut copy = p.clone();
+                let at = rng.below(copy.len());
+                copy[at] = b'T';
+                let at = rng.below(text.len() + 1);
+                text.splice(at..at, copy);
+            }
+            let mut want = Vec::new();
+            for (pattern, p) in patterns.iter().enumerate() {
+                for (start, end, distance) in oracle::matches(p, &text, k) {
+                    let (start, end, record) = (start as u64, end as u64, 0);
+                    want.push(Match {
+                        pattern,
+                        record,
+                        start,
+                        end,
+                        distance,
+                    });
+                }
+            }
+            want.sort();
+            let parts = 1 + rng.below(5);
+            let split = Split::new(text.len(), parts);
+            let mut got: Vec<Match> = (0..parts)
+                .flat_map(|i| find(&patterns, k, &text, split.range(i), Simd::detect(), &never))
+                .collect();
+            got.sort();
+            assert_eq!(got, want, "k {k}, {parts} parts");
+        }
+    }
+}
