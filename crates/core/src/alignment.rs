@@ -61,7 +61,7 @@ impl Op {
     }
 
     /// Query and target bytes the operation takes.
-    fn takes(self) -> (usize, usize) {
+    pub fn takes(self) -> (usize, usize) {
         match self {
             Op::Match | Op::Mismatch => (1, 1),
             Op::Insertion => (1, 0),

@@ -40,6 +40,17 @@ pub fn reaches_end(reach: &Reach, first: i64, out: &[i32]) -> bool {
 /// diagonals `Reach` gives for `bound` (at least the final cost), until the last cell is
 /// reached, keeping every checkpoint.
 pub fn fill(problem: Problem, compare: Compare, seqs: &Seqs, bound: usize) -> Filled {
+    fill_until(problem, compare, seqs, bound, None).expect("no cut-off")
+}
+
+/// [`fill`] that gives up after step `cut_off` (`None` when the end was not reached by then).
+pub fn fill_until(
+    problem: Problem,
+    compare: Compare,
+    seqs: &Seqs,
+    bound: usize,
+    cut_off: Option<usize>,
+) -> Option<Filled> {
     let reach = Reach::new(problem, seqs.x().len(), seqs.y().len(), bound);
     let mut kept = Kept::new(reach, EVERY);
     let (mut prev_first, mut prev) = seed(problem);
@@ -47,7 +58,8 @@ pub fn fill(problem: Problem, compare: Compare, seqs: &Seqs, bound: usize) -> Fi
     prev.reserve(widest + 2 * PAD);
     let mut out: Vec<i32> = Vec::with_capacity(widest + 2 * PAD);
     let mut work = Work::default();
-    for t in 0..=reach.bound {
+    let last = cut_off.map_or(reach.bound, |c| c.min(reach.bound));
+    for t in 0..=last {
         let (first, _) = reach.range(t).expect("the bound holds the final cost");
         let count = reach.count(t);
         out.clear();
@@ -62,16 +74,21 @@ pub fn fill(problem: Problem, compare: Compare, seqs: &Seqs, bound: usize) -> Fi
             kept.keep(t, first, values);
         }
         if reaches_end(&reach, first, values) {
-            return Filled {
+            return Some(Filled {
                 kept,
                 cost: t,
                 work,
-            };
+            });
         }
         std::mem::swap(&mut prev, &mut out);
         prev_first = first;
     }
-    unreachable!("a fill bounded by {} did not reach the end", reach.bound)
+    assert!(
+        last < reach.bound,
+        "a fill bounded by {} did not reach the end",
+        reach.bound
+    );
+    None
 }
 
 /// Bytes [`align`] holds at most for an `m x n` pair (`m <= n`) whose fill is kept within
@@ -110,9 +127,20 @@ pub fn align(problem: Problem, x: &[u8], y: &[u8]) -> Aligned {
 
 /// [`align`] with the compare kernel `compare`.
 pub fn align_with(problem: Problem, compare: Compare, x: &[u8], y: &[u8]) -> Aligned {
+    align_until(problem, compare, (x, y), None).expect("no cut-off")
+}
+
+/// [`align_with`] that gives up (`None`) when the cost is above `cut_off`: the fill stops
+/// after that step, and there is no walk.
+pub fn align_until(
+    problem: Problem,
+    compare: Compare,
+    (x, y): (&[u8], &[u8]),
+    cut_off: Option<usize>,
+) -> Option<Aligned> {
     let seqs = Seqs::new(x, y);
     let bound = bound::upper_bound(problem, (x, y));
-    let filled = fill(problem, compare, &seqs, bound);
+    let filled = fill_until(problem, compare, &seqs, bound, cut_off)?;
     let mut path = Path::new();
     let at = At {
         i: x.len(),
@@ -128,14 +156,14 @@ pub fn align_with(problem: Problem, compare: Compare, x: &[u8], y: &[u8]) -> Ali
     };
     let stop = walk.walk(&mut recall, at, |_, _| true, &mut path, None);
     debug_assert_eq!(stop, walk::Stop::Done);
-    Aligned {
+    Some(Aligned {
         path,
         cost: filled.cost,
         bound,
         work: filled.work,
         recomputed: recall.work,
         bytes: filled.kept.bytes(),
-    }
+    })
 }
 
 #[cfg(test)]
@@ -170,6 +198,12 @@ mod tests {
                     String::from_utf8_lossy(y)
                 );
                 assert_eq!(got.cost, cost);
+                // A cut-off at the cost is reached; one below it gives up.
+                let at = align_until(problem, compare, (x, y), Some(cost)).map(|a| a.path);
+                assert_eq!(at.as_ref(), Some(&want));
+                if cost > 0 {
+                    assert!(align_until(problem, compare, (x, y), Some(cost - 1)).is_none());
+                }
                 // Unbounded, the same cost in more work.
                 let full = fill(problem, compare, &Seqs::new(x, y), usize::MAX);
                 assert_eq!(full.cost, cost);
