@@ -17,6 +17,8 @@
 //! - [`alignment`] — a path as a CIGAR, a PAF line and the three-line view;
 //! - [`search`] — the search's kernels, how ranks share it, where a match starts, its oracle;
 //! - [`split`] — the balanced contiguous split of the engines;
+//! - [`traffic`], [`holding`] — the boundary messages a plan predicts, and the working memory
+//!   a rank will hold, part by part;
 //! - [`random`], [`exhaustive`] — seeded random sequences, and the tests' exhaustive cases.
 //!
 //! ```
@@ -36,6 +38,7 @@ pub mod alignment;
 pub mod bitpar;
 pub mod diagonal_band;
 pub mod exhaustive;
+pub mod holding;
 pub mod pairs;
 pub mod problem;
 pub mod random;
@@ -43,4 +46,5 @@ pub mod recurrence;
 pub mod reference;
 pub mod search;
 pub mod split;
+pub mod traffic;
 pub mod wave;
