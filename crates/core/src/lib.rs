@@ -13,6 +13,8 @@
 //! - [`recurrence`] — each problem's cell recurrence, as the diagonal engine's stores compute it;
 //! - [`bitpar`] — the bit-parallel row steps (LCS and edit distance) and their kernels;
 //! - [`diagonal_band`] — Ukkonen's diagonal band with doubling;
+//! - [`bands`] — the bands engine's fill by columns, its stores and checkpoints, the walk, and
+//!   its run in one process;
 //! - [`reference`](mod@reference) — the sequential oracle: either problem's path, bit-parallel;
 //! - [`alignment`] — a path as a CIGAR, a PAF line and the three-line view;
 //! - [`search`] — the search's kernels, how ranks share it, where a match starts, its oracle;
@@ -35,6 +37,7 @@
 //! ```
 
 pub mod alignment;
+pub mod bands;
 pub mod bitpar;
 pub mod diagonal_band;
 pub mod exhaustive;
