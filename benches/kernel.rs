@@ -9,12 +9,12 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use lcs_core::bands::plan::BandPlan;
+use lcs_core::bands::store::{BandStore, Checkpoint, Exit};
 use lcs_core::bitpar::{Carries4, Kernel, Masks, Planes, Row, SeamWords, FUSED_ROWS, WORD_BITS};
 use lcs_core::problem::{Path, Problem};
 use lcs_core::random::Random;
 use lcs_core::recurrence::{Edit, Lcs, Recurrence, Value};
-use mpi_lcs::engines::bands::plan::BandPlan;
-use mpi_lcs::engines::bands::store::{BandStore, Checkpoint, Exit};
 use mpi_lcs::engines::diagonal::store::dense::{segment_bits, segment_values};
 
 /// Median nanoseconds per cell of `work`, which handles `cells` cells per call.
@@ -85,7 +85,7 @@ fn band(problem: Problem, (m, n): (usize, usize)) {
     let x = rng.bytes(m, b"ACGT");
     let y = rng.bytes(n, b"ACGT");
     let plan = BandPlan::new(m, n, 1, 4096).with_problem(problem);
-    let edge = mpi_lcs::engines::bands::kernel::left_edge(problem);
+    let edge = lcs_core::bands::kernel::left_edge(problem);
     let words = (m * plan.total_words()) as f64;
     let k = m.isqrt();
     let f = plan.seam_words(k);

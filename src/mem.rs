@@ -10,6 +10,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::cgroup::{self, Level};
+/// A byte count for people, in the units [`parse_size`] reads: `512.0 MiB`.
+pub use lcs_core::holding::human;
 
 /// Peak resident set size of this process in bytes: `VmHWM` of `/proc/self/status`, the high
 /// water mark of this program's own memory, else `getrusage`'s `ru_maxrss`. Not `ru_maxrss`
@@ -169,22 +171,6 @@ fn size_text(bytes: u64) -> String {
         .find(|&(_, shift)| bytes >= 1 << shift && bytes.is_multiple_of(1 << shift))
         .unwrap_or(("B", 0));
     format!("{}{unit}", bytes >> shift)
-}
-
-/// A byte count for people, in the units [`parse_size`] reads: `512.0 MiB`.
-pub fn human(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = bytes as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
 }
 
 /// `1234567` as `1,234,567`.

@@ -6,9 +6,9 @@ use lcs_core::problem::Problem;
 
 use crate::comm::fault::Fault;
 use crate::comm::waiting::Waiting;
-use crate::engines::bands::checkpoint::CheckpointChoice;
 use crate::engines::diagonal::store::StoreKind;
 use crate::progress::Show;
+use lcs_core::bands::CheckpointChoice;
 
 /// Which engine a run uses, with its settings: only valid combinations can be made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,10 +13,14 @@
 //! - [`recurrence`] — each problem's cell recurrence, as the diagonal engine's stores compute it;
 //! - [`bitpar`] — the bit-parallel row steps (LCS and edit distance) and their kernels;
 //! - [`diagonal_band`] — Ukkonen's diagonal band with doubling;
+//! - [`bands`] — the bands engine's fill by columns, its stores and checkpoints, the walk, and
+//!   its run in one process;
 //! - [`reference`](mod@reference) — the sequential oracle: either problem's path, bit-parallel;
 //! - [`alignment`] — a path as a CIGAR, a PAF line and the three-line view;
 //! - [`search`] — the search's kernels, how ranks share it, where a match starts, its oracle;
 //! - [`split`] — the balanced contiguous split of the engines;
+//! - [`traffic`], [`holding`] — the boundary messages a plan predicts, and the working memory
+//!   a rank will hold, part by part;
 //! - [`random`], [`exhaustive`] — seeded random sequences, and the tests' exhaustive cases.
 //!
 //! ```
@@ -33,9 +37,11 @@
 //! ```
 
 pub mod alignment;
+pub mod bands;
 pub mod bitpar;
 pub mod diagonal_band;
 pub mod exhaustive;
+pub mod holding;
 pub mod pairs;
 pub mod problem;
 pub mod random;
@@ -43,4 +49,5 @@ pub mod recurrence;
 pub mod reference;
 pub mod search;
 pub mod split;
+pub mod traffic;
 pub mod wave;

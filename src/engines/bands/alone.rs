@@ -14,14 +14,14 @@ use std::time::Instant;
 
 use mpi::collective::SystemOperation;
 
-use super::checkpoint::Checkpoint;
-use super::local;
-use super::plan::BandPlan;
-use super::store::BandStore;
 use crate::comm::fault::{Fault, Phase};
 use crate::comm::world::World;
 use crate::engines::config::Switches;
 use crate::engines::record::FillTimes;
+use lcs_core::bands::checkpoint::Checkpoint;
+use lcs_core::bands::local;
+use lcs_core::bands::plan::BandPlan;
+use lcs_core::bands::store::BandStore;
 use lcs_core::diagonal_band::{Band, BandChoice, AUTO_START};
 
 /// The two fills, rank 0's and rank 1's, and this rank's, kept for the walk.

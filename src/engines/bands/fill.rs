@@ -18,10 +18,6 @@ use std::time::{Instant, SystemTime};
 use crate::comm::world::World;
 use mpi::traits::*;
 
-use super::carry;
-use super::kernel::left_edge;
-use super::plan::BandPlan;
-use super::store::BandStore;
 use crate::comm::fault::{Fault, Phase};
 use crate::comm::protocol::{post_send, tag, Kind};
 use crate::comm::trace::{CellValue, Recording, Span, SpanKind};
@@ -29,6 +25,10 @@ use crate::comm::traffic::Traffic;
 use crate::engines::config::Switches;
 use crate::engines::record::FillTimes;
 use crate::progress::Progress;
+use lcs_core::bands::carry;
+use lcs_core::bands::kernel::left_edge;
+use lcs_core::bands::plan::BandPlan;
+use lcs_core::bands::store::BandStore;
 
 /// Runs this rank's share of one fill on its bands `stores` (left to right); returns where its
 /// time went. Ranks that own no words only take part in the traceback.
@@ -253,7 +253,7 @@ fn record_batch(
     outgoing: &mut [u64],
     recording: &mut Recording,
 ) {
-    let plan = store.plan;
+    let plan = *store.plan();
     debug_assert!(
         plan.band().is_whole(),
         "a recorded run fills the whole matrix"
@@ -268,7 +268,7 @@ fn record_batch(
         let carry_in = incoming.map_or(edge, |w| carry::get_payload(w, words, planes, t));
         let out = store.row(i, carry_in);
         carry::set_payload(outgoing, words, planes, t, out);
-        let bit = |plane: usize, k: usize| (store.state[plane][k / 64] >> (k % 64)) & 1;
+        let bit = |plane: usize, k: usize| (store.state()[plane][k / 64] >> (k % 64)) & 1;
         for (k, j) in cols.clone().enumerate() {
             let step = if planes == 1 {
                 1 - bit(0, k) as i64

@@ -1,33 +1,27 @@
-//! The bands engine: the bit-parallel steps of [`lcs_core::bitpar`] split by columns into bands of
-//! whole 64-bit words, one per rank, rows pipelined in batches of `B`: after each batch a rank
-//! sends the band on its right one message of carries (one bit per row for the LCS, two for the
-//! edit distance). On similar sequences a fill computes only a diagonal band
-//! ([`lcs_core::diagonal_band`]), band after band until one proves itself, the two narrowest
-//! side by side, each on one rank alone ([`alone`]). The walk is the reference's, so the answer
-//! is the same byte for byte.
+//! The bands engine over MPI: the bands of [`lcs_core::bands`] (the bit-parallel steps split by
+//! columns into bands of whole 64-bit words) one per rank, rows pipelined in batches of `B`:
+//! after each batch a rank sends the band on its right one message of carries (one bit per row
+//! for the LCS, two for the edit distance). On similar sequences a fill computes only a diagonal
+//! band ([`lcs_core::diagonal_band`]), band after band until one proves itself, the two
+//! narrowest side by side, each on one rank alone ([`alone`]). The walk is the reference's, so
+//! the answer is the same byte for byte.
 //!
-//! [`plan`] says who owns which words and predicts the messages; [`kernel`] is each problem's row
-//! step, [`advance`] a band's way through a batch, [`carry`] the packed carries; [`store`] holds a
-//! rank's band and what the traceback keeps (every bit, or checkpoints every `K` rows; on a
-//! diagonal band only the rows' windows, [`kept`]), which [`checkpoint`] chooses and counts;
-//! [`fill`] is the MPI pipeline, [`walker`] the walk inside a band, [`local`] the whole engine in
-//! one process.
+//! What runs in one process lives in `lcs-core` and is re-exported here under its old paths:
+//! [`plan`] says who owns which words and predicts the messages; [`kernel`], [`advance`] and
+//! [`carry`] step a band through a batch; [`store`] holds a rank's band and what the traceback
+//! keeps ([`kept`]), which [`checkpoint`] chooses and counts; [`local`] is the whole engine in
+//! one process. Here: [`fill`] is the MPI pipeline, [`walker`] the walk from rank to rank, and
+//! `run` a rank's fills and walk.
 //!
 //! Cost per rank with `w` band words: `m * w` word steps, `ceil(m / B)` messages each way
 //! (`(p - 1) * ceil(m / B)` in all for the whole matrix), the traceback `O(m + n)` steps and at
 //! most `p - 1` hops. `docs/algorithms.md#the-bands-engine`.
 
-pub mod advance;
 pub mod alone;
-pub mod carry;
-pub mod checkpoint;
 pub mod fill;
-pub mod kept;
-pub mod kernel;
-pub mod local;
-pub mod plan;
-pub mod store;
 pub mod walker;
+
+pub use lcs_core::bands::{advance, carry, checkpoint, kept, kernel, local, plan, store};
 
 use std::time::Instant;
 

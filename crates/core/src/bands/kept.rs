@@ -9,7 +9,7 @@
 
 use super::kernel::Planes;
 use super::plan::BandPlan;
-use lcs_core::bitpar::WORD_BYTES;
+use crate::bitpar::WORD_BYTES;
 
 /// `planes` planes of `len` zeroed words (the others empty).
 pub(super) fn planes_of(planes: usize, len: usize) -> Planes {
@@ -101,7 +101,7 @@ impl Kept {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lcs_core::diagonal_band::Band;
+    use crate::diagonal_band::Band;
 
     #[test]
     fn rows_hold_their_windows_one_after_the_other() {

@@ -4,7 +4,7 @@
 //! (`Every(K)`) the state every `K` rows, each row's carry in, and the carry into every `f`-th
 //! word of the band (its seams, [`BandPlan::seam_words`]); the walk then recomputes a block of `K`
 //! rows locally, over the words from the seam at or before the one it needs, into one reused
-//! buffer ([`RecomputeStats`] counts it). [`BandStore::walk`] ([`super::walker`]) follows the
+//! buffer ([`RecomputeStats`] counts it). [`BandStore::walk`] ([`super::walk`]) follows the
 //! reference's rule until the walk leaves the matrix ([`Exit::Done`]) or the band, only ever to
 //! the left ([`Exit::Hop`]). What it allocates is counted, exactly, by
 //! [`super::checkpoint::holding`]; the recompute is never more than one more fill.
@@ -23,8 +23,8 @@ pub use super::checkpoint::{
 use super::kept::{planes_of, Kept};
 use super::kernel::{self, Planes};
 use super::plan::{window_in, BandPlan};
-use lcs_core::bitpar::{Masks, WORD_BITS};
-use lcs_core::problem::Move;
+use crate::bitpar::{Masks, WORD_BITS};
+use crate::problem::Move;
 
 /// Where a band's part of the walk ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,6 +194,16 @@ impl<'a> BandStore<'a> {
 
     pub fn rank(&self) -> usize {
         self.rank
+    }
+
+    /// The plan the band is part of.
+    pub fn plan(&self) -> &BandPlan {
+        &self.plan
+    }
+
+    /// The state of the latest row computed: `width` words per plane (`V`; or `Pv`, `Mv`).
+    pub fn state(&self) -> &Planes {
+        &self.state
     }
 
     /// Columns this band owns.
@@ -404,7 +414,7 @@ impl<'a> BandStore<'a> {
                     + count(scratch)
             }
         };
-        (words + count(&self.state)) as u64 * lcs_core::bitpar::WORD_BYTES + self.masks.bytes()
+        (words + count(&self.state)) as u64 * crate::bitpar::WORD_BYTES + self.masks.bytes()
     }
 }
 
@@ -413,8 +423,8 @@ mod tests {
     use super::super::checkpoint::band_holding;
     use super::super::checkpoint::tests::seq;
     use super::*;
-    use lcs_core::bitpar::distinct_bytes;
-    use lcs_core::problem::{Path, Problem};
+    use crate::bitpar::distinct_bytes;
+    use crate::problem::{Path, Problem};
 
     #[test]
     fn estimate_matches_allocation() {
@@ -454,7 +464,7 @@ mod tests {
     fn a_ranks_estimate_adds_up_its_lapping_bands() {
         let (m, n) = (300, 4000);
         let (x, y) = (seq(m, b"acgt", 3), seq(n, b"acgt", 4));
-        let band = lcs_core::diagonal_band::Band::new(m, n, Some(50));
+        let band = crate::diagonal_band::Band::new(m, n, Some(50));
         for (ranks, laps) in [(2, 3), (3, 2), (1, 1)] {
             let plan = BandPlan::new(m, n, ranks, 16)
                 .with_problem(Problem::Edit)
@@ -486,14 +496,14 @@ mod tests {
             let plan = BandPlan::new(1000, 64 * 64, 1, 64).with_problem(problem);
             let fill = 1000 * 64;
             let (whole, path) = walk_recomputing(&plan.with_seam_words(64), &x, &y, 23);
-            assert_eq!(path, lcs_core::reference::align(problem, &x, &y));
+            assert_eq!(path, crate::reference::align(problem, &x, &y));
             assert!(whole.blocks >= 1 && whole.blocks <= 1000usize.div_ceil(23) as u64);
             assert_eq!(whole.windows, whole.blocks, "{whole:?}");
             assert!(whole.words <= fill, "{whole:?}");
             assert!(whole.words * 4 > fill, "{whole:?}: about half a fill");
             // Seams every 4 words: about 2 words a row, plus the walk's drift within a block.
             let (windowed, path) = walk_recomputing(&plan.with_seam_words(4), &x, &y, 23);
-            assert_eq!(path, lcs_core::reference::align(problem, &x, &y));
+            assert_eq!(path, crate::reference::align(problem, &x, &y));
             assert_eq!(windowed.blocks, whole.blocks);
             assert!(windowed.windows >= windowed.blocks);
             assert!(windowed.words * 10 < fill, "{windowed:?}");
@@ -504,7 +514,7 @@ mod tests {
     /// last cell; checks that the block buffer is reused.
     fn walk_recomputing(plan: &BandPlan, x: &[u8], y: &[u8], k: usize) -> (RecomputeStats, Path) {
         let mut store = BandStore::new(plan, 0, x, y, Checkpoint::Every(k));
-        let edge = crate::engines::bands::kernel::left_edge(plan.problem());
+        let edge = crate::bands::kernel::left_edge(plan.problem());
         for i in 0..plan.rows() {
             store.row(i, edge);
         }
@@ -531,7 +541,7 @@ mod tests {
         let x = seq(150, b"ab", 1);
         let y = seq(300, b"ab", 2);
         for problem in [Problem::Lcs, Problem::Edit] {
-            let edge = crate::engines::bands::kernel::left_edge(problem);
+            let edge = crate::bands::kernel::left_edge(problem);
             let planes = problem.planes();
             for ranks in [1, 3] {
                 let plan = BandPlan::new(150, 300, ranks, 10).with_problem(problem);

@@ -8,9 +8,9 @@
 use super::checkpoint::Checkpoint;
 use super::plan::BandPlan;
 use super::store::{BandStore, Exit, RecomputeStats};
-use crate::comm::traffic::Predicted;
-use lcs_core::diagonal_band::{self, BandChoice, BandSearch};
-use lcs_core::problem::{Path, Problem};
+use crate::diagonal_band::{self, BandChoice, BandSearch};
+use crate::problem::{Path, Problem};
+use crate::traffic::Predicted;
 
 /// What an in-process run produced and counted.
 #[derive(Debug, Clone, Default)]
@@ -44,7 +44,7 @@ pub fn run_in_process(
     run_plan(&plan, x, y, mode)
 }
 
-/// The band search of `choice` ([`lcs_core::diagonal_band::search`]) on `plan` (its problem,
+/// The band search of `choice` ([`crate::diagonal_band::search`]) on `plan` (its problem,
 /// ranks, batches and seams; its band is ignored): one [`run_plan`] per band, the last
 /// one's path, the messages and bytes of every fill added up.
 pub fn run_search(
@@ -106,7 +106,7 @@ pub fn run_plan(plan: &BandPlan, x: &[u8], y: &[u8], mode: Checkpoint) -> InProc
 /// The answer of a fill of `rows` rows whose bands' shares of the last row add up to `shares`:
 /// `M'` for the LCS, `D'` for the edit distance (`D(m-1, -1) = m` plus the last row's
 /// horizontal deltas).
-pub(super) fn answer(problem: Problem, rows: usize, shares: i64) -> usize {
+pub fn answer(problem: Problem, rows: usize, shares: i64) -> usize {
     let base = match problem {
         Problem::Lcs => 0,
         Problem::Edit => rows as i64,
@@ -163,17 +163,17 @@ pub fn fill_alone<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::bands::carry;
-    use crate::engines::bands::estimate_bytes;
-    use crate::generate::Random;
-    use lcs_core::diagonal_band::{self, BandChoice, BandSearch};
-    use lcs_core::problem::Problem;
+    use crate::bands::carry;
+    use crate::bands::estimate_bytes;
+    use crate::diagonal_band::{self, BandChoice, BandSearch};
+    use crate::problem::Problem;
+    use crate::random::Random;
 
     const RANKS: [usize; 5] = [1, 2, 3, 5, 8];
     const BATCHES: [usize; 4] = [1, 63, 64, 200];
     /// Words between seams: every word a seam, an odd spacing, and the least the plan takes
     /// (wider than every band in these tests).
-    const SEAMS: [usize; 3] = [1, 3, crate::engines::bands::plan::SEAM_WORDS];
+    const SEAMS: [usize; 3] = [1, 3, crate::bands::plan::SEAM_WORDS];
 
     fn modes(m: usize) -> [Checkpoint; 5] {
         [
@@ -195,7 +195,7 @@ mod tests {
     }
 
     fn check_problem(problem: Problem, x: &[u8], y: &[u8]) {
-        let want = lcs_core::reference::align(problem, x, y);
+        let want = crate::reference::align(problem, x, y);
         let answer = match problem {
             Problem::Lcs => want.matched(x).len(),
             Problem::Edit => want.edits(),
@@ -341,7 +341,7 @@ mod tests {
             let x = rng.bytes(m, alphabet);
             let y = rng.bytes(n, alphabet);
             for problem in [Problem::Lcs, Problem::Edit] {
-                let want = lcs_core::reference::align(problem, &x, &y);
+                let want = crate::reference::align(problem, &x, &y);
                 for ranks in [1, 2, 4] {
                     for f in [1, 2, 5, 7, 64] {
                         for k in [1, 4, 13, m, m + 5] {
@@ -371,7 +371,7 @@ mod tests {
                 .with_problem(problem)
                 .with_seam_words(1);
             let got = run_plan(&plan, &x, &y, Checkpoint::Every(45));
-            assert_eq!(got.path, lcs_core::reference::align(problem, &x, &y));
+            assert_eq!(got.path, crate::reference::align(problem, &x, &y));
             assert_eq!(got.recompute.blocks, 1, "{problem}");
             assert_eq!(got.recompute.windows, 25, "{problem}: {:?}", got.recompute);
         }
@@ -386,7 +386,7 @@ mod tests {
         let mut rng = Random::new(0x5ea3);
         let (x, y) = (rng.bytes(300, b"ACGT"), rng.bytes(64 * 130 + 5, b"ACGT"));
         for problem in [Problem::Lcs, Problem::Edit] {
-            let want = lcs_core::reference::align(problem, &x, &y);
+            let want = crate::reference::align(problem, &x, &y);
             for ranks in [1, 2] {
                 for f in [5, 10, 16, 23, 64] {
                     for k in [7, 50] {
@@ -413,7 +413,7 @@ mod tests {
         let x = rng.bytes(250, b"ACGT");
         let y = rng.bytes(256, b"ACGT");
         for problem in [Problem::Lcs, Problem::Edit] {
-            let edge = crate::engines::bands::kernel::left_edge(problem);
+            let edge = crate::bands::kernel::left_edge(problem);
             for batch in BATCHES {
                 let plan = BandPlan::new(250, 256, 2, batch).with_problem(problem);
                 let planes = problem.planes();
@@ -447,7 +447,7 @@ mod tests {
         let y = rng.bytes(5000, b"ACGT");
         let plan = BandPlan::new(3000, 5000, 3, 256);
         for problem in [Problem::Lcs, Problem::Edit] {
-            let want = lcs_core::reference::align(problem, &x, &y);
+            let want = crate::reference::align(problem, &x, &y);
             for mode in [Checkpoint::Every(50), Checkpoint::Full] {
                 let got = run_in_process(problem, &x, &y, 3, 256, mode);
                 assert_eq!(got.path, want, "{problem} {mode:?}");
@@ -470,7 +470,7 @@ mod tests {
             .into_iter()
             .enumerate()
             .map(|(s, rate)| {
-                let (a, b) = crate::generate::mutated_pair(len, rate, b"ACGT", 40 + s as u64);
+                let (a, b) = crate::random::mutated_pair(len, rate, b"ACGT", 40 + s as u64);
                 let (x, y) = if a.len() <= b.len() { (a, b) } else { (b, a) };
                 (rate, x, y)
             })
@@ -486,7 +486,7 @@ mod tests {
         what: &str,
     ) -> BandSearch {
         let problem = plan.problem();
-        let want = lcs_core::reference::align(problem, x, y);
+        let want = crate::reference::align(problem, x, y);
         let (search, got) = run_search(plan, x, y, mode, BandChoice::Auto);
         assert!(search.proven, "{what}");
         assert_eq!(got.path, want, "{what}: {:?}", search.fills);
@@ -561,7 +561,7 @@ mod tests {
     fn fixed_bands_prove_themselves_or_give_no_path() {
         let (_, x, y) = near_pairs(2000).swap_remove(1);
         for problem in [Problem::Lcs, Problem::Edit] {
-            let want = lcs_core::reference::align(problem, &x, &y);
+            let want = crate::reference::align(problem, &x, &y);
             let (mut proven, mut refused) = (0, 0);
             for k in [0, 1, 5, 20, 63, 64, 65, 200, 1999] {
                 for ranks in [1, 2, 5] {
@@ -592,7 +592,7 @@ mod tests {
         // matrix's walk, at every rank count, with or without checkpoints.
         for (rate, x, y) in near_pairs(3000).into_iter().skip(1) {
             for problem in [Problem::Lcs, Problem::Edit] {
-                let want = lcs_core::reference::align(problem, &x, &y);
+                let want = crate::reference::align(problem, &x, &y);
                 for (ranks, mode) in [(1, Checkpoint::Full), (3, Checkpoint::Every(20))] {
                     let plan = BandPlan::new(x.len(), y.len(), ranks, 100).with_problem(problem);
                     let mut k = 1;
@@ -621,7 +621,7 @@ mod tests {
         // one band per rank, whatever the band count, the batch and the checkpoints.
         for (rate, x, y) in near_pairs(2000) {
             for problem in [Problem::Lcs, Problem::Edit] {
-                let want = lcs_core::reference::align(problem, &x, &y);
+                let want = crate::reference::align(problem, &x, &y);
                 let margin = match rate {
                     r if r > 0.05 => 400,
                     _ => 150,
@@ -664,7 +664,7 @@ mod tests {
         ];
         for (x, y) in shapes {
             for problem in [Problem::Lcs, Problem::Edit] {
-                let want = lcs_core::reference::align(problem, &x, &y);
+                let want = crate::reference::align(problem, &x, &y);
                 for ranks in [1, 2, 5] {
                     let plan = BandPlan::new(x.len(), y.len(), ranks, 64).with_problem(problem);
                     for choice in [BandChoice::Auto, BandChoice::Fixed(0), BandChoice::Fixed(3)] {

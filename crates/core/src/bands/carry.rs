@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use lcs_core::bitpar::{Carries4, WORD_BITS, WORD_BYTES};
+use crate::bitpar::{Carries4, WORD_BITS, WORD_BYTES};
 
 /// Bit `t` of `words`.
 #[inline]

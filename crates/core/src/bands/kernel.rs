@@ -13,8 +13,8 @@
 use std::ops::Range;
 
 use super::carry::Seams;
-use lcs_core::bitpar::{self, edit::Delta, Carries4, Edit, Lcs, Row, SeamWords};
-use lcs_core::problem::Problem;
+use crate::bitpar::{self, edit::Delta, Carries4, Edit, Lcs, Row, SeamWords};
+use crate::problem::Problem;
 
 /// Rows [`step4`] advances in one pass.
 pub const FUSED_ROWS: usize = bitpar::FUSED_ROWS;

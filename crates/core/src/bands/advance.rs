@@ -6,8 +6,8 @@
 
 use std::ops::Range;
 
-use lcs_core::bitpar;
-use lcs_core::problem::Problem;
+use crate::bitpar;
+use crate::problem::Problem;
 
 use super::carry;
 use super::kept::Kept;

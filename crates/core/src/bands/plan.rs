@@ -3,7 +3,7 @@
 //! allocation.
 //!
 //! The `W = ceil(n / 64)` words go to `p = min(P, W)` ranks in balanced contiguous runs of whole
-//! words ([`lcs_core::split`]); batch `b` is rows `[b * B, min((b + 1) * B, m))`, after which each
+//! words ([`crate::split`]); batch `b` is rows `[b * B, min((b + 1) * B, m))`, after which each
 //! active rank but the last sends one message of `ceil(len / 64)` words per plane of carry:
 //! `(p - 1) * ceil(m / B)` for the whole matrix. A checkpointed band keeps the carry into every
 //! `f`-th of its words ([`BandPlan::seam_words`]). With a diagonal band ([`BandPlan::with_band`])
@@ -15,11 +15,11 @@
 
 use std::ops::Range;
 
-use crate::comm::traffic::Predicted;
-use lcs_core::bitpar::{WORD_BITS, WORD_BYTES};
-use lcs_core::diagonal_band::Band;
-use lcs_core::problem::Problem;
-use lcs_core::split::Split;
+use crate::bitpar::{WORD_BITS, WORD_BYTES};
+use crate::diagonal_band::Band;
+use crate::problem::Problem;
+use crate::split::Split;
+use crate::traffic::Predicted;
 
 /// Rows per batch when `--batch` is not given (measured: see `docs/performance.md`).
 pub const DEFAULT_BATCH: usize = 256;
@@ -27,9 +27,9 @@ pub const DEFAULT_BATCH: usize = 256;
 /// The fewest words between two seams a checkpointed band keeps (`f`, [`BandPlan::seam_words`]).
 /// The traceback recomputes a block of rows over the words from the seam at or before the walk's
 /// word to that word, `f / 2` words on average; the fill, whose kernel reports the carries at
-/// the seams as it steps the row (`lcs_core::bitpar::seams`), spends a few instructions per row
+/// the seams as it steps the row (`crate::bitpar::seams`), spends a few instructions per row
 /// at each, and each holds a bit per row and plane. Below 16 the fill's cost grows (seams
-/// closer than `lcs_core::bitpar::seams::LOGGED_APART` leave the vector kernels) while the walk
+/// closer than `crate::bitpar::seams::LOGGED_APART` leave the vector kernels) while the walk
 /// gains little: its narrow windows cost their calls more than their words (the figures are in
 /// `docs/performance.md`).
 pub const SEAM_WORDS: usize = 16;
@@ -61,7 +61,7 @@ pub struct BandPlan {
     problem: Problem,
     /// The seams' spacing, when a test or a measurement fixes it ([`Self::seam_words`]).
     seam: Option<usize>,
-    /// The diagonal band the fill computes ([`lcs_core::diagonal_band`]).
+    /// The diagonal band the fill computes ([`crate::diagonal_band`]).
     band: Band,
 }
 

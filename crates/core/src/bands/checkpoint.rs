@@ -19,8 +19,8 @@ use super::carry::Seams;
 use super::kept::Kept;
 use super::kernel;
 use super::plan::BandPlan;
-use crate::engines::holding::Holding;
-use lcs_core::bitpar::{distinct_bytes, Masks, WORD_BITS, WORD_BYTES};
+use crate::bitpar::{distinct_bytes, Masks, WORD_BITS, WORD_BYTES};
+use crate::holding::Holding;
 
 /// What a band keeps for the traceback.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,11 +33,7 @@ pub enum Checkpoint {
 }
 
 /// Nothing fits the memory budget (see [`Checkpoint::auto`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "the bands store needs at least {needed} bytes on rank {rank} (checkpoints every {k} rows), \
-     more than the {budget}-byte budget"
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NoFit {
     pub rank: usize,
     /// The smallest estimate over all checkpoint intervals.
@@ -46,6 +42,24 @@ pub struct NoFit {
     pub k: usize,
     pub budget: u64,
 }
+
+impl std::fmt::Display for NoFit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let NoFit {
+            rank,
+            needed,
+            k,
+            budget,
+        } = self;
+        write!(
+            f,
+            "the bands store needs at least {needed} bytes on rank {rank} (checkpoints every \
+             {k} rows), more than the {budget}-byte budget"
+        )
+    }
+}
+
+impl std::error::Error for NoFit {}
 
 impl Checkpoint {
     /// The mode for `rank` within `budget` bytes: `Full` when the full bits fit, else the
@@ -328,11 +342,11 @@ pub fn estimate_bytes(plan: &BandPlan, rank: usize, x: &[u8], mode: Checkpoint) 
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use lcs_core::problem::Problem;
+    use crate::problem::Problem;
 
     /// `len` bytes of `alphabet`, drawn from `seed`.
     pub(in super::super) fn seq(len: usize, alphabet: &[u8], seed: u64) -> Vec<u8> {
-        let mut rng = crate::generate::Random::new(seed);
+        let mut rng = crate::random::Random::new(seed);
         (0..len)
             .map(|_| alphabet[rng.below(alphabet.len())])
             .collect()
@@ -408,7 +422,7 @@ pub(super) mod tests {
         assert_eq!(part(&big, "block"), 1001 * 63 * 8);
         // On a diagonal band of 100 diagonals: the checkpoints hold their windows, a few
         // words each, and a group of rows keeps a seam only where its windows cross one.
-        let banded = big.with_band(lcs_core::diagonal_band::Band::new(
+        let banded = big.with_band(crate::diagonal_band::Band::new(
             1_000_000,
             1_000_000,
             Some(100),
@@ -492,7 +506,7 @@ pub(super) mod tests {
 
     #[test]
     fn auto_halves_the_interval_on_long_narrow_diagonal_bands() {
-        use lcs_core::diagonal_band::Band;
+        use crate::diagonal_band::Band;
         let x = b"ACGT";
         let auto = |plan: &BandPlan, budget: Option<u64>| {
             Checkpoint::choose(plan, 0, x, CheckpointChoice::Auto, budget)
