@@ -15,6 +15,7 @@
 //! - [`diagonal_band`] — Ukkonen's diagonal band with doubling;
 //! - [`bands`] — the bands engine's fill by columns, its stores and checkpoints, the walk, and
 //!   its run in one process;
+//! - [`cost`] — what the bands and wave engines should take: `auto`'s choice and cut-off;
 //! - [`reference`](mod@reference) — the sequential oracle: either problem's path, bit-parallel;
 //! - [`alignment`] — a path as a CIGAR, a PAF line and the three-line view;
 //! - [`search`] — the search's kernels, how ranks share it, where a match starts, its oracle;
@@ -39,6 +40,7 @@
 pub mod alignment;
 pub mod bands;
 pub mod bitpar;
+pub mod cost;
 pub mod diagonal_band;
 pub mod exhaustive;
 pub mod holding;
