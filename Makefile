@@ -39,7 +39,7 @@ METHOD := --engine $(ENGINE) $(if $(STORE),--store $(STORE))
 # The shell scripts (scripts/bench is Python), by their shebangs: those without an extension too.
 SHELL_SCRIPTS = $(shell grep -l -E '^\#!.*[/ ](ba)?sh$$' scripts/* .ci/run)
 
-.PHONY: run test lint build setup setup-lint inputs
+.PHONY: run test lint build setup setup-lint inputs python
 
 run: setup build
 	scripts/launch --oversubscribe -n $(RANKS) -- $(BIN) solve $(INPUT) $(METHOD)
@@ -50,11 +50,25 @@ TEST_THREADS ?= 4
 
 test: setup
 	cargo test --workspace -- --test-threads=$(TEST_THREADS)
+	scripts/python-test
+
+# The Python package (python/, docs/python.md) in a virtual environment of its own, .venv:
+# `. .venv/bin/activate` and `import mpi_lcs`.
+python: setup
+	python3 -m venv .venv
+	.venv/bin/pip install --quiet --disable-pip-version-check ./python
+	@echo "installed: . .venv/bin/activate && python3 -c 'import mpi_lcs'"
+
+# The Python package's crate is a workspace of its own (it links no MPI): checked by its manifest.
+PYTHON_CRATE := --manifest-path python/Cargo.toml
 
 lint: setup-lint
 	cargo fmt --all --check
+	cargo fmt $(PYTHON_CRATE) --check
 	cargo clippy --workspace --all-targets -- -D warnings
+	CARGO_TARGET_DIR=target/python-build cargo clippy $(PYTHON_CRATE) --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
+	RUSTDOCFLAGS="-D warnings" CARGO_TARGET_DIR=target/python-build cargo doc $(PYTHON_CRATE) --no-deps
 	shellcheck -S warning $(SHELL_SCRIPTS)
 
 build: setup

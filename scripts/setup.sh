@@ -2,8 +2,9 @@
 # Installs what building, running and testing mpi-lcs needs: an MPI library with its compiler
 # wrapper and headers (for the `mpi` crate and `mpirun`), libclang (for the crate's bindings),
 # Chromium (the tests drive the classroom page in it, headless), an OpenCL loader with PoCL's
-# CPU device (the GPU kernels' tests run through it where no GPU is), and Python's pip (the
-# NVRTC test installs NVIDIA's compiler from its wheel); with --lint, shellcheck as well (`make lint` checks the shell scripts with it; nothing else needs it).
+# CPU device (the GPU kernels' tests run through it where no GPU is), and Python's pip and venv
+# (the NVRTC test installs NVIDIA's compiler from its wheel; the Python package's tests install
+# it with pip, and users into a virtual environment); with --lint, shellcheck as well (`make lint` checks the shell scripts with it; nothing else needs it).
 # Idempotent: it does nothing when all are present. As root with apt-get it installs Debian's
 # packages itself; otherwise it prints what to install and exits non-zero.
 #
@@ -96,9 +97,11 @@ have_opencl() {
 }
 
 # Python's pip: the NVRTC test installs NVIDIA's compiler from its wheel into its own folder,
-# and compiles the kernels for CUDA with it (no GPU needed).
+# and compiles the kernels for CUDA with it (no GPU needed); scripts/python-test builds and
+# installs the Python package with it. And venv with ensurepip (Debian's python3-venv): the
+# README installs the package into a virtual environment.
 have_pip() {
-    python3 -m pip --version >/dev/null 2>&1
+    python3 -m pip --version >/dev/null 2>&1 && python3 -c 'import venv, ensurepip' >/dev/null 2>&1
 }
 
 # The shell scripts' checker, when asked for (--lint).
@@ -125,7 +128,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     have_libclang || packages+=(libclang-dev)
     have_chromium || packages+=(chromium)
     have_opencl || packages+=(ocl-icd-libopencl1 pocl-opencl-icd)
-    have_pip || packages+=(python3-pip)
+    have_pip || packages+=(python3-pip python3-venv)
     have_shellcheck || packages+=(shellcheck)
     echo "setup: installing ${packages[*]}..."
     export DEBIAN_FRONTEND=noninteractive
@@ -152,7 +155,7 @@ have_mpi || missing="$mpi_name"
 have_libclang || missing="${missing:+$missing, }libclang"
 have_chromium || missing="${missing:+$missing, }Chromium (for the tests)"
 have_opencl || missing="${missing:+$missing, }an OpenCL loader with PoCL (for the GPU tests)"
-have_pip || missing="${missing:+$missing, }Python's pip (for the NVRTC test)"
+have_pip || missing="${missing:+$missing, }Python's pip and venv (for the Python package)"
 have_shellcheck || missing="${missing:+$missing, }shellcheck (for make lint)"
 # The checker's package on each system, when --lint asks for it.
 deb_lint="" fedora_lint="" brew_lint="" spack_lint=""
@@ -162,7 +165,7 @@ if [ "$lint" = 1 ]; then
 fi
 cat >&2 <<MSG
 setup: $missing not found. Install them, then run this again:
-  Debian/Ubuntu:  sudo apt-get install ${mpi_packages[*]} libclang-dev chromium ocl-icd-libopencl1 pocl-opencl-icd python3-pip$deb_lint
+  Debian/Ubuntu:  sudo apt-get install ${mpi_packages[*]} libclang-dev chromium ocl-icd-libopencl1 pocl-opencl-icd python3-pip python3-venv$deb_lint
   Fedora:         sudo dnf install $fedora-devel clang-devel chromium ocl-icd pocl python3-pip$fedora_lint && module load mpi/$fedora-x86_64
   macOS Homebrew: brew install $brew llvm$brew_lint && brew install --cask chromium
                   (and export LIBCLANG_PATH=\$(brew --prefix llvm)/lib)

@@ -1,4 +1,5 @@
-//! The shape the crate docs promise, checked on the source of the three crates: the pure crates
+//! The shape the crate docs promise, checked on the source of the three crates and the Python
+//! package's: the pure crates
 //! (`crates/core`, `crates/gpu`) free of MPI, no import circle between files in any crate, the MPI
 //! crate's layers, and the rules every file keeps (a module doc, no measured timing or outside
 //! document in a doc comment, at most 800 lines of code, markup escaped in one place, the
@@ -49,11 +50,12 @@ impl Crate {
         Crate { name, src, files }
     }
 
-    fn all() -> [Crate; 3] {
+    fn all() -> [Crate; 4] {
         [
             Crate::read("mpi_lcs", "."),
             Crate::read("lcs_core", "crates/core"),
             Crate::read("lcs_gpu", "crates/gpu"),
+            Crate::read("mpi_lcs_python", "python"),
         ]
     }
 
@@ -403,7 +405,7 @@ fn no_file_imports_itself_through_others() {
     }
     // The scan sees imports of every form: a `use` through `super::`, a child's name, an
     // inline `crate::` path.
-    let [mpi, core, gpu] = Crate::all();
+    let [mpi, core, gpu, _] = Crate::all();
     assert!(gpu.graph()["find"].contains("opencl"));
     let graph = core.graph();
     assert!(graph["bitpar::edit"].contains("bitpar::carry"));
@@ -459,6 +461,26 @@ fn the_pure_crates_have_no_mpi() {
             std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
                 .unwrap();
         assert!(root.contains(&format!("{package} = {{ path = \"{dir}\"")));
+    }
+}
+
+/// The Python package's crate builds on the pure crate alone: no MPI in its dependencies or
+/// its code (its module is named `mpi_lcs`, as the package is).
+#[test]
+fn the_python_package_has_no_mpi() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("python");
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let dependencies = manifest.split("[dependencies]").nth(1).unwrap();
+    let names: Vec<&str> = (dependencies.split("\n[").next().unwrap().lines())
+        .filter_map(|l| l.split('=').next().map(str::trim))
+        .filter(|n| !n.is_empty())
+        .collect();
+    assert!(names.contains(&"lcs-core"), "{names:?}");
+    assert!(!names.iter().any(|n| n.contains("mpi")), "{names:?}");
+    let krate = Crate::read("mpi_lcs_python", "python");
+    assert!(krate.files.len() >= 8);
+    for (file, text) in krate.texts() {
+        assert!(!code(text).contains("mpi::"), "{file} speaks MPI");
     }
 }
 
@@ -602,7 +624,7 @@ fn no_file_has_more_than_800_lines_of_code() {
 /// start-up and abort policy another (`commands/start.rs`).
 #[test]
 fn the_commands_module_only_dispatches() {
-    let [mpi, _, _] = Crate::all();
+    let [mpi, _, _, _] = Crate::all();
     let (_, text) = &mpi.files["commands"];
     let lines = text.lines().count();
     assert!(lines < 150, "commands/mod.rs: {lines} lines");
@@ -755,6 +777,6 @@ fn the_readme_map_names_only_what_exists() {
         }
     }
     assert!(named >= 10, "the layout names {named} paths");
-    let [mpi, core, _] = Crate::all();
+    let [mpi, core, _, _] = Crate::all();
     assert!(mpi.src.ends_with("src") && core.src.ends_with("src"));
 }

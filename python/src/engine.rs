@@ -1,0 +1,94 @@
+//! Which engine aligns a pair: `bands`, `wave`, or `auto`, the one the cost model of
+//! `mpi-lcs solve --engine auto` prefers for one rank, from an estimate of the cost made on
+//! samples of the pair. A wave run that `auto` chose gives way to the bands engine past its
+//! cut-off (a pair the samples misjudged), as the CLI's does; the path is the same whichever
+//! engine finds it.
+//!
+//! Cost: the estimate's samples; then the engine's.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::work;
+use lcs_core::bands;
+use lcs_core::cost;
+use lcs_core::diagonal_band::BandChoice;
+use lcs_core::problem::{Path, Problem};
+use lcs_core::wave::{self, bound, compare::Compare};
+
+/// An `engine` argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    Auto,
+    Wave,
+    Bands,
+}
+
+impl Engine {
+    pub fn of(name: &str) -> PyResult<Engine> {
+        match name {
+            "auto" => Ok(Engine::Auto),
+            "wave" => Ok(Engine::Wave),
+            "bands" => Ok(Engine::Bands),
+            other => Err(PyValueError::new_err(format!(
+                "engine must be \"auto\", \"wave\" or \"bands\", not {other:?}"
+            ))),
+        }
+    }
+}
+
+/// The path of `x` (the rows, `x.len() <= y.len()`) and `y` by `engine`, and the name of the
+/// engine that found it; or, where the engine would need more than the machine's free memory,
+/// what it would need.
+pub fn path(
+    problem: Problem,
+    engine: Engine,
+    x: &[u8],
+    y: &[u8],
+) -> Result<(Path, &'static str), u64> {
+    match engine {
+        Engine::Bands => Ok((by_bands(problem, x, y)?, "bands")),
+        Engine::Wave => {
+            fits(wave_bytes(problem, x, y))?;
+            Ok((wave::align::align(problem, x, y).path, "wave"))
+        }
+        Engine::Auto => {
+            let (m, n) = (x.len(), y.len());
+            let batch = bands::DEFAULT_BATCH;
+            let estimate = bound::estimate(problem, x, y);
+            let wave_seconds = cost::wave_seconds(problem, m, n, estimate, 1);
+            let bands_seconds = cost::banded_seconds(problem, m, n, estimate, 1, batch);
+            if wave_seconds >= bands_seconds || fits(wave_bytes(problem, x, y)).is_err() {
+                return Ok((by_bands(problem, x, y)?, "bands"));
+            }
+            let cut_off = cost::wave_cut_off(problem, (m, n), estimate, 1, batch);
+            match wave::align::align_until(problem, Compare::detected(), (x, y), cut_off) {
+                Some(aligned) => Ok((aligned.path, "wave")),
+                None => Ok((by_bands(problem, x, y)?, "bands")),
+            }
+        }
+    }
+}
+
+/// The bands engine on one rank, its band found as `--band auto` finds it, what it keeps for
+/// the walk chosen within the machine's free memory.
+fn by_bands(problem: Problem, x: &[u8], y: &[u8]) -> Result<Path, u64> {
+    match bands::align(problem, x, y, BandChoice::Auto, work::available_bytes()) {
+        Ok(aligned) => Ok(aligned.path.expect("an automatic band proves itself")),
+        Err(no_fit) => Err(no_fit.needed),
+    }
+}
+
+/// Bytes the wave engine holds for the pair, at most.
+fn wave_bytes(problem: Problem, x: &[u8], y: &[u8]) -> u64 {
+    let bound = bound::upper_bound(problem, (x, y));
+    wave::align::memory_bytes(problem, x.len(), y.len(), bound)
+}
+
+/// `Err(bytes)` when `bytes` are more than the machine's free memory.
+fn fits(bytes: u64) -> Result<(), u64> {
+    match work::available_bytes() {
+        Some(free) if bytes > free => Err(bytes),
+        _ => Ok(()),
+    }
+}
