@@ -24,7 +24,10 @@ use lcs_core::alignment::{Alignment as Cigar, Op};
 use lcs_core::pairs::rows;
 use lcs_core::problem::Problem;
 
-/// An alignment of two sequences, as `align` returns it.
+/// An alignment of two sequences, as `align` returns it: `problem`, `distance` (the edit
+/// distance, or for the LCS the indel distance), `lcs_length` and `lcs` (for the LCS), `cigar`
+/// (SAM-style, the CLI's string), `engine` and `view` (three lines, for sequences of at most
+/// 300). `str()` gives the view.
 #[pyclass(frozen, module = "mpi_lcs", name = "Alignment")]
 pub struct Alignment {
     /// `"edit"` or `"lcs"`.
@@ -126,7 +129,21 @@ fn pair(a: Bound<'_, PyAny>, b: Bound<'_, PyAny>) -> PyResult<Seqs> {
     seqs::seqs(&[("a".into(), a), ("b".into(), b)])
 }
 
-/// Aligns `a` (the query) and `b` (the target), as `mpi-lcs solve` would.
+/// Aligns `a` (the query) and `b` (the target) as `mpi-lcs solve` does: the same path, so the
+/// same CIGAR string.
+///
+/// a, b: bytes-like (bytes, bytearray, memoryview, NumPy uint8) or both str (by code point).
+/// problem: "edit" (the edit distance and an optimal alignment) or "lcs" (the longest common
+///     subsequence).
+/// engine: "bands" (bit-parallel rows in a diagonal band), "wave" (diagonal transition, for
+///     similar sequences) or "auto" (the one the cost model says is faster for this pair).
+/// task: "path" (the alignment) or "distance" (the value alone, in O(n / 64) memory).
+///
+/// Returns an Alignment: distance, lcs_length, lcs, cigar ('=', 'X', 'I', 'D'), engine,
+/// view; printing it shows the three-line view.
+///
+/// >>> mpi_lcs.align(b"kitten", b"sitting").cigar
+/// '1X3=1X1=1D'
 #[pyfunction]
 #[pyo3(signature = (a, b, problem = "edit", engine = "auto", task = "path"))]
 pub fn align(
@@ -228,8 +245,13 @@ fn three_lines(cigar: &Cigar, (a, b): (&[u8], &[u8]), coding: Option<&Coding>) -
     lines
 }
 
-/// The edit (Levenshtein) distance of `a` and `b`; with `score_cutoff`, a distance above it
-/// is `score_cutoff + 1` (rapidfuzz's rule), and only a band of the matrix is computed.
+/// The edit (Levenshtein) distance of `a` and `b`, rapidfuzz's `Levenshtein.distance`.
+///
+/// With `score_cutoff` k, a distance above k is returned as k + 1 (rapidfuzz's rule), and only
+/// the diagonal band a path within k can use is computed.
+///
+/// >>> mpi_lcs.distance("café", "cafe")
+/// 1
 #[pyfunction]
 #[pyo3(signature = (a, b, score_cutoff = None))]
 pub fn distance(
@@ -242,7 +264,11 @@ pub fn distance(
     value(py, Problem::Edit, bound, pair(a, b)?)
 }
 
-/// The length of the longest common subsequence of `a` and `b`.
+/// The length of the longest common subsequence of `a` and `b`, rapidfuzz's
+/// `LCSseq.similarity`.
+///
+/// >>> mpi_lcs.lcs_length(b"AGGTAB", b"GXTXAYB")
+/// 4
 #[pyfunction]
 pub fn lcs_length(py: Python<'_>, a: Bound<'_, PyAny>, b: Bound<'_, PyAny>) -> PyResult<u32> {
     value(py, Problem::Lcs, None, pair(a, b)?)

@@ -27,7 +27,19 @@ use lcs_core::pairs::work::{self as share, Share};
 use lcs_core::problem::Problem;
 use lcs_core::search::lanes::Simd;
 
-/// The matrix of `queries` against `choices` (rows the queries), as the module doc says.
+/// Every pair's value as a len(queries) x len(choices) NumPy matrix, rapidfuzz's
+/// `process.cdist` with `Levenshtein.distance` (problem="edit") or `LCSseq.similarity`
+/// (problem="lcs").
+///
+/// queries, choices: iterables of sequences (bytes-like, or all str); choices=None compares
+///     the queries with themselves (symmetric, each pair computed once).
+/// score_cutoff: a distance above it is score_cutoff + 1; an LCS below it is 0.
+/// workers: threads (-1: every core).
+/// dtype: the matrix's NumPy dtype (uint32 by default, as rapidfuzz).
+///
+/// >>> mpi_lcs.cdist([b"kitten", b"sitting"], [b"sitting"])
+/// array([[3],
+///        [0]], dtype=uint32)
 #[pyfunction]
 #[pyo3(signature = (queries, choices = None, problem = "edit", score_cutoff = None, workers = 1, dtype = None))]
 pub fn cdist<'py>(

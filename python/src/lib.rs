@@ -23,7 +23,14 @@ pub mod search;
 pub mod seqs;
 pub mod work;
 
-/// The module: its functions and the result type of `align`.
+/// The edit distance with its alignment, the longest common subsequence, many pairs at once
+/// and approximate search: mpi-lcs's kernels in one process, no MPI, the GIL released while
+/// they work.
+///
+/// align(a, b, problem, engine, task) -> Alignment; distance(a, b, score_cutoff);
+/// lcs_length(a, b); cdist(queries, choices, problem, score_cutoff, workers, dtype) -> NumPy
+/// matrix; search(patterns, text, k, workers) -> [Match]. Sequences are bytes-like (compared
+/// by byte) or str (by code point).
 #[pymodule]
 fn mpi_lcs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(align::align, m)?)?;

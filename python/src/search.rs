@@ -43,7 +43,16 @@ fn match_type(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
         .map(|t| t.bind(py))
 }
 
-/// Every match of `patterns` (one sequence, or an iterable of them) in `text` within `k` edits.
+/// Every place where a pattern occurs in `text` with at most `k` edits, as `mpi-lcs search`
+/// lists them: one Match(pattern, start, end, distance) per end (exclusive, 0-based) where some
+/// alignment of the whole pattern ending there costs at most k, sorted by pattern and end.
+///
+/// patterns: one sequence or an iterable of them (numbered from 0); text: a sequence of the
+///     same kind (bytes-like, or str).
+/// workers: threads, each taking a part of the text (-1: every core).
+///
+/// >>> mpi_lcs.search(b"GATTACA", b"TTGATTCATTGATTACAG", 0)
+/// [Match(pattern=0, start=10, end=17, distance=0)]
 #[pyfunction]
 #[pyo3(signature = (patterns, text, k, workers = 1))]
 pub fn search<'py>(
