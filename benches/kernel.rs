@@ -15,6 +15,7 @@ use lcs_core::bitpar::{Carries4, Kernel, Masks, Planes, Row, SeamWords, FUSED_RO
 use lcs_core::problem::{Path, Problem};
 use lcs_core::random::Random;
 use lcs_core::recurrence::{Edit, Lcs, Recurrence, Value};
+use lcs_core::search::alphabet::Alphabet;
 use mpi_lcs::engines::diagonal::store::dense::{segment_bits, segment_values};
 
 /// Median nanoseconds per cell of `work`, which handles `cells` cells per call.
@@ -281,8 +282,8 @@ fn search() {
         // Few matches on random text: about one edit per eight bytes.
         let k = (m / 8).min(3);
         for simd in Simd::available() {
-            let mut a = Group::<T, L>::new(&numbered[..L], k);
-            let mut b = Group::<T, L>::new(&numbered[L..], k);
+            let mut a = Group::<T, L>::new(&numbered[..L], k, Alphabet::Exact);
+            let mut b = Group::<T, L>::new(&numbered[L..], k, Alphabet::Exact);
             let mut hits = Vec::new();
             let one = ns_per_cell(text.len(), || {
                 scan(simd, [&mut a], text, 0, 0, &mut hits);
@@ -326,7 +327,7 @@ fn search() {
     ] {
         let p = rng.bytes(m, b"ACGT");
         for simd in Simd::available() {
-            let mut strips = Strips::new(0, &p, k);
+            let mut strips = Strips::new(0, &p, k, Alphabet::Exact);
             let mut hits = Vec::new();
             let ns = ns_per_cell(text.len(), || {
                 strips.reset();

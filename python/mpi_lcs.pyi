@@ -74,6 +74,7 @@ def search(
     text: Sequence,
     k: int,
     workers: int = 1,
+    alphabet: Literal["exact", "iupac"] = "exact",
 ) -> list[Match]:
     """Every end in text where a pattern occurs with at most k edits, as `mpi-lcs search` lists
     them, sorted by pattern and end."""

@@ -2,6 +2,7 @@
 //! arguments are checked and combined with the environment in `options`, and run by
 //! `commands`.
 
+use lcs_core::search::alphabet::Alphabet;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
@@ -241,6 +242,11 @@ pub struct SearchArgs {
     /// complement) lists each match twice, once per strand.
     #[arg(long, visible_alias = "rc")]
     pub both_strands: bool,
+    /// When a pattern byte matches a text byte: `exact`, when equal; `iupac`, also when both
+    /// are nucleotide codes whose bases meet, in either case (`N` matches every base, `R` A or
+    /// G, `U` is `T`). On the CPU only.
+    #[arg(long, value_enum, value_name = "ALPHABET", default_value = "exact")]
+    pub alphabet: Alphabet,
     /// Write the matches (TSV) to this file, atomically, and the summary to standard output;
     /// without it, standard output carries the TSV alone.
     #[arg(long, value_name = "PATH")]

@@ -142,6 +142,8 @@ pub struct SearchReport {
     /// 1, or 2 when each pattern was searched as given and as its reverse complement
     /// (`--both-strands`): `matches` then counts both strands' matches.
     pub strands: usize,
+    /// When a pattern byte matched a text byte: `exact` or `iupac` (`--alphabet`).
+    pub alphabet: &'static str,
     pub pattern_lengths: Lengths,
     pub max_edits: usize,
     pub ranks: usize,
@@ -229,6 +231,7 @@ impl SearchReport {
             text_file_bytes: searched.text.size,
             patterns: lengths.len(),
             strands: searched.strands,
+            alphabet: searched.alphabet.name(),
             pattern_lengths: Lengths {
                 min: lengths.iter().copied().min().unwrap_or(0),
                 max: lengths.iter().copied().max().unwrap_or(0),
@@ -310,6 +313,10 @@ impl SearchReport {
         let strands = match self.strands {
             1 => "",
             _ => ", both strands",
+        };
+        let strands = match self.alphabet {
+            "exact" => strands.to_owned(),
+            alphabet => format!("{strands}, {alphabet} alphabet"),
         };
         let _ = writeln!(
             s,

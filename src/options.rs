@@ -13,6 +13,7 @@
 //! - `MPI_LCS_COMMIT` — the commit recorded in reports (the scripts set it);
 //! - `MPI_LCS_LAUNCHER` and the launchers' own variables (see `launch`).
 
+use lcs_core::search::alphabet::Alphabet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -354,6 +355,8 @@ pub struct SearchOptions {
     pub allow_all: bool,
     /// Search each pattern's reverse complement too (`--both-strands`).
     pub both_strands: bool,
+    /// When a pattern byte matches a text byte (`--alphabet`).
+    pub alphabet: Alphabet,
     pub outputs: ResultOutputs,
     pub memory_limit: Option<u64>,
     pub simd: Option<Simd>,
@@ -373,6 +376,7 @@ impl SearchOptions {
             k: args.max_edits,
             allow_all: args.allow_all,
             both_strands: args.both_strands,
+            alphabet: args.alphabet,
             outputs: ResultOutputs {
                 out: args.out,
                 json: args.report.json,

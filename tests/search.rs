@@ -31,12 +31,22 @@ impl Rng {
 /// `D[m][e] <= k`, its start where the search's walk reaches row 0 (a match or
 /// `D[i-1][j-1] = D - 1`: diagonally; else `D[i-1][j] = D - 1`: up; else left).
 fn plain_matches(p: &[u8], t: &[u8], k: usize) -> Vec<(usize, usize, usize)> {
+    plain_matches_by(p, t, k, |a, b| a == b)
+}
+
+/// [`plain_matches`] where pattern byte `a` matches text byte `b` when `same(a, b)`.
+fn plain_matches_by(
+    p: &[u8],
+    t: &[u8],
+    k: usize,
+    same: impl Fn(u8, u8) -> bool,
+) -> Vec<(usize, usize, usize)> {
     let (m, n) = (p.len(), t.len());
     let mut d = vec![vec![0usize; n + 1]; m + 1];
     for i in 1..=m {
         d[i][0] = i;
         for j in 1..=n {
-            d[i][j] = if p[i - 1] == t[j - 1] {
+            d[i][j] = if same(p[i - 1], t[j - 1]) {
                 d[i - 1][j - 1]
             } else {
                 1 + d[i - 1][j - 1].min(d[i - 1][j]).min(d[i][j - 1])
@@ -49,7 +59,7 @@ fn plain_matches(p: &[u8], t: &[u8], k: usize) -> Vec<(usize, usize, usize)> {
             let (mut i, mut j) = (m, e);
             while i > 0 {
                 let here = d[i][j];
-                if j > 0 && (p[i - 1] == t[j - 1] || d[i - 1][j - 1] + 1 == here) {
+                if j > 0 && (same(p[i - 1], t[j - 1]) || d[i - 1][j - 1] + 1 == here) {
                     (i, j) = (i - 1, j - 1);
                 } else if d[i - 1][j] + 1 == here {
                     i -= 1;
@@ -673,6 +683,90 @@ fn both_strands_search_the_patterns_and_their_reverse_complements() {
         let run = search(p, &tiny, &small, 4, &["--allow-all", "--both-strands"]).ok();
         assert_eq!(run.stdout, want, "{p} ranks");
     }
+}
+
+/// The bases of a nucleotide code of IUPAC (A 1, C 2, G 4, T or U 8), in either case; 0 for
+/// any other byte. Written out here, apart from the program's table.
+fn bases(b: u8) -> u8 {
+    match b.to_ascii_uppercase() {
+        b'A' => 1,
+        b'C' => 2,
+        b'G' => 4,
+        b'T' | b'U' => 8,
+        b'R' => 5,
+        b'Y' => 10,
+        b'S' => 6,
+        b'W' => 9,
+        b'K' => 12,
+        b'M' => 3,
+        b'B' => 14,
+        b'D' => 13,
+        b'H' => 11,
+        b'V' => 7,
+        b'N' => 15,
+        _ => 0,
+    }
+}
+
+/// `--alphabet iupac`: patterns with `N`, `R` and `Y` over a text of bases with some `N` and
+/// lower case, planted across the ranks' cuts; every rank count lists what the plain DP lists
+/// when codes match as their bases meet, which the exact alphabet does not (it finds fewer);
+/// with `--device gpu` it is refused by name.
+#[test]
+fn iupac_codes_match_when_their_bases_meet() {
+    let mut rng = Rng(0x1_9ac);
+    let dir = Dir::new();
+    let mut patterns = patterns(&mut rng);
+    for p in patterns.iter_mut() {
+        for _ in 0..1 + p.len() / 8 {
+            let at = rng.below(p.len());
+            p[at] = b"NRY"[rng.below(3)];
+        }
+    }
+    let pattern_file = write_patterns(&dir, &patterns);
+    let mut text = plain_text(&mut rng, &patterns, 3000);
+    for _ in 0..150 {
+        let at = rng.below(text.len());
+        text[at] = match rng.below(3) {
+            0 => b'N',
+            _ => text[at].to_ascii_lowercase(),
+        };
+    }
+    let file = dir.file("text.txt", &[&text[..], b"\n"].concat());
+    let same = |a: u8, b: u8| a == b || bases(a) & bases(b) != 0;
+    let tsv = |same: &dyn Fn(u8, u8) -> bool| {
+        let mut out = String::from("pattern\trecord\tstart\tend\tdistance\n");
+        for (number, p) in patterns.iter().enumerate() {
+            for (start, end, d) in plain_matches_by(p, &text, 2, same) {
+                out += &format!("{number}\t-\t{start}\t{end}\t{d}\n");
+            }
+        }
+        out
+    };
+    let (want, exact) = (tsv(&same), tsv(&|a, b| a == b));
+    assert!(want.lines().count() > exact.lines().count() + 10, "{want}");
+    let jobs: Vec<util::Task<'_, Run>> = (1..=3)
+        .map(|p| {
+            let (patterns, text) = (&pattern_file, &file);
+            Box::new(move || search(p, patterns, text, 2, &["--alphabet", "iupac"]))
+                as util::Task<'_, Run>
+        })
+        .collect();
+    for (p, run) in (1..=3).zip(util::parallel(3, jobs)) {
+        assert_eq!(run.ok().stdout, want, "{p} ranks");
+    }
+    assert_eq!(search(2, &pattern_file, &file, 2, &[]).ok().stdout, exact);
+    let out = dir.path("o.tsv");
+    let extra = [
+        "--alphabet",
+        "iupac",
+        "--device",
+        "gpu",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let run = search(2, &pattern_file, &file, 2, &extra);
+    assert_refused_writing_nothing(&run, 2, "--alphabet iupac runs on the CPU only", &[&out]);
 }
 
 /// `search -q` was refused as an unknown flag, though `solve` and `pairs` take it. Now it

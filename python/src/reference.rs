@@ -11,6 +11,7 @@ use crate::seqs;
 use lcs_core::alignment::Alignment;
 use lcs_core::problem::Problem;
 use lcs_core::reference;
+use lcs_core::search::alphabet::Alphabet;
 use lcs_core::search::oracle;
 
 /// `(value, cigar)` of `a` and `b` by the cell-by-cell recurrence: the edit distance or the LCS
@@ -32,15 +33,23 @@ pub fn align(a: Bound<'_, PyAny>, b: Bound<'_, PyAny>, problem: &str) -> PyResul
     Ok((value, alignment.cigar()))
 }
 
-/// Every `(start, end, distance)` of `pattern` in `text` within `k` edits, by the plain DP.
+/// Every `(start, end, distance)` of `pattern` in `text` within `k` edits, by the plain DP
+/// (`iupac`: codes match when their bases meet).
 #[pyfunction]
+#[pyo3(signature = (pattern, text, k, iupac = false))]
 pub fn search(
     pattern: Bound<'_, PyAny>,
     text: Bound<'_, PyAny>,
     k: usize,
+    iupac: bool,
 ) -> PyResult<Vec<(usize, usize, usize)>> {
     let s = seqs::seqs(&[("pattern".into(), pattern), ("text".into(), text)])?.items;
-    Ok(oracle::matches(&s[0], &s[1], k))
+    let alphabet = if iupac {
+        Alphabet::Iupac
+    } else {
+        Alphabet::Exact
+    };
+    Ok(oracle::matches_in(&s[0], &s[1], k, alphabet))
 }
 
 /// The `_reference` submodule.

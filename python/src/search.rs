@@ -19,6 +19,7 @@ use pyo3::types::PyTuple;
 
 use crate::seqs::{self, Seq};
 use crate::work;
+use lcs_core::search::alphabet::Alphabet;
 use lcs_core::search::lanes::Simd;
 use lcs_core::search::searcher;
 use lcs_core::search::Match;
@@ -50,18 +51,30 @@ fn match_type(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
 /// patterns: one sequence or an iterable of them (numbered from 0); text: a sequence of the
 ///     same kind (bytes-like, or str).
 /// workers: threads, each taking a part of the text (-1: every core).
+/// alphabet: "exact" (a byte matches itself) or "iupac" (nucleotide codes match when their
+///     bases meet, in either case: N matches every base, R matches A and G).
 ///
 /// >>> mpi_lcs.search(b"GATTACA", b"TTGATTCATTGATTACAG", 0)
 /// [Match(pattern=0, start=10, end=17, distance=0)]
 #[pyfunction]
-#[pyo3(signature = (patterns, text, k, workers = 1))]
+#[pyo3(signature = (patterns, text, k, workers = 1, alphabet = "exact"))]
 pub fn search<'py>(
     py: Python<'py>,
     patterns: Bound<'py, PyAny>,
     text: Bound<'py, PyAny>,
     k: i64,
     workers: i64,
+    alphabet: &str,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let alphabet = match alphabet {
+        "exact" => Alphabet::Exact,
+        "iupac" => Alphabet::Iupac,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "alphabet must be \"exact\" or \"iupac\", not {other:?}"
+            )))
+        }
+    };
     let k = usize::try_from(k)
         .map_err(|_| PyValueError::new_err(format!("k must be at least 0, not {k}")))?;
     let threads = work::threads(workers)?;
@@ -80,7 +93,7 @@ pub fn search<'py>(
     let work_bytes = text.len() as u64 * patterns.len() as u64 * 16;
     let inline = work_bytes < work::INLINE_WORK;
     let found = work::run(py, inline, move |cancel| {
-        find(&patterns, k, &text, threads, cancel)
+        find(&patterns, (k, alphabet), &text, threads, cancel)
     })?;
     let kind = match_type(py)?;
     found
@@ -109,7 +122,7 @@ fn check(patterns: &[Vec<u8>], k: usize, text: usize) -> PyResult<()> {
 /// The matches, sorted by pattern and end, from `threads` parts of the text.
 fn find(
     patterns: &[Vec<u8>],
-    k: usize,
+    (k, alphabet): (usize, Alphabet),
     text: &Seq,
     threads: usize,
     cancel: &AtomicBool,
@@ -121,10 +134,12 @@ fn find(
         let handles: Vec<_> = (1..parts)
             .map(|i| {
                 let range = split.range(i);
-                scope.spawn(move || searcher::find(patterns, k, text, range, simd, cancel))
+                scope.spawn(move || {
+                    searcher::find(patterns, (k, alphabet), text, range, simd, cancel)
+                })
             })
             .collect();
-        let mut found = searcher::find(patterns, k, text, split.range(0), simd, cancel);
+        let mut found = searcher::find(patterns, (k, alphabet), text, split.range(0), simd, cancel);
         for h in handles {
             found.extend(h.join().expect("a search thread panicked"));
         }

@@ -68,3 +68,22 @@ def test_the_matches_are_the_clis(cli, tmp_path, rng):
             for p, _, s, e, d in (line.split("\t") for line in lines[1:])]
     got = [tuple(m) for m in mpi_lcs.search(patterns, bytes(text), 3)]
     assert got == want and len(want) >= 9
+
+
+def test_iupac_codes_match_when_their_bases_meet(rng):
+    for _ in range(8):
+        patterns = [bytearray(random_bytes(rng, rng.choice([6, 20, 40, 100]))) for _ in range(3)]
+        for p in patterns:
+            for _ in range(len(p) // 6 + 1):
+                p[rng.randrange(len(p))] = rng.choice(b"NRY")
+        patterns = [bytes(p) for p in patterns]
+        text = bytearray(random_bytes(rng, 4000, b"ACGTACGTn"))
+        for p in patterns:
+            at = rng.randrange(len(text))
+            text[at:at] = p.replace(b"N", b"A").replace(b"R", b"G").replace(b"Y", b"c")
+        text = bytes(text)
+        want = sorted((i, s, e, d) for i, p in enumerate(patterns)
+                      for (s, e, d) in mpi_lcs._reference.search(p, text, 2, iupac=True))
+        got = [tuple(m) for m in mpi_lcs.search(patterns, text, 2, alphabet="iupac")]
+        assert got == want and len(got) >= 3
+        assert len(mpi_lcs.search(patterns, text, 2)) < len(got)

@@ -212,6 +212,7 @@ mod tests {
     use super::*;
     use crate::engines::search::scan::{self, Match, Packed};
     use crate::generate::Random;
+    use lcs_core::search::alphabet::Alphabet;
     use lcs_core::search::chunks::{text_range, units};
     use lcs_core::search::lanes::Simd;
 
@@ -262,6 +263,7 @@ mod tests {
             patterns: &patterns,
             units: &all,
             k,
+            alphabet: Alphabet::Exact,
             simd: Simd::detect(),
             most_matches: usize::MAX,
         };

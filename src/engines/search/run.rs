@@ -20,6 +20,7 @@
 //! `solve`. A failure after the first step is agreed on by all ranks (a reduction of exit codes),
 //! and the rank that failed prints its message with its rank.
 
+use lcs_core::search::alphabet::Alphabet;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -92,6 +93,8 @@ pub struct Request<'a> {
     pub allow_all: bool,
     /// Search each pattern's reverse complement too ([`strands`]).
     pub both_strands: bool,
+    /// When a pattern byte matches a text byte.
+    pub alphabet: Alphabet,
     pub memory_limit: Option<u64>,
     /// The kernel's compilation, if the caller chooses it (else the best the CPU has).
     pub simd: Option<Simd>,
@@ -126,6 +129,8 @@ pub struct Searched {
     /// 1, or 2 when each pattern's reverse complement was searched too: the matches' pattern
     /// numbers are then the searched ones ([`strands::of_searched`]).
     pub strands: usize,
+    /// When a pattern byte matched a text byte.
+    pub alphabet: Alphabet,
     pub patterns_format: Format,
     pub text: TextFile,
     pub k: usize,
@@ -156,7 +161,7 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
         patterns.patterns = strands::both(std::mem::take(&mut patterns.patterns));
     }
     let simd = agree(world, waiting, choose_simd(request.simd))?;
-    let (ask, fault) = (&request.device, request.fault);
+    let (ask, fault) = (&on_cpu_for(request)?, request.fault);
     let mut gpu = device::open(world, waiting, ask, fault, request.notes)?;
     let file = match text.whole {
         true => share_text(world, waiting, source, &text, limit)?,
@@ -240,6 +245,7 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
         patterns: &patterns.patterns,
         units: mine,
         k,
+        alphabet: request.alphabet,
         simd,
         most_matches: limit.map_or(usize::MAX, |l| {
             let room = budget::room(l, baseline, working + PIECE_BYTES);
@@ -307,6 +313,7 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
             .step_by(request.strands())
             .collect(),
         strands: request.strands(),
+        alphabet: request.alphabet,
         patterns_format: patterns.format,
         text,
         k,
@@ -369,6 +376,23 @@ pub fn check_patterns(
             p.len()
         ))),
         _ => Ok(()),
+    }
+}
+
+/// The device `request` asks for, but the CPU where its alphabet is not `exact` (the GPU
+/// kernels compare bytes for equality): asked for a GPU by name, a usage error.
+fn on_cpu_for(request: &Request<'_>) -> Result<DeviceAsk, Error> {
+    let ask = request.device;
+    match (request.alphabet, ask.placement) {
+        (Alphabet::Exact, _) => Ok(ask),
+        (alphabet, Placement::Gpu) => Err(Error::Usage(format!(
+            "--alphabet {} runs on the CPU only: drop --device gpu (or use --device auto)",
+            alphabet.name()
+        ))),
+        _ => Ok(DeviceAsk {
+            placement: Placement::Cpu,
+            ..ask
+        }),
     }
 }
 

@@ -14,6 +14,7 @@ use std::ops::Range;
 use std::time::Instant;
 
 use crate::input::text::{self, Run, Source, Start, TextFile};
+use lcs_core::search::alphabet::Alphabet;
 use lcs_core::search::chunks::{self, Unit};
 use lcs_core::search::lanes::{Hit, Simd};
 pub use lcs_core::search::searcher::Searcher;
@@ -75,6 +76,8 @@ pub struct Task<'a> {
     /// This rank's units.
     pub units: &'a [Unit],
     pub k: usize,
+    /// When a pattern byte matches a text byte.
+    pub alphabet: Alphabet,
     pub simd: Simd,
     /// The most matches the scan may keep (what the rank's memory holds); past them it stops
     /// scanning and says so ([`Found::too_many`]).
@@ -115,7 +118,12 @@ pub fn search_range(
     start: &Start,
     task: &Task<'_>,
 ) -> io::Result<Found> {
-    let mut searcher = Searcher::new(task.units, task.patterns, task.k, task.simd);
+    let mut searcher = Searcher::new(
+        task.units,
+        task.patterns,
+        (task.k, task.alphabet),
+        task.simd,
+    );
     let (mut found, mut history, before) = begin(file, text, (range.clone(), start), task)?;
     if let Some(before) = before {
         let mut none = Vec::new();
@@ -219,7 +227,7 @@ pub(super) fn locate(
     hits.sort_unstable();
     for run in hits.chunk_by(|a, b| a.pattern == b.pattern) {
         let pattern = &task.patterns[run[0].pattern];
-        let starts = starts::locate(pattern, task.k, window, offset, run);
+        let starts = starts::locate((pattern, task.alphabet), task.k, window, offset, run);
         out.extend(run.iter().zip(starts).map(|(h, start)| {
             Packed::new(&Match {
                 pattern: h.pattern,
@@ -316,6 +324,7 @@ mod tests {
                             patterns: &patterns,
                             units: &all[run.clone()],
                             k,
+                            alphabet: Alphabet::Exact,
                             simd,
                             most_matches: usize::MAX,
                         };
@@ -349,6 +358,7 @@ mod tests {
             patterns: &patterns,
             units: &all,
             k: 3,
+            alphabet: Alphabet::Exact,
             simd: Simd::Portable,
             most_matches,
         };

@@ -51,6 +51,28 @@ impl Masks {
         Masks { slot, words, width }
     }
 
+    /// [`Masks::new`] for a relation other than equality: bit `t` of the mask of byte `b` is set
+    /// iff `same(b, band[t])` (the search's alphabets). Cost: a call per distinct byte of `x`
+    /// and column.
+    pub fn with(x: &[u8], band: &[u8], same: impl Fn(u8, u8) -> bool) -> Masks {
+        let mut masks = Masks::new(x, &[]);
+        let width = band.len().div_ceil(WORD_BITS);
+        let distinct = masks.slot.iter().filter(|&&s| s != ABSENT).count();
+        masks.words = vec![0u64; distinct * width];
+        masks.width = width;
+        for (b, &s) in masks.slot.iter().enumerate() {
+            if s == ABSENT {
+                continue;
+            }
+            for (t, &c) in band.iter().enumerate() {
+                if same(b as u8, c) {
+                    masks.words[s as usize * width + t / WORD_BITS] |= 1 << (t % WORD_BITS);
+                }
+            }
+        }
+        masks
+    }
+
     /// Bytes [`Masks::new`] allocates for `x` over a band of `width` words.
     pub fn estimate_bytes(x: &[u8], width: usize) -> u64 {
         Masks::bytes_for(distinct_bytes(x), width)

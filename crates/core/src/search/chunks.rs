@@ -225,6 +225,7 @@ pub fn overlap(lengths: impl IntoIterator<Item = usize>, k: usize) -> u64 {
 mod tests {
     use super::*;
     use crate::random::Random;
+    use crate::search::alphabet::Alphabet;
     use crate::search::lanes::{scan, Group, Hit, Simd};
     use crate::search::oracle;
 
@@ -359,7 +360,7 @@ mod tests {
                         let r = text_range(0..len as u64, parts, part);
                         let (a, b) = (r.start as usize, r.end as usize);
                         let warm = warm_up(a as u64, ov) as usize;
-                        let mut group = Group::<u8, 32>::new(&[(0, &p[..])], k);
+                        let mut group = Group::<u8, 32>::new(&[(0, &p[..])], k, Alphabet::Exact);
                         scan(
                             simd,
                             [&mut group],

@@ -16,6 +16,8 @@
 //! rows of 32 bytes (8 KiB). Why this is not `bitpar::Edit::step`, the padding and the reporting:
 //! `docs/algorithms.md#the-lanes-kernel-patterns-of-up-to-64-bytes`.
 
+use super::alphabet::Alphabet;
+
 /// Bytes per vector of lanes: 256 bits.
 pub const VECTOR_BYTES: usize = 32;
 
@@ -125,8 +127,9 @@ pub struct Group<T: Lane, const L: usize> {
 
 impl<T: Lane, const L: usize> Group<T, L> {
     /// A group of `patterns` (their numbers and bytes; at most `L`, each of `1..=T::BITS`
-    /// bytes), reporting distances up to `k`.
-    pub fn new(patterns: &[(usize, &[u8])], k: usize) -> Group<T, L> {
+    /// bytes), reporting distances up to `k`, their bytes matching the text's as `alphabet`
+    /// says.
+    pub fn new(patterns: &[(usize, &[u8])], k: usize, alphabet: Alphabet) -> Group<T, L> {
         assert!(
             L * std::mem::size_of::<T>() == VECTOR_BYTES,
             "a vector is 32 bytes"
@@ -153,8 +156,10 @@ impl<T: Lane, const L: usize> Group<T, L> {
                 row[lane] = !real;
             }
             for (q, &b) in bytes.iter().enumerate() {
-                let row = &mut table[usize::from(b)][lane];
-                *row = *row | (T::ONE << (pad + q) as u32);
+                for t in alphabet.matching(b) {
+                    let row = &mut table[usize::from(t)][lane];
+                    *row = *row | (T::ONE << (pad + q) as u32);
+                }
             }
             start.pv[lane] = real;
             start.score[lane] = T::of(m);
@@ -488,7 +493,7 @@ mod tests {
             }
             want.sort();
             for simd in Simd::available() {
-                let mut group = Group::<T, L>::new(&numbered, k);
+                let mut group = Group::<T, L>::new(&numbered, k, Alphabet::Exact);
                 let mut got = Vec::new();
                 // In pieces, the state carried from one call to the next.
                 let cut = rng.below(text.len() + 1);
@@ -505,8 +510,8 @@ mod tests {
                 got.sort();
                 assert_eq!(got, want, "{simd:?} {patterns:?} k {k}");
                 // Two groups together give what each gives alone.
-                let mut one = Group::<T, L>::new(&numbered, k);
-                let mut two = Group::<T, L>::new(&numbered[..1], k);
+                let mut one = Group::<T, L>::new(&numbered, k, Alphabet::Exact);
+                let mut two = Group::<T, L>::new(&numbered[..1], k, Alphabet::Exact);
                 let mut both = Vec::new();
                 scan(simd, [&mut one, &mut two], &text, 100, from, &mut both);
                 let mut alone = Vec::new();
@@ -559,7 +564,7 @@ mod tests {
                 })
                 .collect();
             for simd in Simd::available() {
-                let mut group = Group::<u32, 8>::new(&[(0, &p[..])], k);
+                let mut group = Group::<u32, 8>::new(&[(0, &p[..])], k, Alphabet::Exact);
                 let cut = len - rng.below(50);
                 let mut got = Vec::new();
                 scan_halves(simd, &mut group, &text[..cut], 0, from, &mut got);
@@ -581,7 +586,7 @@ mod tests {
     fn a_full_width_pattern_and_an_empty_lane() {
         let p = b"ACGTACGTACGTACGTACGTACGTACGTACGT";
         let text = b"TTTACGTACGTACGTACGTACGTACGTACGTACGTTT";
-        let mut group = Group::<u32, 8>::new(&[(0, &p[..])], 0);
+        let mut group = Group::<u32, 8>::new(&[(0, &p[..])], 0, Alphabet::Exact);
         let mut hits = Vec::new();
         scan(Simd::detect(), [&mut group], text, 0, 0, &mut hits);
         assert_eq!(

@@ -16,14 +16,15 @@
 //! The arguments: `docs/algorithms.md#approximate-search`.
 //!
 //! ```
+//! use lcs_core::search::alphabet::Alphabet;
 //! use lcs_core::search::lanes::{scan, Group, Simd};
 //! use lcs_core::search::{oracle, starts};
 //!
 //! let (pattern, text, k) = (&b"GATTACA"[..], &b"TTGATTCATTGATTACAG"[..], 1);
-//! let mut group = Group::<u8, 32>::new(&[(0, pattern)], k);
+//! let mut group = Group::<u8, 32>::new(&[(0, pattern)], k, Alphabet::Exact);
 //! let mut hits = Vec::new();
 //! scan(Simd::detect(), [&mut group], text, 0, 0, &mut hits);
-//! let begins = starts::locate(pattern, k, text, 0, &hits);
+//! let begins = starts::locate((pattern, Alphabet::Exact), k, text, 0, &hits);
 //! let found: Vec<(usize, usize, usize)> = (hits.iter().zip(begins))
 //!     .map(|(hit, start)| (start as usize, hit.end as usize, hit.distance))
 //!     .collect();
@@ -31,6 +32,7 @@
 //! assert!(found.contains(&(10, 17, 0)));
 //! ```
 
+pub mod alphabet;
 pub mod chunks;
 pub mod lanes;
 pub mod oracle;

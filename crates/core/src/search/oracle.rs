@@ -5,13 +5,20 @@
 //! [`crate::problem`] from `(m, e)` reaches row 0 (a match goes diagonally; else diagonally when
 //! `D[i-1][j-1] = D - 1`; else up when `D[i-1][j] = D - 1`; else left).
 
+use super::alphabet::Alphabet;
+
 /// The whole table.
 pub fn table(p: &[u8], t: &[u8]) -> Vec<Vec<usize>> {
+    table_in(p, t, Alphabet::Exact)
+}
+
+/// The whole table, bytes matching as `alphabet` says.
+pub fn table_in(p: &[u8], t: &[u8], alphabet: Alphabet) -> Vec<Vec<usize>> {
     let mut d = vec![vec![0usize; t.len() + 1]; p.len() + 1];
     for i in 1..=p.len() {
         d[i][0] = i;
         for j in 1..=t.len() {
-            d[i][j] = if p[i - 1] == t[j - 1] {
+            d[i][j] = if alphabet.matches(p[i - 1], t[j - 1]) {
                 d[i - 1][j - 1]
             } else {
                 1 + d[i - 1][j - 1].min(d[i - 1][j]).min(d[i][j - 1])
@@ -32,7 +39,12 @@ pub fn ends(p: &[u8], t: &[u8], k: usize) -> Vec<(usize, usize)> {
 
 /// Every match as `(start, end, distance)`.
 pub fn matches(p: &[u8], t: &[u8], k: usize) -> Vec<(usize, usize, usize)> {
-    let d = table(p, t);
+    matches_in(p, t, k, Alphabet::Exact)
+}
+
+/// [`matches()`], bytes matching as `alphabet` says.
+pub fn matches_in(p: &[u8], t: &[u8], k: usize, alphabet: Alphabet) -> Vec<(usize, usize, usize)> {
+    let d = table_in(p, t, alphabet);
     let m = p.len();
     (1..=t.len())
         .filter(|&e| d[m][e] <= k)
@@ -40,7 +52,7 @@ pub fn matches(p: &[u8], t: &[u8], k: usize) -> Vec<(usize, usize, usize)> {
             let (mut i, mut j) = (m, e);
             while i > 0 {
                 let here = d[i][j];
-                if j > 0 && (p[i - 1] == t[j - 1] || d[i - 1][j - 1] + 1 == here) {
+                if j > 0 && (alphabet.matches(p[i - 1], t[j - 1]) || d[i - 1][j - 1] + 1 == here) {
                     (i, j) = (i - 1, j - 1);
                 } else if d[i - 1][j] + 1 == here {
                     i -= 1;

@@ -9,6 +9,7 @@
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::alphabet::Alphabet;
 use super::chunks::{self, Class, Unit};
 use super::lanes::{self, Compiled, Group, Hit, Lane, Simd};
 use super::starts;
@@ -28,7 +29,12 @@ pub struct Searcher {
 impl Searcher {
     /// The searcher of `units` of `patterns` (numbered as `units` say), within `k` edits,
     /// with the `simd` compilation.
-    pub fn new(units: &[Unit], patterns: &[Vec<u8>], k: usize, simd: Simd) -> Searcher {
+    pub fn new(
+        units: &[Unit],
+        patterns: &[Vec<u8>],
+        (k, alphabet): (usize, Alphabet),
+        simd: Simd,
+    ) -> Searcher {
         let mut s = Searcher {
             simd,
             u8s: Vec::new(),
@@ -44,11 +50,14 @@ impl Searcher {
                 .map(|&p| (p, &patterns[p][..]))
                 .collect();
             match unit.class {
-                Class::U8 => s.u8s.push(Group::new(&numbered, k)),
-                Class::U16 => s.u16s.push(Group::new(&numbered, k)),
-                Class::U32 => s.u32s.push(Group::new(&numbered, k)),
-                Class::U64 => s.u64s.push(Group::new(&numbered, k)),
-                Class::Strip => s.strips.push(Strips::new(numbered[0].0, numbered[0].1, k)),
+                Class::U8 => s.u8s.push(Group::new(&numbered, k, alphabet)),
+                Class::U16 => s.u16s.push(Group::new(&numbered, k, alphabet)),
+                Class::U32 => s.u32s.push(Group::new(&numbered, k, alphabet)),
+                Class::U64 => s.u64s.push(Group::new(&numbered, k, alphabet)),
+                Class::Strip => {
+                    let (number, bytes) = numbered[0];
+                    s.strips.push(Strips::new(number, bytes, k, alphabet))
+                }
             }
         }
         s
@@ -109,13 +118,14 @@ fn scan_groups<T: Lane + Compiled<T, L>, const L: usize>(
 /// Text bytes [`find`] scans at a time: the hits of a slice wait for their starts together.
 const SLICE: usize = 1 << 16;
 
-/// Every match of `patterns` within `k` edits whose end lies in `part` of `text` (one record),
+/// Every match of `patterns` within `k` edits (bytes matching as `alphabet` says) whose end
+/// lies in `part` of `text` (one record),
 /// in the order found: slice by slice, within a slice by pattern and end. The part is scanned
 /// from its warm-up, so the parts of a split of the text together find every match once
 /// ([`chunks::text_range`]). Stops early, with what it found so far, once `cancel` is set.
 pub fn find(
     patterns: &[Vec<u8>],
-    k: usize,
+    (k, alphabet): (usize, Alphabet),
     text: &[u8],
     part: Range<usize>,
     simd: Simd,
@@ -123,7 +133,7 @@ pub fn find(
 ) -> Vec<Match> {
     let lengths: Vec<usize> = patterns.iter().map(Vec::len).collect();
     let units = chunks::units(&lengths, k);
-    let mut searcher = Searcher::new(&units, patterns, k, simd);
+    let mut searcher = Searcher::new(&units, patterns, (k, alphabet), simd);
     let warm = chunks::warm_up(
         part.start as u64,
         chunks::overlap(lengths.iter().copied(), k),
@@ -143,7 +153,7 @@ pub fn find(
             let from = at.saturating_sub(keep);
             locate(
                 patterns,
-                k,
+                (k, alphabet),
                 &mut hits,
                 (&text[from..end], from as u64),
                 &mut found,
@@ -157,14 +167,15 @@ pub fn find(
 /// The matches of `hits`, with their starts from `window` (the text from offset `from` on).
 fn locate(
     patterns: &[Vec<u8>],
-    k: usize,
+    (k, alphabet): (usize, Alphabet),
     hits: &mut [Hit],
     (window, from): (&[u8], u64),
     out: &mut Vec<Match>,
 ) {
     hits.sort_unstable();
     for run in hits.chunk_by(|a, b| a.pattern == b.pattern) {
-        let starts = starts::locate(&patterns[run[0].pattern], k, window, from, run);
+        let pattern = (&patterns[run[0].pattern][..], alphabet);
+        let starts = starts::locate(pattern, k, window, from, run);
         out.extend(run.iter().zip(starts).map(|(h, start)| Match {
             pattern: h.pattern,
             record: 0,
@@ -183,22 +194,23 @@ mod tests {
     use crate::split::Split;
 
     /// Patterns of every class, planted with an edit, over a text cut into 1 to 5 parts: the
-    /// parts' matches together are the plain DP's, none lost or doubled at the cuts.
-    #[test]
-    fn the_parts_of_a_text_in_memory_find_what_the_plain_dp_finds() {
-        let mut rng = Random::new(41);
+    /// parts' matches together are the plain DP's, none lost or doubled at the cuts. With IUPAC
+    /// codes in the patterns and the text, by that alphabet's relation.
+    fn check(alphabet: Alphabet, symbols: &[u8], seed: u64) {
+        let mut rng = Random::new(seed);
         let never = AtomicBool::new(false);
+        let simd = Simd::detect();
         for _ in 0..40 {
             let patterns: Vec<Vec<u8>> = (0..1 + rng.below(6))
                 .map(|_| {
                     let m =
                         [1 + rng.below(8), 1 + rng.below(60), 65 + rng.below(150)][rng.below(3)];
-                    rng.bytes(m, b"ACGT")
+                    rng.bytes(m, symbols)
                 })
                 .collect();
             let k = rng.below(6);
             let len = rng.below(5000);
-            let mut text = rng.bytes(len, b"ACGT");
+            let mut text = rng.bytes(len, symbols);
             for p in &patterns {
                 let mut copy = p.clone();
                 let at = rng.below(copy.len());
@@ -208,7 +220,7 @@ mod tests {
             }
             let mut want = Vec::new();
             for (pattern, p) in patterns.iter().enumerate() {
-                for (start, end, distance) in oracle::matches(p, &text, k) {
+                for (start, end, distance) in oracle::matches_in(p, &text, k, alphabet) {
                     let (start, end, record) = (start as u64, end as u64, 0);
                     want.push(Match {
                         pattern,
@@ -223,10 +235,31 @@ mod tests {
             let parts = 1 + rng.below(5);
             let split = Split::new(text.len(), parts);
             let mut got: Vec<Match> = (0..parts)
-                .flat_map(|i| find(&patterns, k, &text, split.range(i), Simd::detect(), &never))
+                .flat_map(|i| {
+                    find(
+                        &patterns,
+                        (k, alphabet),
+                        &text,
+                        split.range(i),
+                        simd,
+                        &never,
+                    )
+                })
                 .collect();
             got.sort();
-            assert_eq!(got, want, "k {k}, {parts} parts");
+            assert_eq!(got, want, "{alphabet:?} k {k}, {parts} parts");
         }
+    }
+
+    #[test]
+    fn the_parts_of_a_text_in_memory_find_what_the_plain_dp_finds() {
+        check(Alphabet::Exact, b"ACGT", 41);
+    }
+
+    /// Mostly bases, some codes: `N` and `R` in patterns and text, lower case, a byte that is
+    /// no code.
+    #[test]
+    fn iupac_codes_match_as_the_plain_dp_with_their_relation_says() {
+        check(Alphabet::Iupac, b"ACGTACGTACGTNRYacgtn-", 43);
     }
 }

@@ -11,6 +11,7 @@
 
 use crate::bitpar::edit::Delta;
 use crate::bitpar::{Edit, Masks, Row, WORD_BITS};
+use crate::search::alphabet::Alphabet;
 use crate::search::lanes::Hit;
 
 /// Longest window computed at once, in text bytes beyond `m + k`: a longer run of matches is
@@ -20,6 +21,7 @@ pub const MAX_WINDOW: usize = 4096;
 /// One pattern's window: the traced columns over `text`, the first at record offset `offset`.
 struct Window<'a> {
     pattern: &'a [u8],
+    alphabet: Alphabet,
     text: &'a [u8],
     offset: u64,
     words: usize,
@@ -29,8 +31,11 @@ struct Window<'a> {
 }
 
 impl<'a> Window<'a> {
-    fn new(pattern: &'a [u8], text: &'a [u8], offset: u64) -> Window<'a> {
-        let masks = Masks::new(text, pattern);
+    fn new(pattern: &'a [u8], alphabet: Alphabet, text: &'a [u8], offset: u64) -> Window<'a> {
+        let masks = match alphabet {
+            Alphabet::Exact => Masks::new(text, pattern),
+            _ => Masks::with(text, pattern, |t, p| alphabet.matches(p, t)),
+        };
         let words = masks.width();
         let (mut pv, mut mv) = (vec![u64::MAX; words], vec![0u64; words]);
         let mut up = vec![0u64; words];
@@ -49,6 +54,7 @@ impl<'a> Window<'a> {
         }
         Window {
             pattern,
+            alphabet,
             text,
             offset,
             words,
@@ -73,7 +79,9 @@ impl<'a> Window<'a> {
                 return self.offset;
             }
             let (iu, ju) = (i as usize, j as usize);
-            if self.text[iu] == self.pattern[ju] || Self::bit(&self.sub, self.words, iu, ju) {
+            if self.alphabet.matches(self.pattern[ju], self.text[iu])
+                || Self::bit(&self.sub, self.words, iu, ju)
+            {
                 (i, j) = (i - 1, j - 1);
             } else if Self::bit(&self.pv, self.words, iu, ju) {
                 j -= 1;
@@ -86,10 +94,17 @@ impl<'a> Window<'a> {
 }
 
 /// The starts of `hits` (all of pattern `pattern`, in the order of their ends, within `k`
-/// edits), from `text`, the record's bytes from record offset `offset` on; `text` must begin
+/// edits, its bytes matching the text's as `alphabet` says), from `text`, the record's bytes
+/// from record offset `offset` on; `text` must begin
 /// `m + k` bytes before the first end, or at the record's start (`offset` 0). Returns one
 /// start per hit, in order.
-pub fn locate(pattern: &[u8], k: usize, text: &[u8], offset: u64, hits: &[Hit]) -> Vec<u64> {
+pub fn locate(
+    (pattern, alphabet): (&[u8], Alphabet),
+    k: usize,
+    text: &[u8],
+    offset: u64,
+    hits: &[Hit],
+) -> Vec<u64> {
     let span = (pattern.len() + k.min(pattern.len())) as u64;
     let mut starts = Vec::with_capacity(hits.len());
     let mut at = 0;
@@ -109,7 +124,7 @@ pub fn locate(pattern: &[u8], k: usize, text: &[u8], offset: u64, hits: &[Hit]) 
             "the window holds the walk"
         );
         let bytes = &text[(from - offset) as usize..(hits[last].end - offset) as usize];
-        let window = Window::new(pattern, bytes, from);
+        let window = Window::new(pattern, alphabet, bytes, from);
         starts.extend(hits[at..=last].iter().map(|h| window.start(h.end)));
         at = last + 1;
     }
@@ -166,14 +181,15 @@ mod tests {
                     })
                     .collect();
                 // From the record's start, and from a piece that starts just early enough.
-                let starts = locate(&p, k, &text, 0, &hits);
+                let starts = locate((&p, Alphabet::Exact), k, &text, 0, &hits);
                 let got: Vec<usize> = starts.iter().map(|&s| s as usize).collect();
                 let expected: Vec<usize> = want.iter().map(|&(s, _, _)| s).collect();
                 assert_eq!(got, expected, "{p:?} in {text:?}, k {k}");
                 if let Some(first) = hits.first() {
                     let span = (m + k.min(m)) as u64;
                     let cut = first.end.saturating_sub(span);
-                    let starts = locate(&p, k, &text[cut as usize..], cut, &hits);
+                    let starts =
+                        locate((&p, Alphabet::Exact), k, &text[cut as usize..], cut, &hits);
                     assert_eq!(
                         starts.iter().map(|&s| s as usize).collect::<Vec<_>>(),
                         expected

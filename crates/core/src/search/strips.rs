@@ -27,6 +27,7 @@
 //! (every lane's lowest prefix sum). The arguments and the figures:
 //! `docs/algorithms.md#one-pattern-alone-the-text-as-the-bit-dimension`.
 
+use super::alphabet::Alphabet;
 use super::lanes::{Hit, Simd, Vector};
 
 /// Columns per strip: the bits of a word.
@@ -72,8 +73,9 @@ pub struct Strips {
 }
 
 impl Strips {
-    /// Pattern `number` (`bytes`, at least one), reporting distances up to `k`.
-    pub fn new(number: usize, bytes: &[u8], k: usize) -> Strips {
+    /// Pattern `number` (`bytes`, at least one), reporting distances up to `k`, its bytes
+    /// matching the text's as `alphabet` says.
+    pub fn new(number: usize, bytes: &[u8], k: usize, alphabet: Alphabet) -> Strips {
         assert!(!bytes.is_empty(), "a pattern of at least one byte");
         let mut slot = [u32::MAX; 256];
         let mut classes: Vec<Vec<u8>> = Vec::new();
@@ -82,7 +84,7 @@ impl Strips {
             .map(|&b| {
                 if slot[usize::from(b)] == u32::MAX {
                     slot[usize::from(b)] = classes.len() as u32;
-                    classes.push(vec![b]);
+                    classes.push(alphabet.matching(b));
                 }
                 slot[usize::from(b)]
             })
@@ -676,7 +678,7 @@ mod tests {
             let from = [0, rng.below(len + 1)][rng.below(2)];
             let expect = want(&p, &text, k, 100, from);
             for simd in Simd::available() {
-                let mut strips = Strips::new(7, &p, k);
+                let mut strips = Strips::new(7, &p, k, Alphabet::Exact);
                 let mut got = Vec::new();
                 let cuts = [rng.below(len + 1), rng.below(len + 1)];
                 let (a, b) = (cuts[0].min(cuts[1]), cuts[0].max(cuts[1]));
@@ -706,7 +708,7 @@ mod tests {
             let p = rng.bytes(m, b"ACGT");
             let len = 40_000 + rng.below(30_000);
             let mut text = rng.bytes(len, b"ACGT");
-            let strips = Strips::new(7, &p, k);
+            let strips = Strips::new(7, &p, k, Alphabet::Exact);
             let jobs = strips.jobs(len, 0);
             assert!(jobs.iter().filter(|j| j.end > j.start).count() > 1);
             for job in jobs.iter().skip(1).filter(|j| j.end > j.start) {
@@ -723,7 +725,7 @@ mod tests {
             }
             let expect = want(&p, &text, k, 0, 0);
             for simd in Simd::available() {
-                let mut strips = Strips::new(7, &p, k);
+                let mut strips = Strips::new(7, &p, k, Alphabet::Exact);
                 let mut got = Vec::new();
                 strips.scan(simd, &text, 0, 0, &mut got);
                 got.sort();
@@ -735,7 +737,7 @@ mod tests {
     #[test]
     fn a_reset_starts_a_record() {
         let p = b"GATTACA";
-        let mut strips = Strips::new(7, p, 1);
+        let mut strips = Strips::new(7, p, 1, Alphabet::Exact);
         let mut got = Vec::new();
         strips.scan(Simd::detect(), b"TTGATT", 0, 0, &mut got);
         strips.reset();
@@ -752,7 +754,7 @@ mod tests {
         let mut rng = Random::new(5);
         let text = rng.bytes(1 << 20, b"ACGT");
         let p = rng.bytes(200, b"ACGT");
-        let mut strips = Strips::new(0, &p, 10);
+        let mut strips = Strips::new(0, &p, 10, Alphabet::Exact);
         let mut hits = Vec::new();
         strips.scan(Simd::detect(), &text, 0, 0, &mut hits);
         let per_strip = strips.rows as f64 / strips.strips as f64;
