@@ -46,27 +46,33 @@ pub fn path(
     x: &[u8],
     y: &[u8],
 ) -> Result<(Path, &'static str), u64> {
-    match engine {
-        Engine::Bands => Ok((by_bands(problem, x, y)?, "bands")),
-        Engine::Wave => {
-            fits(wave_bytes(problem, x, y))?;
-            Ok((wave::align::align(problem, x, y).path, "wave"))
-        }
+    let cut_off = match engine {
+        Engine::Bands => return Ok((by_bands(problem, x, y)?, "bands")),
+        Engine::Wave => None,
         Engine::Auto => {
             let (m, n) = (x.len(), y.len());
             let batch = bands::DEFAULT_BATCH;
             let estimate = bound::estimate(problem, x, y);
             let wave_seconds = cost::wave_seconds(problem, m, n, estimate, 1);
             let bands_seconds = cost::banded_seconds(problem, m, n, estimate, 1, batch);
-            if wave_seconds >= bands_seconds || fits(wave_bytes(problem, x, y)).is_err() {
+            if wave_seconds >= bands_seconds {
                 return Ok((by_bands(problem, x, y)?, "bands"));
             }
-            let cut_off = cost::wave_cut_off(problem, (m, n), estimate, 1, batch);
-            match wave::align::align_until(problem, Compare::detected(), (x, y), cut_off) {
-                Some(aligned) => Ok((aligned.path, "wave")),
-                None => Ok((by_bands(problem, x, y)?, "bands")),
-            }
+            cost::wave_cut_off(problem, (m, n), estimate, 1, batch)
         }
+    };
+    // The bound the run keeps within, found once: with a cut-off, no more than it.
+    let bound = bound::for_run(problem, (x, y), cut_off);
+    let bytes = wave::align::memory_bytes(problem, x.len(), y.len(), bound);
+    match (fits(bytes), engine) {
+        (Err(need), Engine::Wave) => return Err(need),
+        (Err(_), _) => return Ok((by_bands(problem, x, y)?, "bands")),
+        _ => {}
+    }
+    let compare = Compare::detected();
+    match wave::align::align_until(problem, compare, (x, y), (bound, cut_off)) {
+        Some(aligned) => Ok((aligned.path, "wave")),
+        None => Ok((by_bands(problem, x, y)?, "bands")),
     }
 }
 
@@ -77,12 +83,6 @@ fn by_bands(problem: Problem, x: &[u8], y: &[u8]) -> Result<Path, u64> {
         Ok(aligned) => Ok(aligned.path.expect("an automatic band proves itself")),
         Err(no_fit) => Err(no_fit.needed),
     }
-}
-
-/// Bytes the wave engine holds for the pair, at most.
-fn wave_bytes(problem: Problem, x: &[u8], y: &[u8]) -> u64 {
-    let bound = bound::upper_bound(problem, (x, y));
-    wave::align::memory_bytes(problem, x.len(), y.len(), bound)
 }
 
 /// `Err(bytes)` when `bytes` are more than the machine's free memory.

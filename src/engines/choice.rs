@@ -137,11 +137,7 @@ pub fn bands_of(method: Method) -> Method {
 /// it is within the cut-off (the run cannot pass it then), else the cut-off itself, the
 /// reduced wavefront stopped there, whose cost then follows the cut-off, not the pair.
 pub fn wave_bound(problem: Problem, pair: &Pair, cut_off: Option<usize>) -> usize {
-    let seqs = (pair.x.as_slice(), pair.y.as_slice());
-    match cut_off {
-        None => bound::upper_bound(problem, seqs),
-        Some(cap) => bound::upper_bound_within(problem, seqs, cap).unwrap_or(cap),
-    }
+    bound::for_run(problem, (&pair.x, &pair.y), cut_off)
 }
 
 #[cfg(test)]

@@ -60,7 +60,11 @@ pub fn fill_until(
     let mut work = Work::default();
     let last = cut_off.map_or(reach.bound, |c| c.min(reach.bound));
     for t in 0..=last {
-        let (first, _) = reach.range(t).expect("the bound holds the final cost");
+        let Some((first, _)) = reach.range(t) else {
+            // A bound below the cost (a cut-off's) can leave a step no diagonal.
+            assert!(cut_off.is_some(), "the bound holds the final cost");
+            return None;
+        };
         let count = reach.count(t);
         out.clear();
         out.resize(count + 2 * PAD, NONE);
@@ -84,7 +88,7 @@ pub fn fill_until(
         prev_first = first;
     }
     assert!(
-        last < reach.bound,
+        cut_off.is_some(),
         "a fill bounded by {} did not reach the end",
         reach.bound
     );
@@ -127,19 +131,20 @@ pub fn align(problem: Problem, x: &[u8], y: &[u8]) -> Aligned {
 
 /// [`align`] with the compare kernel `compare`.
 pub fn align_with(problem: Problem, compare: Compare, x: &[u8], y: &[u8]) -> Aligned {
-    align_until(problem, compare, (x, y), None).expect("no cut-off")
+    let bound = bound::upper_bound(problem, (x, y));
+    align_until(problem, compare, (x, y), (bound, None)).expect("no cut-off")
 }
 
-/// [`align_with`] that gives up (`None`) when the cost is above `cut_off`: the fill stops
-/// after that step, and there is no walk.
+/// [`align_with`] within `bound` (at least the final cost, or the cut-off:
+/// [`bound::for_run`]) that gives up (`None`) when the cost is above `cut_off`: the fill
+/// stops after that step, and there is no walk.
 pub fn align_until(
     problem: Problem,
     compare: Compare,
     (x, y): (&[u8], &[u8]),
-    cut_off: Option<usize>,
+    (bound, cut_off): (usize, Option<usize>),
 ) -> Option<Aligned> {
     let seqs = Seqs::new(x, y);
-    let bound = bound::upper_bound(problem, (x, y));
     let filled = fill_until(problem, compare, &seqs, bound, cut_off)?;
     let mut path = Path::new();
     let at = At {
@@ -199,10 +204,13 @@ mod tests {
                 );
                 assert_eq!(got.cost, cost);
                 // A cut-off at the cost is reached; one below it gives up.
-                let at = align_until(problem, compare, (x, y), Some(cost)).map(|a| a.path);
-                assert_eq!(at.as_ref(), Some(&want));
+                let within = |c| {
+                    let bound = bound::for_run(problem, (x, y), Some(c));
+                    align_until(problem, compare, (x, y), (bound, Some(c))).map(|a| a.path)
+                };
+                assert_eq!(within(cost).as_ref(), Some(&want));
                 if cost > 0 {
-                    assert!(align_until(problem, compare, (x, y), Some(cost - 1)).is_none());
+                    assert!(within(cost - 1).is_none());
                 }
                 // Unbounded, the same cost in more work.
                 let full = fill(problem, compare, &Seqs::new(x, y), usize::MAX);

@@ -41,6 +41,16 @@ pub fn upper_bound(problem: Problem, (x, y): (&[u8], &[u8])) -> usize {
     upper_bound_within(problem, (x, y), trivial).unwrap_or(trivial)
 }
 
+/// The bound a wave run keeps its steps within: [`upper_bound`]; with a `cut_off`, that bound
+/// where it is within the cut-off (the run cannot pass it then), else the cut-off itself, the
+/// reduced wavefront stopped there, whose cost then follows the cut-off, not the pair.
+pub fn for_run(problem: Problem, seqs: (&[u8], &[u8]), cut_off: Option<usize>) -> usize {
+    match cut_off {
+        None => upper_bound(problem, seqs),
+        Some(cap) => upper_bound_within(problem, seqs, cap).unwrap_or(cap),
+    }
+}
+
 /// [`upper_bound`] where it is at most `cap`, else `None`: the reduced wavefront stops at
 /// step `cap`, so what it costs follows the cap, not the pair's distance.
 pub fn upper_bound_within(problem: Problem, (x, y): (&[u8], &[u8]), cap: usize) -> Option<usize> {
