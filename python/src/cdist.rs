@@ -22,7 +22,7 @@ use pyo3::prelude::*;
 use crate::align::{cutoff, problem_of};
 use crate::seqs::{self, Seq};
 use crate::work;
-use lcs_core::pairs::plan::{Ask, Plan};
+use lcs_core::pairs::plan::{Ask, Plan, Side};
 use lcs_core::pairs::work::{self as share, Share};
 use lcs_core::problem::Problem;
 use lcs_core::search::lanes::Simd;
@@ -118,8 +118,8 @@ fn matrix(ask: Ask, seqs: &[Seq], rows: usize, threads: usize, cancel: &AtomicBo
     let lengths = |set: &[&[u8]]| set.iter().map(|s| s.len()).collect::<Vec<_>>();
     let plan = Plan::new(ask, &lengths(&queries), &lengths(targets));
     let (lane_side, scanned_side) = match plan.lane_side {
-        lcs_core::pairs::plan::Side::Queries => (&queries, targets),
-        lcs_core::pairs::plan::Side::Targets => (targets, &queries),
+        Side::Queries => (&queries, targets),
+        Side::Targets => (targets, &queries),
     };
     let share = Share {
         plan: &plan,
@@ -127,6 +127,12 @@ fn matrix(ask: Ask, seqs: &[Seq], rows: usize, threads: usize, cancel: &AtomicBo
         scanned_side,
         simd: Simd::detect(),
     };
+    // Queries in the lanes, two sets: the values go in the plan's order (a lane's row, its
+    // targets side by side, so that a unit's values for the next target land in the cache
+    // lines of the last), and are put in the caller's order at the end, in place: each row's
+    // columns through one row held aside, then the rows a cycle at a time. No second matrix to
+    // allocate and touch.
+    let in_plan_order = !ask.all_against_all && plan.lane_side == Side::Queries;
     let mut values = vec![ask.default_value(); rows * cols];
     let cells = Cells(values.as_mut_ptr());
     let shares = plan.shares(threads);
@@ -140,7 +146,10 @@ fn matrix(ask: Ask, seqs: &[Seq], rows: usize, threads: usize, cancel: &AtomicBo
                     }
                     share::run(share, std::slice::from_ref(job), &mut |item, got| {
                         for (p, &v) in item.members.clone().zip(got) {
-                            let (q, c) = plan.pair(p, item.target);
+                            let (q, c) = match in_plan_order {
+                                true => (p, item.target),
+                                false => plan.pair(p, item.target),
+                            };
                             // SAFETY: every pair is an item's member once, in one share (the
                             // plan's shares are disjoint), so no two threads write one cell;
                             // all against all the mirror cell is this pair's alone too.
@@ -154,12 +163,49 @@ fn matrix(ask: Ask, seqs: &[Seq], rows: usize, threads: usize, cancel: &AtomicBo
             });
         }
     });
+    if in_plan_order {
+        let mut held = vec![0; cols];
+        for row in values.chunks_exact_mut(cols.max(1)) {
+            held.copy_from_slice(row);
+            for (&v, &c) in held.iter().zip(&plan.scanned) {
+                row[c] = v;
+            }
+        }
+        permute_rows(&mut values, cols, &plan.lanes);
+        return values;
+    }
     if ask.all_against_all {
         for (i, s) in queries.iter().enumerate() {
             values[i * cols + i] = self_value(ask, s.len());
         }
     }
     values
+}
+
+/// Moves row `p` of `values` (rows of `cols`) to row `to[p]` (a permutation), in place: each
+/// cycle of the permutation with one row held aside.
+fn permute_rows(values: &mut [u32], cols: usize, to: &[usize]) {
+    let mut from = vec![0; to.len()];
+    for (p, &q) in to.iter().enumerate() {
+        from[q] = p;
+    }
+    let mut placed = vec![false; to.len()];
+    let mut held = vec![0; cols];
+    for start in 0..to.len() {
+        if placed[start] || from[start] == start {
+            continue;
+        }
+        held.copy_from_slice(&values[start * cols..(start + 1) * cols]);
+        let mut q = start;
+        while from[q] != start {
+            let p = from[q];
+            values.copy_within(p * cols..(p + 1) * cols, q * cols);
+            placed[q] = true;
+            q = p;
+        }
+        values[q * cols..(q + 1) * cols].copy_from_slice(&held);
+        placed[q] = true;
+    }
 }
 
 /// A sequence against itself: distance 0, or its whole length as the LCS (0 below the
