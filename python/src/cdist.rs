@@ -37,9 +37,9 @@ use lcs_core::search::lanes::Simd;
 /// workers: threads (-1: every core).
 /// dtype: the matrix's NumPy dtype (uint32 by default, as rapidfuzz).
 ///
-/// >>> mpi_lcs.cdist([b"kitten", b"sitting"], [b"sitting"])
-/// array([[3],
-///        [0]], dtype=uint32)
+/// >>> m = mpi_lcs.cdist([b"kitten", b"sitting"], [b"sitting"])
+/// >>> m.shape, m.dtype.name, int(m[0, 0]), int(m[1, 0])
+/// ((2, 1), 'uint32', 3, 0)
 #[pyfunction]
 #[pyo3(signature = (queries, choices = None, problem = "edit", score_cutoff = None, workers = 1, dtype = None))]
 pub fn cdist<'py>(

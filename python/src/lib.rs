@@ -39,6 +39,7 @@ fn mpi_lcs(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cdist::cdist, m)?)?;
     m.add_function(wrap_pyfunction!(search::search, m)?)?;
     m.add_class::<align::Alignment>()?;
+    m.add("Match", search::match_type(m.py())?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("MOST_SYMBOLS", seqs::MOST_SYMBOLS)?;
     m.add_submodule(&reference::module(m.py())?)?;

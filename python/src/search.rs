@@ -32,7 +32,7 @@ const LEAST_PART: usize = 1 << 20;
 /// The named tuple type of a match, made once.
 static MATCH: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
-fn match_type(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+pub fn match_type(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
     MATCH
         .get_or_try_init(py, || {
             let namedtuple = py.import("collections")?.getattr("namedtuple")?;

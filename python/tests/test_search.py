@@ -25,7 +25,7 @@ def test_patterns_of_every_width_match_the_plain_dp(rng, k):
             text[at:at] = mutate(rng, p, 0.05)
         got = mpi_lcs.search(patterns, bytes(text), k)
         assert [tuple(m) for m in got] == plain(patterns, bytes(text), k)
-        assert all(type(m).__name__ == "Match" for m in got)
+        assert all(type(m) is mpi_lcs.Match for m in got)
 
 
 def test_threads_cut_the_text_without_losing_or_doubling(rng):
