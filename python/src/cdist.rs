@@ -164,13 +164,22 @@ fn matrix(ask: Ask, seqs: &[Seq], rows: usize, threads: usize, cancel: &AtomicBo
         }
     });
     if in_plan_order {
-        let mut held = vec![0; cols];
-        for row in values.chunks_exact_mut(cols.max(1)) {
-            held.copy_from_slice(row);
-            for (&v, &c) in held.iter().zip(&plan.scanned) {
-                row[c] = v;
+        // Each thread a share of the rows' columns; the rows' cycles then on one.
+        let per = rows.div_ceil(threads).max(1) * cols.max(1);
+        std::thread::scope(|scope| {
+            for part in values.chunks_mut(per) {
+                let scanned = &plan.scanned;
+                scope.spawn(move || {
+                    let mut held = vec![0; cols];
+                    for row in part.chunks_exact_mut(cols.max(1)) {
+                        held.copy_from_slice(row);
+                        for (&v, &c) in held.iter().zip(scanned) {
+                            row[c] = v;
+                        }
+                    }
+                });
             }
-        }
+        });
         permute_rows(&mut values, cols, &plan.lanes);
         return values;
     }
