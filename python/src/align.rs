@@ -20,7 +20,7 @@ use pyo3::prelude::*;
 use crate::engine::{self, Engine};
 use crate::seqs::{self, Coding, Seqs};
 use crate::work;
-use lcs_core::alignment::{Alignment as Cigar, Op};
+use lcs_core::alignment::Alignment as Cigar;
 use lcs_core::pairs::rows;
 use lcs_core::problem::Problem;
 
@@ -224,25 +224,10 @@ pub const VIEW_MAX_LEN: usize = 300;
 /// The CLI's three-line view, its characters the caller's: a string's code points, or the
 /// bytes as the CLI shows them.
 fn three_lines(cigar: &Cigar, (a, b): (&[u8], &[u8]), coding: Option<&Coding>) -> [String; 3] {
-    let Some(coding) = coding else {
-        return cigar.three_lines(a, b);
-    };
-    let mut lines = [String::new(), String::new(), String::new()];
-    let (mut q, mut t) = (0, 0);
-    for &(count, op) in &cigar.runs {
-        for _ in 0..count {
-            let (dq, dt) = op.takes();
-            lines[0].push(if dq == 1 { coding.shown(a[q]) } else { '-' });
-            lines[2].push(if dt == 1 { coding.shown(b[t]) } else { '-' });
-            lines[1].push(match op {
-                Op::Match => '|',
-                Op::Mismatch => '.',
-                _ => ' ',
-            });
-            (q, t) = (q + dq, t + dt);
-        }
+    match coding {
+        None => cigar.three_lines(a, b),
+        Some(coding) => cigar.three_lines_shown(a, b, |c| coding.shown(c)),
     }
-    lines
 }
 
 /// The edit (Levenshtein) distance of `a` and `b`, rapidfuzz's `Levenshtein.distance`.

@@ -157,6 +157,17 @@ impl Alignment {
                 '?'
             }
         };
+        self.three_lines_shown(query, target, show)
+    }
+
+    /// [`Alignment::three_lines`] with each byte shown as `show` says (for sequences coded
+    /// from other symbols).
+    pub fn three_lines_shown(
+        &self,
+        query: &[u8],
+        target: &[u8],
+        show: impl Fn(u8) -> char,
+    ) -> [String; 3] {
         let mut lines = [String::new(), String::new(), String::new()];
         let (mut q, mut t) = (0, 0);
         for &(count, op) in &self.runs {
