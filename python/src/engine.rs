@@ -87,8 +87,5 @@ fn by_bands(problem: Problem, x: &[u8], y: &[u8]) -> Result<Path, u64> {
 
 /// `Err(bytes)` when `bytes` are more than the machine's free memory.
 fn fits(bytes: u64) -> Result<(), u64> {
-    match work::available_bytes() {
-        Some(free) if bytes > free => Err(bytes),
-        _ => Ok(()),
-    }
+    work::fits(bytes).map_err(|_| bytes)
 }

@@ -105,12 +105,19 @@ pub fn available_bytes() -> Option<u64> {
 
 /// A `MemoryError` when `bytes` (what `what` needs) exceed what the machine can give.
 pub fn check_memory(bytes: u64, what: &str) -> PyResult<()> {
-    match available_bytes() {
-        Some(free) if bytes > free => Err(PyMemoryError::new_err(format!(
+    fits(bytes).map_err(|free| {
+        PyMemoryError::new_err(format!(
             "{what} needs about {} MiB and the machine has {} MiB free",
             bytes >> 20,
             free >> 20
-        ))),
+        ))
+    })
+}
+
+/// `Err(free)` when `bytes` are more than the machine's free memory (`free` bytes).
+pub fn fits(bytes: u64) -> Result<(), u64> {
+    match available_bytes() {
+        Some(free) if bytes > free => Err(free),
         _ => Ok(()),
     }
 }

@@ -17,8 +17,8 @@ use crate::input::text::{self, Run, Source, Start, TextFile};
 use lcs_core::search::alphabet::Alphabet;
 use lcs_core::search::chunks::{self, Unit};
 use lcs_core::search::lanes::{Hit, Simd};
+use lcs_core::search::searcher;
 pub use lcs_core::search::searcher::Searcher;
-use lcs_core::search::starts;
 pub use lcs_core::search::{Match, Packed, PACKED_BYTES};
 use lcs_gpu::GpuError;
 
@@ -185,7 +185,7 @@ pub(super) fn begin(
         .iter()
         .flat_map(|u| u.patterns.iter().map(|&p| task.patterns[p].len()));
     let overlap = chunks::overlap(lengths.clone(), task.k);
-    let keep = lengths.map(|m| m + task.k.min(m)).max().unwrap_or(0);
+    let keep = chunks::window(lengths, task.k);
     let mut found = Found::default();
     let mut history = History {
         bytes: Vec::new(),
@@ -224,20 +224,10 @@ pub(super) fn locate(
     offset: u64,
     out: &mut Vec<Packed>,
 ) {
-    hits.sort_unstable();
-    for run in hits.chunk_by(|a, b| a.pattern == b.pattern) {
-        let pattern = &task.patterns[run[0].pattern];
-        let starts = starts::locate((pattern, task.alphabet), task.k, window, offset, run);
-        out.extend(run.iter().zip(starts).map(|(h, start)| {
-            Packed::new(&Match {
-                pattern: h.pattern,
-                record,
-                start,
-                end: h.end,
-                distance: h.distance,
-            })
-        }));
-    }
+    let patterns = (task.patterns, task.k, task.alphabet);
+    searcher::locate(patterns, hits, record, (window, offset), |m| {
+        out.push(Packed::new(&m))
+    });
 }
 
 #[cfg(test)]

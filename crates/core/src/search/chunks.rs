@@ -212,6 +212,12 @@ pub fn warm_up(offset: u64, overlap: u64) -> u64 {
     offset.min(overlap)
 }
 
+/// The longest span of a match of a set of patterns, `m + min(k, m)`: the bytes before a
+/// match's end that its start's window needs ([`super::starts`]).
+pub fn window(lengths: impl IntoIterator<Item = usize>, k: usize) -> usize {
+    lengths.into_iter().map(|m| m + k.min(m)).max().unwrap_or(0)
+}
+
 /// The warm-up a set of patterns needs: the largest `m + min(k, m) - 1`.
 pub fn overlap(lengths: impl IntoIterator<Item = usize>, k: usize) -> u64 {
     lengths

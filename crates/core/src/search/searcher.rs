@@ -138,7 +138,7 @@ pub fn find(
         part.start as u64,
         chunks::overlap(lengths.iter().copied(), k),
     );
-    let keep = lengths.iter().map(|&m| m + k.min(m)).max().unwrap_or(0);
+    let keep = chunks::window(lengths.iter().copied(), k);
     let mut hits = Vec::new();
     let before = &text[part.start - warm as usize..part.start];
     searcher.scan(before, 0, before.len(), &mut hits);
@@ -151,38 +151,38 @@ pub fn find(
         searcher.scan(&text[at..end], at as u64, 0, &mut hits);
         if !hits.is_empty() {
             let from = at.saturating_sub(keep);
-            locate(
-                patterns,
-                (k, alphabet),
-                &mut hits,
-                (&text[from..end], from as u64),
-                &mut found,
-            );
+            let window = (&text[from..end], from as u64);
+            locate((patterns, k, alphabet), &mut hits, 0, window, |m| {
+                found.push(m)
+            });
         }
         at = end;
     }
     found
 }
 
-/// The matches of `hits`, with their starts from `window` (the text from offset `from` on).
-fn locate(
-    patterns: &[Vec<u8>],
-    (k, alphabet): (usize, Alphabet),
+/// The matches of `hits` (found in `record`), with their starts from `window` (the record's
+/// bytes from offset `from` on), each handed to `emit`: by pattern, then end.
+pub fn locate(
+    (patterns, k, alphabet): (&[Vec<u8>], usize, Alphabet),
     hits: &mut [Hit],
+    record: u64,
     (window, from): (&[u8], u64),
-    out: &mut Vec<Match>,
+    mut emit: impl FnMut(Match),
 ) {
     hits.sort_unstable();
     for run in hits.chunk_by(|a, b| a.pattern == b.pattern) {
         let pattern = (&patterns[run[0].pattern][..], alphabet);
         let starts = starts::locate(pattern, k, window, from, run);
-        out.extend(run.iter().zip(starts).map(|(h, start)| Match {
-            pattern: h.pattern,
-            record: 0,
-            start,
-            end: h.end,
-            distance: h.distance,
-        }));
+        for (h, start) in run.iter().zip(starts) {
+            emit(Match {
+                pattern: h.pattern,
+                record,
+                start,
+                end: h.end,
+                distance: h.distance,
+            });
+        }
     }
 }
 
