@@ -268,6 +268,7 @@ fn row_steps<R: Row<P>, const P: usize>(name: &str, words: usize, first: [u64; 2
 /// compilation the CPU has, and a long pattern.
 fn search() {
     use lcs_core::search::lanes::{scan, scan_halves, Compiled, Group, Lane, Simd};
+    use lcs_core::search::sifted::Sifted;
     use lcs_core::search::strips::Strips;
     const TEXT: usize = 1 << 20;
     let mut rng = Random::new(3);
@@ -341,6 +342,45 @@ fn search() {
                 "search strips, one pattern of {m}, k {k}, {}: {ns:.3} ns/byte, {rows:.1} rows \
                  per strip",
                 simd.name()
+            );
+        }
+    }
+    // Through the sieve: the text in memory (the page cache's pages, as a rank maps them).
+    for (count, m, k) in [
+        (1, 32, 3),
+        (1, 200, 10),
+        (16, 32, 3),
+        (64, 24, 2),
+        (512, 32, 3),
+    ] {
+        let patterns: Vec<Vec<u8>> = (0..count).map(|_| rng.bytes(m, b"ACGT")).collect();
+        let numbered: Vec<(usize, &[u8])> = patterns
+            .iter()
+            .enumerate()
+            .map(|(p, b)| (p, &b[..]))
+            .collect();
+        for simd in Simd::available() {
+            let mut sifted = Sifted::new(&numbered, k);
+            let mut hits = Vec::new();
+            let ns = ns_per_cell(text.len(), || {
+                sifted.reset();
+                for (at, part) in text.chunks(1 << 16).enumerate() {
+                    sifted.scan(simd, part, (at << 16) as u64, 0, &mut hits);
+                }
+                hits.clear();
+            });
+            // One more pass, alone, for the strips it computes.
+            let mut once = Sifted::new(&numbered, k);
+            for (at, part) in text.chunks(1 << 16).enumerate() {
+                once.scan(simd, part, (at << 16) as u64, 0, &mut hits);
+            }
+            let (_, strips) = once.work();
+            let share = strips as f64 * 64.0 / (count * text.len()) as f64;
+            println!(
+                "search sieve, {count} patterns of {m}, k {k}, {}: {ns:.3} ns/byte, the strips \
+                 over {:.2}% of each pattern's columns",
+                simd.name(),
+                100.0 * share
             );
         }
     }

@@ -109,6 +109,10 @@ pub struct RankLine {
     pub device: String,
     pub seconds_kernel: f64,
     pub seconds_transfer: f64,
+    /// Slices (64 KiB) of the scan whose ends the sieve chose, and slices computed whole
+    /// because grams were too many there; both 0 where the patterns do not take the sieve.
+    pub slices_sieved: u64,
+    pub slices_whole: u64,
 }
 
 /// Wall-clock seconds: `total` on rank 0 from the start of the run (reading the patterns,
@@ -214,6 +218,8 @@ impl SearchReport {
                 device: s.device.name().unwrap_or_else(|| "cpu".into()),
                 seconds_kernel: s.device.seconds_kernel,
                 seconds_transfer: s.device.seconds_transfer,
+                slices_sieved: s.sieved,
+                slices_whole: s.whole,
             })
             .collect();
         let slowest = |f: fn(&RankSearch) -> f64| searched.ranks.iter().map(f).fold(0.0, f64::max);
@@ -331,9 +337,19 @@ impl SearchReport {
             plural(self.matches as u64, "match", "matches"),
         );
         let kernel = self.per_rank.first().map_or("", |l| l.kernel.name());
+        let sieved: u64 = self.per_rank.iter().map(|l| l.slices_sieved).sum();
+        let whole: u64 = self.per_rank.iter().map(|l| l.slices_whole).sum();
+        let sieve = match sieved + whole {
+            0 => String::new(),
+            all => format!(
+                " behind the sieve ({} of {} computed whole)",
+                thousands(whole),
+                plural(all, "slice", "slices")
+            ),
+        };
         let _ = writeln!(
             s,
-            "{}: the text in {} parts, the patterns in {}; kernel {kernel}",
+            "{}: the text in {} parts, the patterns in {}; kernel {kernel}{sieve}",
             plural(self.ranks as u64, "rank", "ranks"),
             self.grid.text_parts,
             self.grid.pattern_parts,

@@ -28,6 +28,24 @@ def test_patterns_of_every_width_match_the_plain_dp(rng, k):
         assert all(type(m) is mpi_lcs.Match for m in got)
 
 
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_patterns_through_the_sieve_match_the_plain_dp(rng, k):
+    """Every pattern long enough for the sieve (each of its k + 1 pieces holds 8 bytes), on DNA
+    and on any bytes, planted with edits: the same matches as the plain DP, on 1 and 3 threads."""
+    for round in range(6):
+        symbols = b"ACGT" if round % 2 else bytes(range(256))
+        patterns = [random_bytes(rng, 8 * (k + 1) + rng.randrange(30), symbols)
+                    for _ in range(rng.randrange(1, 5))]
+        text = bytearray(random_bytes(rng, rng.randrange(2000, 6000), symbols))
+        for p in patterns * 2:
+            at = rng.randrange(len(text) + 1)
+            text[at:at] = mutate(rng, p, 0.06)
+        text = bytes(text)
+        want = plain(patterns, text, k)
+        assert [tuple(m) for m in mpi_lcs.search(patterns, text, k)] == want
+        assert [tuple(m) for m in mpi_lcs.search(patterns, text, k, workers=3)] == want
+
+
 def test_threads_cut_the_text_without_losing_or_doubling(rng):
     """A text of several MiB in 1 to 4 parts: matches planted at every part's edge."""
     text = bytearray(random_bytes(rng, 3 << 20))

@@ -34,6 +34,10 @@ record! {
         pub host: RankHost,
         /// DP cells of its scan: the text bytes it scanned times its patterns' bytes.
         pub cells: u64,
+        /// Slices of its scan whose ends the sieve chose (its patterns all taking it), and
+        /// slices computed whole (grams too many there).
+        pub sieved: u64,
+        pub whole: u64,
         /// The GPU it scanned on, and what it did there (the CPU engines': zeros).
         pub device: RankDevice,
     }
@@ -72,13 +76,15 @@ mod tests {
             simd: Simd::Avx2,
             host,
             cells: 17,
+            sieved: 18,
+            whole: 19,
             device: RankDevice::default(),
         };
         let mut expected: Vec<u64> = (1..=13).collect();
         expected.extend((14..=16).map(|s| f64::to_bits(s as f64)));
         expected.push(1);
         expected.extend(host_words);
-        expected.push(17);
+        expected.extend([17, 18, 19]);
         expected.extend(words(&RankDevice::default()));
         assert_eq!(words(&record), expected);
         assert_eq!(RankSearch::take(&expected), record);

@@ -21,6 +21,7 @@
 //! and the rank that failed prints its message with its rank.
 
 use lcs_core::search::alphabet::Alphabet;
+use lcs_core::search::sifted::Sifted;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -46,7 +47,7 @@ use crate::engines::budget;
 use crate::engines::device::{self, DeviceAsk, Placement, RankDevice};
 use crate::engines::search::on_device;
 use crate::engines::search::record::RankSearch;
-use crate::engines::search::scan::{self, Found, Task};
+use crate::engines::search::scan::{self, Found, Searcher, Task};
 use crate::engines::search::strands;
 use crate::engines::solve::{check_memory, memory_limit};
 use crate::error::Error;
@@ -174,7 +175,16 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
     let weights: Vec<u64> = units.iter().map(|u| u.weight).collect();
     let overlap = chunks::overlap(lengths.iter().copied(), k);
     let area = text.area.clone();
-    let grid = Grid::choose(ranks, area.end - area.start, &weights, overlap);
+    // Sieved patterns cost about the sieve's scan of each byte, whatever their number: the
+    // ranks split the text.
+    let sifts = gpu.is_none() && Searcher::sifts(lengths.iter().copied(), k, request.alphabet);
+    let grid = match sifts {
+        true => Grid {
+            text_parts: ranks,
+            pattern_parts: 1,
+        },
+        false => Grid::choose(ranks, area.end - area.start, &weights, overlap),
+    };
     let runs = chunks::balance(&weights, grid.pattern_parts);
     let mine: &[Unit] = &units[runs[grid.pattern_part(rank)].clone()];
     let range = chunks::text_range(area.clone(), grid.text_parts, grid.text_part(rank));
@@ -202,7 +212,7 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
         short.filter(|&&p| lengths[p] <= k).count()
     };
     let baseline = mem::peak_rss_bytes();
-    let working = working_bytes(mine, &patterns.patterns, k)
+    let working = working_bytes(mine, &patterns.patterns, k, sifts)
         + match gpu {
             Some(_) => scan::device_bytes(every_end(mine)),
             None => 0,
@@ -285,6 +295,8 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
         seconds_starts: found.seconds_starts,
         simd,
         cells: found.scanned * mine_lengths,
+        sieved: found.sieved,
+        whole: found.whole,
         device: RankDevice::of(gpu.as_ref()),
         ..RankSearch::default()
     };
@@ -581,12 +593,18 @@ fn exchange_starts(
         .ok_or_else(|| malformed("list of starts"))
 }
 
-/// The memory a rank's search works in: its units' tables, the blocks read (the raw block, a
-/// block of sequence bytes, its copy with the history for the windows), and the largest
-/// window of columns.
-fn working_bytes(units: &[Unit], patterns: &[Vec<u8>], k: usize) -> u64 {
+/// The memory a rank's search works in: its units' tables (or, `sifted`, the sieve and each
+/// pattern's strips), the blocks read (the raw block, a block of sequence bytes, its copy with
+/// the history for the windows), and the largest window of columns.
+fn working_bytes(units: &[Unit], patterns: &[Vec<u8>], k: usize, sifted: bool) -> u64 {
     let mut tables = 0u64;
     let mut window = 0u64;
+    if sifted {
+        let mine = units
+            .iter()
+            .flat_map(|u| u.patterns.iter().map(|&p| &patterns[p]));
+        tables += Sifted::held(mine.map(|p| p.len()), k);
+    }
     for unit in units {
         let longest = unit
             .patterns
@@ -595,6 +613,7 @@ fn working_bytes(units: &[Unit], patterns: &[Vec<u8>], k: usize) -> u64 {
             .max()
             .unwrap_or(0);
         tables += match unit.class {
+            _ if sifted => 0,
             chunks::Class::Strip => {
                 let warm = chunks::overlap([longest], k) as usize;
                 Strips::held(longest, longest.min(256), warm)

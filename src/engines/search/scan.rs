@@ -37,6 +37,9 @@ pub struct Found {
     pub warm_up: u64,
     /// Seconds locating starts (part of the scan's).
     pub seconds_starts: f64,
+    /// Slices sieved and slices computed whole, where the patterns go through the sieve.
+    pub sieved: u64,
+    pub whole: u64,
     /// The device failed, and the scan stopped there.
     pub device_error: Option<GpuError>,
 }
@@ -99,8 +102,15 @@ impl History {
         self.offset = offset;
     }
 
-    /// Appends `run` (which follows the history) and drops what no window needs.
+    /// Appends `run` (which follows the history) and drops what no window needs: of a run
+    /// longer than the history keeps, only its last bytes are copied.
     pub(super) fn push(&mut self, run: &[u8]) {
+        if run.len() >= self.keep {
+            self.offset += (self.bytes.len() + run.len() - self.keep) as u64;
+            self.bytes.clear();
+            self.bytes.extend_from_slice(&run[run.len() - self.keep..]);
+            return;
+        }
         self.bytes.extend_from_slice(run);
         let drop = self.bytes.len().saturating_sub(self.keep);
         self.bytes.drain(..drop);
@@ -167,6 +177,7 @@ pub fn search_range(
     };
     let names = text::stream(file, text, range, start, &mut each)?;
     found.names.extend(names);
+    (found.sieved, found.whole) = searcher.sieve_calls().unwrap_or_default();
     Ok(found)
 }
 

@@ -7,6 +7,8 @@
 //! - [`lanes`] — patterns of up to 64 bytes, many side by side in the lanes of one vector;
 //! - [`strips`] — one pattern of any length alone, the text as the bit dimension, many
 //!   stretches of the text side by side, with Ukkonen's cut-off turned sideways;
+//! - [`sieve`] and [`sifted`] — the pigeonhole filter: the few places a match of a pattern
+//!   searched alone can end, found by exact grams of its pieces, and only those computed;
 //! - [`starts`] — where a match starts, from a window of columns recomputed for it;
 //! - [`searcher`] — units ready to scan, and the search of a text held in memory;
 //! - [`chunks`] — how ranks share the work: units of patterns, the grid, the text's parts and the
@@ -37,6 +39,8 @@ pub mod chunks;
 pub mod lanes;
 pub mod oracle;
 pub mod searcher;
+pub mod sieve;
+pub mod sifted;
 pub mod starts;
 pub mod strips;
 

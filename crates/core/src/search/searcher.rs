@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::alphabet::Alphabet;
 use super::chunks::{self, Class, Unit};
 use super::lanes::{self, Compiled, Group, Hit, Lane, Simd};
+use super::sifted::Sifted;
 use super::starts;
 use super::strips::Strips;
 use super::Match;
@@ -24,9 +25,18 @@ pub struct Searcher {
     u32s: Vec<Group<u32, 8>>,
     u64s: Vec<Group<u64, 4>>,
     strips: Vec<Strips>,
+    /// Every pattern, through the sieve, where they all take it ([`Searcher::sifts`]).
+    sifted: Option<Sifted>,
 }
 
 impl Searcher {
+    /// Whether patterns of `lengths` within `k` edits, bytes matching as `alphabet` says, go
+    /// through the sieve ([`super::sifted`]) rather than their units' kernels: with exact bytes,
+    /// when every pattern takes it.
+    pub fn sifts(lengths: impl IntoIterator<Item = usize>, k: usize, alphabet: Alphabet) -> bool {
+        alphabet == Alphabet::Exact && Sifted::takes(lengths, k)
+    }
+
     /// The searcher of `units` of `patterns` (numbered as `units` say), within `k` edits,
     /// with the `simd` compilation.
     pub fn new(
@@ -42,7 +52,19 @@ impl Searcher {
             u32s: Vec::new(),
             u64s: Vec::new(),
             strips: Vec::new(),
+            sifted: None,
         };
+        let lengths = units
+            .iter()
+            .flat_map(|u| u.patterns.iter().map(|&p| patterns[p].len()));
+        if Searcher::sifts(lengths, k, alphabet) {
+            let numbered: Vec<(usize, &[u8])> = units
+                .iter()
+                .flat_map(|u| u.patterns.iter().map(|&p| (p, &patterns[p][..])))
+                .collect();
+            s.sifted = Some(Sifted::new(&numbered, k));
+            return s;
+        }
         for unit in units {
             let numbered: Vec<(usize, &[u8])> = unit
                 .patterns
@@ -70,6 +92,7 @@ impl Searcher {
         self.u32s.iter_mut().for_each(Group::reset);
         self.u64s.iter_mut().for_each(Group::reset);
         self.strips.iter_mut().for_each(Strips::reset);
+        self.sifted.iter_mut().for_each(Sifted::reset);
     }
 
     /// Bytes the units hold.
@@ -77,6 +100,12 @@ impl Searcher {
         let groups = self.u8s.len() + self.u16s.len() + self.u32s.len() + self.u64s.len();
         groups as u64 * (lanes::VECTOR_BYTES * 263) as u64
             + self.strips.iter().map(Strips::bytes).sum::<u64>()
+            + self.sifted.as_ref().map_or(0, Sifted::bytes)
+    }
+
+    /// Calls sieved and calls computed whole, where the patterns go through the sieve.
+    pub fn sieve_calls(&self) -> Option<(u64, u64)> {
+        self.sifted.as_ref().map(|s| (s.sieved, s.whole))
     }
 
     /// Scans `text` with every unit, as [`lanes::scan`] does.
@@ -88,6 +117,9 @@ impl Searcher {
         scan_groups(simd, &mut self.u64s, text, base, from, hits);
         for strips in &mut self.strips {
             strips.scan(simd, text, base, from, hits);
+        }
+        if let Some(sifted) = &mut self.sifted {
+            sifted.scan(simd, text, base, from, hits);
         }
     }
 }
@@ -141,7 +173,7 @@ pub fn find(
     let keep = chunks::window(lengths.iter().copied(), k);
     let mut hits = Vec::new();
     let before = &text[part.start - warm as usize..part.start];
-    searcher.scan(before, 0, before.len(), &mut hits);
+    searcher.scan(before, part.start as u64 - warm, before.len(), &mut hits);
     debug_assert!(hits.is_empty(), "the warm-up reports nothing");
     let mut found = Vec::new();
     let mut at = part.start;

@@ -161,6 +161,41 @@ impl Strips {
         }
     }
 
+    /// Computes `jobs` over `before` (the record's bytes before the call, as many as the jobs
+    /// reach back) and the call's `text`, [`LANES`] at a time; reports as [`Strips::scan`]
+    /// does. The pattern's own tail is left as it is.
+    pub(super) fn run(
+        &mut self,
+        simd: Simd,
+        (before, text): (&[u8], &[u8]),
+        jobs: &[Job],
+        base: u64,
+        hits: &mut Vec<Hit>,
+    ) {
+        for batch in jobs.chunks(LANES) {
+            let mut lanes = [Job::NONE; LANES];
+            lanes[..batch.len()].clone_from_slice(batch);
+            let mut run = Run {
+                pattern: self,
+                virt: Virtual { tail: before, text },
+                jobs: lanes,
+                base,
+                hits,
+                rows: 0,
+                strips: 0,
+            };
+            run.go(simd);
+            let (rows, strips) = (run.rows, run.strips);
+            self.rows += rows;
+            self.strips += strips;
+        }
+    }
+
+    /// The pattern's warm-up: the columns a lane computes before the first it reports.
+    pub fn warm(&self) -> usize {
+        self.warm
+    }
+
     /// The lanes' parts of a call's text of `n` bytes after the tail, reporting from byte
     /// `from`: equal spans of columns to compute, each but the first starting `warm` before
     /// its part.
@@ -190,10 +225,29 @@ impl Strips {
 /// A lane's columns: computed from `start` (a column with no text before it) to `end`, the
 /// ends in `report` reported (virtual byte offsets: the tail, then the call's text).
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Job {
+pub(super) struct Job {
     start: usize,
     end: usize,
     report: std::ops::Range<usize>,
+}
+
+/// The jobs that report the ends at the columns `report` of a virtual text, each starting `warm`
+/// columns before its first (at column 0 at the most, which must then be the record's start):
+/// one, or up to [`LANES`] equal parts where the columns are many; added to `out`.
+pub(super) fn jobs_for(report: std::ops::Range<usize>, warm: usize, out: &mut Vec<Job>) {
+    let per_lane = LANE_PER_WARM * (warm + STRIP);
+    let parts = (report.len() / per_lane).clamp(1, LANES);
+    let span = report.len().div_ceil(parts);
+    let mut at = report.start;
+    while at < report.end {
+        let end = (at + span).min(report.end);
+        out.push(Job {
+            start: at.saturating_sub(warm),
+            end,
+            report: at..end,
+        });
+        at = end;
+    }
 }
 
 impl Job {
