@@ -11,6 +11,7 @@
 //! rows). `search`'s inputs: [`patterns`] (read whole on rank 0 as above) and [`text`] (read by
 //! byte ranges on every rank); `pairs`' files of named sequences: [`sequences`].
 
+pub mod mapped;
 pub mod patterns;
 pub mod sequences;
 pub mod text;

@@ -8,6 +8,9 @@
 //! files) rank 0 reads whole instead, as `solve` reads its input, and the engine shares its bytes
 //! ([`Source::Bytes`]).
 //!
+//! A plain text is read in place, mapped a window at a time ([`super::mapped`]) where the system
+//! maps it.
+//!
 //! A rank reading FASTA from the middle learns where it is in two steps: [`summarize`] reads its
 //! range for line starts and headers only, and [`starts`], from every rank's summary in order,
 //! gives the state at each range's first byte ([`Start`]). Then [`stream`] gives the record's bytes
@@ -21,13 +24,14 @@ use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
+use super::mapped::{Mapped, WINDOW};
 use super::{
     in_file, is_stdin, open, read_stream, unreadable, wide_text, Format, FormatError, InputError,
     BOM, GZIP_MAGIC,
 };
 
 /// Bytes read at a time.
-pub const BLOCK: usize = 1 << 20;
+pub const BLOCK: usize = 1 << 16;
 
 /// A text file checked for a search.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -164,7 +168,19 @@ fn first_line_is_header(file: &Source, from: u64, size: u64) -> io::Result<bool>
 
 /// `len` bytes at `offset` (fewer only at the file's end).
 fn read_at(file: &Source, offset: u64, len: usize) -> io::Result<Vec<u8>> {
-    let mut buf = vec![0u8; len];
+    let mut buf = Vec::new();
+    read_into(file, offset, len, &mut buf)?;
+    Ok(buf)
+}
+
+/// [`read_at`] into `buf`, whose memory a loop of blocks reuses: a block's fresh pages cost
+/// more to fault in and clear than to read.
+fn read_into(file: &Source, offset: u64, len: usize, buf: &mut Vec<u8>) -> io::Result<()> {
+    // Zeros only past what the buffer held: the bytes below are read over.
+    if buf.len() < len {
+        buf.resize(len, 0);
+    }
+    buf.truncate(len);
     let mut got = 0;
     while got < len {
         match file.read_at(&mut buf[got..], offset + got as u64) {
@@ -175,7 +191,7 @@ fn read_at(file: &Source, offset: u64, len: usize) -> io::Result<Vec<u8>> {
         }
     }
     buf.truncate(got);
-    Ok(buf)
+    Ok(())
 }
 
 /// The byte at `offset`, or `None` at or past the file's end.
@@ -311,9 +327,10 @@ fn walk_range<S: Sink>(
     mut after_block: impl FnMut(&mut S),
 ) -> io::Result<Mode> {
     let mut at = range.start;
+    let mut block = Vec::new();
     while at < range.end {
         let len = BLOCK.min((range.end - at) as usize);
-        let mut block = read_at(file, at, len + 1)?;
+        read_into(file, at, len + 1, &mut block)?;
         let next = (block.len() > len).then(|| block[len]);
         block.truncate(len);
         walker.walk(&block, next, sink);
@@ -479,14 +496,31 @@ pub fn stream(
 ) -> io::Result<Vec<(u64, Vec<u8>)>> {
     if text.format == Format::Plain {
         let mut at = range.start;
-        while at < range.end {
-            let block = read_at(file, at, BLOCK.min((range.end - at) as usize))?;
+        let mut run = |at: u64, bytes: &[u8]| {
             each(Run {
                 record: 0,
                 first: at == text.area.start,
                 offset: at - text.area.start,
-                bytes: &block,
-            });
+                bytes,
+            })
+        };
+        // Mapped a window at a time where the system maps the file, else read.
+        if let Source::File(f) = file {
+            while at < range.end {
+                let len = WINDOW.min((range.end - at) as usize);
+                let Some(window) = Mapped::new(f, at, len) else {
+                    break;
+                };
+                for (i, bytes) in window.bytes().chunks(BLOCK).enumerate() {
+                    run(at + (i * BLOCK) as u64, bytes);
+                }
+                at += len as u64;
+            }
+        }
+        let mut block = Vec::new();
+        while at < range.end {
+            read_into(file, at, BLOCK.min((range.end - at) as usize), &mut block)?;
+            run(at, &block);
             at += block.len() as u64;
         }
         return Ok(Vec::new());
