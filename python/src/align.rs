@@ -6,13 +6,14 @@
 //! `bands` (the bit-parallel rows in a diagonal band that widens until it proves itself),
 //! `wave` (diagonal transition, whose work follows the distance) and `auto`, which takes one
 //! of them by the same cost model as `solve --engine auto` ([`engine`]). `task="distance"`
-//! skips the path: the bit-parallel rows alone, in `O(n / 64)` memory.
+//! skips the path: the bit-parallel rows alone, in `O(n / 64)` memory, in diagonal bands that
+//! widen until one proves itself (a near-identical pair costs a band, not the matrix).
 //!
 //! `distance` and `lcs_length` are rapidfuzz's `Levenshtein.distance` and
 //! `LCSseq.similarity`, with its `score_cutoff` rule for the distance.
 //!
-//! Cost: the engine's (`docs/algorithms.md`); the distance alone `m * ceil(n / 64)` word steps,
-//! or a band of them under a cut-off.
+//! Cost: the engine's (`docs/algorithms.md`); the distance alone `m * ceil(n / 64)` word steps
+//! at most, a band of them under a cut-off, or bands doubling to about `2 D` diagonals.
 
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
@@ -171,7 +172,9 @@ pub fn align(
     let (m, n) = (a.len().min(b.len()) as u64, a.len().max(b.len()) as u64);
     let inline = m * n < work::INLINE_WORK;
     if !path {
-        let value = work::run(py, inline, move |_| rows::value(problem, None, &a, &b).0)?;
+        let value = work::run(py, inline, move |_| {
+            rows::value_by_doubling(problem, &a, &b).0
+        })?;
         let value = value as usize;
         let (distance, lcs_length) = match problem {
             Problem::Edit => (value, None),
@@ -259,12 +262,16 @@ pub fn lcs_length(py: Python<'_>, a: Bound<'_, PyAny>, b: Bound<'_, PyAny>) -> P
     value(py, Problem::Lcs, None, pair(a, b)?)
 }
 
-/// A pair's value by the bit-parallel rows.
+/// A pair's value by the bit-parallel rows: in the band of `bound`, or with none in bands that
+/// widen until one proves itself.
 fn value(py: Python<'_>, problem: Problem, bound: Option<usize>, seqs: Seqs) -> PyResult<u32> {
     let Seqs { mut items, .. } = seqs;
     let (b, a) = (items.pop().expect("two"), items.pop().expect("two"));
     let inline = (a.len() as u64) * (b.len() as u64) < work::INLINE_WORK;
-    work::run(py, inline, move |_| rows::value(problem, bound, &a, &b).0)
+    work::run(py, inline, move |_| match bound {
+        Some(_) => rows::value(problem, bound, &a, &b).0,
+        None => rows::value_by_doubling(problem, &a, &b).0,
+    })
 }
 
 /// A `score_cutoff` as a bound: `None`, or a number of at least 0.

@@ -64,6 +64,20 @@ def test_task_distance_gives_the_value_without_a_path(rng):
         assert l.lcs_length == lcs_len(a, b) and l.lcs is None
 
 
+def test_long_pairs_values_by_doubling_bands_are_the_paths(rng):
+    """Pairs of millions of cells take the doubling bands: the same values as the paths'."""
+    for rate in (0.001, 0.05, 0.6):
+        a = random_bytes(rng, 3000 + rng.randrange(2000))
+        b = mutate(rng, a, rate)
+        assert mpi_lcs.distance(a, b) == mpi_lcs.align(a, b, engine="bands").distance
+        lcs = mpi_lcs.align(a, b, problem="lcs", engine="bands").lcs_length
+        assert mpi_lcs.lcs_length(a, b) == lcs
+        assert mpi_lcs.align(a, b, problem="lcs", task="distance").lcs_length == lcs
+    a = random_bytes(rng, 300_000)
+    b = mutate(rng, a, 0.001)
+    assert mpi_lcs.align(a, b, task="distance").distance == mpi_lcs.align(a, b).distance
+
+
 def test_distance_follows_rapidfuzz_score_cutoff(rng):
     for _ in range(80):
         a = random_bytes(rng, rng.randrange(200))

@@ -17,8 +17,12 @@
 //! `m * ((n - m) + 2 margin + 128) / 64` for a band.
 
 use crate::bitpar::{self, Edit, Lcs, Masks, Row, FUSED_ROWS};
-use crate::diagonal_band::Band;
+use crate::diagonal_band::{self, Band, BandChoice};
 use crate::problem::Problem;
+
+/// Cells below which [`value_by_doubling`] fills the whole matrix: sampling for a first band
+/// costs more than the cells it would skip.
+pub const DOUBLING_FROM: u64 = 1 << 22;
 
 /// The value of `problem` for `a` and `b` (either may be the longer), cut at `bound` when one
 /// is given, and the word steps it took. The bound: for the edit distance the most edits
@@ -55,6 +59,29 @@ pub fn value(problem: Problem, bound: Option<usize>, a: &[u8], b: &[u8]) -> (u32
         _ => value,
     };
     (value, steps)
+}
+
+/// The value of `problem` for `a` and `b` with no bound, by diagonal bands that widen until
+/// one proves itself ([`diagonal_band::search`], its first band from samples of the pair), and
+/// the word steps it took: about `m * ((n - m) + 2 D + 128) / 64` per band for a distance `D`,
+/// so that a near-identical pair of a million bytes costs milliseconds where the whole matrix
+/// costs seconds. A pair of fewer than [`DOUBLING_FROM`] cells fills its whole matrix.
+pub fn value_by_doubling(problem: Problem, a: &[u8], b: &[u8]) -> (u32, u64) {
+    let (x, y) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    if x.is_empty() || (x.len() as u64) * (y.len() as u64) < DOUBLING_FROM {
+        return value(problem, None, a, b);
+    }
+    let mut steps = 0;
+    let filled = diagonal_band::search(problem, (x, y), BandChoice::Auto, |band| {
+        steps += band.total_words();
+        let value = match band.is_whole() {
+            true => value(problem, None, x, y).0 as usize,
+            false => fill_band(problem, x, y, band),
+        };
+        Ok::<_, std::convert::Infallible>((value, value))
+    });
+    let (_, value) = filled.unwrap_or_else(|(_, never)| match never {});
+    (value as u32, steps)
 }
 
 /// The band's answer, `D'(m-1, n-1)` or `M'(m-1, n-1)`: every row steps its window's words,
@@ -140,6 +167,37 @@ mod tests {
                     assert_eq!(got, want, "{problem:?} {round} bound {bound} exact {exact}");
                     let whole = value(problem, None, &a, &b).1;
                     assert!(steps <= whole, "a band never costs more than the whole");
+                }
+            }
+        }
+    }
+
+    /// Pairs past the doubling's threshold, near (a few bands) and unrelated (up to the whole
+    /// matrix), either order: the whole matrix's value; a near pair in far fewer steps.
+    #[test]
+    fn doubling_bands_give_the_whole_matrix_s_value() {
+        let mut rng = Random::new(405);
+        for round in 0..8u64 {
+            let len = 2100 + rng.below(3000);
+            let (a, b) = match round % 4 {
+                0 | 1 => mutated_pair(len, [0.001, 0.02][round as usize % 2], b"ACGT", round),
+                2 => (rng.bytes(len, b"ACGT"), rng.bytes(len + 500, b"ACGT")),
+                _ => mutated_pair(len, 0.3, b"ab", round),
+            };
+            for problem in [Problem::Edit, Problem::Lcs] {
+                let (exact, whole) = value(problem, None, &a, &b);
+                let (got, steps) = value_by_doubling(problem, &a, &b);
+                assert_eq!(got, exact, "{problem:?} {round}");
+                assert_eq!(
+                    value_by_doubling(problem, &b, &a).0,
+                    exact,
+                    "{problem:?} swapped"
+                );
+                if round % 4 == 0 {
+                    assert!(
+                        steps * 4 < whole,
+                        "{problem:?}: {steps} steps against {whole}"
+                    );
                 }
             }
         }
