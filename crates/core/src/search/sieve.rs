@@ -248,6 +248,46 @@ impl Sieve {
             .all(|g| found(at, g))
     }
 
+    /// The vector scans' loop, `W` positions a step: `quarter(at)` the keys of the four bytes
+    /// from each of the `W` positions from `at` (loads from `at + 3` at most), `both(now, next)`
+    /// the mask of the positions whose two halves are members, from the quarters at `at` and
+    /// `at + W` (those at `at + 4` lie between them); the next position to look at, or `None`
+    /// once `found` said stop.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn sweep<V: Copy, const W: usize>(
+        &self,
+        bytes: &[u8],
+        first: usize,
+        found: &mut impl FnMut(usize, &Gram) -> bool,
+        quarter: impl Fn(usize) -> V,
+        both: impl Fn(V, V) -> u64,
+    ) -> Option<usize> {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let mut at = first;
+        let fits = |at: usize| at + 2 * W + 3 <= bytes.len();
+        let mut quarters = fits(at).then(|| quarter(at));
+        while let Some(now) = quarters.filter(|_| fits(at)) {
+            // The streams' prefetchers stop at a page's end: fetch a page ahead.
+            // SAFETY: a prefetch is a hint; it reads nothing and faults on no address.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(bytes.as_ptr().wrapping_add(at + PREFETCH).cast())
+            };
+            let next = quarter(at + W);
+            quarters = Some(next);
+            let mut mask = both(now, next);
+            while mask != 0 {
+                let p = at + mask.trailing_zeros() as usize;
+                if !self.hits(p, key(&bytes[p..]), found) {
+                    return None;
+                }
+                mask &= mask - 1;
+            }
+            at += W;
+        }
+        Some(at)
+    }
+
     /// The AVX2 part of [`Sieve::scan`]: the positions from `first` whose 32 positions' loads
     /// stay in `bytes`; the next position to look at, or `None` once `found` said stop.
     #[cfg(target_arch = "x86_64")]
@@ -284,30 +324,14 @@ impl Sieve {
             let b = _mm256_shuffle_epi8(bit, h);
             _mm256_cmpeq_epi8(_mm256_and_si256(row, b), b)
         };
-        let mut at = first;
-        // The quarters from `at` and from `at + 32` (loads from `at + 32 + 3` at most), and
-        // those from `at + 4` between them.
-        let mut quarters = (bytes.len() >= at + 2 * 32 + 3).then(|| quarter(at));
-        while let Some(now) = quarters.filter(|_| at + 2 * 32 + 3 <= bytes.len()) {
-            // The streams' prefetchers stop at a page's end: fetch a page ahead.
-            _mm_prefetch::<_MM_HINT_T0>(ptr.wrapping_add(at + PREFETCH).cast());
-            let next = quarter(at + 32);
+        let both = |now: __m256i, next: __m256i| {
             // Bytes 16 to 47 of `now, next`, then 4 to 35.
             let middle = _mm256_permute2x128_si256(now, next, 0x21);
             let after = _mm256_alignr_epi8(middle, now, 4);
-            quarters = Some(next);
             let both = _mm256_and_si256(member(now, tables[0]), member(after, tables[1]));
-            let mut mask = _mm256_movemask_epi8(both) as u32;
-            while mask != 0 {
-                let p = at + mask.trailing_zeros() as usize;
-                if !self.hits(p, key(&bytes[p..]), found) {
-                    return None;
-                }
-                mask &= mask - 1;
-            }
-            at += 32;
-        }
-        Some(at)
+            u64::from(_mm256_movemask_epi8(both) as u32)
+        };
+        self.sweep::<_, 32>(bytes, first, found, quarter, both)
     }
 
     /// [`Sieve::scan_avx512`] with VBMI and GFNI: each load's codes moved into place by one
@@ -350,25 +374,11 @@ impl Sieve {
             // Bit 7 of `x ? r : r + r`: bit 7 of the entry for a high byte, bit 6 for a low.
             _mm512_movepi8_mask(_mm512_ternarylogic_epi32(x, r, _mm512_add_epi8(r, r), 0xca))
         };
-        let mut at = first;
-        let mut quarters = (bytes.len() >= at + 2 * 64 + 3).then(|| quarter(at));
-        while let Some(now) = quarters.filter(|_| at + 2 * 64 + 3 <= bytes.len()) {
-            // The streams' prefetchers stop at a page's end: fetch a page ahead.
-            _mm_prefetch::<_MM_HINT_T0>(ptr.wrapping_add(at + PREFETCH).cast());
-            let next = quarter(at + 64);
+        let both = |now: __m512i, next: __m512i| {
             let after = _mm512_alignr_epi32(next, now, 1);
-            quarters = Some(next);
-            let mut mask = member(now, tables[0]) & member(after, tables[1]);
-            while mask != 0 {
-                let p = at + mask.trailing_zeros() as usize;
-                if !self.hits(p, key(&bytes[p..]), found) {
-                    return None;
-                }
-                mask &= mask - 1;
-            }
-            at += 64;
-        }
-        Some(at)
+            member(now, tables[0]) & member(after, tables[1])
+        };
+        self.sweep::<_, 64>(bytes, first, found, quarter, both)
     }
 
     /// [`Sieve::scan_avx2`] with AVX-512: 64 positions at a time.
@@ -406,27 +416,11 @@ impl Sieve {
             );
             _mm512_test_epi8_mask(row, _mm512_shuffle_epi8(bit, h))
         };
-        let mut at = first;
-        // The quarters from `at` and from `at + 64` (loads from `at + 64 + 3` at most), and
-        // those from `at + 4` between them.
-        let mut quarters = (bytes.len() >= at + 2 * 64 + 3).then(|| quarter(at));
-        while let Some(now) = quarters.filter(|_| at + 2 * 64 + 3 <= bytes.len()) {
-            // The streams' prefetchers stop at a page's end: fetch a page ahead.
-            _mm_prefetch::<_MM_HINT_T0>(ptr.wrapping_add(at + PREFETCH).cast());
-            let next = quarter(at + 64);
+        let both = |now: __m512i, next: __m512i| {
             let after = _mm512_alignr_epi32(next, now, 1);
-            quarters = Some(next);
-            let mut mask = member(now, tables[0]) & member(after, tables[1]);
-            while mask != 0 {
-                let p = at + mask.trailing_zeros() as usize;
-                if !self.hits(p, key(&bytes[p..]), found) {
-                    return None;
-                }
-                mask &= mask - 1;
-            }
-            at += 64;
-        }
-        Some(at)
+            member(now, tables[0]) & member(after, tables[1])
+        };
+        self.sweep::<_, 64>(bytes, first, found, quarter, both)
     }
 }
 

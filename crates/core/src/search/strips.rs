@@ -132,22 +132,9 @@ impl Strips {
     pub fn scan(&mut self, simd: Simd, text: &[u8], base: u64, from: usize, hits: &mut Vec<Hit>) {
         if from < text.len() {
             let jobs = self.jobs(text.len(), from);
-            let mut run = Run {
-                pattern: self,
-                virt: Virtual {
-                    tail: &self.tail,
-                    text,
-                },
-                jobs,
-                base,
-                hits,
-                rows: 0,
-                strips: 0,
-            };
-            run.go(simd);
-            let (rows, strips) = (run.rows, run.strips);
-            self.rows += rows;
-            self.strips += strips;
+            let tail = std::mem::take(&mut self.tail);
+            self.run(simd, (&tail, text), &jobs, base, hits);
+            self.tail = tail;
         }
         // The tail for the next call.
         let keep = self.warm;
