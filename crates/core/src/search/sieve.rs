@@ -1,12 +1,13 @@
 //! The pigeonhole filter: where in a text a match within `k` edits can end at all. Cut a pattern
 //! of `m` bytes into `k + 1` disjoint pieces of `m / (k + 1)` bytes: each edit of an alignment
 //! touches at most one piece, so a match within `k` holds at least one piece unedited, and with
-//! it that piece's first [`GRAM`] bytes as they are (Baeza-Yates and Navarro's partition into
-//! exact search, 1999, doi:10.1007/PL00009253). The sieve finds every place where one of those
-//! grams occurs, and each names the only ends a match holding it can have: a gram at pattern
-//! offset `a` found at text offset `p` leaves `m - a` pattern bytes from `p` on, with at most `k`
-//! edits among them, so the match ends in `[p + m - a - k, p + m - a + k]` (and past the gram).
-//! Only those ends need computing ([`super::sifted`]); the rest of the text holds none.
+//! it that piece's first [`GRAM`] bytes as they are (the partition into exact search of Wu and
+//! Manber's agrep, 1992, and Baeza-Yates and Navarro, 1999). The sieve finds every place where
+//! one of those grams occurs, and each names the only ends a match holding it can have: a gram
+//! at pattern offset `a` found at text offset `p` leaves `m - a` pattern bytes from `p` on, with
+//! at most `k` edits among them, so the match ends in `[p + m - a - k, p + m - a + k]` (and past
+//! the gram). Only those ends need computing ([`super::sifted`]); the rest of the text holds
+//! none.
 //!
 //! **The keys.** A gram is found by a 16-bit key of its eight bytes, two bits of each:
 //! `(b >> 1) & 3`, which tells `A`, `C`, `G` and `T` apart in either case. On DNA the key is the
