@@ -22,8 +22,8 @@
 //! with `keys / 65536`.
 //!
 //! Cost: about 1.3 vector operations a byte with AVX2, a few scalar ones a byte portably, and a
-//! look-up of the map at each position both halves pass. Memory: the map, two 32-byte tables,
-//! twelve bytes a gram.
+//! look-up of the map at each position both halves pass. Memory: the map, the halves' tables
+//! (64 bytes, or 256 as permutations), twelve bytes a gram.
 
 use super::lanes::Simd;
 
@@ -162,14 +162,10 @@ impl Sieve {
         self.grams.len()
     }
 
-    /// Bytes held.
-    pub fn bytes(&self) -> u64 {
-        Sieve::held(self.grams.len())
-    }
-
-    /// Bytes a sieve of `grams` grams holds.
+    /// Bytes a sieve of `grams` grams holds: the map, the halves' tables in both forms, the
+    /// grams.
     pub fn held(grams: usize) -> u64 {
-        (8 << 10) + 64 + (grams * std::mem::size_of::<Gram>()) as u64
+        (8 << 10) + 64 + 256 + (grams * std::mem::size_of::<Gram>()) as u64
     }
 
     /// Whether `byte` is in half `half`'s set.
