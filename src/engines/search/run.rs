@@ -51,6 +51,7 @@ use crate::engines::search::scan::{self, Found, Searcher, Task};
 use crate::engines::search::strands;
 use crate::engines::solve::{check_memory, memory_limit};
 use crate::error::Error;
+use crate::input::mapped;
 use crate::input::patterns::{self, Patterns};
 use crate::input::text::{self, Source, Start, Summary, TextFile, BLOCK};
 use crate::input::{is_stdin, Format, InputError};
@@ -595,7 +596,8 @@ fn exchange_starts(
 
 /// The memory a rank's search works in: its units' tables (or, `sifted`, the sieve and each
 /// pattern's strips), the blocks read (the raw block, a block of sequence bytes, its copy with
-/// the history for the windows), and the largest window of columns.
+/// the history for the windows), the window of a plain text mapped in place (its pages count
+/// in the resident set while they are mapped), and the largest window of columns.
 fn working_bytes(units: &[Unit], patterns: &[Vec<u8>], k: usize, sifted: bool) -> u64 {
     let mut tables = 0u64;
     let mut window = 0u64;
@@ -623,7 +625,7 @@ fn working_bytes(units: &[Unit], patterns: &[Vec<u8>], k: usize, sifted: bool) -
         let columns = (MAX_WINDOW + 2 * longest + k.min(longest)) as u64;
         window = window.max(columns * longest.div_ceil(64) as u64 * 16);
     }
-    tables + 4 * BLOCK as u64 + window
+    tables + 4 * BLOCK as u64 + mapped::WINDOW as u64 + window
 }
 
 /// The names of the records that hold matches.
