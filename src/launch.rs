@@ -30,6 +30,12 @@ pub struct Launch {
     pub rank: Option<usize>,
     /// The launcher started this process (it is not a singleton).
     pub launched: bool,
+    /// The world MPI will start, where that is certain before it starts: Open MPI's library
+    /// under MPICH's Hydra (outside a Slurm step, with no PMIx server) talks to no launcher
+    /// and starts a world of its own, 1. Such a process is refused before MPI starts: two of
+    /// them starting at once raced over Open MPI's session directory, and one could die in
+    /// `MPI_Init` before the refusal was said.
+    pub world_alone: Option<usize>,
 }
 
 /// The family of the MPI library the binary is linked with: whose launcher's variables are
@@ -121,6 +127,11 @@ impl Launch {
             None if var("PMIX_RANK").is_some() => "PMIx launcher",
             None => "none",
         };
+        let world_alone = (family == Family::OpenMpi
+            && said.is_some_and(|(_, a)| a.size == HYDRA.size)
+            && var("PMIX_RANK").is_none()
+            && var("SLURM_STEP_ID").is_none())
+        .then_some(1);
         Launch {
             name: var(LAUNCHER_ENV)
                 .filter(|s| !s.trim().is_empty())
@@ -129,6 +140,7 @@ impl Launch {
             size_from: said.map(|(_, a)| a.size),
             rank,
             launched,
+            world_alone,
         }
     }
 
@@ -268,6 +280,30 @@ mod tests {
         assert_eq!(under_mpirun.size_from, Some("OMPI_COMM_WORLD_SIZE"));
         let unknown = launch_of(Family::Unknown, &hydra_with_leftovers);
         assert_eq!(unknown.size, Some(5));
+    }
+
+    /// Open MPI's library under Hydra starts alone, which is known before MPI starts; under
+    /// its own launcher, a PMIx server or a Slurm step it may join the others, and MPICH's
+    /// library may join Open MPI's launcher through PMIx: those are told after MPI starts.
+    #[test]
+    fn a_world_of_one_is_foreseen_only_where_certain() {
+        let hydra = [("PMI_SIZE", "3"), ("PMI_RANK", "1")];
+        assert_eq!(launch_of(Family::OpenMpi, &hydra).world_alone, Some(1));
+        for family in [Family::Mpich, Family::Unknown] {
+            assert_eq!(launch_of(family, &hydra).world_alone, None, "{family:?}");
+        }
+        for extra in [("PMIX_RANK", "1"), ("SLURM_STEP_ID", "0")] {
+            let vars = [hydra[0], hydra[1], extra];
+            assert_eq!(
+                launch_of(Family::OpenMpi, &vars).world_alone,
+                None,
+                "{extra:?}"
+            );
+        }
+        let own = launch(&[("OMPI_COMM_WORLD_SIZE", "2"), ("PMI_SIZE", "5")]);
+        assert_eq!(own.world_alone, None);
+        let under_mpirun = launch_of(Family::Mpich, &[("OMPI_COMM_WORLD_SIZE", "4")]);
+        assert_eq!(under_mpirun.world_alone, None);
     }
 
     #[test]

@@ -99,6 +99,11 @@ pub fn with_world(env: &Env, body: impl FnOnce(&World, &Env) -> Result<(), Error
 /// process stops at once with [`Error::Mismatch`] instead (the launcher's rank 0 says why).
 fn with_mpi(env: &Env, body: impl FnOnce(&World, &Env) -> Result<(), Error>) -> ExitCode {
     let launch = &env.launch;
+    if let Some(error) = launch.world_alone.and_then(|world| mismatch(launch, world)) {
+        // Known before MPI starts, which would only start a world of one here.
+        init_logging(launch.rank.and_then(|r| i32::try_from(r).ok()));
+        return refuse_mismatch(launch, error);
+    }
     let Some(universe) = mpi::initialize() else {
         return finish(
             Err(anyhow::anyhow!("MPI was already initialised").into()),
@@ -109,38 +114,45 @@ fn with_mpi(env: &Env, body: impl FnOnce(&World, &Env) -> Result<(), Error>) -> 
     let world = World::Mpi(&communicator);
     init_logging(Some(world.rank()));
     abort_on_panic();
-    let size = world.size() as usize;
     let mut env = env.clone();
-    let result = match (launch.size, launch.size_from) {
-        (Some(launched), Some(variable)) if launched != size => Err(Error::Mismatch {
-            launched,
-            variable,
-            world: size,
-            library: mpi_library(),
-        }),
-        _ => {
-            env.switches.waiting = Some(Waiting::for_world(&communicator, env.switches.waiting));
-            check_fault(&world, &env).and_then(|()| body(&world, &env))
-        }
-    };
-    let mismatch = matches!(result, Err(Error::Mismatch { .. }));
-    let speaks = if mismatch {
-        // Every process is rank 0 of its own world: let the launcher's rank 0 speak.
-        launch.rank.is_none_or(|r| r == 0)
-    } else {
-        world.rank() == 0
-    };
-    let code = finish(result, speaks);
-    if mismatch && !speaks {
-        // These worlds cannot wait for one another: the silent ones leave a moment later, so
-        // that a launcher ending the job at the first non-zero exit does not end the launcher's
-        // rank 0 before its message is out (it did, in about 1 run in 4 on 8 ranks).
-        std::thread::sleep(MISMATCH_GRACE);
+    if let Some(error) = mismatch(launch, world.size() as usize) {
+        let code = refuse_mismatch(launch, error);
+        drop(universe);
+        return code;
     }
+    env.switches.waiting = Some(Waiting::for_world(&communicator, env.switches.waiting));
+    let result = check_fault(&world, &env).and_then(|()| body(&world, &env));
+    let code = finish(result, world.rank() == 0);
     // Rank 0 may still be writing its files: the others wait for it here, not in MPI's
     // finalisation.
     env.switches.waiting().barrier(&world);
     drop(universe);
+    code
+}
+
+/// The refusal of a launch whose launcher counts `world`'s processes otherwise than MPI does.
+fn mismatch(launch: &Launch, world: usize) -> Option<Error> {
+    match (launch.size, launch.size_from) {
+        (Some(launched), Some(variable)) if launched != world => Some(Error::Mismatch {
+            launched,
+            variable,
+            world,
+            library: mpi_library(),
+        }),
+        _ => None,
+    }
+}
+
+/// Ends a process of a mismatched launch. Every process is rank 0 of its own world and none
+/// can wait for another: the launcher's rank 0 says why, and the silent ones leave a moment
+/// later, so that a launcher ending the job at the first non-zero exit does not end the
+/// launcher's rank 0 before its message is out (it did, in about 1 run in 4 on 8 ranks).
+fn refuse_mismatch(launch: &Launch, error: Error) -> ExitCode {
+    let speaks = launch.rank.is_none_or(|r| r == 0);
+    let code = finish(Err(error), speaks);
+    if !speaks {
+        std::thread::sleep(MISMATCH_GRACE);
+    }
     code
 }
 
