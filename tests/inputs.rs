@@ -63,8 +63,8 @@ fn generate_refuses_lengths_it_cannot_write() {
 fn result_sets_are_read_within_bounds() {
     let dir = Dir::new();
     // A guard, so that a regression fails on an allocation instead of filling the machine.
-    let table = util::capped(util::plain_command(&["table", "/dev/zero"]), 2 << 30);
-    let (run, peak) = util::run_measured(table);
+    let table = util::plain_command(&["table", "/dev/zero"]);
+    let (run, peak) = util::run_measured(table, Some(2 << 30));
     assert_refused(&run, 3, "'/dev/zero': is not a regular file");
     assert!(peak < 100 << 20, "peak resident set {peak} bytes");
 
@@ -139,12 +139,10 @@ fn gzip_bombs_wide_text_and_long_streams_are_refused() {
     // 1 GiB of zeros in 1,024 members of 1 MiB each: about 1 MB of gzip.
     let member = gzip(&vec![0u8; 1 << 20]);
     let bomb = dir.file("bomb.gz", &member.repeat(1024));
-    let (run, peak) = util::run_measured(util::plain_command(&args(&[
-        &"reference",
-        &bomb,
-        &"--max-input",
-        &"1M",
-    ])));
+    let (run, peak) = util::run_measured(
+        util::plain_command(&args(&[&"reference", &bomb, &"--max-input", &"1M"])),
+        None,
+    );
     assert_refused(
         &run,
         3,

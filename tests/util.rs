@@ -415,57 +415,107 @@ pub fn run_with_input(cmd: Command, input: &[u8]) -> Run {
 }
 
 /// Runs one process to completion, as [`run_with_timeout`] does, and also returns its peak
-/// resident set in bytes (`wait4`'s `ru_maxrss`: this child's own, not the test's other
-/// children's). For a command that does not start others.
-pub fn run_measured(mut cmd: Command) -> (Run, u64) {
-    let mut child = cmd
+/// resident set in bytes (`wait4`'s `ru_maxrss`), with its address space capped at `cap` bytes
+/// as [`capped`] caps it. For a command that does not start others.
+///
+/// Linux counts in a process's peak the memory of the process that started it, as it was when
+/// the new program was loaded: a child of this test process, which runs many tests at once,
+/// measured 128 MB before it read a byte. So a fresh copy of this test binary, a few megabytes,
+/// starts the command and measures it ([`measuring_child`]).
+pub fn run_measured(cmd: Command, cap: Option<u64>) -> (Run, u64) {
+    let out = tempfile::tempdir().unwrap();
+    let text = |s: &OsStr| s.to_str().expect("a UTF-8 command line").to_owned();
+    let spec = serde_json::json!({
+        "program": text(cmd.get_program()),
+        "args": cmd.get_args().map(text).collect::<Vec<_>>(),
+        "dir": cmd.get_current_dir().map(|d| text(d.as_os_str())),
+    });
+    let mut measure = Command::new(std::env::current_exe().unwrap());
+    measure
+        .args(["--exact", MEASURING, "--ignored", "--nocapture"])
+        .arg("--test-threads=1")
+        .env(MEASURE_SPEC, spec.to_string())
+        .env(MEASURE_OUT, out.path());
+    for (name, value) in cmd.get_envs() {
+        match value {
+            Some(value) => measure.env(name, value),
+            None => measure.env_remove(name),
+        };
+    }
+    if let Some(bytes) = cap {
+        measure = capped(measure, bytes);
+    }
+    let measurer = run_with_timeout(measure);
+    assert!(measurer.status.success(), "measuring {cmd:?}: {measurer:?}");
+    let read = |name: &str| std::fs::read(out.path().join(name)).unwrap();
+    let usage = String::from_utf8(read("usage")).unwrap();
+    let [status, peak, nanos] = [0, 1, 2].map(|i| {
+        usage
+            .split_whitespace()
+            .nth(i)
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+    });
+    let run = Run {
+        status: std::os::unix::process::ExitStatusExt::from_raw(status as i32),
+        stdout: String::from_utf8_lossy(&read("stdout")).into_owned(),
+        stderr: String::from_utf8_lossy(&read("stderr")).into_owned(),
+        elapsed: Duration::from_nanos(nanos),
+    };
+    (run, peak)
+}
+
+/// The measuring child's test name, its command (JSON) and the folder it writes to.
+const MEASURING: &str = "util::measuring_child";
+const MEASURE_SPEC: &str = "MPI_LCS_TEST_MEASURE";
+const MEASURE_OUT: &str = "MPI_LCS_TEST_MEASURE_OUT";
+
+/// The process [`run_measured`] starts: runs the command it is given and writes its output,
+/// its wait status, its peak resident set in bytes and its time (in `usage`). Does nothing
+/// unless run by [`run_measured`].
+#[test]
+#[ignore = "run by run_measured, in a fresh copy of the test binary"]
+fn measuring_child() {
+    let (Some(spec), Some(out)) = (
+        std::env::var_os(MEASURE_SPEC),
+        std::env::var_os(MEASURE_OUT).map(PathBuf::from),
+    ) else {
+        return;
+    };
+    let spec: serde_json::Value = serde_json::from_str(spec.to_str().unwrap()).unwrap();
+    let mut cmd = Command::new(spec["program"].as_str().unwrap());
+    for arg in spec["args"].as_array().unwrap() {
+        cmd.arg(arg.as_str().unwrap());
+    }
+    if let Some(dir) = spec["dir"].as_str() {
+        cmd.current_dir(dir);
+    }
+    let file = |name: &str| File::create(out.join(name)).unwrap();
+    #[expect(
+        clippy::zombie_processes,
+        reason = "wait4 reaps it, and gives its usage"
+    )]
+    let child = cmd
+        .env_remove(MEASURE_SPEC)
+        .env_remove(MEASURE_OUT)
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stdout(file("stdout"))
+        .stderr(file("stderr"))
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
-    let readers = [
-        collect_all(child.stdout.take().unwrap()),
-        collect_all(child.stderr.take().unwrap()),
-    ];
     let pid = child.id() as libc::pid_t;
     let started = Instant::now();
-    let (status, usage) = loop {
-        let mut status = 0;
-        // SAFETY: wait4 writes the status and the struct it is given.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        match unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) } {
-            0 if started.elapsed() > TIMEOUT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("still running after {TIMEOUT:?}: hung");
-            }
-            0 => std::thread::sleep(Duration::from_millis(5)),
-            p if p == pid => break (status, usage),
-            _ => panic!("wait4: {}", std::io::Error::last_os_error()),
-        }
-    };
-    let elapsed = started.elapsed();
-    let [stdout, stderr] =
-        readers.map(|r| String::from_utf8_lossy(&r.join().unwrap()).into_owned());
-    let run = Run {
-        status: std::os::unix::process::ExitStatusExt::from_raw(status),
-        stdout,
-        stderr,
-        elapsed,
-    };
-    (run, u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024)
+    let mut status = 0;
+    // SAFETY: wait4 writes the status and the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
+    let peak = u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024;
+    let nanos = started.elapsed().as_nanos();
+    std::fs::write(out.join("usage"), format!("{status} {peak} {nanos}\n")).unwrap();
 }
 
-fn collect_all(mut from: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = from.read_to_end(&mut bytes);
-        bytes
-    })
-}
-
-/// `mpi-lcs ARGS` as a plain process (one rank without MPI for `solve`).
 /// A pair and a copy of it with `rate` of edits, as `generate --mutate` writes it: `len` bytes
 /// from `seed`, at `name` in `dir`.
 pub fn mutated(dir: &Dir, name: &str, len: usize, rate: &str, seed: u64) -> PathBuf {
