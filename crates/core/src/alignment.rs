@@ -82,14 +82,13 @@ impl Alignment {
     /// sequence).
     pub fn of_path(path: &Path, swapped: bool) -> Alignment {
         let mut runs: Vec<(usize, Op)> = Vec::new();
-        // The walk runs from the matrix's last cell: read it backwards.
-        for step in path.iter().rev() {
+        path.for_each_run(|step, count| {
             let op = Op::of_move(step, swapped);
             match runs.last_mut() {
-                Some((count, last)) if *last == op => *count += 1,
-                _ => runs.push((1, op)),
+                Some((run, last)) if *last == op => *run += count,
+                _ => runs.push((count, op)),
             }
-        }
+        });
         Alignment { runs }
     }
 

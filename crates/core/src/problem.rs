@@ -189,6 +189,31 @@ impl Path {
         (0..self.len).map(|t| self.get(t))
     }
 
+    /// The moves in reading order (the first row and column first: the walk's order reversed),
+    /// as runs: `visit(step, count)` for `count` copies of `step`, where two calls in a row may
+    /// give the same move. Moves are read 32 at a time, a word of 32 matches (a word of zeros)
+    /// is one call: a near-identical pair's path of 10^6 moves takes some 30,000 calls.
+    pub fn for_each_run(&self, mut visit: impl FnMut(Move, usize)) {
+        const WORD: usize = 32;
+        let mut t = self.len;
+        while !t.is_multiple_of(WORD) {
+            t -= 1;
+            visit(self.get(t), 1);
+        }
+        while t > 0 {
+            let bytes = &self.packed[t / 4 - 8..t / 4];
+            if bytes == [0; 8] {
+                visit(Move::Match, WORD);
+                t -= WORD;
+                continue;
+            }
+            for _ in 0..WORD {
+                t -= 1;
+                visit(self.get(t), 1);
+            }
+        }
+    }
+
     /// The walk left the matrix towards `(i, j)` (`None` = -1): the rest of the path runs along
     /// the border, `Left` for each column still ahead on row -1, `Up` for each row on column
     /// -1.
@@ -204,17 +229,16 @@ impl Path {
     /// The bytes of `x` (the rows) that the path matches, in reading order: for an LCS run,
     /// the LCS.
     pub fn matched(&self, x: &[u8]) -> Vec<u8> {
-        let mut i = x.len();
+        let mut i = 0;
         let mut out = Vec::new();
-        for step in self.iter() {
-            if step != Move::Left {
-                i -= 1;
-                if step == Move::Match {
-                    out.push(x[i]);
-                }
+        self.for_each_run(|step, count| match step {
+            Move::Match => {
+                out.extend_from_slice(&x[i..i + count]);
+                i += count;
             }
-        }
-        out.reverse();
+            Move::Sub | Move::Up => i += count,
+            Move::Left => {}
+        });
         out
     }
 
@@ -342,6 +366,53 @@ mod tests {
                     one.push(Move::Left);
                 }
                 assert_eq!(bulk, one, "{before} then {count}");
+            }
+        }
+    }
+
+    /// Runs of matches across and between whole words, a lone edit at each place of a word,
+    /// and lengths on either side of a word's end: the runs spell the moves in reading order,
+    /// and the matched bytes are the plain walk's.
+    #[test]
+    fn runs_read_the_moves_backwards_a_word_of_matches_at_once() {
+        for len in [0usize, 1, 31, 32, 33, 64, 95, 96, 97, 300] {
+            for edit_at in [None, Some(0), Some(31), Some(32), Some(len / 2)] {
+                let mut path = Path::new();
+                let moves: Vec<Move> = (0..len)
+                    .map(|t| match (Some(t) == edit_at, t) {
+                        (true, _) => Move::ALL[1 + t % 3],
+                        (false, t) if t % 101 > 90 => Move::ALL[t % 4],
+                        _ => Move::Match,
+                    })
+                    .collect();
+                for &m in &moves {
+                    path.push(m);
+                }
+                let mut spelled = Vec::new();
+                let mut calls = 0;
+                path.for_each_run(|step, count| {
+                    spelled.extend(std::iter::repeat_n(step, count));
+                    calls += 1;
+                });
+                let reading: Vec<Move> = moves.iter().rev().copied().collect();
+                assert_eq!(spelled, reading, "{len} moves, edit at {edit_at:?}");
+                if edit_at.is_none() && len == 64 {
+                    assert_eq!(calls, 2, "two words of matches");
+                }
+                let x: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
+                let rows = moves.iter().filter(|&&m| m != Move::Left).count();
+                let mut i = rows;
+                let mut want = Vec::new();
+                for &step in &moves {
+                    if step != Move::Left {
+                        i -= 1;
+                        if step == Move::Match {
+                            want.push(x[i]);
+                        }
+                    }
+                }
+                want.reverse();
+                assert_eq!(path.matched(&x[..rows]), want, "{len} moves");
             }
         }
     }

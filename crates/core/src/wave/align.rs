@@ -66,8 +66,11 @@ pub fn fill_until(
             return None;
         };
         let count = reach.count(t);
-        out.clear();
+        // The step writes every value before anything reads it: only the pads are reset, as
+        // a pass over the whole front would cost as long as the step itself.
         out.resize(count + 2 * PAD, NONE);
+        out[..PAD].fill(NONE);
+        out[PAD + count..].fill(NONE);
         let p = Prev {
             first: prev_first,
             values: &prev,
