@@ -129,9 +129,9 @@ fn matrix(ask: Ask, seqs: &[Seq], rows: usize, threads: usize, cancel: &AtomicBo
     };
     // Queries in the lanes, two sets: the values go in the plan's order (a lane's row, its
     // targets side by side, so that a unit's values for the next target land in the cache
-    // lines of the last), and are put in the caller's order at the end, in place: each row's
-    // columns through one row held aside, then the rows a cycle at a time. No second matrix to
-    // allocate and touch.
+    // lines of the last), and are put in the caller's order at the end, in place, in one pass:
+    // the rows a cycle at a time, each row's columns put in order as it moves. No second
+    // matrix to allocate and touch.
     let in_plan_order = !ask.all_against_all && plan.lane_side == Side::Queries;
     let mut values = vec![ask.default_value(); rows * cols];
     let cells = Cells(values.as_mut_ptr());
@@ -145,14 +145,20 @@ fn matrix(ask: Ask, seqs: &[Seq], rows: usize, threads: usize, cancel: &AtomicBo
                         return;
                     }
                     share::run(share, std::slice::from_ref(job), &mut |item, got| {
-                        for (p, &v) in item.members.clone().zip(got) {
-                            let (q, c) = match in_plan_order {
-                                true => (p, item.target),
-                                false => plan.pair(p, item.target),
-                            };
-                            // SAFETY: every pair is an item's member once, in one share (the
-                            // plan's shares are disjoint), so no two threads write one cell;
-                            // all against all the mirror cell is this pair's alone too.
+                        // SAFETY: every pair is an item's member once, in one share (the
+                        // plan's shares are disjoint), so no two threads write one cell; all
+                        // against all the mirror cell is this pair's alone too.
+                        let members = item.members.clone().zip(got);
+                        if in_plan_order {
+                            // The item's column, a row a member.
+                            let column = item.target;
+                            for (p, &v) in members {
+                                unsafe { cells.set(p * cols + column, v) };
+                            }
+                            return;
+                        }
+                        for (p, &v) in members {
+                            let (q, c) = plan.pair(p, item.target);
                             unsafe { cells.set(q * cols + c, v) };
                             if ask.all_against_all {
                                 unsafe { cells.set(c * cols + q, v) };
@@ -164,23 +170,7 @@ fn matrix(ask: Ask, seqs: &[Seq], rows: usize, threads: usize, cancel: &AtomicBo
         }
     });
     if in_plan_order {
-        // Each thread a share of the rows' columns; the rows' cycles then on one.
-        let per = rows.div_ceil(threads).max(1) * cols.max(1);
-        std::thread::scope(|scope| {
-            for part in values.chunks_mut(per) {
-                let scanned = &plan.scanned;
-                scope.spawn(move || {
-                    let mut held = vec![0; cols];
-                    for row in part.chunks_exact_mut(cols.max(1)) {
-                        held.copy_from_slice(row);
-                        for (&v, &c) in held.iter().zip(scanned) {
-                            row[c] = v;
-                        }
-                    }
-                });
-            }
-        });
-        permute_rows(&mut values, cols, &plan.lanes);
+        to_caller_order(&mut values, cols, &plan.lanes, &plan.scanned);
         return values;
     }
     if ask.all_against_all {
@@ -191,28 +181,42 @@ fn matrix(ask: Ask, seqs: &[Seq], rows: usize, threads: usize, cancel: &AtomicBo
     values
 }
 
-/// Moves row `p` of `values` (rows of `cols`) to row `to[p]` (a permutation), in place: each
-/// cycle of the permutation with one row held aside.
-fn permute_rows(values: &mut [u32], cols: usize, to: &[usize]) {
-    let mut from = vec![0; to.len()];
-    for (p, &q) in to.iter().enumerate() {
+/// Puts `values` (rows of `cols` in the plan's order) in the caller's, in place: row `p` goes
+/// to row `rows[p]`, and column `t` of every row to column `cols_to[t]` (both permutations).
+/// Each cycle of the rows' permutation with one row held aside, each row read once and its
+/// columns scattered into its new place; a row that stays is put in order through the held
+/// one.
+fn to_caller_order(values: &mut [u32], cols: usize, rows: &[usize], cols_to: &[usize]) {
+    let scatter = |from: &[u32], to: &mut [u32]| {
+        for (&v, &c) in from.iter().zip(cols_to) {
+            to[c] = v;
+        }
+    };
+    let mut from = vec![0; rows.len()];
+    for (p, &q) in rows.iter().enumerate() {
         from[q] = p;
     }
-    let mut placed = vec![false; to.len()];
+    let mut placed = vec![false; rows.len()];
     let mut held = vec![0; cols];
-    for start in 0..to.len() {
-        if placed[start] || from[start] == start {
+    for start in 0..rows.len() {
+        if placed[start] {
             continue;
         }
         held.copy_from_slice(&values[start * cols..(start + 1) * cols]);
         let mut q = start;
         while from[q] != start {
             let p = from[q];
-            values.copy_within(p * cols..(p + 1) * cols, q * cols);
+            // Rows p and q differ: split the matrix between them.
+            let (low, high) = values.split_at_mut(p.max(q) * cols);
+            let (source, target) = match p < q {
+                true => (&low[p * cols..(p + 1) * cols], &mut high[..cols]),
+                false => (&high[..cols], &mut low[q * cols..(q + 1) * cols]),
+            };
+            scatter(source, target);
             placed[q] = true;
             q = p;
         }
-        values[q * cols..(q + 1) * cols].copy_from_slice(&held);
+        scatter(&held, &mut values[q * cols..(q + 1) * cols]);
         placed[q] = true;
     }
 }
