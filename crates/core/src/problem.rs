@@ -227,9 +227,17 @@ impl Path {
     }
 
     /// The bytes of `x` (the rows) that the path matches, in reading order: for an LCS run,
-    /// the LCS.
+    /// the LCS; for a walk so far, the matches of the last rows it has crossed.
     pub fn matched(&self, x: &[u8]) -> Vec<u8> {
-        let mut i = 0;
+        // A walk so far covers the last rows of `x`: its first row in reading order is past
+        // those it has yet to cross.
+        let mut rows = 0;
+        self.for_each_run(|step, count| {
+            if step != Move::Left {
+                rows += count;
+            }
+        });
+        let mut i = x.len() - rows;
         let mut out = Vec::new();
         self.for_each_run(|step, count| match step {
             Move::Match => {
@@ -413,6 +421,9 @@ mod tests {
                 }
                 want.reverse();
                 assert_eq!(path.matched(&x[..rows]), want, "{len} moves");
+                // A walk so far: the last rows of a longer x.
+                let longer: Vec<u8> = [&b"xyz"[..], &x[..rows]].concat();
+                assert_eq!(path.matched(&longer), want, "{len} moves of a longer x");
             }
         }
     }
