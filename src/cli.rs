@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::engines::bands::CheckpointChoice;
+use crate::engines::config::HaloSteps;
 use crate::engines::device::{DeviceAsk, GpuBackend, Placement};
 use crate::engines::diagonal::store::StoreKind;
 use crate::input::FormatChoice;
@@ -388,6 +389,11 @@ pub struct EngineArgs {
     /// of that margin, refused (exit 2) when it does not prove itself (default: auto).
     #[arg(long, value_name = "K|auto|off", value_parser = parse_band)]
     pub band: Option<BandChoice>,
+    /// Wave engine: score steps between two halo exchanges, at most (ghost zones: each
+    /// exchange carries what a neighbour reads over that many steps, and both compute it):
+    /// `auto` or H (1: an exchange after every step) (default: auto).
+    #[arg(long, value_name = "H|auto", value_parser = parse_halo_steps)]
+    pub halo_steps: Option<HaloSteps>,
 }
 
 #[derive(Debug, Args)]
@@ -545,6 +551,18 @@ fn parse_checkpoint(text: &str) -> Result<CheckpointChoice, String> {
             .parse::<usize>()
             .map(CheckpointChoice::Every)
             .map_err(|_| format!("'{text}' is not auto, full or a number of rows")),
+    }
+}
+
+fn parse_halo_steps(text: &str) -> Result<HaloSteps, String> {
+    match text {
+        "auto" => Ok(HaloSteps::Auto),
+        _ => match text.parse::<usize>() {
+            Ok(h) if h >= 1 => Ok(HaloSteps::Most(h)),
+            _ => Err(format!(
+                "'{text}' is not auto or a number of steps (at least 1)"
+            )),
+        },
     }
 }
 

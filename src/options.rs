@@ -40,7 +40,7 @@ use lcs_core::search::lanes::Simd;
 pub const MEMORY_LIMIT_ENV: &str = "MPI_LCS_MEMORY_LIMIT";
 /// `1`: boundary values go out with synchronous sends.
 pub const SYNCHRONOUS_SENDS_ENV: &str = "MPI_LCS_SYNCHRONOUS_SENDS";
-/// `spin` or `yield`: how ranks wait for messages (else chosen per host, see `waiting`).
+/// `spin`, `yield` or `doze`: how ranks wait for messages (else chosen per host, see `waiting`).
 pub const WAIT_ENV: &str = "MPI_LCS_WAIT";
 /// The commit recorded in reports.
 pub const COMMIT_ENV: &str = "MPI_LCS_COMMIT";
@@ -69,6 +69,9 @@ pub fn method(args: EngineArgs) -> Result<Method, Error> {
         Ok((batch, checkpoint))
     };
     match args.engine {
+        EngineArg::Diagonal | EngineArg::Bands if args.halo_steps.is_some() => {
+            usage("--halo-steps belongs to the wave engine (--engine wave or auto)")
+        }
         EngineArg::Diagonal => {
             if args.batch.is_some() || args.checkpoint.is_some() || args.band.is_some() {
                 return usage("--batch, --checkpoint and --band belong to --engine bands");
@@ -85,10 +88,13 @@ pub fn method(args: EngineArgs) -> Result<Method, Error> {
             {
                 return usage(
                     "--store, --batch, --checkpoint and --band belong to the diagonal and bands \
-                     engines; the wave engine has no setting",
+                     engines; the wave engine's one setting is --halo-steps",
                 );
             }
-            Ok(Method::Wave { cut_off: None })
+            Ok(Method::Wave {
+                cut_off: None,
+                halo: args.halo_steps.unwrap_or_default(),
+            })
         }
         EngineArg::Bands | EngineArg::Auto => {
             if args.store.is_some() {
@@ -109,6 +115,7 @@ pub fn method(args: EngineArgs) -> Result<Method, Error> {
                     batch,
                     checkpoint,
                     band,
+                    halo: args.halo_steps.unwrap_or_default(),
                 },
             })
         }
@@ -149,9 +156,10 @@ impl Env {
             None => None,
             Some("spin") => Some(Waiting::Spin),
             Some("yield") => Some(Waiting::Yield),
+            Some("doze") => Some(Waiting::Doze),
             Some(other) => {
                 return Err(Error::Usage(format!(
-                    "{WAIT_ENV}: '{other}' is neither spin nor yield"
+                    "{WAIT_ENV}: '{other}' is not spin, yield or doze"
                 )))
             }
         };

@@ -34,15 +34,26 @@ fn every_rank_count_walks_the_references_path_with_the_predicted_messages() {
         util::mutated(&dir, "near-10.txt", 1_500, "0.1", 3),
         util::repo_input("medium.txt"),
     ];
-    let jobs: Vec<util::Task<'_, (usize, util::Run)>> = [1, 2, 3, 5]
+    // Blocks of steps as `auto` makes them, one step a block, and short blocks.
+    let runs = [
+        (1, "auto"),
+        (2, "auto"),
+        (3, "auto"),
+        (5, "auto"),
+        (2, "1"),
+        (3, "5"),
+    ];
+    let jobs: Vec<util::Task<'_, ((usize, &str), util::Run)>> = runs
         .into_iter()
-        .map(|p| {
+        .map(|(p, halo)| {
             let files = &files;
             Box::new(move || {
                 let mut a = args(&[
                     &"self-test",
                     &"--engine",
                     &"wave",
+                    &"--halo-steps",
+                    &halo,
                     &"--problem",
                     &"lcs,edit",
                     &"--cases",
@@ -53,16 +64,16 @@ fn every_rank_count_walks_the_references_path_with_the_predicted_messages() {
                 for f in files {
                     a.extend(args(&[&"--file", f]));
                 }
-                (p, util::mpirun(p, &a))
+                ((p, halo), util::mpirun(p, &a))
             }) as Box<_>
         })
         .collect();
-    for (p, run) in util::parallel(2, jobs) {
+    for ((p, halo), run) in util::parallel(2, jobs) {
         let run = run.ok();
         assert!(
             run.stdout
                 .contains(&format!("on {}, wave engine: 0 failed", util::ranks(p))),
-            "{p} ranks:\n{}",
+            "{p} ranks, halo steps {halo}:\n{}",
             run.stdout
         );
     }
@@ -103,13 +114,36 @@ fn the_cigar_is_the_bands_engines_and_the_report_says_what_the_steps_did() {
             };
             assert_eq!(steps, cost, "{what}: the steps are the final cost");
             assert!(got["wave_bound"].as_u64().unwrap() >= steps, "{what}");
-            // One message each way per neighbour and step, and a few while the end spreads.
+            // One message each way per neighbour and exchange, at most 32 steps apart here
+            // (`--halo-steps auto`), and a few while the end spreads; with `--halo-steps 1`
+            // one per step.
             let boundary = got["messages"]["boundary"].as_u64().unwrap();
             let pairs = ranks as u64 - 1;
             assert!(
+                boundary >= 2 * pairs * (steps / 32 + 1)
+                    && boundary <= 2 * pairs * (steps / 4 + ranks as u64),
+                "{what}: {boundary} messages over {steps} steps"
+            );
+            let every = solved(
+                &dir,
+                ranks,
+                &input,
+                &[
+                    "--engine",
+                    "wave",
+                    "--problem",
+                    problem,
+                    "--halo-steps",
+                    "1",
+                ],
+            );
+            assert_eq!(every["cigar"], bands["cigar"], "{what}, halo steps 1");
+            let boundary = every["messages"]["boundary"].as_u64().unwrap();
+            assert_eq!(boundary, every["predicted"]["boundary"].as_u64().unwrap());
+            assert!(
                 boundary >= 2 * pairs * (steps + 1)
                     && boundary <= 2 * pairs * (steps + ranks as u64),
-                "{what}: {boundary} messages over {steps} steps"
+                "{what}, halo steps 1: {boundary} messages over {steps} steps"
             );
             // Every rank does a share of the work, and far less than the whole matrix.
             let cells: Vec<u64> = got["per_rank"]
@@ -184,11 +218,39 @@ fn settings_of_other_engines_and_pictures_are_refused() {
         let run = util::mpirun(1, &a);
         assert_eq!(run.status.code(), Some(2), "{extra:?}: {run:?}");
         assert!(
-            run.stderr.contains("the wave engine has no setting"),
+            run.stderr
+                .contains("the wave engine's one setting is --halo-steps"),
             "{}",
             run.stderr
         );
     }
+    for engine in ["diagonal", "bands"] {
+        let a = args(&[
+            &"solve",
+            &input,
+            &"--engine",
+            &engine,
+            &"--halo-steps",
+            &"4",
+        ]);
+        let run = util::mpirun(1, &a);
+        assert_eq!(run.status.code(), Some(2), "{engine}: {run:?}");
+        assert!(
+            run.stderr.contains("--halo-steps belongs"),
+            "{}",
+            run.stderr
+        );
+    }
+    let a = args(&[
+        &"solve",
+        &input,
+        &"--engine",
+        &"wave",
+        &"--halo-steps",
+        &"0",
+    ]);
+    let run = util::mpirun(1, &a);
+    assert_eq!(run.status.code(), Some(2), "{run:?}");
     // `auto` chooses per pair: a picture needs one engine (the wave's own pictures:
     // `wave_page`).
     let svg = dir.path("auto.svg");

@@ -128,12 +128,14 @@ struct Run {
     csv: PathBuf,
 }
 
-fn run_all(dir: &Dir, input: &Path, runs: &[(usize, &'static str)]) -> Vec<Run> {
+/// The runs of `input` on `runs` (ranks, problem), `halo` steps between two exchanges at most
+/// (`--halo-steps`).
+fn run_all(dir: &Dir, input: &Path, runs: &[(usize, &'static str)], halo: &str) -> Vec<Run> {
     let stem = input.file_stem().unwrap().to_string_lossy().into_owned();
     let files: Vec<Run> = runs
         .iter()
         .map(|(p, problem)| {
-            let name = |ext: &str| dir.path(&format!("{stem}-{problem}-{p}.{ext}"));
+            let name = |ext: &str| dir.path(&format!("{stem}-{problem}-{p}-{halo}.{ext}"));
             Run {
                 html: name("html"),
                 svg: name("svg"),
@@ -158,6 +160,8 @@ fn run_all(dir: &Dir, input: &Path, runs: &[(usize, &'static str)]) -> Vec<Run> 
                     &r.svg,
                     &"--trace",
                     &r.csv,
+                    &"--halo-steps",
+                    &halo,
                 ]);
                 let extra: Vec<&std::ffi::OsStr> = extra.iter().map(|a| a.as_os_str()).collect();
                 util::solve(p, input, &r.json, &extra, &[]).ok();
@@ -181,20 +185,25 @@ fn the_wave_page_carries_the_runs_messages_costs_and_cigar() {
     // The longer sequence first: the rows are the file's second.
     let swapped = dir.input("swapped.txt", b"GATTACAGATTACAGGA", b"GCATTAGATCACAG");
     let mut runs = Vec::new();
-    for (input, cases) in [
+    for (input, cases, halo) in [
         (
             &random,
             &[(1, "edit"), (2, "edit"), (3, "edit"), (3, "lcs")][..],
+            "1",
         ),
-        (&swapped, &[(2, "edit"), (2, "lcs")][..]),
-        (&hopping, &[(2, "edit")][..]),
+        (&random, &[(2, "lcs"), (3, "edit")][..], "8"),
+        (&swapped, &[(2, "edit"), (2, "lcs")][..], "1"),
+        (&hopping, &[(2, "edit")][..], "1"),
     ] {
-        for (case, files) in cases.iter().zip(run_all(&dir, input, cases)) {
-            runs.push((input.clone(), *case, files));
+        for (case, files) in cases.iter().zip(run_all(&dir, input, cases, halo)) {
+            runs.push((input.clone(), *case, files, halo));
         }
     }
-    for (input, (p, problem), r) in &runs {
-        let what = format!("{} {problem} on {p} ranks", input.display());
+    for (input, (p, problem), r, halo) in &runs {
+        let what = format!(
+            "{} {problem} on {p} ranks, halo steps {halo}",
+            input.display()
+        );
         let report = util::json(&r.json);
         let data = data_block(&r.html);
         assert_eq!(data["engine"], "wave", "{what}");
@@ -239,15 +248,16 @@ fn the_wave_page_carries_the_runs_messages_costs_and_cigar() {
         if ranks > 1 {
             assert!(!halos.is_empty(), "{what}");
         }
-        // Each message on its step: the trace's n-th message from p to q is step n's.
+        // Each message on its step: with an exchange after every step, the trace's n-th
+        // message from p to q is step n's; with blocks of steps, the n-th exchange step's, the
+        // first after step 0 and each at most 8 steps after the one before.
         let trace = trace_halos(&r.csv);
         for from in 0..ranks as u64 {
             for to in 0..ranks as u64 {
-                let want: Vec<(u64, u64)> = trace
+                let sent: Vec<u64> = trace
                     .iter()
                     .filter(|t| (t.0, t.1) == (from, to))
-                    .enumerate()
-                    .map(|(step, t)| (step as u64, t.2))
+                    .map(|t| t.2)
                     .collect();
                 let mut got: Vec<(u64, u64)> = halos
                     .iter()
@@ -255,8 +265,36 @@ fn the_wave_page_carries_the_runs_messages_costs_and_cigar() {
                     .map(|h| (h["step"].as_u64().unwrap(), h["bytes"].as_u64().unwrap()))
                     .collect();
                 got.sort();
-                assert_eq!(got, want, "{what}: p{from} to p{to}");
+                let bytes: Vec<u64> = got.iter().map(|g| g.1).collect();
+                assert_eq!(bytes, sent, "{what}: p{from} to p{to}");
+                let steps: Vec<u64> = got.iter().map(|g| g.0).collect();
+                match *halo {
+                    "1" => assert!(
+                        steps.iter().enumerate().all(|(n, &t)| t == n as u64),
+                        "{what}: p{from} to p{to} at {steps:?}"
+                    ),
+                    _ => assert!(
+                        steps.first().is_none_or(|&t| t == 0)
+                            && steps.windows(2).all(|w| w[0] < w[1] && w[1] - w[0] <= 8),
+                        "{what}: p{from} to p{to} at {steps:?}"
+                    ),
+                }
             }
+        }
+        if *halo == "8" && ranks > 1 {
+            // Blocks of steps: fewer exchanges than steps.
+            let steps = report["score_steps"].as_u64().unwrap();
+            let pairs = ranks as u64 - 1;
+            let boundary = report["messages"]["boundary"].as_u64().unwrap();
+            assert!(
+                boundary < 2 * pairs * steps / 2,
+                "{what}: {boundary} over {steps} steps"
+            );
+            let page = std::fs::read_to_string(&r.html).unwrap();
+            assert!(
+                page.contains("every 8 steps at most"),
+                "{what}: the page says so"
+            );
         }
         // The walk, its hops and the answer: each hop is a traceback message, to the rank
         // that owned the next cell's diagonal at the cell's cost.
@@ -440,7 +478,7 @@ fn ranges(m: i64, n: i64, bound: i64, ranks: usize, lcs: bool, t: i64) -> Vec<Op
 fn the_wave_page_plays_each_steps_ranges_and_halos() {
     let dir = Dir::new();
     let input = dir.generated_pair("r64.txt", 64, 64, 3);
-    let runs = run_all(&dir, &input, &[(3, "edit")]);
+    let runs = run_all(&dir, &input, &[(3, "edit")], "1");
     let r = &runs[0];
     let report = util::json(&r.json);
     let (m, n) = (

@@ -11,7 +11,7 @@ use crate::comm::world::World;
 
 use crate::comm::trace;
 use crate::engines::bands::BandPlan;
-use crate::engines::config::{Method, RunConfig};
+use crate::engines::config::{HaloSteps, Method, RunConfig};
 use crate::engines::cost;
 use crate::engines::diagonal::store::StoreKind;
 use crate::engines::layout::Layout;
@@ -50,7 +50,7 @@ pub fn run(world: &World, opts: &SolveOptions) -> Result<Option<Report>, Error> 
         format: input.format,
         config: RunConfig {
             problem: opts.problem,
-            method: opts.method,
+            method: drawn_method(opts.method, &opts.outputs),
             switches: opts.switches,
             recording: opts.outputs.recording(),
             progress: opts.progress,
@@ -185,6 +185,24 @@ fn refuse_size(
             .as_ref()
             .and_then(|_| html::too_large(m, n))
             .map(or_bands)
+    }
+}
+
+/// The method a run draws with: a wave run drawn as pictures (`--svg`, `--html`) with
+/// `--halo-steps auto` exchanges after every step, the one-step halo the pages teach first
+/// (a picture's pair is small, and blocks gain nothing there); `--halo-steps H` draws its
+/// blocks. Any other run's method as asked.
+fn drawn_method(method: Method, outputs: &Outputs) -> Method {
+    let drawn = outputs.svg.is_some() || outputs.html.is_some();
+    match method {
+        Method::Wave {
+            cut_off,
+            halo: HaloSteps::Auto,
+        } if drawn => Method::Wave {
+            cut_off,
+            halo: HaloSteps::Most(1),
+        },
+        other => other,
     }
 }
 

@@ -52,7 +52,7 @@ pub fn resolve(
     pair: &Pair,
     ranks: usize,
 ) -> (Method, Option<EngineChoice>) {
-    let Method::Auto { batch, .. } = method else {
+    let Method::Auto { batch, halo, .. } = method else {
         return (method, None);
     };
     let (m, n) = (pair.x.len(), pair.y.len());
@@ -62,7 +62,7 @@ pub fn resolve(
     let (engine, method) = match wave_seconds < bands_seconds {
         true => {
             let cut_off = cost::wave_cut_off(problem, (m, n), estimate, ranks, batch);
-            ("wave", Method::Wave { cut_off })
+            ("wave", Method::Wave { cut_off, halo })
         }
         false => ("bands", bands_of(method)),
     };
@@ -72,7 +72,7 @@ pub fn resolve(
         bands_seconds,
         engine,
         cut_off: match method {
-            Method::Wave { cut_off } => cut_off,
+            Method::Wave { cut_off, .. } => cut_off,
             _ => None,
         },
         gave_way: false,
@@ -108,9 +108,21 @@ pub fn fit(
     wave_fits: impl FnOnce() -> bool,
 ) -> Fit {
     match (chosen, chosen_fits, bands_fit) {
-        (Method::Wave { cut_off: Some(_) }, true, true) => Fit::WithBands,
+        (
+            Method::Wave {
+                cut_off: Some(_), ..
+            },
+            true,
+            true,
+        ) => Fit::WithBands,
         (Method::Wave { .. }, false, true) => Fit::Bands,
-        (Method::Wave { cut_off: Some(_) }, true, false) => Fit::WithoutCutOff,
+        (
+            Method::Wave {
+                cut_off: Some(_), ..
+            },
+            true,
+            false,
+        ) => Fit::WithoutCutOff,
         (Method::Bands { .. }, false, _) if wave_fits() => Fit::Wave,
         _ => Fit::AsChosen,
     }
@@ -123,6 +135,7 @@ pub fn bands_of(method: Method) -> Method {
             batch,
             checkpoint,
             band,
+            ..
         } => Method::Bands {
             batch,
             checkpoint,
@@ -144,6 +157,7 @@ pub fn wave_bound(problem: Problem, pair: &Pair, cut_off: Option<usize>) -> usiz
 mod tests {
     use super::*;
     use crate::engines::bands::CheckpointChoice;
+    use crate::engines::config::HaloSteps;
     use lcs_core::diagonal_band::BandChoice;
 
     /// Every case of the memory limit: the engine the model chose where it fits (a wave run
@@ -151,8 +165,15 @@ mod tests {
     /// fits; a wave run without a cut-off where the bands engine cannot take over.
     #[test]
     fn auto_takes_what_fits_the_limit() {
-        let guarded = Method::Wave { cut_off: Some(500) };
-        let bare = Method::Wave { cut_off: None };
+        let halo = HaloSteps::Auto;
+        let guarded = Method::Wave {
+            cut_off: Some(500),
+            halo,
+        };
+        let bare = Method::Wave {
+            cut_off: None,
+            halo,
+        };
         let bands = Method::Bands {
             batch: 256,
             checkpoint: CheckpointChoice::Auto,

@@ -27,6 +27,7 @@ pub enum Method {
     /// step if it has not found the end, and the bands engine runs instead.
     Wave {
         cut_off: Option<usize>,
+        halo: HaloSteps,
     },
     /// The bands or the wave engine, chosen per pair (the bands engine's settings, should it
     /// be chosen).
@@ -34,7 +35,38 @@ pub enum Method {
         batch: usize,
         checkpoint: CheckpointChoice,
         band: BandChoice,
+        /// The wave engine's setting, should it be chosen.
+        halo: HaloSteps,
     },
+}
+
+/// How many score steps the wave engine's ranks compute between two halo exchanges
+/// (`--halo-steps`): each exchange then carries the diagonals a neighbour reads over that many
+/// steps, which both compute (ghost zones).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HaloSteps {
+    /// As many as pay on this run's ranks ([`HaloSteps::steps`]).
+    #[default]
+    Auto,
+    /// At most this many (at least 1: an exchange after every step).
+    Most(usize),
+}
+
+/// The steps `--halo-steps auto` takes between two exchanges: one block of checkpoints. Each
+/// exchange costs a message's latency each way and its wait for the slower neighbour; each
+/// step more in a block costs about one diagonal computed again each side per step. At 32
+/// steps the repeated diagonals are some 32 a step against the thousands of a 1% pair's wave,
+/// and the exchanges `s / 32`.
+pub const AUTO_HALO_STEPS: usize = 32;
+
+impl HaloSteps {
+    /// The most steps between two exchanges.
+    pub fn steps(self) -> usize {
+        match self {
+            HaloSteps::Auto => AUTO_HALO_STEPS,
+            HaloSteps::Most(h) => h.max(1),
+        }
+    }
 }
 
 /// Switches that change how the engine runs, not what it computes: the tests' faults and

@@ -57,9 +57,10 @@ impl Layout {
                 let mode = Checkpoint::choose(&plan, rank, &pair.x, checkpoint, budget);
                 Layout::Bands(plan, mode)
             }
-            Method::Wave { cut_off } => {
+            Method::Wave { cut_off, halo } => {
                 let bound = choice::wave_bound(config.problem, pair, cut_off);
-                let plan = WavePlan::new(config.problem, m, n, ranks, bound);
+                let plan =
+                    WavePlan::new(config.problem, m, n, ranks, bound).with_halo_steps(halo.steps());
                 // What the checkpoints may take: the limit less what the rank holds and the
                 // margin. The ranks then agree on the widest spacing any of them needs.
                 let budget = limit.map(|l| budget::room(l, baseline, 0));
@@ -104,7 +105,7 @@ impl Layout {
             Layout::Wave(plan) => {
                 // A bound that is `auto`'s cut-off, not a cost the pair is known to be within.
                 let cut_off = matches!(config.method,
-                    Method::Wave { cut_off: Some(t) } if t == plan.bound());
+                    Method::Wave { cut_off: Some(t), .. } if t == plan.bound());
                 budget::wave_advice(plan, pair, (limit, baseline), cut_off)
             }
         }
@@ -181,8 +182,14 @@ pub fn run_pair(world: &World, pair: &Pair, config: &RunConfig) -> (Layout, Rank
     };
     let config = &RunConfig { method, ..*config };
     let layout = Layout::new(config, pair, ranks, rank, None, 0);
-    let fallback = matches!(config.method, Method::Wave { cut_off: Some(_) })
-        .then(|| (Layout::new(&bands, pair, ranks, rank, None, 0), bands));
+    let fallback = matches!(
+        config.method,
+        Method::Wave {
+            cut_off: Some(_),
+            ..
+        }
+    )
+    .then(|| (Layout::new(&bands, pair, ranks, rank, None, 0), bands));
     let fallback = fallback.as_ref().map(|(l, c)| (l, c));
     let outcome = run_layout(world, pair, &layout, config, None, fallback);
     let layout = match (&outcome.gave_way, fallback) {

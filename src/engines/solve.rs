@@ -207,18 +207,40 @@ fn auto_within_limit(
     baseline: u64,
 ) -> (Laid, Option<Laid>) {
     let (mut config, layout, holding) = chosen;
-    if let (Method::Wave { cut_off: Some(t) }, Layout::Wave(plan)) = (config.method, layout) {
+    if let (
+        Method::Wave {
+            cut_off: Some(t),
+            halo,
+        },
+        Layout::Wave(plan),
+    ) = (config.method, layout)
+    {
         if plan.bound() < t {
-            config.method = Method::Wave { cut_off: None };
+            config.method = Method::Wave {
+                cut_off: None,
+                halo,
+            };
             choice.cut_off = None;
         }
     }
     let chosen_fits = fits(&holding);
-    let guarded = matches!(config.method, Method::Wave { cut_off: Some(_) });
+    let guarded = matches!(
+        config.method,
+        Method::Wave {
+            cut_off: Some(_),
+            ..
+        }
+    );
     if !guarded && chosen_fits {
         return ((config, layout, holding), None);
     }
-    let wave = Method::Wave { cut_off: None };
+    let Method::Auto { halo, .. } = auto else {
+        unreachable!("auto_within_limit lays out --engine auto's runs")
+    };
+    let wave = Method::Wave {
+        cut_off: None,
+        halo,
+    };
     let bands = lay(choice::bands_of(auto));
     let mut wave_run = None;
     let fit = choice::fit(config.method, chosen_fits, fits(&bands.2), || {

@@ -38,7 +38,7 @@ pub enum EngineKind {
     /// batch and band edge.
     Bands,
     /// Diagonal transition: each score step's furthest rows, the diagonals split among the
-    /// ranks, one halo message each way per neighbour and step.
+    /// ranks, one halo message each way per neighbour every few steps (`--halo-steps`).
     Wave,
     /// The sequential bit-parallel reference (one process).
     Reference,

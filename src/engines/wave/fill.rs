@@ -1,6 +1,9 @@
 //! One rank's share of the wave engine's fill: step after step, its run of the step's diagonals
-//! ([`WavePlan::own`]) computed from what it held of the step before, then one halo message
-//! each way with each neighbour ([`WavePlan::sends`]), until the fill is over.
+//! ([`WavePlan::own`]) computed from what it held of the step before; at each exchange step
+//! ([`WavePlan::exchanges`]) one halo message each way with each neighbour
+//! ([`WavePlan::sends`]), and at the steps between, the cone of diagonals around its run that it
+//! reads before the next exchange ([`WavePlan::cones`]) computed too, as its neighbours compute
+//! them; until the fill is over.
 //!
 //! A step's values live in one buffer over every diagonal the rank must hold after the step
 //! (its run, and what it reads next or keeps: [`WavePlan::need`]); the rank computes its run
@@ -10,16 +13,18 @@
 //! copied from it into the rank's [`Kept`].
 //!
 //! The end: the rank owning the last cell's diagonal sees it reach the last row at step `s`,
-//! and its messages of that step carry `s`. A rank that learns it from a message sends its
-//! next step's messages, empty, carrying `s` to the neighbours that have not said so, and stops
-//! after that exchange; no rank stops before receiving what was sent to it, and no message is
-//! sent to a rank that has stopped (see the module doc of [`super::plan`] for the count).
+//! stops computing, and its messages of the first exchange from `s` carry `s`. A rank that
+//! learns it from a message sends its next exchange's messages, empty, carrying `s` to the
+//! neighbours that have not said so, and stops after that exchange; no rank stops before
+//! receiving what was sent to it, and no message is sent to a rank that has stopped (see the
+//! module doc of [`super::plan`] for the count).
 //!
 //! A plan whose bound is a cut-off (`--engine auto`'s, [`crate::engines::choice`]) may not
 //! reach the end: no step past the bound reaches any diagonal. An end found within the bound
-//! reaches every rank by step `bound + P - 1`; a rank that has heard of none by then knows
-//! the cost is past the bound, as every other rank does at the same step, and all stop
-//! together after that exchange, without a cost ([`Filled::cost`] `None`).
+//! reaches every rank by the `P - 1`-th exchange after the first from the bound
+//! ([`WavePlan::cut_off_step`]); a rank that has heard of none by then knows the cost is past
+//! the bound, as every other rank does at the same step, and all stop together after that
+//! exchange, without a cost ([`Filled::cost`] `None`).
 
 use std::time::Instant;
 
@@ -32,7 +37,7 @@ use lcs_core::wave::kept::Kept;
 use lcs_core::wave::kernel;
 use lcs_core::wave::seqs::Seqs;
 
-use super::plan::{Run, WavePlan};
+use super::plan::{hull, Run, WavePlan};
 use crate::comm::fault::{Fault, Phase};
 use crate::comm::protocol::wave::{halo_of, halo_words, HEADER};
 use crate::comm::protocol::{post_send, tag, Kind};
@@ -116,6 +121,14 @@ impl Front {
     }
 }
 
+/// Whether the rank's run `own` of the step in `front` holds the last cell's diagonal, reached.
+fn reached(front: &Front, own: &Run, reach: Reach) -> bool {
+    let (end, stride) = (reach.end(), reach.stride());
+    own.contains(&end)
+        && (end - own.start()) % stride == 0
+        && front.values[PAD + ((end - front.first) / stride) as usize] >= reach.m as i32
+}
+
 /// A clock read once per phase of a step: each reading ends one phase and starts the next.
 struct Lap(Instant);
 
@@ -133,11 +146,12 @@ impl Lap {
     }
 }
 
-/// The parts of `own` to compute before the messages go: the runs the neighbours need, and the
-/// last cell's diagonal; and the rest, after.
+/// The parts of `own` to compute before the messages go at the exchange step `t` (the next
+/// exchange at `next`): the runs the neighbours need, and the last cell's diagonal; and the
+/// rest, after.
 fn order(
     plan: &WavePlan,
-    (t, cp): (usize, bool),
+    (t, cp, next): (usize, bool, usize),
     r: usize,
     own: &Run,
     (early, rest): (&mut Vec<Run>, &mut Vec<Run>),
@@ -150,7 +164,7 @@ fn order(
             .into_iter()
             .flatten()
             .filter(|&q| q < plan.ranks())
-            .filter_map(|q| plan.sends_in(t, r, q, cp)),
+            .filter_map(|q| plan.sends_in(t, r, q, cp, next)),
     );
     let end = plan.reach().end();
     if own.contains(&end) && (end - own.start()) % s == 0 {
@@ -227,7 +241,16 @@ pub fn run(
     let mut t = 0usize;
     // Whether the current block of steps keeps checkpoints, for the block that starts at.
     let mut block = (usize::MAX, false);
+    // The steps from the last exchange step, `start`, to the next, `end`, and what the rank
+    // reads of each of them to compute the next without an exchange.
+    let (mut start, mut end) = (0, plan.next_exchange(0));
+    let mut cones = plan.cones(0, rank, end);
+    let cut_off = plan.cut_off_step();
     loop {
+        if t == end {
+            (start, end) = (t, plan.next_exchange(t));
+            cones = plan.cones(t, rank, end);
+        }
         let c = t - t % plan.every();
         if block.0 != c {
             block = (c, plan.checkpointed(c));
@@ -238,17 +261,43 @@ pub fn run(
         }
         progress.at(t.min(plan.bound()));
         let own = known.is_none().then(|| plan.own(t, rank)).flatten();
-        let need = plan.need_in(t, rank, cp);
-        let hull = match (&own, &need) {
-            (Some(o), Some(n)) => Some(*o.start().min(n.start())..=*o.end().max(n.end())),
-            (o, n) => o.clone().or(n.clone()),
-        };
-        match &hull {
-            Some(hull) => cur.reset(hull, own.as_ref(), stride),
+        let need = hull(cones[t - start].clone(), plan.kept_in(t, rank, cp));
+        if t != start {
+            // Inside a block: no exchange; the rank computes its run and the cone around it.
+            if known.is_none() {
+                let mut lap = Lap::start();
+                let computed = hull(own.clone(), cones[t - start].clone());
+                match hull(computed.clone(), need.clone()) {
+                    Some(held) => cur.reset(&held, computed.as_ref(), stride),
+                    None => cur.values.clear(),
+                }
+                if let Some(run) = computed {
+                    cur.compute(&[run], &prev, (reach, compare, seqs), &mut work);
+                }
+                if own.as_ref().is_some_and(|own| reached(&cur, own, reach)) {
+                    known = Some(t);
+                }
+                times.compute += lap.next();
+                if known.is_none() {
+                    if let Some(run) = plan.kept_in(t, rank, cp) {
+                        kept.keep(t, *run.start(), cur.slice(&run, stride));
+                    }
+                }
+                std::mem::swap(&mut prev, &mut cur);
+                if prev.values.is_empty() {
+                    prev.first = 0;
+                    prev.values.resize(2 * PAD + 1, NONE);
+                }
+            }
+            t += 1;
+            continue;
+        }
+        match &hull(own.clone(), need) {
+            Some(held) => cur.reset(held, own.as_ref(), stride),
             None => cur.values.clear(),
         }
         match &own {
-            Some(own) => order(plan, (t, cp), rank, own, (&mut early, &mut rest)),
+            Some(own) => order(plan, (t, cp, end), rank, own, (&mut early, &mut rest)),
             None => {
                 early.clear();
                 rest.clear();
@@ -272,7 +321,7 @@ pub fn run(
                 }
                 // At most the values the plan says it sends (fewer once it knows the end).
                 let most = plan
-                    .sends_in(t, q, rank, cp)
+                    .sends_in(t, q, rank, cp, end)
                     .map_or(0, |run| plan.len(&run));
                 buffer.resize(HEADER + most, 0);
                 let source = world.process_at_rank(q as i32);
@@ -283,14 +332,8 @@ pub fn run(
             times.send += lap.next();
 
             cur.compute(&early, &prev, (reach, compare, seqs), &mut work);
-            if let Some(own) = &own {
-                let end = reach.end();
-                if own.contains(&end) && (end - own.start()) % stride == 0 {
-                    let at = PAD + ((end - cur.first) / stride) as usize;
-                    if cur.values[at] >= reach.m as i32 {
-                        known = Some(t);
-                    }
-                }
+            if own.as_ref().is_some_and(|own| reached(&cur, own, reach)) {
+                known = Some(t);
             }
             times.compute += lap.next();
 
@@ -301,7 +344,7 @@ pub fn run(
                 }
                 let run = match known {
                     Some(_) => None,
-                    None => plan.sends_in(t, rank, q, cp),
+                    None => plan.sends_in(t, rank, q, cp, end),
                 };
                 let (first, values) = match &run {
                     Some(run) => (*run.start(), cur.slice(run, stride)),
@@ -360,7 +403,7 @@ pub fn run(
                 shown[slot] = true;
                 known.get_or_insert(cost);
             } else if known.is_none() {
-                let want = plan.sends_in(t, q, rank, cp);
+                let want = plan.sends_in(t, q, rank, cp, end);
                 let got = (!halo.values.is_empty())
                     .then(|| halo.first..=halo.first + stride * (halo.values.len() as i64 - 1));
                 assert_eq!(got, want, "rank {rank}: rank {q}'s halo of step {t}");
@@ -370,7 +413,7 @@ pub fn run(
             }
         }
         // Past a cut-off: every rank has heard of an end found within it by now.
-        if sent_done || t >= plan.bound() + plan.ranks() - 1 && known.is_none() {
+        if sent_done || t >= cut_off && known.is_none() {
             break;
         }
         if known.is_none() {

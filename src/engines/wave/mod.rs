@@ -8,8 +8,10 @@
 //!
 //! * fill: about `s^2 / (2 P)` diagonal steps for a final cost `s` (half as many diagonals per
 //!   step for the LCS's indel distance), and the slides along the matches;
-//! * messages: one each way per neighbour and step, `2 (P - 1) (s + 1)` and a few more while
-//!   the end is passed on; a few values each, more every `E` steps (a checkpoint's halo);
+//! * messages: one each way per neighbour and exchange, every `h` steps at most
+//!   (`--halo-steps`), about `2 (P - 1) (s / h + 1)` and a few more while the end is passed
+//!   on; about `2 h` values each, more every `E` steps (a checkpoint's halo), and about `s h`
+//!   diagonal steps computed again in the cones around each rank's run;
 //! * memory: the sequences, two steps' runs and the checkpoints, about `s^2 / (2 P E)` values,
 //!   the spacing `E` 32 steps or, where the memory limit asks for it, more;
 //! * traceback: `O(m + n)` steps, each block of `E` steps it crosses computed again over a

@@ -10,18 +10,30 @@
 //! diagonals it needs next in its own run or its neighbours' (the tests check it).
 //!
 //! Computing its run of step `t + 1` a rank reads step `t` on its run one diagonal wider each
-//! way ([`WavePlan::input`]): after each step every rank sends each neighbour one message with
-//! the values of its run that the neighbour reads next ([`WavePlan::sends`]), one message each
-//! way per neighbour and step, empty when there is nothing to pass. Every so many steps the
-//! message also carries [`WavePlan::halo`] diagonals around the neighbour's run, so that each rank keeps
-//! a checkpoint the walk can recompute its windows from ([`WavePlan::kept`]); a block of steps
-//! where the split moves too much for that keeps every step a rank read instead.
+//! way ([`WavePlan::input`]). The ranks exchange after step 0 and then every few steps, at most
+//! [`WavePlan::halo_steps`] apart ([`WavePlan::exchanges`]; ghost zones): after an exchange step
+//! `e` each rank holds what it reads over the whole block of steps to the next exchange `e'`,
+//! its run of step `e' ` widened by one, of step `e' - 1` by two and so on back to `e`
+//! ([`WavePlan::cones`]), and computes the diagonals of that cone outside its run again at each
+//! step of the block, as its neighbours compute them. Each exchange step every rank sends each
+//! neighbour one message with the values of its run that the neighbour holds next
+//! ([`WavePlan::sends`]), empty when there is nothing to pass: a run of `s` steps takes about
+//! `s / h` messages each way for `h` steps a block, each about `2 h` values. With `h = 1` every
+//! step is an exchange step and the cone is the next step's input. A block is cut short where
+//! its cones would reach past a neighbour's run or where the last cell's diagonal changes owner
+//! within it ([`WavePlan::block_fits`]), and ends at every checkpoint step.
+//!
+//! Every so many steps the message also carries [`WavePlan::halo`] diagonals around the
+//! neighbour's run, so that each rank keeps a checkpoint the walk can recompute its windows from
+//! ([`WavePlan::kept`]); a block of steps where the split moves too much for that keeps every
+//! step a rank read instead.
 //!
 //! The fill ends when the rank owning the last cell's diagonal reaches it at step `s`: its
-//! messages of that step say so, each neighbour passes it on with its next step's messages and
-//! stops after the exchange, so rank `r` makes its last exchange at step `s + |r - o|` (`o` the
-//! rank that found it), and the boundary messages are exactly
-//! `sum over r < P - 1 of 2 * (s + min(|r - o|, |r + 1 - o|) + 1)` ([`WavePlan::predicted`]).
+//! messages of the first exchange from `s` say so, each neighbour passes it on at its next
+//! exchange and stops after it, so rank `r` makes its last exchange `|r - o|` exchanges after
+//! the first from `s` (`o` the rank that found it), and the boundary messages between ranks `r`
+//! and `r + 1` are one each way per exchange up to the earlier of their last
+//! ([`WavePlan::predicted`]): with `h = 1`, `2 * (s + min(|r - o|, |r + 1 - o|) + 1)`.
 
 use std::ops::RangeInclusive;
 
@@ -46,6 +58,8 @@ pub struct WavePlan {
     reach: Reach,
     ranks: usize,
     every: usize,
+    /// The most steps between two exchanges.
+    halo_steps: usize,
 }
 
 impl WavePlan {
@@ -56,7 +70,22 @@ impl WavePlan {
             reach: Reach::new(problem, m, n, bound),
             ranks,
             every: EVERY,
+            halo_steps: 1,
         }
+    }
+
+    /// The plan with at most `steps` score steps between two exchanges (at least 1): each
+    /// exchange then carries what the receiver reads over the steps to the next one.
+    pub fn with_halo_steps(self, steps: usize) -> WavePlan {
+        WavePlan {
+            halo_steps: steps.max(1),
+            ..self
+        }
+    }
+
+    /// The most steps between two exchanges.
+    pub fn halo_steps(&self) -> usize {
+        self.halo_steps
     }
 
     /// The plan with checkpoints `every` steps apart (more keeps less memory).
@@ -206,31 +235,111 @@ impl WavePlan {
         }
     }
 
-    /// The diagonals of step `t` rank `r` must hold after the step's exchange: what it reads
-    /// next and what it keeps.
-    pub fn need(&self, t: usize, r: usize) -> Option<Run> {
-        self.need_in(t, r, self.checkpointed(t - t % self.every))
+    /// The exchange that follows the one after step `e` (itself an exchange step): as many
+    /// steps on as [`WavePlan::halo_steps`] allows, never past the next checkpoint step, and no
+    /// further than every rank can go on what one exchange brings ([`WavePlan::block_fits`]).
+    pub fn next_exchange(&self, e: usize) -> usize {
+        let checkpoint = e - e % self.every + self.every;
+        let most = (e + self.halo_steps).min(checkpoint);
+        (e + 2..=most)
+            .rev()
+            .find(|&end| self.block_fits(e, end))
+            .unwrap_or(e + 1)
     }
 
-    /// [`Self::need`], given whether the step's block is checkpointed.
-    pub fn need_in(&self, t: usize, r: usize, checkpointed: bool) -> Option<Run> {
-        let hull = |a: Option<Run>, b: Option<Run>| match (a, b) {
-            (Some(a), Some(b)) => Some(*a.start().min(b.start())..=*a.end().max(b.end())),
-            (a, b) => a.or(b),
-        };
-        hull(self.input(t + 1, r), self.kept_in(t, r, checkpointed))
+    /// The steps after which the ranks exchange, from step 0 on, without end.
+    pub fn exchanges(&self) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(0), |&e| Some(self.next_exchange(e)))
     }
 
-    /// The values rank `from` sends its neighbour `to` after step `t`: its own run's part of
-    /// what `to` must hold.
-    pub fn sends(&self, t: usize, from: usize, to: usize) -> Option<Run> {
-        self.sends_in(t, from, to, self.checkpointed(t - t % self.every))
+    /// Whether the ranks can compute steps `e + 1 ..= end` on what the exchange after step `e`
+    /// brings: every rank's need at `e` ([`WavePlan::need_in`]) lies in its own run and its
+    /// neighbours', and one rank owns the last cell's diagonal at every step of the block that
+    /// has it, so that the first to see the last cell reached is its owner at the final cost.
+    pub fn block_fits(&self, e: usize, end: usize) -> bool {
+        let k = self.reach.end();
+        let mut finder = None;
+        for t in e + 1..=end {
+            if self.reaches(t, k) {
+                let o = self.owner(t, k);
+                if finder.is_some_and(|f| f != o) {
+                    return false;
+                }
+                finder = Some(o);
+            }
+        }
+        let cp = self.checkpointed(e - e % self.every);
+        (0..self.ranks).all(|r| match self.need_in(e, r, cp, end) {
+            Some(need) => self.held_nearby(e, r, &need),
+            None => true,
+        })
     }
 
-    /// [`Self::sends`], given whether the step's block is checkpointed.
-    pub fn sends_in(&self, t: usize, from: usize, to: usize, checkpointed: bool) -> Option<Run> {
-        let own = self.own(t, from)?;
-        let need = self.need_in(t, to, checkpointed)?;
+    /// Whether step `t` reaches diagonal `k`.
+    pub fn reaches(&self, t: usize, k: i64) -> bool {
+        self.reach
+            .range(t)
+            .is_some_and(|(lo, hi)| lo <= k && k <= hi && (k - lo) % self.reach.stride() == 0)
+    }
+
+    /// Whether `run` of step `t` lies within the runs of rank `r` and its neighbours.
+    fn held_nearby(&self, t: usize, r: usize, run: &Run) -> bool {
+        let runs = [r.checked_sub(1), Some(r), Some(r + 1)]
+            .into_iter()
+            .flatten()
+            .filter(|&q| q < self.ranks)
+            .filter_map(|q| self.own(t, q));
+        hull_of(runs).is_some_and(|held| held.start() <= run.start() && run.end() <= held.end())
+    }
+
+    /// What rank `r` reads of steps `e ..= end - 1` to compute its runs of the steps after
+    /// each without an exchange, the block from exchange step `e` to the next, `end`: entry
+    /// `t - e` is step `t`'s, the diagonals the rank computes at step `t + 1` widened by one
+    /// each way (at `end`, its run; before, its run and what it reads at that step).
+    pub fn cones(&self, e: usize, r: usize, end: usize) -> Vec<Option<Run>> {
+        let mut out = vec![None; end - e];
+        let mut next: Option<Run> = None;
+        for t in (e..end).rev() {
+            let computed = hull(self.own(t + 1, r), next.take());
+            next = computed.and_then(|run| self.widen(t, &run, 1));
+            out[t - e] = next.clone();
+        }
+        out
+    }
+
+    /// The diagonals of step `t` rank `r` must hold after it, in the block of steps up to the
+    /// exchange step `end` (`t < end`): what it reads for the steps to `end`, and what it keeps
+    /// ([`WavePlan::kept_in`]), given whether the step's block of checkpoints is checkpointed.
+    /// With one step a block, what it reads is [`WavePlan::input`] of step `t + 1`.
+    pub fn need_in(&self, t: usize, r: usize, checkpointed: bool, end: usize) -> Option<Run> {
+        let cone = self.cones(t, r, end).swap_remove(0);
+        hull(cone, self.kept_in(t, r, checkpointed))
+    }
+
+    /// [`Self::need_in`] at the exchange step `e`, its block worked out.
+    pub fn need(&self, e: usize, r: usize) -> Option<Run> {
+        let cp = self.checkpointed(e - e % self.every);
+        self.need_in(e, r, cp, self.next_exchange(e))
+    }
+
+    /// The values rank `from` sends its neighbour `to` at the exchange step `e`: its own run's
+    /// part of what `to` must hold.
+    pub fn sends(&self, e: usize, from: usize, to: usize) -> Option<Run> {
+        let cp = self.checkpointed(e - e % self.every);
+        self.sends_in(e, from, to, cp, self.next_exchange(e))
+    }
+
+    /// [`Self::sends`], given whether the step's block is checkpointed and the next exchange.
+    pub fn sends_in(
+        &self,
+        e: usize,
+        from: usize,
+        to: usize,
+        checkpointed: bool,
+        end: usize,
+    ) -> Option<Run> {
+        let own = self.own(e, from)?;
+        let need = self.need_in(e, to, checkpointed, end)?;
         let a = *own.start().max(need.start());
         let b = *own.end().min(need.end());
         (a <= b).then_some(a..=b)
@@ -271,32 +380,53 @@ impl WavePlan {
         self.owner(cost, self.reach.end())
     }
 
-    /// The last step whose exchange rank `r` takes part in, for a run of final cost `cost`.
+    /// The last step whose exchange rank `r` takes part in, for a run of final cost `cost`:
+    /// the finder tells its neighbours at the first exchange from `cost`, and each rank the
+    /// next one out at its next exchange.
     pub fn last_step(&self, cost: usize, r: usize) -> usize {
-        cost + r.abs_diff(self.finder(cost))
+        let hops = r.abs_diff(self.finder(cost));
+        self.exchanges()
+            .skip_while(|&e| e < cost)
+            .nth(hops)
+            .expect("the exchanges go on")
+    }
+
+    /// Exchanges at steps up to `last`, inclusive.
+    pub fn exchanges_to(&self, last: usize) -> u64 {
+        self.exchanges().take_while(|&e| e <= last).count() as u64
     }
 
     /// Boundary messages of a run of final cost `cost`, per neighbouring pair: one each way
-    /// per step both take part in.
+    /// per exchange both take part in.
     pub fn predicted(&self, cost: usize) -> Predicted {
         let mut predicted = Predicted::none(self.ranks);
         for r in 0..self.ranks.saturating_sub(1) {
-            let steps = self.last_step(cost, r).min(self.last_step(cost, r + 1)) as u64 + 1;
-            predicted.add(r, r + 1, steps);
-            predicted.add(r + 1, r, steps);
+            let last = self.last_step(cost, r).min(self.last_step(cost, r + 1));
+            let exchanges = self.exchanges_to(last);
+            predicted.add(r, r + 1, exchanges);
+            predicted.add(r + 1, r, exchanges);
         }
         predicted
     }
 
+    /// The exchange after which a run past its bound, a cut-off, ends: an end found within
+    /// the bound is told at the first exchange from the bound at the latest, and reaches every
+    /// rank `P - 1` exchanges later (see `fill`).
+    pub fn cut_off_step(&self) -> usize {
+        self.exchanges()
+            .skip_while(|&e| e < self.bound())
+            .nth(self.ranks - 1)
+            .expect("the exchanges go on")
+    }
+
     /// Boundary messages of a run that passed its bound, a cut-off: every rank makes every
-    /// exchange up to step `bound + P - 1` (see `fill`), one each way per neighbouring pair and
-    /// step.
+    /// exchange up to [`WavePlan::cut_off_step`], one each way per neighbouring pair.
     pub fn predicted_cut_off(&self) -> Predicted {
         let mut predicted = Predicted::none(self.ranks);
-        let steps = (self.bound() + self.ranks) as u64;
+        let exchanges = self.exchanges_to(self.cut_off_step());
         for r in 0..self.ranks.saturating_sub(1) {
-            predicted.add(r, r + 1, steps);
-            predicted.add(r + 1, r, steps);
+            predicted.add(r, r + 1, exchanges);
+            predicted.add(r + 1, r, exchanges);
         }
         predicted
     }
@@ -319,20 +449,26 @@ impl WavePlan {
         let mut widest = 0u64;
         let mut kept = 0u64;
         let mut block = (usize::MAX, false);
-        for t in 0..=self.bound() {
-            let c = t - t % self.every;
-            if block.0 != c {
-                block = (c, self.checkpointed(c));
+        let mut e = 0;
+        while e <= self.bound() {
+            let end = self.next_exchange(e);
+            for (t, cone) in (e..end.min(self.bound() + 1)).zip(self.cones(e, r, end)) {
+                let c = t - t % self.every;
+                if block.0 != c {
+                    block = (c, self.checkpointed(c));
+                }
+                let need = hull(cone, self.kept_in(t, r, block.1));
+                let held = [self.own(t, r), need]
+                    .into_iter()
+                    .flatten()
+                    .map(|run| self.len(&run) as u64)
+                    .sum::<u64>();
+                widest = widest.max(held);
+                if let Some(run) = self.kept_in(t, r, block.1) {
+                    kept += self.len(&run) as u64 + 2 * PAD as u64;
+                }
             }
-            let hull = [self.own(t, r), self.need_in(t, r, block.1)]
-                .into_iter()
-                .flatten()
-                .map(|run| self.len(&run) as u64)
-                .sum::<u64>();
-            widest = widest.max(hull);
-            if let Some(run) = self.kept_in(t, r, block.1) {
-                kept += self.len(&run) as u64 + 2 * PAD as u64;
-            }
+            e = end;
         }
         // A furthest row per diagonal: an `i32`.
         let reach = std::mem::size_of::<i32>() as u64;
@@ -350,6 +486,19 @@ impl WavePlan {
     pub fn working_bytes(&self, r: usize) -> u64 {
         self.holding(r).total()
     }
+}
+
+/// The smallest run holding both.
+pub fn hull(a: Option<Run>, b: Option<Run>) -> Option<Run> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(*a.start().min(b.start())..=*a.end().max(b.end())),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The smallest run holding all of `runs`.
+fn hull_of(runs: impl Iterator<Item = Run>) -> Option<Run> {
+    runs.fold(None, |acc, run| hull(acc, Some(run)))
 }
 
 #[cfg(test)]
@@ -426,6 +575,94 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Whether `inner` lies within `outer` (nothing lies within nothing).
+    fn within(inner: &Option<Run>, outer: &Option<Run>) -> bool {
+        match (inner, outer) {
+            (None, _) => true,
+            (Some(i), Some(o)) => o.start() <= i.start() && i.end() <= o.end(),
+            (Some(_), None) => false,
+        }
+    }
+
+    /// Every block of every plan at several block lengths, rank by rank: what the exchange
+    /// brings comes from the rank and its neighbours, every step of the block reads only what
+    /// the rank holds from the step before, and what it keeps for the walk is held.
+    #[test]
+    fn a_block_of_steps_runs_on_what_one_exchange_brings() {
+        for plan in plans() {
+            for h in [1, 2, 5, 32] {
+                let plan = plan.with_halo_steps(h);
+                let mut e = 0;
+                while e <= plan.bound() {
+                    let end = plan.next_exchange(e);
+                    assert!(e < end && end <= e + h, "{plan:?}: {e} to {end}");
+                    for r in 0..plan.ranks() {
+                        let what = format!("{plan:?}: block {e} to {end}, rank {r}");
+                        let cp = |t: usize| plan.checkpointed(t - t % plan.every());
+                        let cones = plan.cones(e, r, end);
+                        let need = plan.need(e, r);
+                        if let Some(need) = &need {
+                            assert!(plan.held_nearby(e, r, need), "{what}");
+                        }
+                        let mut held = hull(plan.own(e, r), need);
+                        for t in e + 1..=end {
+                            let computed = match t == end {
+                                true => plan.own(t, r),
+                                false => hull(plan.own(t, r), cones[t - e].clone()),
+                            };
+                            let reads = computed.as_ref().and_then(|c| plan.widen(t - 1, c, 1));
+                            assert!(within(&reads, &held), "{what}: step {t}");
+                            if t < end {
+                                let kept = plan.kept_in(t, r, cp(t));
+                                assert!(within(&kept, &computed), "{what}: kept at {t}");
+                                held = computed;
+                            }
+                        }
+                    }
+                    e = end;
+                }
+            }
+        }
+    }
+
+    /// The first rank to see the last cell reached is its owner at the final cost: the
+    /// diagonal's owners at the steps that have it are neighbours from one such step to the
+    /// next, so the news of an end reaches the next owner before it computes.
+    #[test]
+    fn the_last_cells_diagonal_moves_to_a_neighbour_at_most() {
+        for plan in plans() {
+            let k = plan.reach().end();
+            let owners: Vec<usize> = (0..=plan.bound())
+                .filter(|&t| plan.reaches(t, k))
+                .map(|t| plan.owner(t, k))
+                .collect();
+            for pair in owners.windows(2) {
+                assert!(pair[0].abs_diff(pair[1]) <= 1, "{plan:?}: {owners:?}");
+            }
+        }
+    }
+
+    /// With blocks of `h` steps a wide run exchanges about `s / h` times each way.
+    #[test]
+    fn blocks_of_steps_divide_the_messages() {
+        let one = WavePlan::new(Problem::Edit, 100_000, 100_000, 2, 4_000);
+        let cost = 3_000;
+        for h in [4, 16, 32] {
+            let plan = one.with_halo_steps(h);
+            let total = plan.predicted(cost).total;
+            let most = 2 * (cost / h + 1) as u64;
+            assert!(
+                total <= most + 2 * 40 && total >= 2 * (cost / h) as u64,
+                "h {h}: {total} messages, about {most}"
+            );
+            assert_eq!(
+                plan.exchanges_to(cost),
+                plan.exchanges().take_while(|&e| e <= cost).count() as u64
+            );
+        }
+        assert_eq!(one.with_halo_steps(1).predicted(cost), one.predicted(cost));
     }
 
     #[test]

@@ -422,7 +422,7 @@ mod tests {
         let mut events = Vec::new();
         for (r, q) in [(0, 1), (1, 0)] {
             let last = plan.last_step(cost, r).min(plan.last_step(cost, q));
-            for _ in 0..=last {
+            for _ in plan.exchanges().take_while(|&t| t <= last) {
                 events.push(Event::new(Kind::Boundary, r, q, None, 4 * HEADER));
             }
         }

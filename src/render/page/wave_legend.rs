@@ -74,8 +74,9 @@ pub(super) fn legend(p: &Picture, w: &Wavefronts) -> String {
     );
     legend.key(
         &message_sample(&ink),
-        "halo message, in the sender's ink, in the lane under the grid: after each step every \
-         rank sends each neighbour one message (a header of 16 bytes, then 4 bytes per value: \
+        "halo message, in the sender's ink, in the lane under the grid: after each exchange \
+         step (every step, unless --halo-steps asks for blocks) every rank sends each \
+         neighbour one message (a header of 16 bytes, then 4 bytes per value: \
          the furthest rows the neighbour reads next), empty when it has nothing to pass",
     );
     legend.key(

@@ -144,11 +144,12 @@ pub fn compare_wave(w: &Wavefronts, report: Option<&Report>) -> Vec<EngineLine> 
             "recorded"
         },
         setting: format!(
-            "{} (cost {}, bound {}), one halo each way between neighbours at every step; {} \
-             of the {} cells reached",
+            "{} (cost {}, bound {}), one halo each way between neighbours {}; {} of the {} \
+             cells reached",
             plural(steps, "score step", "score steps"),
             w.cost,
             w.bound,
+            w.exchange_words(),
             w.reached(),
             m * n
         ),
@@ -162,10 +163,11 @@ pub fn compare_wave(w: &Wavefronts, report: Option<&Report>) -> Vec<EngineLine> 
             format!(
                 "a step is shared only when it gives each rank {} diagonals, and the widest \
                  step here has {}: {} own no diagonal at any step (they still exchange empty \
-                 halos every step)",
+                 halos {})",
                 w.min_share(),
                 plural(widest as u64, "diagonal", "diagonals"),
-                idle_names(used, ranks)
+                idle_names(used, ranks),
+                w.exchange_words()
             )
         }),
     });
@@ -232,7 +234,11 @@ pub fn wave_intro(problem: Problem) -> Vec<String> {
          A rank computing its run of step `s` reads step `s − 1` on its run one diagonal wider \
          each way, so after each step every rank sends each neighbour one halo message with \
          the values the neighbour reads next: one message each way per neighbour and step, \
-         empty when there is nothing to pass."
+         empty when there is nothing to pass. With `--halo-steps H` the ranks exchange only \
+         every few steps, at most `H` apart: each halo then carries what the neighbour reads \
+         over the steps to the next exchange (its run one diagonal wider for each step), and \
+         both ranks compute those diagonals (a ghost zone), so a run of `s` steps takes about \
+         `s / H` messages each way."
             .to_owned(),
     );
     out.push(

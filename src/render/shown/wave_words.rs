@@ -65,7 +65,8 @@ pub fn legend_counts(w: &Wavefronts, boundary: u64, predicted: u64) -> Vec<Strin
         ),
         format!(
             "halo messages: {boundary} (predicted {predicted}), one each way between \
-             neighbours at every step"
+             neighbours {}",
+            w.exchange_words()
         ),
     ];
     for r in 0..w.ranks.saturating_sub(1) {

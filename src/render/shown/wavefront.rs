@@ -8,8 +8,9 @@
 //! piece, with the engine's own step (`lcs_core::wave::front`) on the same bound, and checks
 //! that they end at the run's final cost, that every slide runs along matching bytes, and that
 //! every halo message the run recorded has the size of the values the plan says it carried. The
-//! messages are the run's own: rank `r` sends each neighbour one message per step while both
-//! take part, so the `t`-th message from `r` to `q` is step `t`'s ([`WavePlan::sends`]). A cell
+//! messages are the run's own: rank `r` sends each neighbour one message per exchange step
+//! while both take part, so the `n`-th message from `r` to `q` is the `n`-th exchange step's
+//! ([`WavePlan::exchanges`], [`WavePlan::sends`]). A cell
 //! `(i, j)` is the point after `i + 1` bytes of `x` and `j + 1` of `y`; its cost is the first
 //! step `s` with `F[s][j − i] ≥ i + 1`: its edit distance (or indel distance, for the LCS).
 //! Cost: the steps' diagonals, `O(s²)`, and the matrix's cells once.
@@ -73,6 +74,8 @@ pub struct Wavefronts {
     pub stride: i64,
     pub steps: Vec<Step>,
     pub halos: Vec<Halo>,
+    /// The most steps between two exchanges (`--halo-steps`; 1: an exchange every step).
+    pub halo_steps: usize,
     costs: Vec<u32>,
 }
 
@@ -162,6 +165,7 @@ impl Wavefronts {
             stride,
             steps,
             halos: halos(plan, events)?,
+            halo_steps: plan.halo_steps(),
             costs,
         })
     }
@@ -222,6 +226,17 @@ impl Wavefronts {
         MIN_SHARE
     }
 
+    /// How often the ranks exchange, in words: "at every step", or "every few steps".
+    pub fn exchange_words(&self) -> String {
+        match self.halo_steps {
+            1 => "at every step".to_owned(),
+            h => format!(
+                "every {h} steps at most (each halo carrying what the neighbour reads until the \
+                 next, which both compute)"
+            ),
+        }
+    }
+
     /// Halo messages sent from `from` to `to` in all.
     pub fn between(&self, from: usize, to: usize) -> usize {
         self.halos
@@ -236,13 +251,20 @@ impl Wavefronts {
 fn halos(plan: &WavePlan, events: &[Event]) -> Result<Vec<Halo>, Error> {
     let p = plan.ranks();
     let mut sent = vec![0usize; p * p];
+    let mut exchanges: Vec<usize> = Vec::new();
     let mut out = Vec::new();
     for e in events.iter().filter(|e| e.kind == Kind::Boundary) {
         if e.from >= p || e.to >= p || e.from.abs_diff(e.to) != 1 {
             return internal(format!("a halo from p{} to p{}", e.from, e.to));
         }
-        let step = sent[e.from * p + e.to];
+        let nth = sent[e.from * p + e.to];
         sent[e.from * p + e.to] += 1;
+        // The n-th message between two ranks is the n-th exchange step's.
+        while exchanges.len() <= nth {
+            let next = exchanges.last().map_or(0, |&e| plan.next_exchange(e));
+            exchanges.push(next);
+        }
+        let step = exchanges[nth];
         let words = (e.bytes / 4) as usize;
         if e.bytes % 4 != 0 || words < HEADER {
             return internal(format!("a halo of {} bytes", e.bytes));
@@ -291,7 +313,7 @@ mod tests {
                     continue;
                 }
                 let last = plan.last_step(cost, r).min(plan.last_step(cost, q));
-                for t in 0..=last {
+                for t in plan.exchanges().take_while(|&t| t <= last) {
                     let values = match t < cost {
                         true => plan.sends(t, r, q).map_or(0, |run| plan.len(&run)),
                         false => 0,
