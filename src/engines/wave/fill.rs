@@ -266,9 +266,9 @@ pub fn run(
             // Inside a block: no exchange; the rank computes its run and the cone around it.
             if known.is_none() {
                 let mut lap = Lap::start();
-                let computed = hull(own.clone(), cones[t - start].clone());
-                match hull(computed.clone(), need.clone()) {
-                    Some(held) => cur.reset(&held, computed.as_ref(), stride),
+                let computed = plan.computed(t, rank, cones[t - start].clone(), cp);
+                match &computed {
+                    Some(held) => cur.reset(held, computed.as_ref(), stride),
                     None => cur.values.clear(),
                 }
                 if let Some(run) = computed {

@@ -21,7 +21,8 @@
 //! `s / h` messages each way for `h` steps a block, each about `2 h` values. With `h = 1` every
 //! step is an exchange step and the cone is the next step's input. A block is cut short where
 //! its cones would reach past a neighbour's run or where the last cell's diagonal changes owner
-//! within it ([`WavePlan::block_fits`]), and ends at every checkpoint step.
+//! within it ([`WavePlan::block_fits`]). A checkpoint step inside a block is computed whole by
+//! the rank that keeps it, halo and all, its cone widened to it over the steps before.
 //!
 //! Every so many steps the message also carries [`WavePlan::halo`] diagonals around the
 //! neighbour's run, so that each rank keeps a checkpoint the walk can recompute its windows from
@@ -236,11 +237,10 @@ impl WavePlan {
     }
 
     /// The exchange that follows the one after step `e` (itself an exchange step): as many
-    /// steps on as [`WavePlan::halo_steps`] allows, never past the next checkpoint step, and no
-    /// further than every rank can go on what one exchange brings ([`WavePlan::block_fits`]).
+    /// steps on as [`WavePlan::halo_steps`] allows, and no further than every rank can go on
+    /// what one exchange brings ([`WavePlan::block_fits`]).
     pub fn next_exchange(&self, e: usize) -> usize {
-        let checkpoint = e - e % self.every + self.every;
-        let most = (e + self.halo_steps).min(checkpoint);
+        let most = e + self.halo_steps;
         (e + 2..=most)
             .rev()
             .find(|&end| self.block_fits(e, end))
@@ -295,16 +295,45 @@ impl WavePlan {
     /// What rank `r` reads of steps `e ..= end - 1` to compute its runs of the steps after
     /// each without an exchange, the block from exchange step `e` to the next, `end`: entry
     /// `t - e` is step `t`'s, the diagonals the rank computes at step `t + 1` widened by one
-    /// each way (at `end`, its run; before, its run and what it reads at that step).
+    /// each way (at `end`, its run; before, its run, what it reads at that step and what it
+    /// keeps of it: [`WavePlan::computed`]).
     pub fn cones(&self, e: usize, r: usize, end: usize) -> Vec<Option<Run>> {
         let mut out = vec![None; end - e];
         let mut next: Option<Run> = None;
+        let mut block = (usize::MAX, false);
         for t in (e..end).rev() {
-            let computed = hull(self.own(t + 1, r), next.take());
+            let u = t + 1;
+            let computed = match u < end {
+                true => {
+                    let c = u - u % self.every;
+                    if block.0 != c {
+                        block = (c, self.checkpointed(c));
+                    }
+                    hull(
+                        hull(self.own(u, r), next.take()),
+                        self.kept_in(u, r, block.1),
+                    )
+                }
+                false => self.own(u, r),
+            };
             next = computed.and_then(|run| self.widen(t, &run, 1));
             out[t - e] = next.clone();
         }
         out
+    }
+
+    /// What rank `r` computes of step `t` inside a block (not an exchange step), given what it
+    /// reads of it (`cone`, [`WavePlan::cones`]) and whether its block of checkpoints is
+    /// checkpointed: its run, the cone and what it keeps, which may be a checkpoint's halo
+    /// ([`WavePlan::kept_in`]), all from the step before.
+    pub fn computed(
+        &self,
+        t: usize,
+        r: usize,
+        cone: Option<Run>,
+        checkpointed: bool,
+    ) -> Option<Run> {
+        hull(hull(self.own(t, r), cone), self.kept_in(t, r, checkpointed))
     }
 
     /// The diagonals of step `t` rank `r` must hold after it, in the block of steps up to the
@@ -592,12 +621,15 @@ mod tests {
     #[test]
     fn a_block_of_steps_runs_on_what_one_exchange_brings() {
         for plan in plans() {
-            for h in [1, 2, 5, 32] {
+            for h in [1, 2, 5, 32, 100] {
                 let plan = plan.with_halo_steps(h);
                 let mut e = 0;
                 while e <= plan.bound() {
                     let end = plan.next_exchange(e);
                     assert!(e < end && end <= e + h, "{plan:?}: {e} to {end}");
+                    if h == 1 {
+                        assert_eq!(end, e + 1);
+                    }
                     for r in 0..plan.ranks() {
                         let what = format!("{plan:?}: block {e} to {end}, rank {r}");
                         let cp = |t: usize| plan.checkpointed(t - t % plan.every());
@@ -610,7 +642,7 @@ mod tests {
                         for t in e + 1..=end {
                             let computed = match t == end {
                                 true => plan.own(t, r),
-                                false => hull(plan.own(t, r), cones[t - e].clone()),
+                                false => plan.computed(t, r, cones[t - e].clone(), cp(t)),
                             };
                             let reads = computed.as_ref().and_then(|c| plan.widen(t - 1, c, 1));
                             assert!(within(&reads, &held), "{what}: step {t}");
