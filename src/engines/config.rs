@@ -56,9 +56,8 @@ pub enum HaloSteps {
 /// message's latency each way and its wait for the slower neighbour; each step more in a block
 /// costs about one diagonal computed again each side per step, and a checkpoint inside a block
 /// its halo's diagonals over the steps before it. At 64 the repeated diagonals are a few
-/// percent of a 1% pair's wave, the exchanges `s / 64`; across two network namespaces the 1%
-/// pair's LCS filled in 0.075 s at P = 2 with 64 or 128 steps a block, 0.090 s with 32
-/// (medians of 4; `docs/performance.md`).
+/// percent of a 1% pair's wave and the exchanges `s / 64`; what the choice measured across two
+/// network namespaces and on one host: `docs/performance.md` (the wave engine's paragraph).
 pub const AUTO_HALO_STEPS: usize = 64;
 
 impl HaloSteps {

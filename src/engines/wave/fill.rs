@@ -129,6 +129,26 @@ fn reached(front: &Front, own: &Run, reach: Reach) -> bool {
         && front.values[PAD + ((end - front.first) / stride) as usize] >= reach.m as i32
 }
 
+/// The end of step `t`: its values of `keep` kept for the walk, and its front made the one the
+/// next step reads.
+fn next_step(
+    t: usize,
+    keep: Option<Run>,
+    kept: &mut Kept,
+    (prev, cur): (&mut Front, &mut Front),
+    stride: i64,
+) {
+    if let Some(run) = keep {
+        kept.keep(t, *run.start(), cur.slice(&run, stride));
+    }
+    std::mem::swap(prev, cur);
+    if prev.values.is_empty() {
+        // Nothing held: the next step's run, if any, comes whole from the neighbours.
+        prev.first = 0;
+        prev.values.resize(2 * PAD + 1, NONE);
+    }
+}
+
 /// A clock read once per phase of a step: each reading ends one phase and starts the next.
 struct Lap(Instant);
 
@@ -261,7 +281,6 @@ pub fn run(
         }
         progress.at(t.min(plan.bound()));
         let own = known.is_none().then(|| plan.own(t, rank)).flatten();
-        let need = hull(cones[t - start].clone(), plan.kept_in(t, rank, cp));
         if t != start {
             // Inside a block: no exchange; the rank computes its run and the cone around it.
             if known.is_none() {
@@ -278,20 +297,15 @@ pub fn run(
                     known = Some(t);
                 }
                 times.compute += lap.next();
-                if known.is_none() {
-                    if let Some(run) = plan.kept_in(t, rank, cp) {
-                        kept.keep(t, *run.start(), cur.slice(&run, stride));
-                    }
-                }
-                std::mem::swap(&mut prev, &mut cur);
-                if prev.values.is_empty() {
-                    prev.first = 0;
-                    prev.values.resize(2 * PAD + 1, NONE);
-                }
+                let keep = known.is_none().then(|| plan.kept_in(t, rank, cp)).flatten();
+                next_step(t, keep, &mut kept, (&mut prev, &mut cur), stride);
             }
             t += 1;
             continue;
         }
+        // An exchange step: the rank computes its run, and what it reads over the next block
+        // and keeps comes from itself and its neighbours.
+        let need = hull(cones[0].clone(), plan.kept_in(t, rank, cp));
         match &hull(own.clone(), need) {
             Some(held) => cur.reset(held, own.as_ref(), stride),
             None => cur.values.clear(),
@@ -416,17 +430,8 @@ pub fn run(
         if sent_done || t >= cut_off && known.is_none() {
             break;
         }
-        if known.is_none() {
-            if let Some(run) = plan.kept_in(t, rank, cp) {
-                kept.keep(t, *run.start(), cur.slice(&run, stride));
-            }
-        }
-        std::mem::swap(&mut prev, &mut cur);
-        if prev.values.is_empty() {
-            // Nothing held: the next step's run, if any, comes whole from the neighbours.
-            prev.first = 0;
-            prev.values.resize(2 * PAD + 1, NONE);
-        }
+        let keep = known.is_none().then(|| plan.kept_in(t, rank, cp)).flatten();
+        next_step(t, keep, &mut kept, (&mut prev, &mut cur), stride);
         t += 1;
     }
     debug_assert!(words.iter().all(|w| w.len() >= HEADER || w.is_empty()));
