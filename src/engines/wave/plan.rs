@@ -309,10 +309,7 @@ impl WavePlan {
                     if block.0 != c {
                         block = (c, self.checkpointed(c));
                     }
-                    hull(
-                        hull(self.own(u, r), next.take()),
-                        self.kept_in(u, r, block.1),
-                    )
+                    self.computed(u, r, next.take(), block.1)
                 }
                 false => self.own(u, r),
             };
