@@ -12,7 +12,8 @@
 //!
 //! The matrix is `uint32`, as rapidfuzz's is for these scorers; `dtype` converts it.
 //!
-//! Cost: the plan's (`docs/pairs.md`); the matrix, four bytes a pair, built in place.
+//! Cost: the plan's (`docs/pairs.md`); the matrix, four bytes a pair, and a block of each
+//! thread's job (its members by its targets, four bytes each).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -22,7 +23,7 @@ use pyo3::prelude::*;
 use crate::align::{cutoff, problem_of};
 use crate::seqs::{self, Seq};
 use crate::work;
-use lcs_core::pairs::plan::{Ask, Plan, Side};
+use lcs_core::pairs::plan::{Ask, Job, Plan, Side};
 use lcs_core::pairs::work::{self as share, Share};
 use lcs_core::problem::Problem;
 use lcs_core::search::lanes::Simd;
@@ -127,12 +128,12 @@ fn matrix(ask: Ask, seqs: &[Seq], rows: usize, threads: usize, cancel: &AtomicBo
         scanned_side,
         simd: Simd::detect(),
     };
-    // Queries in the lanes, two sets: the values go in the plan's order (a lane's row, its
-    // targets side by side, so that a unit's values for the next target land in the cache
-    // lines of the last), and are put in the caller's order at the end, in place, in one pass:
-    // the rows a cycle at a time, each row's columns put in order as it moves. No second
-    // matrix to allocate and touch.
-    let in_plan_order = !ask.all_against_all && plan.lane_side == Side::Queries;
+    // Queries in the lanes, two sets: each job's values go first into a block of its own (its
+    // members' rows, its targets side by side in the plan's order, so that a unit's values for
+    // the next target land in the cache lines of the last), and the block, still in the cache,
+    // is scattered into the caller's rows and columns once the job is done. No second pass over
+    // the matrix.
+    let in_blocks = !ask.all_against_all && plan.lane_side == Side::Queries;
     let mut values = vec![ask.default_value(); rows * cols];
     let cells = Cells(values.as_mut_ptr());
     let shares = plan.shares(threads);
@@ -140,25 +141,22 @@ fn matrix(ask: Ask, seqs: &[Seq], rows: usize, threads: usize, cancel: &AtomicBo
         for jobs in &shares {
             let (share, plan, cells) = (&share, &plan, &cells);
             scope.spawn(move || {
+                let mut block = Vec::new();
                 for job in jobs {
                     if cancel.load(Ordering::Relaxed) {
                         return;
                     }
-                    share::run(share, std::slice::from_ref(job), &mut |item, got| {
-                        // SAFETY: every pair is an item's member once, in one share (the
-                        // plan's shares are disjoint), so no two threads write one cell; all
-                        // against all the mirror cell is this pair's alone too.
-                        let members = item.members.clone().zip(got);
-                        if in_plan_order {
-                            // The item's column, a row a member.
-                            let column = item.target;
-                            for (p, &v) in members {
-                                unsafe { cells.set(p * cols + column, v) };
-                            }
-                            return;
-                        }
-                        for (p, &v) in members {
+                    let job = std::slice::from_ref(job);
+                    if in_blocks {
+                        in_block(share, &job[0], &mut block, cols, cells);
+                        continue;
+                    }
+                    share::run(share, job, &mut |item, got| {
+                        for (p, &v) in item.members.clone().zip(got) {
                             let (q, c) = plan.pair(p, item.target);
+                            // SAFETY: every pair is an item's member once, in one share (the
+                            // plan's shares are disjoint), so no two threads write one cell;
+                            // all against all the mirror cell is this pair's alone too.
                             unsafe { cells.set(q * cols + c, v) };
                             if ask.all_against_all {
                                 unsafe { cells.set(c * cols + q, v) };
@@ -169,10 +167,6 @@ fn matrix(ask: Ask, seqs: &[Seq], rows: usize, threads: usize, cancel: &AtomicBo
             });
         }
     });
-    if in_plan_order {
-        to_caller_order(&mut values, cols, &plan.lanes, &plan.scanned);
-        return values;
-    }
     if ask.all_against_all {
         for (i, s) in queries.iter().enumerate() {
             values[i * cols + i] = self_value(ask, s.len());
@@ -181,43 +175,35 @@ fn matrix(ask: Ask, seqs: &[Seq], rows: usize, threads: usize, cancel: &AtomicBo
     values
 }
 
-/// Puts `values` (rows of `cols` in the plan's order) in the caller's, in place: row `p` goes
-/// to row `rows[p]`, and column `t` of every row to column `cols_to[t]` (both permutations).
-/// Each cycle of the rows' permutation with one row held aside, each row read once and its
-/// columns scattered into its new place; a row that stays is put in order through the held
-/// one.
-fn to_caller_order(values: &mut [u32], cols: usize, rows: &[usize], cols_to: &[usize]) {
-    let scatter = |from: &[u32], to: &mut [u32]| {
-        for (&v, &c) in from.iter().zip(cols_to) {
-            to[c] = v;
-        }
-    };
-    let mut from = vec![0; rows.len()];
-    for (p, &q) in rows.iter().enumerate() {
-        from[q] = p;
+/// Runs one job of two sets with the queries in the lanes: its values into `block` (a row a
+/// member, a column a target, in the plan's order), then each row into the caller's row of
+/// the matrix (`cols` wide), each value at its target's column.
+fn in_block(share: &Share<'_>, job: &Job, block: &mut Vec<u32>, cols: usize, cells: &Cells) {
+    let plan = share.plan;
+    let members = plan.units[job.unit].members.clone();
+    let width = job.targets.len();
+    // Every pair of the job is an item's member once (two sets: each of the job's targets with
+    // every member), so each cell of the block is written before it is read: the last job's
+    // values need no clearing.
+    let need = members.len() * width;
+    if block.len() < need {
+        block.resize(need, 0);
     }
-    let mut placed = vec![false; rows.len()];
-    let mut held = vec![0; cols];
-    for start in 0..rows.len() {
-        if placed[start] {
-            continue;
+    let block = &mut block[..need];
+    share::run(share, std::slice::from_ref(job), &mut |item, got| {
+        let column = item.target - job.targets.start;
+        for (p, &v) in item.members.clone().zip(got) {
+            block[(p - members.start) * width + column] = v;
         }
-        held.copy_from_slice(&values[start * cols..(start + 1) * cols]);
-        let mut q = start;
-        while from[q] != start {
-            let p = from[q];
-            // Rows p and q differ: split the matrix between them.
-            let (low, high) = values.split_at_mut(p.max(q) * cols);
-            let (source, target) = match p < q {
-                true => (&low[p * cols..(p + 1) * cols], &mut high[..cols]),
-                false => (&high[..cols], &mut low[q * cols..(q + 1) * cols]),
-            };
-            scatter(source, target);
-            placed[q] = true;
-            q = p;
+    });
+    let columns = &plan.scanned[job.targets.clone()];
+    for (row, p) in block.chunks_exact(width).zip(members) {
+        let start = plan.lanes[p] * cols;
+        for (&v, &c) in row.iter().zip(columns) {
+            // SAFETY: the job's pairs are its own (the plan's shares are disjoint), so no other
+            // thread writes these cells.
+            unsafe { cells.set(start + c, v) };
         }
-        scatter(&held, &mut values[q * cols..(q + 1) * cols]);
-        placed[q] = true;
     }
 }
 
