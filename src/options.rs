@@ -189,6 +189,7 @@ impl Env {
                 fault,
                 synchronous_sends: var(SYNCHRONOUS_SENDS_ENV).as_deref() == Some("1"),
                 waiting,
+                several_hosts: false,
             },
             commit: var(COMMIT_ENV).unwrap_or_else(|| "unknown".to_owned()),
             launch: Launch::from_env(mpi_library),

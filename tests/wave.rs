@@ -194,10 +194,18 @@ fn auto_takes_the_wave_on_similar_pairs_and_the_bands_on_distant_ones() {
             );
             assert_eq!(wave < bands, engine == "wave", "{what}: {choice}");
             assert!(choice["estimate"].as_u64().unwrap() > 0, "{what}");
+            // Both ranks on this host: shared memory's latency in the model.
+            assert_eq!(choice["latency_seconds"].as_f64(), Some(1e-6), "{what}");
             let other = solved(&dir, 2, input, &["--engine", "bands", "--problem", problem]);
             assert_eq!(got["cigar"], other["cigar"], "{what}");
         }
     }
+    // One rank counts no message.
+    let alone = solved(&dir, 1, &similar, &["--engine", "auto"]);
+    assert_eq!(
+        alone["engine_choice"]["latency_seconds"].as_f64(),
+        Some(0.0)
+    );
     // Another engine's run says nothing of a choice.
     let bands = solved(&dir, 1, &similar, &["--engine", "bands"]);
     assert!(bands["engine_choice"].is_null() && bands["score_steps"].is_null());

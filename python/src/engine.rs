@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 
 use crate::work;
 use lcs_core::bands;
-use lcs_core::cost;
+use lcs_core::cost::{self, Ranks};
 use lcs_core::diagonal_band::BandChoice;
 use lcs_core::problem::{Path, Problem};
 use lcs_core::wave::{self, bound, compare::Compare};
@@ -53,12 +53,12 @@ pub fn path(
             let (m, n) = (x.len(), y.len());
             let batch = bands::DEFAULT_BATCH;
             let estimate = bound::estimate(problem, x, y);
-            let wave_seconds = cost::wave_seconds(problem, m, n, estimate, 1);
-            let bands_seconds = cost::banded_seconds(problem, m, n, estimate, 1, batch);
+            let wave_seconds = cost::wave_seconds(problem, m, n, estimate, Ranks::one());
+            let bands_seconds = cost::banded_seconds(problem, m, n, estimate, Ranks::one(), batch);
             if wave_seconds >= bands_seconds {
                 return Ok((by_bands(problem, x, y)?, "bands"));
             }
-            cost::wave_cut_off(problem, (m, n), estimate, 1, batch)
+            cost::wave_cut_off(problem, (m, n), estimate, Ranks::one(), batch)
         }
     };
     // The bound the run keeps within, found once: with a cut-off, no more than it.

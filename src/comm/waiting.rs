@@ -19,7 +19,6 @@ use mpi::collective::Operation;
 use mpi::datatype::PartitionMut;
 use mpi::point_to_point::Status;
 use mpi::request::{Request, Scope};
-use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Count;
 
@@ -104,11 +103,10 @@ impl Waiting {
         }
     }
 
-    /// `Yield` when this rank's host runs more of the world's ranks than the cores they may
-    /// use there (their affinity and quota, see `host`), else `Spin`; `forced` overrides.
-    /// Collective: every rank must call it.
-    pub fn for_world(world: &SimpleCommunicator, forced: Option<Waiting>) -> Waiting {
-        let (here, cores) = super::host::ranks_and_cores(world);
+    /// `Yield` when this rank's host runs more of the world's ranks (`here`) than the `cores`
+    /// they may use there (their affinity and quota, see `host`), else `Spin`; `forced`
+    /// overrides.
+    pub fn for_host(here: usize, cores: usize, forced: Option<Waiting>) -> Waiting {
         let chosen = if here > cores {
             Waiting::Yield
         } else {

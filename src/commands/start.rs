@@ -16,6 +16,7 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, CommunicatorCollectives};
 
 use crate::comm::fault::FAULT_ENV;
+use crate::comm::host;
 use crate::comm::waiting::Waiting;
 use crate::comm::world::World;
 use crate::error::{self, Error};
@@ -120,7 +121,9 @@ fn with_mpi(env: &Env, body: impl FnOnce(&World, &Env) -> Result<(), Error>) -> 
         drop(universe);
         return code;
     }
-    env.switches.waiting = Some(Waiting::for_world(&communicator, env.switches.waiting));
+    let (here, cores) = host::ranks_and_cores(&communicator);
+    env.switches.waiting = Some(Waiting::for_host(here, cores, env.switches.waiting));
+    env.switches.several_hosts = here < world.size() as usize;
     let result = check_fault(&world, &env).and_then(|()| body(&world, &env));
     let code = finish(result, world.rank() == 0);
     // Rank 0 may still be writing its files: the others wait for it here, not in MPI's

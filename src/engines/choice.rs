@@ -17,7 +17,7 @@ use lcs_core::problem::Problem;
 use lcs_core::wave::bound;
 
 use super::config::Method;
-use super::cost;
+use super::cost::{self, Ranks};
 use crate::input::Pair;
 
 /// What `--engine auto` chose, and why.
@@ -28,6 +28,9 @@ pub struct EngineChoice {
     /// The seconds the cost model gives each engine for that cost.
     pub wave_seconds: f64,
     pub bands_seconds: f64,
+    /// The seconds the model gives a message between ranks: one host's or a network's (0 on
+    /// one rank).
+    pub latency_seconds: f64,
     /// `"wave"` or `"bands"`: the engine that gave the answer.
     pub engine: &'static str,
     /// The score step past which the wave run would give way to the bands engine (`None`: a
@@ -43,18 +46,19 @@ pub struct EngineChoice {
     pub preferred_needs: Option<u64>,
 }
 
-/// The method a run with `method` uses on `pair` over `ranks` ranks: `method` itself, or for
-/// [`Method::Auto`] the engine the cost model prefers (a wave run with its cut-off), with the
-/// choice.
+/// The method a run with `method` uses on `pair` over `ranks` ranks (on one host, or on
+/// several): `method` itself, or for [`Method::Auto`] the engine the cost model prefers (a wave
+/// run with its cut-off), with the choice.
 pub fn resolve(
     method: Method,
     problem: Problem,
     pair: &Pair,
-    ranks: usize,
+    (ranks, several_hosts): (usize, bool),
 ) -> (Method, Option<EngineChoice>) {
     let Method::Auto { batch, halo, .. } = method else {
         return (method, None);
     };
+    let ranks = Ranks::new(ranks, !several_hosts, halo.steps());
     let (m, n) = (pair.x.len(), pair.y.len());
     let estimate = bound::estimate(problem, &pair.x, &pair.y);
     let wave_seconds = cost::wave_seconds(problem, m, n, estimate, ranks);
@@ -70,6 +74,7 @@ pub fn resolve(
         estimate,
         wave_seconds,
         bands_seconds,
+        latency_seconds: ranks.latency,
         engine,
         cut_off: match method {
             Method::Wave { cut_off, .. } => cut_off,

@@ -79,6 +79,9 @@ pub struct Switches {
     /// How ranks wait: a choice made by the caller, else (`None`) chosen from the host's
     /// ranks and cores once MPI has started.
     pub waiting: Option<Waiting>,
+    /// The ranks span more than one host (found once MPI has started): `--engine auto`'s
+    /// model counts a network's latency for each message.
+    pub several_hosts: bool,
 }
 
 impl Switches {

@@ -24,7 +24,7 @@
 //! engine's part is here; the bands and wave engines' is in [`lcs_core::cost`], which the
 //! Python package's `auto` uses as well.
 
-pub use lcs_core::cost::{banded_seconds, bands_seconds, wave_cut_off, wave_seconds};
+pub use lcs_core::cost::{banded_seconds, bands_seconds, wave_cut_off, wave_seconds, Ranks};
 
 use super::diagonal::schedule::Schedule;
 use super::diagonal::store::StoreKind;

@@ -175,7 +175,12 @@ fn band_choice(config: &RunConfig) -> BandChoice {
 /// engine to give way to). Collective.
 pub fn run_pair(world: &World, pair: &Pair, config: &RunConfig) -> (Layout, RankOutcome) {
     let (ranks, rank) = (world.size() as usize, world.rank() as usize);
-    let (method, _) = choice::resolve(config.method, config.problem, pair, ranks);
+    let (method, _) = choice::resolve(
+        config.method,
+        config.problem,
+        pair,
+        (ranks, config.switches.several_hosts),
+    );
     let bands = RunConfig {
         method: choice::bands_of(config.method),
         ..*config

@@ -99,7 +99,12 @@ pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Err
         });
     }
     let ranks = world.size() as usize;
-    let (method, mut choice) = choice::resolve(config.method, config.problem, &pair, ranks);
+    let (method, mut choice) = choice::resolve(
+        config.method,
+        config.problem,
+        &pair,
+        (ranks, config.switches.several_hosts),
+    );
     let baseline = mem::peak_rss_bytes();
     let limit = memory_limit(world, request.memory_limit);
     let fits = |held: &Holding| {

@@ -621,9 +621,13 @@ impl Report {
         };
         let how = match &self.engine_choice {
             Some(c) => {
+                let messages = match c.latency_seconds {
+                    0.0 => String::new(),
+                    l => format!(", messages of {:.0} µs", l * 1e6),
+                };
                 let model = format!(
                     "a cost of about {} makes the wave engine about {:.3} s, the bands engine \
-                     about {:.3} s",
+                     about {:.3} s{messages}",
                     c.estimate, c.wave_seconds, c.bands_seconds
                 );
                 let preferred = match c.engine {
