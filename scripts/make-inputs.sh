@@ -8,10 +8,11 @@
 #   scripts/make-inputs.sh           the five committed inputs
 #   scripts/make-inputs.sh --huge    also inputs/huge.txt: two 1,000,000-character sequences
 #                                    (2 MB, not committed; the bands engine's scale test)
-#   scripts/make-inputs.sh --near    also inputs/near_0.1.txt, near_1.txt and near_10.txt: a
-#                                    1,000,000-character sequence and a copy of it with 0.1%,
-#                                    1% and 10% of edits (generate --mutate; not committed; the
-#                                    diagonal band's and the wave engine's tests)
+#   scripts/make-inputs.sh --near    also inputs/near_0.1.txt, near_1.txt, near_5.txt and
+#                                    near_10.txt: a 1,000,000-character sequence and a copy of
+#                                    it with 0.1%, 1%, 5% and 10% of edits (generate --mutate;
+#                                    not committed; the diagonal band's and the wave engine's
+#                                    tests, and --engine auto's)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -54,5 +55,6 @@ while read -r name len rate seed; do
 done <<'TABLE'
 near_0.1.txt    1000000  0.001  7
 near_1.txt      1000000  0.01   8
+near_5.txt      1000000  0.05   10
 near_10.txt     1000000  0.1    9
 TABLE
