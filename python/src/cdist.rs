@@ -146,12 +146,11 @@ fn matrix(ask: Ask, seqs: &[Seq], rows: usize, threads: usize, cancel: &AtomicBo
                     if cancel.load(Ordering::Relaxed) {
                         return;
                     }
-                    let job = std::slice::from_ref(job);
                     if in_blocks {
-                        in_block(share, &job[0], &mut block, cols, cells);
+                        in_block(share, job, &mut block, cols, cells);
                         continue;
                     }
-                    share::run(share, job, &mut |item, got| {
+                    share::run(share, std::slice::from_ref(job), &mut |item, got| {
                         for (p, &v) in item.members.clone().zip(got) {
                             let (q, c) = plan.pair(p, item.target);
                             // SAFETY: every pair is an item's member once, in one share (the
