@@ -759,6 +759,18 @@ fn bands_pages_at_teaching_sizes_are_drawn_by_bands_and_batches() {
             let mut tab = browser.open_at(page, "", size);
             let info = tab.eval("lcsPage.info()");
             assert_eq!(info["fill"], 13, "{what}");
+            // The slider at 128 rows a batch (its eighth place, from 1 row): two batches of two
+            // words, then 44 rows in one; each size with its count, never an average.
+            let readout = tab.eval(
+                "(() => { const s = document.getElementById('batch-slider'); s.value = 7; \
+                 s.dispatchEvent(new Event('input')); \
+                 return document.getElementById('batch-readout').textContent; })()",
+            );
+            let readout = readout.as_str().unwrap();
+            assert!(
+                readout.contains("batches of 128 rows: 9 messages (6 of 16 bytes, 3 of 8 bytes)"),
+                "{what}: {readout}"
+            );
             for (stage, messages) in per_stage.iter().enumerate() {
                 let state = tab.eval(&format!("lcsPage.go({stage})"));
                 assert_eq!(

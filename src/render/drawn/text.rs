@@ -9,6 +9,7 @@
 use std::fmt::{self, Write};
 
 use crate::engines::diagonal::schedule::Schedule;
+use crate::render::shown::lesson::plural;
 
 /// Widest matrix whose ownership grid is printed.
 pub const MAX_GRID_COLS: usize = 64;
@@ -303,12 +304,11 @@ pub fn bands_text(plan: &crate::engines::bands::BandPlan) -> String {
     let (m, n, p) = (plan.rows(), plan.cols(), plan.active_ranks());
     let _ = writeln!(
         out,
-        "bands: {m} rows x {n} cols, {} ranks, {} words of 64 columns, batches of {} rows \
-         ({} batches)",
+        "bands: {m} rows x {n} cols, {} ranks, {} of 64 columns, batches of {} rows ({})",
         plan.ranks(),
-        plan.total_words(),
+        plural(plan.total_words() as u64, "word", "words"),
         plan.batch(),
-        plan.batches()
+        plural(plan.batches() as u64, "batch", "batches")
     );
     let _ = writeln!(out);
     let _ = writeln!(out, "band  words  columns  cells");

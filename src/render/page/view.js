@@ -97,7 +97,10 @@ function batchOptions() {
     '<p id="batch-readout" aria-live="polite"></p>';
   const show = () => {
     const o = options[Number($('batch-slider').value)];
-    const each = o.messages > 0 ? ' of ' + plural(o.bytes / o.messages, 'byte', 'bytes') : '';
+    // Each distinct size with its count: a shorter last batch sends fewer words.
+    const each = o.sizes.length === 1 ? ' of ' + plural(o.sizes[0][0], 'byte', 'bytes')
+      : o.sizes.length > 1 ? ' (' + o.sizes.map(([bytes, count]) => count + ' of ' + plural(bytes, 'byte', 'bytes')).join(', ') + ')'
+      : '';
     $('batch-readout').innerHTML = '<b>batches of ' + plural(o.batch, 'row', 'rows') + '</b>' +
       (o.batch === mine ? ' (this page\u2019s)' : '') + ': ' + plural(o.messages, 'message', 'messages') + each +
       ', ' + plural(o.stages, 'stage', 'stages') + ' (waits); each band idles ' + plural(line.ranks_used - 1, 'stage', 'stages') +

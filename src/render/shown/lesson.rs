@@ -36,11 +36,14 @@ pub struct EngineLine {
 }
 
 /// How the bands engine's messages and waits change with the batch: one line per batch size.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct BatchOption {
     pub batch: usize,
     pub messages: u64,
     pub bytes: u64,
+    /// The messages' distinct sizes in bytes, each with its count (a shorter last batch sends
+    /// fewer words), largest first.
+    pub sizes: Vec<(u64, u64)>,
     /// Pipeline stages: the steps at which a band waits for the carries of the band before.
     pub stages: u64,
 }
@@ -302,6 +305,7 @@ pub fn batch_options(pipe: &Pipeline) -> Vec<BatchOption> {
                 batch,
                 messages: p.predicted_messages(),
                 bytes: p.predicted_bytes(),
+                sizes: p.message_sizes(),
                 stages: p.stages() as u64,
             }
         })
@@ -538,7 +542,17 @@ mod tests {
             assert_eq!(o.messages, plan.predicted_messages());
             assert_eq!(o.bytes, plan.predicted_bytes());
             assert_eq!(o.stages, 300u64.div_ceil(o.batch as u64) + 3);
+            let (count, bytes) = o
+                .sizes
+                .iter()
+                .fold((0, 0), |(c, b), &(s, k)| (c + k, b + s * k));
+            assert_eq!((count, bytes), (o.messages, o.bytes), "batch {}", o.batch);
         }
+        // 128 rows a batch: two batches of two words, then one of 44 rows in one word.
+        let at_128 = options.iter().find(|o| o.batch == 128).unwrap();
+        assert_eq!(at_128.sizes, [(16, 6), (8, 3)]);
+        let at_32 = options.iter().find(|o| o.batch == 32).unwrap();
+        assert_eq!(at_32.sizes, [(8, 30)]);
         // An odd batch of the run's own is among them.
         let odd = Pipeline::of_plan(&BandPlan::new(300, 700, 4, 100));
         assert!(batch_options(&odd).iter().any(|o| o.batch == 100));

@@ -153,6 +153,25 @@ impl Pipeline {
         (self.senders().len() * self.batches()) as u64
     }
 
+    /// The messages' distinct sizes, each with how many messages have it, largest first: every
+    /// batch's size but a shorter last batch's.
+    pub fn message_sizes(&self) -> Vec<(u64, u64)> {
+        let mut sizes: Vec<(u64, u64)> = Vec::new();
+        let senders = self.senders().len() as u64;
+        for b in 0..self.batches() {
+            match sizes
+                .iter_mut()
+                .find(|(bytes, _)| *bytes == self.message_bytes(b))
+            {
+                Some((_, count)) => *count += senders,
+                None => sizes.push((self.message_bytes(b), senders)),
+            }
+        }
+        sizes.retain(|&(_, count)| count > 0);
+        sizes.sort_unstable_by_key(|s| std::cmp::Reverse(s.0));
+        sizes
+    }
+
     pub fn predicted_bytes(&self) -> u64 {
         let per_edge: u64 = (0..self.batches()).map(|b| self.message_bytes(b)).sum();
         self.senders().len() as u64 * per_edge
