@@ -535,6 +535,57 @@ fn the_comparison_says_when_bands_would_leave_ranks_idle_and_how_the_batch_trade
     quiet(&mut tab, "20 x 300");
 }
 
+/// The modes follow the address while the page is open, and the address the modes: the
+/// projector and the contrast turn on and off with `#projector` and `#contrast`, as the step
+/// moves with `#d=`.
+#[test]
+fn the_modes_follow_the_address_and_the_address_the_modes() {
+    let pages = pages();
+    let mut browser = Browser::start();
+    let mut tab = browser.open(&pages.run30, "#step=3");
+    let modes = |tab: &mut Tab| {
+        let got = tab.eval(
+            "[document.body.classList.contains('projector'), \
+             document.body.classList.contains('hc'), lcsPage.state().step, location.hash]",
+        );
+        let got = got.as_array().unwrap().clone();
+        (
+            got[0] == true,
+            got[1] == true,
+            got[2].as_u64().unwrap(),
+            got[3].to_string(),
+        )
+    };
+    let (projector, contrast, step, _) = modes(&mut tab);
+    assert_eq!((projector, contrast, step), (false, false, 2));
+    let group = tab.eval("lcsPage.info().group").as_u64().unwrap();
+    for (address, want) in [
+        ("#projector&d=5", (true, false)),
+        ("#projector&contrast&d=6", (true, true)),
+        ("#d=7", (false, false)),
+    ] {
+        tab.eval(&format!("location.hash = '{address}'"));
+        // The hashchange comes as a task of its own: a few looks at most.
+        let mut got = modes(&mut tab);
+        for _ in 0..50 {
+            if (got.0, got.1) == want {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            got = modes(&mut tab);
+        }
+        let (projector, contrast, step, hash) = got;
+        assert_eq!((projector, contrast), want, "{address}: {hash}");
+        let d: u64 = address.rsplit('=').next().unwrap().parse().unwrap();
+        assert_eq!(step, d / group, "{address}: {hash}");
+    }
+    // A mode turned on by its key goes into the address.
+    tab.eval("document.getElementById('contrast').click()");
+    let (_, contrast, _, hash) = modes(&mut tab);
+    assert!(contrast && hash.contains("contrast"), "{hash}");
+    quiet(&mut tab, "modes");
+}
+
 /// The quiz asks two questions with an answer line each: a wrong owner after a right count
 /// leaves the count's "Right." alone; the count question asks for the whole step.
 #[test]

@@ -1,7 +1,8 @@
 // Part 8: the player. Steps go forward and back by buttons, slider and keys (which work
 // whatever has focus, but in a text field); play pauses between the fill and the walk; the
-// address follows the step (`#step=N`, N as the label counts), so a link opens where it was
-// sent from. Tests drive the page through `window.lcsPage`.
+// address follows the step (`#step=N`, N as the label counts) and the modes (`#projector`,
+// `#contrast`), and they follow the address while the page is open, so a link opens where it
+// was sent from. Tests drive the page through `window.lcsPage`.
 const slider = $('slider');
 const label = $('step-label');
 slider.max = String(S - 1);
@@ -66,9 +67,7 @@ function go(s) {
   h.delete('d');
   h.delete('traceback');
   h.set('step', String(s + 1));
-  // Flags (projector, contrast) stay bare words: `#projector&step=3`.
-  const address = Array.from(h, ([k, v]) => (v === '' ? k : k + '=' + encodeURIComponent(v))).join('&');
-  try { history.replaceState(null, '', '#' + address); } catch (e) { /* a page without history */ }
+  writeAddress(h);
 }
 
 // ---- Play, with a pause between the fill and the walk.
@@ -102,6 +101,7 @@ const toTraceback = () => { stop(); go(F < S ? F : S - 1); };
 const setContrast = (on) => {
   document.body.classList.toggle('hc', on);
   $('contrast').setAttribute('aria-pressed', String(on));
+  markAddress('contrast', on);
 };
 $('projector').addEventListener('click', () => setProjector(!projector));
 $('panel-button').addEventListener('click', () => setPanel(document.body.classList.contains('folded')));
@@ -142,6 +142,9 @@ window.addEventListener('keydown', (e) => {
 window.addEventListener('keyup', (e) => { if (e.key === ' ' && !typing(e.target)) e.preventDefault(); }, true);
 window.addEventListener('hashchange', () => {
   const h = new URLSearchParams(location.hash.slice(1));
+  // The modes follow the address while the page is open, as when it opens.
+  if (h.has('projector') !== projector) setProjector(h.has('projector'));
+  if (h.has('contrast') !== document.body.classList.contains('hc')) setContrast(h.has('contrast'));
   const s = stepFrom(h);
   if (s !== null && s !== current) { stop(); go(s); }
 });

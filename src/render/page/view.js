@@ -68,10 +68,25 @@ function setPanel(open) {
   $('panel-button').setAttribute('aria-expanded', String(open));
   fit();
 }
+// The address from its parameters, the flags (projector, contrast) bare words:
+// `#projector&step=3`. Replacing it fires no hashchange.
+function writeAddress(h) {
+  const address = Array.from(h, ([k, v]) => (v === '' ? k : k + '=' + encodeURIComponent(v))).join('&');
+  try { history.replaceState(null, '', '#' + address); } catch (e) { /* a page without history */ }
+}
+// A mode's flag in the address, so that the address always says what the page shows.
+function markAddress(flag, on) {
+  const h = new URLSearchParams(location.hash.slice(1));
+  if (h.has(flag) === on) return;
+  if (on) h.set(flag, '');
+  else h.delete(flag);
+  writeAddress(h);
+}
 function setProjector(on) {
   projector = on;
   document.body.classList.toggle('projector', on);
   $('projector').setAttribute('aria-pressed', String(on));
+  markAddress('projector', on);
   setPanel(!on);
 }
 let fitting = null;
