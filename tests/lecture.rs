@@ -583,6 +583,16 @@ fn the_modes_follow_the_address_and_the_address_the_modes() {
     tab.eval("document.getElementById('contrast').click()");
     let (_, contrast, _, hash) = modes(&mut tab);
     assert!(contrast && hash.contains("contrast"), "{hash}");
+    // Contrast changes every value alike, the LCS's matches to come too: no value tells the
+    // answer before the walk.
+    for d in [8, 20] {
+        tab.eval(&format!("lcsPage.go({})", d / group));
+        let styles = tab.eval(
+            "Array.from(new Set(Array.from(document.querySelectorAll('#figure .cell-text.done'))\
+             .map((e) => { const s = getComputedStyle(e); return s.fontWeight + ' ' + s.fill; })))",
+        );
+        assert_eq!(styles.as_array().unwrap().len(), 1, "d = {d}: {styles}");
+    }
     quiet(&mut tab, "modes");
 }
 
