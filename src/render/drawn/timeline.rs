@@ -17,6 +17,8 @@ use crate::render::shown::pipeline::Pipeline;
 const ROW: f64 = 30.0;
 const LEFT: f64 = MARGIN + 110.0;
 const WIDTH: f64 = 740.0;
+/// The height of a line under the axis about a rank that started late.
+const LATE_LINE: f64 = 20.0;
 
 /// A timeline placed from `top` down.
 pub(super) struct Timeline {
@@ -55,7 +57,8 @@ impl Timeline {
     }
 
     pub(super) fn bottom(&self) -> f64 {
-        self.top + 34.0 + self.pipe.active_ranks() as f64 * ROW + 46.0
+        let late = self.late_starts().len() as f64 * LATE_LINE;
+        self.top + 34.0 + self.pipe.active_ranks() as f64 * ROW + 46.0 + late
     }
 
     /// A time as the page shows it: milliseconds from the first span (recorded), else units.
@@ -93,6 +96,35 @@ impl Timeline {
             .take_while(|v| *v <= range * (1.0 + 1e-9))
             .map(|v| (self.t0 + v / scale, format!("{v:.decimals$}{unit}")))
             .collect()
+    }
+
+    /// The ranks of a recorded run whose first span comes later than a twentieth of the
+    /// timeline, with that span's start: a blank start that needs a word.
+    fn late_starts(&self) -> Vec<(usize, f64)> {
+        if !self.recorded {
+            return Vec::new();
+        }
+        (0..self.pipe.active_ranks())
+            .filter_map(|k| {
+                let first = self
+                    .spans
+                    .iter()
+                    .filter(|s| s.rank == k)
+                    .map(|s| s.start)
+                    .fold(f64::INFINITY, f64::min);
+                (first.is_finite() && first - self.t0 > (self.t1 - self.t0) / 20.0)
+                    .then_some((k, first))
+            })
+            .collect()
+    }
+
+    /// A recorded time from the first span, in microseconds below a millisecond.
+    fn elapsed(&self, t: f64) -> String {
+        match t - self.t0 {
+            d if d < 1e-3 => format!("{:.0} µs", d * 1e6),
+            d if d < 1.0 => format!("{:.2} ms", d * 1e3),
+            d => format!("{d:.2} s"),
+        }
     }
 
     fn x(&self, t: f64) -> f64 {
@@ -291,6 +323,24 @@ impl Timeline {
                 &label,
             );
         }
+        // A rank whose row starts blank says why, under the axis: its first batch came later
+        // than the first rank's (it waited for a core, or for its input).
+        for (line, (k, first)) in self.late_starts().into_iter().enumerate() {
+            text(
+                out,
+                "timeline-late",
+                LEFT,
+                axis_y + 40.0 + line as f64 * LATE_LINE,
+                14.0,
+                "start",
+                hex(FAINT_TEXT_COLOUR),
+                &format!(
+                    "p{k} began at {}, after the first rank: it waited for a core or for its \
+                     input",
+                    self.elapsed(first)
+                ),
+            );
+        }
         out.leaf(
             "line",
             &[
@@ -376,5 +426,29 @@ mod tests {
         assert_eq!(labels, ["0", "1", "2", "3"]);
         assert!((nice_step(0.0031, false) - 0.005).abs() < 1e-12);
         assert_eq!(nice_step(7.0, true), 10.0);
+    }
+
+    /// A rank whose first batch comes late (three ranks on two cores) gets a word on its blank
+    /// row; the others, and a schedule's model, none.
+    #[test]
+    fn a_late_rank_s_blank_start_says_why() {
+        let pipe = Pipeline::of_plan(&BandPlan::new(24, 192, 3, 8));
+        let spans = [
+            span(0, 0, 0.0, 400e-6),
+            span(1, 0, 10e-6, 420e-6),
+            span(2, 0, 108e-6, 500e-6),
+        ];
+        let tl = Timeline::new(&pipe, &spans, true, 0.0);
+        assert_eq!(tl.late_starts(), [(2, 108e-6)]);
+        let mut out = SvgWriter::new();
+        tl.draw(&mut out);
+        let svg = out.finish();
+        assert!(
+            svg.contains("p2 began at 108 µs, after the first rank"),
+            "{svg}"
+        );
+        assert!(!svg.contains("p1 began"));
+        let model = Timeline::new(&pipe, &spans, false, 0.0);
+        assert!(model.late_starts().is_empty());
     }
 }
