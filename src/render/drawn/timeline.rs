@@ -1,7 +1,8 @@
 //! The per-rank timeline of a bands run (a Gantt chart): one row per rank that owns a band, and on
 //! it, batch by batch, when the rank computed (its colour), posted its messages (black) and waited
 //! (hatched grey), from the run's own recording, with a line per message of carries from the end of
-//! a batch on one band to its start on the next. A schedule has no run: its timeline is a model
+//! a batch on one band to its start on the next, and under its axis a line for each rank whose row
+//! starts blank (when it began, and why). A schedule has no run: its timeline is a model
 //! (one unit of time per row and word, messages arriving at once), and its title says so. The
 //! marks: `docs/classroom.md#the-pictures-marks-and-the-pages-data`.
 
@@ -428,8 +429,8 @@ mod tests {
         assert_eq!(nice_step(7.0, true), 10.0);
     }
 
-    /// A rank whose first batch comes late (three ranks on two cores) gets a word on its blank
-    /// row; the others, and a schedule's model, none.
+    /// A rank whose first batch comes late (three ranks on two cores) gets a line under the
+    /// axis; the others, and a schedule's model, none.
     #[test]
     fn a_late_rank_s_blank_start_says_why() {
         let pipe = Pipeline::of_plan(&BandPlan::new(24, 192, 3, 8));
