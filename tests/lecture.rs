@@ -596,6 +596,50 @@ fn the_modes_follow_the_address_and_the_address_the_modes() {
     quiet(&mut tab, "modes");
 }
 
+/// On the projector (the panel folded) the quiz is read above the grid, whole and in view,
+/// and goes back into the panel when the panel opens.
+#[test]
+fn the_quiz_is_read_on_the_projector() {
+    let pages = pages();
+    let mut browser = Browser::start();
+    for size in SIZES {
+        let what = format!("{size:?}");
+        let mut tab = browser.open_at(&pages.run30, "#projector&d=8", size);
+        tab.press("q");
+        let seen = tab.eval(
+            "(() => { const q = document.getElementById('quiz'); \
+             const r = document.getElementById('quiz-text').getBoundingClientRect(); \
+             return [q.parentNode.tagName, !q.hidden, r.height > 0 && r.top >= 0 && \
+             r.bottom <= innerHeight, document.getElementById('quiz-text').textContent]; })()",
+        );
+        assert_eq!(seen[0], "HEADER", "{what}: {seen}");
+        assert_eq!(
+            (seen[1].clone(), seen[2].clone()),
+            (json!(true), json!(true)),
+            "{what}"
+        );
+        assert!(
+            seen[3].as_str().unwrap().contains("Which rank owns cell"),
+            "{what}: {seen}"
+        );
+        let small = small_texts(&mut tab);
+        assert!(small.is_empty(), "{what}: {small:#?}");
+        // The grid still fits the window under the questions.
+        let fits = tab.eval(
+            "(() => { const r = document.querySelector('#figure svg').getBoundingClientRect(); \
+             return r.bottom <= innerHeight + 1 && r.height > 200; })()",
+        );
+        assert_eq!(fits, true, "{what}");
+        tab.press("s");
+        let back = tab.eval("document.getElementById('quiz').parentNode.tagName");
+        assert_eq!(back, "ASIDE", "{what}");
+        tab.press("q");
+        let hidden = tab.eval("document.getElementById('quiz').hidden");
+        assert_eq!(hidden, true, "{what}");
+        quiet(&mut tab, &what);
+    }
+}
+
 /// The quiz asks two questions with an answer line each: a wrong owner after a right count
 /// leaves the count's "Right." alone; the count question asks for the whole step.
 #[test]

@@ -68,4 +68,17 @@ function setQuiz(on) {
   quizOn = on;
   $('quiz-button').setAttribute('aria-pressed', String(on));
   ask(current);
+  placeQuiz();
+  // Shown or hidden above the grid, the questions change what the grid may take.
+  fit();
+}
+// The questions go where they can be read: in the side panel, or, with the panel folded (the
+// projector's mode), under the strip above the grid, which scales to what is left.
+function placeQuiz() {
+  const quiz = $('quiz');
+  const folded = document.body.classList.contains('folded');
+  const home = document.querySelector(folded ? 'header' : 'aside');
+  if (quiz.parentNode === home) return;
+  if (folded) home.appendChild(quiz);
+  else home.insertBefore(quiz, $('now'));
 }

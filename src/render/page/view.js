@@ -66,6 +66,7 @@ function declutter() {
 function setPanel(open) {
   document.body.classList.toggle('folded', !open);
   $('panel-button').setAttribute('aria-expanded', String(open));
+  placeQuiz();
   fit();
 }
 // The address from its parameters, the flags (projector, contrast) bare words:
