@@ -17,6 +17,7 @@ use super::style::{hex, rank_colour, FAINT_TEXT_COLOUR, FONT_FAMILY, MESSAGE_COL
 use super::xml::{num, SvgWriter};
 use crate::engines::bands::BandPlan;
 use crate::error::Error;
+use crate::render::shown::lesson::plural;
 
 /// Most messages a bands picture draws, one arrow each.
 pub const MAX_MESSAGES: u64 = 4096;
@@ -181,8 +182,8 @@ fn title_and_axes(out: &mut SvgWriter, plan: &BandPlan, s: &Scale) {
         &title,
     );
     let columns = format!(
-        "columns j: {} words of 64 (y, the longer sequence)",
-        plan.total_words()
+        "columns j: {} (y, the longer sequence)",
+        plural(plan.total_words() as u64, "word of 64", "words of 64")
     );
     let (gx, gy) = (s.gx, s.gy);
     text(out, gx, gy - 24.0, LEGEND_PX, "start", &faint, &columns);
@@ -362,10 +363,10 @@ fn legend(out: &mut SvgWriter, plan: &BandPlan, s: &Scale) {
             ],
         );
         let mut line = format!(
-            "p{k}: columns {}..{} ({} words)",
+            "p{k}: columns {}..{} ({})",
             cols.start,
             cols.end,
-            words.len()
+            plural(words.len() as u64, "word", "words")
         );
         if k + 1 < p {
             let _ = write!(line, ", sends p{} one message per batch", k + 1);
@@ -383,10 +384,10 @@ fn legend(out: &mut SvgWriter, plan: &BandPlan, s: &Scale) {
     }
     if p < plan.ranks() {
         let line = format!(
-            "p{}..p{}: no band (only {} words)",
+            "p{}..p{}: no band (only {})",
             p,
             plan.ranks() - 1,
-            plan.total_words()
+            plural(plan.total_words() as u64, "word", "words")
         );
         text(out, MARGIN + 22.0, y, LEGEND_PX, "start", &faint, &line);
         y += 20.0;

@@ -327,10 +327,10 @@ pub fn bands_text(plan: &crate::engines::bands::BandPlan) -> String {
     if p < plan.ranks() {
         let _ = writeln!(
             out,
-            "p{}..p{}: no band ({} words for {} ranks)",
+            "p{}..p{}: no band ({} for {} ranks)",
             p,
             plan.ranks() - 1,
-            plan.total_words(),
+            plural(plan.total_words() as u64, "word", "words"),
             plan.ranks()
         );
     }
