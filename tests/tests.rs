@@ -14,6 +14,7 @@ mod inputs;
 mod launchers;
 mod lecture;
 mod pairs;
+mod projector;
 mod search;
 mod solve;
 mod wave;

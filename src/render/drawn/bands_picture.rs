@@ -68,17 +68,30 @@ pub fn render_grid(p: &Picture) -> Result<String, Error> {
 }
 
 fn text(out: &mut SvgWriter, class: &str, at: (f64, f64), px: f64, anchor: &str, content: &str) {
-    out.text(
-        &[
-            ("class", class.into()),
-            ("x", num(at.0)),
-            ("y", num(at.1)),
-            ("font-size", num(px)),
-            ("text-anchor", anchor.into()),
-            ("fill", hex(TEXT_COLOUR)),
-        ],
-        content,
-    );
+    tagged_text(out, (class, None), at, px, anchor, content);
+}
+
+/// A text classed `class`, tagged (`data-i` or `data-j`) with the row or column it names.
+fn tagged_text(
+    out: &mut SvgWriter,
+    (class, tag): (&str, Option<(&'static str, usize)>),
+    at: (f64, f64),
+    px: f64,
+    anchor: &str,
+    content: &str,
+) {
+    let mut attrs = vec![("class", class.to_owned())];
+    if let Some((key, at)) = tag {
+        attrs.push((key, at.to_string()));
+    }
+    attrs.extend([
+        ("x", num(at.0)),
+        ("y", num(at.1)),
+        ("font-size", num(px)),
+        ("text-anchor", anchor.into()),
+        ("fill", hex(TEXT_COLOUR)),
+    ]);
+    out.text(&attrs, content);
 }
 
 fn draw(p: &Picture, full: bool) -> Result<String, Error> {
@@ -187,9 +200,9 @@ fn axes(out: &mut SvgWriter, p: &Picture, pipe: &Pipeline, l: &BandsLayout) {
     if let (Some(y), true) = (p.y, l.cell_w >= 12.0) {
         for (j, &byte) in y.iter().enumerate() {
             let (label, _) = crate::render::shown::picture::byte_label(byte);
-            text(
+            tagged_text(
                 out,
-                "col-byte",
+                ("col-byte", Some(("data-j", j))),
                 (l.x(j) + l.cell_w / 2.0, top),
                 (l.cell_w * 0.5).clamp(11.0, 18.0),
                 "middle",
@@ -216,9 +229,9 @@ fn axes(out: &mut SvgWriter, p: &Picture, pipe: &Pipeline, l: &BandsLayout) {
         for (i, &byte) in x.iter().enumerate() {
             let (label, _) = crate::render::shown::picture::byte_label(byte);
             let px = (l.cell_h * 0.6).clamp(11.0, 18.0);
-            text(
+            tagged_text(
                 out,
-                "row-byte",
+                ("row-byte", Some(("data-i", i))),
                 (l.grid_x - 8.0, l.y(i) + l.cell_h / 2.0 + px * 0.35),
                 px,
                 "end",

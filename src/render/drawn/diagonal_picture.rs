@@ -63,7 +63,7 @@ pub(super) fn draw(p: &Picture, full: bool) -> Result<String, Error> {
     if full {
         title::draw(&mut out, p);
     }
-    grid::axes(&mut out, p, &layout);
+    grid::axes(&mut out, p, &layout, !full);
     grid::diagonal_labels(&mut out, p, &layout, !full);
     grid::cells(&mut out, p, &layout);
     if !full {

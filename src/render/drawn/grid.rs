@@ -13,7 +13,10 @@ use super::style::{
 use super::xml::{num, polyline, SvgWriter};
 use crate::render::shown::picture::{byte_label, is_match, Arrow, Picture};
 
-pub(super) fn axes(out: &mut SvgWriter, p: &Picture, l: &Layout) {
+/// The axes' titles, indices and bytes. A picture numbers every `index_every`-th row and
+/// column; with `every_one` (the page) every one is numbered, each text tagged with its row or
+/// column, for the page to number every k-th, regularly, at the size it shows them.
+pub(super) fn axes(out: &mut SvgWriter, p: &Picture, l: &Layout, every_one: bool) {
     let s = p.schedule;
     let (col_title, row_title) = match (p.x.is_some(), p.y.is_some(), p.swapped) {
         (true, true, false) => ("y: columns j", "x: rows i"),
@@ -52,10 +55,16 @@ pub(super) fn axes(out: &mut SvgWriter, p: &Picture, l: &Layout) {
         ],
         row_title,
     );
-    let index = |out: &mut SvgWriter, class: &str, x: f64, y: f64, anchor: &str, text: String| {
+    let index = |out: &mut SvgWriter, class: &str, (x, y): (f64, f64), at: usize| {
+        let (anchor, key) = if class == "col-index" {
+            ("middle", "data-j")
+        } else {
+            ("end", "data-i")
+        };
         out.text(
             &[
                 ("class", class.into()),
+                (key, at.to_string()),
                 ("x", num(x)),
                 ("y", num(y)),
                 ("font-size", num(l.index_px)),
@@ -63,10 +72,15 @@ pub(super) fn axes(out: &mut SvgWriter, p: &Picture, l: &Layout) {
                 ("text-anchor", anchor.into()),
                 ("dominant-baseline", "central".into()),
             ],
-            &text,
+            &at.to_string(),
         );
     };
-    let label = |out: &mut SvgWriter, class: &str, x: f64, y: f64, anchor: &str, byte: u8| {
+    let label = |out: &mut SvgWriter, class: &str, (x, y): (f64, f64), at: usize, byte: u8| {
+        let (anchor, key) = if class == "col-byte" {
+            ("middle", "data-j")
+        } else {
+            ("end", "data-i")
+        };
         let (text, hex_digits) = byte_label(byte);
         let px = if hex_digits {
             l.label_px * 0.8
@@ -76,6 +90,7 @@ pub(super) fn axes(out: &mut SvgWriter, p: &Picture, l: &Layout) {
         out.text(
             &[
                 ("class", class.into()),
+                (key, at.to_string()),
                 ("x", num(x)),
                 ("y", num(y)),
                 ("font-size", num(px)),
@@ -93,20 +108,20 @@ pub(super) fn axes(out: &mut SvgWriter, p: &Picture, l: &Layout) {
     };
     for j in 0..s.cols() {
         let (cx, _) = l.at(0, j, 0.0, 0.0);
-        if j % l.index_every == 0 {
-            index(out, "col-index", cx, l.top_index_y, "middle", j.to_string());
+        if every_one || j % l.index_every == 0 {
+            index(out, "col-index", (cx, l.top_index_y), j);
         }
         if let Some(y) = p.y {
-            label(out, "col-byte", cx, l.top_bytes_y, "middle", y[j]);
+            label(out, "col-byte", (cx, l.top_bytes_y), j, y[j]);
         }
     }
     for i in 0..s.rows() {
         let (_, cy) = l.at(i, 0, 0.0, 0.0);
-        if i % l.index_every == 0 {
-            index(out, "row-index", l.left_index_x, cy, "end", i.to_string());
+        if every_one || i % l.index_every == 0 {
+            index(out, "row-index", (l.left_index_x, cy), i);
         }
         if let Some(x) = p.x {
-            label(out, "row-byte", l.left_bytes_x, cy, "end", x[i]);
+            label(out, "row-byte", (l.left_bytes_x, cy), i, x[i]);
         }
     }
     out.close("g");
@@ -204,31 +219,49 @@ pub(super) fn fences_and_hatches(
     (rows, cols): (usize, usize),
     owner: impl Fn(usize, usize) -> Option<usize>,
 ) {
-    let fence = |out: &mut SvgWriter, a: (f64, f64), b: (f64, f64)| {
-        out.leaf(
-            "line",
-            &[
-                ("class", "fence".into()),
-                ("x1", num(a.0)),
-                ("y1", num(a.1)),
-                ("x2", num(b.0)),
-                ("y2", num(b.1)),
-                ("stroke", hex(TEXT_COLOUR)),
-                ("stroke-width", num((l.cell * 0.06).clamp(1.5, 3.0))),
-                ("stroke-linecap", "square".into()),
-            ],
-        );
-    };
+    // Each fence tagged with the cell left of or above it and the side it stands on, for the
+    // page to show it only once both its cells are computed.
+    let fence =
+        |out: &mut SvgWriter, (i, j): (usize, usize), side: &str, a: (f64, f64), b: (f64, f64)| {
+            out.leaf(
+                "line",
+                &[
+                    ("class", "fence".into()),
+                    ("data-i", i.to_string()),
+                    ("data-j", j.to_string()),
+                    ("data-side", side.into()),
+                    ("x1", num(a.0)),
+                    ("y1", num(a.1)),
+                    ("x2", num(b.0)),
+                    ("y2", num(b.1)),
+                    ("stroke", hex(TEXT_COLOUR)),
+                    ("stroke-width", num((l.cell * 0.06).clamp(1.5, 3.0))),
+                    ("stroke-linecap", "square".into()),
+                ],
+            );
+        };
     for i in 0..rows {
         for j in 0..cols {
             let Some(k) = owner(i, j) else { continue };
             let (x, y) = l.corner(i, j);
             let differs = |a: usize, b: usize| owner(a, b).is_some_and(|o| o != k);
             if j + 1 < cols && differs(i, j + 1) {
-                fence(out, (x + l.cell - 0.5, y), (x + l.cell - 0.5, y + l.cell));
+                fence(
+                    out,
+                    (i, j),
+                    "right",
+                    (x + l.cell - 0.5, y),
+                    (x + l.cell - 0.5, y + l.cell),
+                );
             }
             if i + 1 < rows && differs(i + 1, j) {
-                fence(out, (x, y + l.cell - 0.5), (x + l.cell, y + l.cell - 0.5));
+                fence(
+                    out,
+                    (i, j),
+                    "down",
+                    (x, y + l.cell - 0.5),
+                    (x + l.cell, y + l.cell - 0.5),
+                );
             }
         }
     }
@@ -409,18 +442,21 @@ pub(super) fn texts(
     out.close("g");
 }
 
-/// Each boundary message as an arrow from the sending cell's centre into the receiving cell, a
-/// cell long: it starts a little behind the sender's centre, under its value, and its head
-/// stops short of the receiver's value (the arrows are drawn before the cells' texts, whose
-/// halo keeps every value readable over a shaft).
+/// Where a message arrow starts, in cells from its sender's centre: at the sender's edge.
+const ARROW_FROM: f64 = 0.45;
+
+/// Each boundary message as an arrow a cell long from the sending cell's edge, past its value,
+/// into the receiving cell, whose value is not computed while the arrow shows (the arrows are
+/// drawn before the cells' texts all the same).
 pub(super) fn messages(out: &mut SvgWriter, l: &Layout, arrows: &[Arrow]) {
     out.group("messages");
     for a in arrows {
         let (i, j) = a.from;
         let (dx, dy) = if a.down { (0.0, 1.0) } else { (1.0, 0.0) };
-        let back = 0.2;
-        let from = l.at(i, j, -back * dx, -back * dy);
-        let to = l.at(i, j, (1.0 - back) * dx, (1.0 - back) * dy);
+        // From the sending cell's edge, clear of its value, a cell long into the receiver
+        // (whose value is not computed while the arrow shows).
+        let from = l.at(i, j, ARROW_FROM * dx, ARROW_FROM * dy);
+        let to = l.at(i, j, (ARROW_FROM + 1.0) * dx, (ARROW_FROM + 1.0) * dy);
         let e = &a.event;
         let ends = [
             ("x1", num(from.0)),
@@ -477,7 +513,8 @@ pub(super) fn arrow(
     shaft.extend([
         ("stroke", hex(rank_ink(sender))),
         ("stroke-width", num(width)),
-        ("stroke-linecap", "round".into()),
+        // Square-cut where it starts: no cap reaches back over the sender's value.
+        ("stroke-linecap", "butt".into()),
         ("marker-end", head),
     ]);
     out.leaf("line", &shaft);

@@ -93,7 +93,7 @@ fn draw(p: &Picture, full: bool) -> Result<String, Error> {
     if full {
         title::draw(&mut out, p);
     }
-    grid::axes(&mut out, p, &l);
+    grid::axes(&mut out, p, &l, !full);
     cells(&mut out, w, &l);
     slides(&mut out, w, &l);
     if !full {

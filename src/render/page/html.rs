@@ -21,6 +21,7 @@ use std::path::Path;
 use super::data::Data;
 use super::formulas;
 use super::legend::legend;
+use super::projector_legend;
 use super::wave_legend;
 use crate::error::Error;
 use crate::render::drawn::style;
@@ -40,8 +41,8 @@ const CSS: &str = include_str!("page.css");
 /// The page's script, in parts that share one scope (each part reads what the parts before it
 /// defined): the data, the engines' formulas and the grid's geometry, the walk's rule, the
 /// side panel's texts, the cell inspector, the wave engine's texts, the prediction mode, the
-/// view (projector mode and the text's sizes), and the player's controls.
-const SCRIPT: [&str; 8] = [
+/// view (projector mode and the text's sizes), the projector's zoom, and the player's controls.
+const SCRIPT: [&str; 9] = [
     include_str!("model.js"),
     include_str!("walk.js"),
     include_str!("panel.js"),
@@ -49,6 +50,7 @@ const SCRIPT: [&str; 8] = [
     include_str!("wave.js"),
     include_str!("quiz.js"),
     include_str!("view.js"),
+    include_str!("zoom.js"),
     include_str!("player.js"),
 ];
 
@@ -137,6 +139,7 @@ pub fn render(
     };
     let compare = compare_table(&data.compare, &verdict, &note);
     let strip = escape(&lesson::compare_line(&data.compare));
+    let projector_legend = projector_legend::line(picture);
     let script = format!(
         "'use strict';\n(function () {{\n{}}})();\n",
         SCRIPT.concat()
@@ -177,10 +180,11 @@ pub fn render(
 <button id="panel-button" type="button" title="show or fold the side panel (s)" aria-expanded="true">panel</button>
 </div>
 <p id="strip">{strip}</p>
+<p id="projector-legend">{projector_legend}</p>
 {swap}</header>
 <main>
 <div id="figure">
-{grid}</div>
+{grid}<canvas id="overview" width="1" height="1" role="img" hidden></canvas></div>
 <aside>
 <section id="intro" hidden><h2>What this page shows</h2>{intro}<p class="note">Keys: &#x2190; &#x2192; step, space plays, Home and End jump, t the traceback, q predict, c contrast, p projector, s the side panel, ? this text.</p></section>
 <section id="quiz" hidden><h2>Predict</h2><div id="quiz-text"></div></section>

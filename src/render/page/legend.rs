@@ -215,7 +215,7 @@ fn fill_keys(legend: &mut Legend, p: &Picture, solved: bool) {
              packed into 64-bit words, in one message"
         } else {
             "boundary message of this step's diagonal, in the sender's ink (its colour, dark): \
-             one value (4 bytes), from the sending cell's centre into the cell below, or else \
+             one value (4 bytes), from the sending cell's edge into the cell below, or else \
              to the right, that its receiver owns; the receiving cell is ringed"
         },
     );

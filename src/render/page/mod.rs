@@ -7,4 +7,5 @@ mod data;
 mod formulas;
 pub mod html;
 mod legend;
+mod projector_legend;
 mod wave_legend;

@@ -1,4 +1,4 @@
-// The classroom page's script, part 1 of 8 (html.rs joins the parts in one function scope):
+// The classroom page's script, part 1 of 9 (html.rs joins the parts in one function scope):
 // the run's data, the engines' formulas and the grid's marks and geometry. The diagonal
 // engine's owners come from the report's `diag_start_end` and `cell_proc`; the bands engine's
 // from its bands of columns, and its fill is played stage by stage (band k computes batch s - k
@@ -137,6 +137,13 @@ svg.querySelectorAll('.cell, .cell-text, .hatch').forEach((e) => {
     const drawn = e.hasAttribute('data-unreached') ? -1 : num(e, 'owner');
     if (drawn !== owner(i, j)) problems.push('cell (' + i + ', ' + j + ') owner ' + e.dataset.owner + ', the formulas say ' + owner(i, j));
   }
+});
+// A fence shows once both cells it stands between are computed: before, it would tell the
+// owners of cells to come (the quiz hides it until then).
+svg.querySelectorAll('.fence[data-side]').forEach((e) => {
+  const [i, j] = [num(e, 'i'), num(e, 'j')];
+  const u = Math.max(unitOfCell(i, j), e.dataset.side === 'down' ? unitOfCell(i + 1, j) : unitOfCell(i, j + 1));
+  if (u < D) cellMarks[u].push(e);
 });
 // A wave's slides show with the cells of their step; its lanes, a row per rank and step.
 svg.querySelectorAll('.slide').forEach((e) => cellMarks[num(e, 'unit')].push(e));

@@ -152,9 +152,12 @@ function showHopLabel(hops) {
   hopText.textContent = 'hop p' + h.from + ' \u2192 p' + h.to + ': next cell (' + h.i + ', ' + h.j + '), path ' + carried + ', ' + h.bytes + ' B';
   const w = hopText.getComputedTextLength() + 14;
   const cx = box.x + box.width / 2;
-  const x = Math.max(2, Math.min(viewBox.width - w - 2, cx - w / 2));
+  // Under the grid, or under the projector's window.
+  const [left, right, bottom] = win ? [cellX(win.c0), cellX(win.c0 + win.C - 1) + cellW, cellY(win.r0 + win.R)]
+    : [0, viewBox.width, gridBottom];
+  const x = Math.max(left + 2, Math.min(right - w - 2, cx - w / 2));
   const half = px * 0.75;
-  const y = gridBottom + 4 + half;
+  const y = bottom + 4 + half;
   hopBox.setAttribute('x', x);
   hopBox.setAttribute('y', y - half);
   hopBox.setAttribute('width', w);

@@ -1,4 +1,4 @@
-// Part 8: the player. Steps go forward and back by buttons, slider and keys (which work
+// Part 9: the player. Steps go forward and back by buttons, slider and keys (which work
 // whatever has focus, but in a text field); play pauses between the fill and the walk; the
 // address follows the step (`#step=N`, N as the label counts) and the modes (`#projector`,
 // `#contrast`), and they follow the address while the page is open, so a link opens where it
@@ -60,6 +60,9 @@ function go(s) {
     (st.phase === 'fill' ? (bands || wave ? 's = ' : 'd = ') + (st.hi - st.lo === 1 ? st.lo : st.lo + '\u2013' + (st.hi - 1))
       : st.phase === 'walk' ? 'walk ' + st.shown + '/' + walk.length : st.phase === 'end' ? 'end' : '');
   current = s;
+  // The projector's window follows the step; the inset shows what is computed.
+  if (zoomMoves(s)) fit();
+  else drawInset();
   ask(s);
   // The address names the step as the label does.
   const h = new URLSearchParams(location.hash.slice(1));
@@ -237,6 +240,8 @@ function state() {
     panelOpen: !document.body.classList.contains('folded'),
     strip: $('strip').textContent,
     valuesShown: valueTexts.length > 0 && !document.body.classList.contains('no-values'),
+    // The projector's window of cells (null: the whole matrix shows).
+    window: win ? { r0: win.r0, c0: win.c0, rows: win.R, cols: win.C } : null,
     ownerVerdict: $('quiz-owner-verdict') ? $('quiz-owner-verdict').textContent : null,
     countVerdict: $('quiz-count-verdict') ? $('quiz-count-verdict').textContent : null,
     // A wave page: the lane's rows and halo messages of the step, and its front's points.

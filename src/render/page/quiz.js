@@ -66,6 +66,7 @@ function answer(a) {
 }
 function setQuiz(on) {
   quizOn = on;
+  document.body.classList.toggle('quizzing', on);
   $('quiz-button').setAttribute('aria-pressed', String(on));
   ask(current);
   placeQuiz();

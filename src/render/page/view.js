@@ -1,11 +1,12 @@
 // Part 7: the view. Projector mode (`#projector` in the address, the key p) folds the side
-// panel away so that the grid takes the window, keeps the engines' comparison in a strip above
-// it, and lets no text of the grid show under 12 pixels: after every change of the layout the
-// grid's texts are fitted to the scale the page draws the picture at. Everywhere, a cell's
-// value shows only where it is 12 pixels high (a cell of about 18), else a hover tells it; the
-// margins' texts (indices, bytes, diagonal numbers, labels) give way, by priority, to those
-// they would overlap, and the current diagonal's number always shows. The side panel folds and
-// opens with s (or its button) in either mode.
+// panel away so that the grid takes the window, keeps the engines' comparison and a legend in
+// a strip above it, zooms where the matrix would be small (part 8), and lets no text of the
+// grid show under 12 pixels: after every change of the layout the grid's texts are fitted to
+// the scale the page draws the picture at. Everywhere, a cell's value shows only where it is 12
+// pixels high (a cell of about 18), else a hover tells it; every k-th row and column is
+// numbered, regularly, with its byte; the other margins' texts (titles, labels, diagonal
+// numbers) give way, by priority, to those they would overlap, and the current diagonal's
+// number always shows. The side panel folds and opens with s (or its button) in either mode.
 const MIN_PX = 12;
 let projector = false;
 // Each margin text's own size, in picture units, before any fitting.
@@ -16,7 +17,7 @@ const valuePx = valueTexts.length ? parseFloat(valueTexts[0].getAttribute('font-
 // Pixels on the screen per unit of the picture.
 const scale = () => { const c = svg.getScreenCTM(); return c ? Math.hypot(c.a, c.b) : 1; };
 // The size of a margin text in projector mode: at least MIN_PX on the screen.
-const hopPx = () => (projector ? Math.max(16, (MIN_PX + 0.5) / scale()) : 16);
+const hopPx = () => (win ? HOP_ZOOMED_PX / scale() : projector ? Math.max(16, (MIN_PX + 0.5) / scale()) : 16);
 // A text's box on the screen (a rotated title's too), a pixel wider each side.
 const boxOf = (e) => {
   const b = e.getBoundingClientRect();
@@ -25,25 +26,51 @@ const boxOf = (e) => {
 const meets = (a, b) => a.x < b.r && b.x < a.r && a.y < b.b && b.y < a.b;
 let kept = [];
 let labelBoxes = [];
+// The rows' and columns' indices and bytes: every k-th of each, regularly (k from 1, 2, 5, 10,
+// 20, ...), the smallest k whose texts leave each other room at the size they are shown; a
+// byte shows only with its index.
+const EVERY = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
+function numberEvery(s) {
+  const shown = (e) => !e.classList.contains('zoom-off');
+  const axis = (indexSel, byteSel, key, along) => {
+    const texts = Array.from(svg.querySelectorAll(indexSel + ', ' + byteSel)).filter(shown);
+    if (texts.length === 0) return;
+    // The room a text needs along the axis, on the screen.
+    const need = Math.max(...texts.map((e) => {
+      const b = e.getBBox();
+      return (along === 'x' ? b.width : b.height) * s;
+    })) + (along === 'x' ? 4 : 1);
+    const cell = (along === 'x' ? cellW : cellH) * s;
+    const k = EVERY.find((e) => e * cell >= need) || EVERY[EVERY.length - 1];
+    texts.forEach((e) => e.classList.toggle('crowded', num(e, key) % k !== 0));
+  };
+  axis('.col-index', '.col-byte', 'j', 'x');
+  axis('.row-index', '.row-byte', 'i', 'y');
+}
 function fit() {
+  const zoomed = zoom(current);
   const s = scale();
   marginTexts.forEach((e) => {
+    if (zoomed && e.closest('.axes, .diagonal-labels')) return;
     const base = Number(e.dataset.px);
     e.setAttribute('font-size', projector ? Math.max(base, (MIN_PX + 0.5) / s) : base);
   });
   document.body.classList.toggle('no-values', !(valuePx * s >= MIN_PX - 0.01));
-  // The margins by priority: a text that would overlap one kept before it gives way.
-  kept = [];
-  const order = ['.axis-title', '.band-label', '.col-byte, .row-byte', '.batch-label', '.col-index, .row-index',
-    '.timeline-title, .timeline-rank, .timeline-tick'];
+  numberEvery(s);
+  // The indices and bytes first, then the margins by priority: a text that would overlap one
+  // kept before it gives way.
+  kept = Array.from(svg.querySelectorAll('.col-index, .row-index, .col-byte, .row-byte'))
+    .filter((e) => !e.classList.contains('crowded') && !e.classList.contains('zoom-off')).map(boxOf);
+  const order = ['.axis-title', '.band-label', '.batch-label', '.timeline-title, .timeline-rank, .timeline-tick'];
   order.forEach((sel) => svg.querySelectorAll(sel).forEach((e) => {
+    if (e.classList.contains('zoom-off')) return;
     const box = boxOf(e);
     const crowded = kept.some((k) => meets(k, box));
     e.classList.toggle('crowded', crowded);
     if (!crowded) kept.push(box);
   }));
-  labelBoxes = Array.from(svg.querySelectorAll('.diagonal-label')).map((e) => ({
-    d: num(e, 'd'), e, extra: e.hasAttribute('data-extra'), box: boxOf(e),
+  labelBoxes = Array.from(svg.querySelectorAll('.diagonal-label')).filter((e) => !e.classList.contains('zoom-off')).map((e) => ({
+    d: num(e, 'd'), e, extra: !zoomed && e.hasAttribute('data-extra'), box: boxOf(e),
     tick: svg.querySelector('.diagonal-tick[data-d="' + e.dataset.d + '"]'),
   }));
   declutter();
