@@ -1,6 +1,6 @@
 //! The classroom page as a lecture uses it, in headless Chromium (see `browser`), measured on
-//! the page's own layout boxes at 1024 x 768 and 1920 x 1080: message arrows a cell long, thick
-//! and dark on every cell; the hovered cell's inputs in a colour of their own; the current
+//! the page's own layout boxes at 1024 x 681, 1024 x 768 and 1920 x 1080: message arrows a cell
+//! long, thick and dark on every cell; the hovered cell's inputs in a colour of their own; the current
 //! diagonal always numbered; the projector mode (no visible text under 12 pixels, the values
 //! shown, the side panel folded, the comparison in view); an honest comparison of the engines
 //! and its batch slider; one answer per question of the quiz; no mark of the walk over a value;
@@ -16,8 +16,9 @@ use serde_json::{json, Value};
 use crate::browser::{Browser, Tab};
 use crate::util::{self, args, Dir};
 
-/// The viewports: a classroom projector's and a large screen's.
-const SIZES: [(u32, u32); 2] = [(1024, 768), (1920, 1080)];
+/// The viewports: a classroom projector's window (1024 x 768 less the browser's bars), the
+/// whole projector, and a large screen.
+const SIZES: [(u32, u32); 3] = [(1024, 681), (1024, 768), (1920, 1080)];
 
 /// Every text a viewer sees (visible, non-empty, inside the viewport) with its size in screen
 /// pixels: an HTML element's computed size, an SVG text's computed size times the picture's
@@ -374,8 +375,8 @@ fn the_current_diagonal_is_always_numbered() {
     }
 }
 
-/// The projector mode of the 12 x 20 schedule and the 30 x 40 run, at 1024 x 768 and at
-/// 1920 x 1080: no visible text under 12 pixels at any of several steps, the run's cells show
+/// The projector mode of the 12 x 20 schedule and the 30 x 40 run, at 1024 x 681, 1024 x 768
+/// and 1920 x 1080: no visible text under 12 pixels at any of several steps, the run's cells show
 /// their values, the side panel folded and the comparison in view; p leaves it, s opens and
 /// folds the panel.
 #[test]
