@@ -1,7 +1,7 @@
 //! The classroom page as a lecture uses it, in headless Chromium (see `browser`), measured on
 //! the page's own layout boxes at 1024 x 681, 1024 x 768 and 1920 x 1080: message arrows a cell
-//! long, thick and dark on every cell; the hovered cell's inputs in a colour of their own; the current
-//! diagonal always numbered; the projector mode (no visible text under 12 pixels, the values
+//! long, thick and dark on every cell; the hovered cell's inputs in a colour of their own; the
+//! current diagonal always numbered; the projector mode (no visible text under 12 pixels, the values
 //! shown, the side panel folded, the comparison in view); an honest comparison of the engines
 //! and its batch slider; one answer per question of the quiz; no mark of the walk over a value;
 //! bands fences that leave every cell to the mouse; timeline ticks that differ; and the bands
