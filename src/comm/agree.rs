@@ -13,18 +13,26 @@ use crate::error::Error;
 /// a failure every rank met is told once; the others get [`Error::Peer`] with that status.
 /// Collective.
 pub fn agree<T>(world: &World, waiting: Waiting, result: Result<T, Error>) -> Result<T, Error> {
-    let code = result
-        .as_ref()
-        .err()
-        .map_or(0, |e| u64::from(e.exit_code()));
     let rank = world.rank() as u64;
-    // The highest status first, then the lowest rank: one maximum of both.
-    let mine = match code {
-        0 => 0,
-        _ => code << 32 | (u64::from(u32::MAX) - rank),
-    };
+    let mine = failure_word(&result, rank);
     let mut worst = 0u64;
     waiting.all_reduce(world, &mine, &mut worst, SystemOperation::max());
+    settle(result, worst, rank)
+}
+
+/// What `rank`'s `result` adds to [`agree`]'s maximum: 0 for none, else its exit status above
+/// its rank (the highest status first, then the lowest rank: one maximum of both). Below
+/// `1 << 40`.
+pub fn failure_word<T>(result: &Result<T, Error>, rank: u64) -> u64 {
+    match result {
+        Ok(_) => 0,
+        Err(e) => u64::from(e.exit_code()) << 32 | (u64::from(u32::MAX) - rank),
+    }
+}
+
+/// `result` once the ranks' [`failure_word`]s have their maximum `worst`: as [`agree`]
+/// returns it.
+pub fn settle<T>(result: Result<T, Error>, worst: u64, rank: u64) -> Result<T, Error> {
     let (status, teller) = (
         (worst >> 32) as u8,
         u64::from(u32::MAX) - (worst & 0xffff_ffff),

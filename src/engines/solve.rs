@@ -13,6 +13,7 @@ use std::time::{Instant, SystemTime};
 use crate::comm::world::World;
 use mpi::collective::SystemOperation;
 
+use crate::comm::agree::{failure_word, settle};
 use crate::comm::share;
 use crate::comm::stats;
 use crate::comm::traffic::Predicted;
@@ -337,19 +338,42 @@ pub(crate) fn check_memory(
     limit: Option<u64>,
     advice: impl FnOnce() -> String,
 ) -> Result<(), Error> {
+    agree_fitting(world, waiting, Ok(()), need, limit, advice)
+}
+
+/// Above every failure word of [`agree`](crate::comm::agree::agree): a rank met an error.
+const FAILED: u64 = 1 << 40;
+
+/// [`agree`](crate::comm::agree::agree) on each rank's `result` and [`check_memory`] of its
+/// `need` in one collective: a rank's error comes first (the lowest rank with the highest
+/// status tells it, as `agree` does), then the memory's refusal (worded by rank 0 with
+/// `advice`).
+pub(crate) fn agree_fitting<T>(
+    world: &World,
+    waiting: Waiting,
+    result: Result<T, Error>,
+    need: u64,
+    limit: Option<u64>,
+    advice: impl FnOnce() -> String,
+) -> Result<T, Error> {
     if limit.is_none() && world.rank() == 0 {
         log::warn!("no memory limit known on this system: the memory pre-check is off");
     }
-    let code = if limit.is_none_or(|l| need <= l) {
-        0
-    } else {
-        EXIT_MEMORY
+    let fits = limit.is_none_or(|l| need <= l);
+    // An error outranks a refusal of memory (the flag above every failure word).
+    let rank = world.rank() as u64;
+    let mine = match &result {
+        Err(_) => FAILED | failure_word(&result, rank),
+        Ok(_) => u64::from(!fits),
     };
-    let mut worst = 0u8;
-    waiting.all_reduce(world, &code, &mut worst, SystemOperation::max());
-    match (worst, world.rank()) {
-        (0, _) => Ok(()),
+    let mut worst = 0u64;
+    waiting.all_reduce(world, &mine, &mut worst, SystemOperation::max());
+    if worst & FAILED != 0 {
+        return settle(result, worst & !FAILED, rank);
+    }
+    match (worst, rank) {
+        (0, _) => result,
         (_, 0) => Err(Error::Memory(advice())),
-        (code, _) => Err(Error::Peer(code)),
+        _ => Err(Error::Peer(EXIT_MEMORY)),
     }
 }

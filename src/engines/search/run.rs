@@ -7,13 +7,15 @@
 //! 2. every rank opens the text at the same path and checks that it sees rank 0's size; a text
 //!    with no size to read by ranges (standard input, a FIFO, `/proc`) rank 0 has read whole, and
 //!    broadcasts its bytes in pieces once every rank has room for them;
-//! 3. the plan (units, grid, this rank's range and units); for FASTA, the ranges' summaries
-//!    gathered to rank 0 and every part's start broadcast back ([`text::starts`]);
-//! 4. the memory check, decided over all ranks as `solve`'s is (the tables, the blocks, the
-//!    matches known before the scan);
+//! 3. the plan (units, grid, this rank's range and units), and the memory check (the tables,
+//!    the blocks, the matches known before the scan), decided over all ranks as `solve`'s is,
+//!    in one reduction with whether every rank has its kernel and the text open;
+//! 4. for FASTA, the ranges' summaries gathered to rank 0 and every part's start broadcast back
+//!    ([`text::starts`]);
 //! 5. the scan ([`super::scan`]), which stops keeping matches past what the rank's memory holds;
-//!    the ranks agree that rank 0 has room for them all (`room_for_matches`), then each sends
-//!    its matches to rank 0 in pieces of at most [`PIECE_MATCHES`], and their records' names;
+//!    whether every rank's scan ended well and rank 0 has room for every match are decided in
+//!    one reduction (`room_for_matches`), then each sends its matches to rank 0 in pieces of at
+//!    most [`PIECE_MATCHES`], and their records' names;
 //! 6. every rank's record gathered to rank 0.
 //!
 //! Only the matches are counted: the setup's exchanges and the gathering are collectives, as in
@@ -31,7 +33,7 @@ use crate::comm::world::World;
 use mpi::collective::SystemOperation;
 use mpi::traits::*;
 
-use crate::comm::agree::agree;
+use crate::comm::agree::{agree, failure_word, settle};
 use crate::comm::fault::Fault;
 use crate::comm::protocol::search::{
     names_bytes, names_of, piece_bytes, piece_of, starts_of, starts_words, summary_of,
@@ -49,8 +51,8 @@ use crate::engines::search::on_device;
 use crate::engines::search::record::RankSearch;
 use crate::engines::search::scan::{self, Found, Searcher, Task};
 use crate::engines::search::strands;
-use crate::engines::solve::{check_memory, memory_limit};
-use crate::error::Error;
+use crate::engines::solve::{agree_fitting, check_memory, memory_limit};
+use crate::error::{Error, EXIT_MEMORY};
 use crate::input::mapped;
 use crate::input::patterns::{self, Patterns};
 use crate::input::text::{self, Source, Start, Summary, TextFile, BLOCK};
@@ -71,6 +73,9 @@ const _: () = assert!(MAX_PATTERN <= MAX_PACKED_PATTERN, "every match packs");
 /// The most patterns a search takes, on both strands counted twice: a match numbers its
 /// pattern in 32 bits ([`Packed`]).
 const MAX_SEARCHED: u64 = 1 << 32;
+
+/// Words each rank adds to [`room_for_matches`]'s collective.
+const ROOM_WORDS: usize = 5;
 
 /// Bytes of one piece of a rank's matches on its way to rank 0.
 const PIECE_BYTES: u64 = (PIECE_MATCHES * PACKED_BYTES) as u64;
@@ -162,12 +167,17 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
     if request.both_strands {
         patterns.patterns = strands::both(std::mem::take(&mut patterns.patterns));
     }
-    let simd = agree(world, waiting, choose_simd(request.simd))?;
+    // The kernel and the text: a text read whole by rank 0 comes to every rank now; one that
+    // every rank opens is decided on with the memory check below, in one collective.
+    let simd = choose_simd(request.simd);
     let (ask, fault) = (&on_cpu_for(request)?, request.fault);
     let mut gpu = device::open(world, waiting, ask, fault, request.notes)?;
-    let file = match text.whole {
-        true => share_text(world, waiting, source, &text, limit)?,
-        false => agree(world, waiting, open_same(&request.text, &text, rank))?,
+    let opened = match text.whole {
+        true => {
+            let simd = agree(world, waiting, simd)?;
+            Ok((simd, share_text(world, waiting, source, &text, limit)?))
+        }
+        false => simd.and_then(|simd| Ok((simd, open_same(&request.text, &text, rank)?))),
     };
 
     let k = request.k;
@@ -191,22 +201,6 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
     let range = chunks::text_range(area.clone(), grid.text_parts, grid.text_part(rank));
     log::info!("grid {grid:?}: text {range:?}, {} units", mine.len());
 
-    let summarising = Instant::now();
-    let start = match text.format {
-        Format::Plain => Start {
-            record: Some(0),
-            offset: range.start - area.start,
-            ..Start::default()
-        },
-        Format::Fasta => {
-            let summary = text::summarize(&file, &text, range.clone())
-                .map_err(|e| crate::input::unreadable(&request.text, e).into());
-            let summary = agree(world, waiting, summary)?;
-            exchange_starts(world, waiting, &summary, grid)?
-        }
-    };
-    let seconds_summary = summarising.elapsed().as_secs_f64();
-
     // Patterns no longer than k match at every end: those matches are known before the scan.
     let every_end = |units: &[Unit]| {
         let short = units.iter().flat_map(|u| &u.patterns);
@@ -228,7 +222,7 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
         _ => found_bytes + PIECE_BYTES,
     };
     let need = budget::need(baseline, working + holds);
-    check_memory(world, waiting, need, limit, || {
+    let (simd, file) = agree_fitting(world, waiting, opened, need, limit, || {
         let matches = match expected.all {
             0 => String::new(),
             all => format!(
@@ -246,6 +240,22 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
             mem::human(limit.unwrap_or(0))
         )
     })?;
+
+    let summarising = Instant::now();
+    let start = match text.format {
+        Format::Plain => Start {
+            record: Some(0),
+            offset: range.start - area.start,
+            ..Start::default()
+        },
+        Format::Fasta => {
+            let summary = text::summarize(&file, &text, range.clone())
+                .map_err(|e| crate::input::unreadable(&request.text, e).into());
+            let summary = agree(world, waiting, summary)?;
+            exchange_starts(world, waiting, &summary, grid)?
+        }
+    };
+    let seconds_summary = summarising.elapsed().as_secs_f64();
 
     let mine_lengths: u64 = mine
         .iter()
@@ -268,18 +278,13 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
         None => scan::search_range(&file, &text, range.clone(), &start, &task),
     };
     let found = found.map_err(|e| crate::input::unreadable(&request.text, e).into());
-    let mut found = agree(world, waiting, found)?;
     // A device that failed mid-scan fails every rank, before any match is delivered.
-    if request.device.placement != Placement::Cpu {
-        let failed = found.device_error.take();
-        agree(
-            world,
-            waiting,
-            failed.map_or(Ok(()), |e| Err(device::run_error(e))),
-        )?;
-    }
+    let found = found.and_then(|mut found| match found.device_error.take() {
+        Some(e) => Err(device::run_error(e)),
+        None => Ok(found),
+    });
+    let (found, total) = room_for_matches(world, waiting, found, limit)?;
     let seconds_scan = scanning.elapsed().as_secs_f64();
-    let total = room_for_matches(world, waiting, &found, limit)?;
 
     let mut traffic = Traffic::new(rank, ranks, false);
     let mut record = RankSearch {
@@ -521,32 +526,34 @@ fn share_inputs(
     let header = Header::of_words(&words)
         .ok_or_else(|| Error::Internal(anyhow::anyhow!("a malformed search header from rank 0")))?;
     let format = |fasta: bool| if fasta { Format::Fasta } else { Format::Plain };
-    let (mut lengths, mut bytes, result) = match loaded {
-        Some((p, t, source)) => (
-            p.patterns.iter().map(|p| p.len() as u64).collect(),
-            p.patterns.concat(),
-            Some((p, t, source)),
-        ),
-        None => (
-            vec![0u64; header.patterns as usize],
-            vec![0u8; header.pattern_bytes as usize],
-            None,
-        ),
+    // The patterns' lengths (8 bytes each) and then their bytes, in one run of pieces.
+    let count = header.patterns as usize;
+    let (mut bytes, result) = match loaded {
+        Some((p, t, source)) => {
+            let lengths = p
+                .patterns
+                .iter()
+                .flat_map(|p| (p.len() as u64).to_le_bytes());
+            let mut bytes: Vec<u8> = lengths.collect();
+            bytes.extend(p.patterns.iter().flatten());
+            (bytes, Some((p, t, source)))
+        }
+        None => (vec![0u8; 8 * count + header.pattern_bytes as usize], None),
     };
-    waiting.broadcast(world, &mut lengths[..]);
     for range in share::pieces(bytes.len(), PIECE) {
         waiting.broadcast(world, &mut bytes[range]);
     }
     if let Some((p, t, source)) = result {
         return Ok((p, t, Some(source)));
     }
-    let mut at = 0;
+    let (lengths, mut rest) = bytes.split_at(8 * count);
     let patterns = lengths
-        .iter()
-        .map(|&len| {
-            let p = bytes[at..at + len as usize].to_vec();
-            at += len as usize;
-            p
+        .chunks(8)
+        .map(|len| {
+            let len = u64::from_le_bytes(len.try_into().expect("8 bytes")) as usize;
+            let (p, after) = rest.split_at(len);
+            rest = after;
+            p.to_vec()
         })
         .collect();
     Ok((
@@ -639,49 +646,75 @@ fn named_records(found: &Found) -> Vec<(u64, Vec<u8>)> {
         .collect()
 }
 
-/// After the scan, before any match moves: whether rank 0 has room for every match (24 bytes
-/// each) and every rank for the piece it sends, and whether every scan kept all it found
-/// ([`Found::too_many`]); decided over all ranks as the memory check is. Returns how many
-/// matches there are in all.
+/// After the scan, before any match moves, in one collective: whether every rank's scan ended
+/// well (as [`agree`] decides it), whether rank 0 has room for every match (24 bytes each) and
+/// every rank for the piece it sends, and whether every scan kept all it found
+/// ([`Found::too_many`]). Returns the rank's matches and how many there are in all.
 fn room_for_matches(
     world: &World,
     waiting: Waiting,
-    found: &Found,
+    found: Result<Found, Error>,
     limit: Option<u64>,
-) -> Result<u64, Error> {
-    let own = found.matches.len() as u64;
-    let mut sums = [0u64; 2];
-    let mine = [own, u64::from(found.too_many)];
-    waiting.all_reduce_each(world, &mine[..], &mut sums[..], SystemOperation::sum());
-    let [total, stopped] = sums;
-    let coming = match world.rank() {
-        0 => (total - own) * PACKED_BYTES as u64,
-        _ => PIECE_BYTES,
+) -> Result<(Found, u64), Error> {
+    let (rank, ranks) = (world.rank() as usize, world.size() as usize);
+    if limit.is_none() && rank == 0 {
+        log::warn!("no memory limit known on this system: the memory pre-check is off");
+    }
+    // Every rank's [failure, matches, stopped, peak memory, limit] in its own slot: summed,
+    // every rank holds them all and decides alike, in one collective.
+    let mine = match &found {
+        Ok(f) => [
+            0,
+            f.matches.len() as u64,
+            u64::from(f.too_many),
+            mem::peak_rss_bytes(),
+            limit.unwrap_or(u64::MAX),
+        ],
+        Err(_) => [failure_word(&found, rank as u64), 0, 0, 0, u64::MAX],
     };
-    let need = match found.too_many {
-        true => u64::MAX,
-        false => budget::need(mem::peak_rss_bytes(), coming),
+    let mut slots = vec![0u64; ROOM_WORDS * ranks];
+    slots[ROOM_WORDS * rank..ROOM_WORDS * (rank + 1)].copy_from_slice(&mine);
+    let mut all = vec![0u64; slots.len()];
+    waiting.all_reduce_each(world, &slots[..], &mut all[..], SystemOperation::sum());
+    let each: Vec<&[u64]> = all.chunks(ROOM_WORDS).collect();
+    let worst = each.iter().map(|w| w[0]).max().unwrap_or(0);
+    let found = settle(found, worst, rank as u64)?;
+    let total: u64 = each.iter().map(|w| w[1]).sum();
+    let stopped: u64 = each.iter().map(|w| w[2]).sum();
+    // What each rank holds next: rank 0 every other rank's matches, the others a piece.
+    let need = |q: usize| match each[q][2] {
+        0 => {
+            let coming = match q {
+                0 => (total - each[0][1]) * PACKED_BYTES as u64,
+                _ => PIECE_BYTES,
+            };
+            budget::need(each[q][3], coming)
+        }
+        _ => u64::MAX,
     };
-    check_memory(world, waiting, need, limit, || {
-        let (least, rank_0) = match stopped {
-            0 => (
-                "",
-                format!(
-                    ", and rank 0 would need about {} to gather them",
-                    mem::human(need)
-                ),
+    if (0..ranks).all(|q| need(q) <= each[q][4]) {
+        return Ok((found, total));
+    }
+    if rank != 0 {
+        return Err(Error::Peer(EXIT_MEMORY));
+    }
+    let (least, rank_0) = match stopped {
+        0 => (
+            "",
+            format!(
+                ", and rank 0 would need about {} to gather them",
+                mem::human(need(0))
             ),
-            _ => ("at least ", String::new()),
-        };
-        format!(
-            "not enough memory for the matches: the search found {least}{} matches \
-             ({PACKED_BYTES} bytes each, all gathered on rank 0){rank_0}, the limit is {} per \
-             rank; fewer patterns or a lower --max-edits would fit",
-            thousands(total),
-            mem::human(limit.unwrap_or(0))
-        )
-    })?;
-    Ok(total)
+        ),
+        _ => ("at least ", String::new()),
+    };
+    Err(Error::Memory(format!(
+        "not enough memory for the matches: the search found {least}{} matches \
+         ({PACKED_BYTES} bytes each, all gathered on rank 0){rank_0}, the limit is {} per \
+         rank; fewer patterns or a lower --max-edits would fit",
+        thousands(total),
+        mem::human(limit.unwrap_or(0))
+    )))
 }
 
 /// Step 5's delivery: every rank other than 0 sends rank 0 its matches in pieces of at most
