@@ -536,65 +536,67 @@ fn the_comparison_says_when_bands_would_leave_ranks_idle_and_how_the_batch_trade
     quiet(&mut tab, "20 x 300");
 }
 
-/// The modes follow the address while the page is open, and the address the modes: the
-/// projector and the contrast turn on and off with `#projector` and `#contrast`, as the step
-/// moves with `#d=`.
+/// At each size, the modes follow the address while the page is open, and the address the
+/// modes: the projector and the contrast turn on and off with `#projector` and `#contrast`, as
+/// the step moves with `#d=`.
 #[test]
 fn the_modes_follow_the_address_and_the_address_the_modes() {
     let pages = pages();
     let mut browser = Browser::start();
-    let mut tab = browser.open(&pages.run30, "#step=3");
-    let modes = |tab: &mut Tab| {
-        let got = tab.eval(
-            "[document.body.classList.contains('projector'), \
-             document.body.classList.contains('hc'), lcsPage.state().step, location.hash]",
-        );
-        let got = got.as_array().unwrap().clone();
-        (
-            got[0] == true,
-            got[1] == true,
-            got[2].as_u64().unwrap(),
-            got[3].to_string(),
-        )
-    };
-    let (projector, contrast, step, _) = modes(&mut tab);
-    assert_eq!((projector, contrast, step), (false, false, 2));
-    let group = tab.eval("lcsPage.info().group").as_u64().unwrap();
-    for (address, want) in [
-        ("#projector&d=5", (true, false)),
-        ("#projector&contrast&d=6", (true, true)),
-        ("#d=7", (false, false)),
-    ] {
-        tab.eval(&format!("location.hash = '{address}'"));
-        // The hashchange comes as a task of its own: a few looks at most.
-        let mut got = modes(&mut tab);
-        for _ in 0..50 {
-            if (got.0, got.1) == want {
-                break;
+    for size in SIZES {
+        let mut tab = browser.open_at(&pages.run30, "#step=3", size);
+        let modes = |tab: &mut Tab| {
+            let got = tab.eval(
+                "[document.body.classList.contains('projector'), \
+                 document.body.classList.contains('hc'), lcsPage.state().step, location.hash]",
+            );
+            let got = got.as_array().unwrap().clone();
+            (
+                got[0] == true,
+                got[1] == true,
+                got[2].as_u64().unwrap(),
+                got[3].to_string(),
+            )
+        };
+        let (projector, contrast, step, _) = modes(&mut tab);
+        assert_eq!((projector, contrast, step), (false, false, 2));
+        let group = tab.eval("lcsPage.info().group").as_u64().unwrap();
+        for (address, want) in [
+            ("#projector&d=5", (true, false)),
+            ("#projector&contrast&d=6", (true, true)),
+            ("#d=7", (false, false)),
+        ] {
+            tab.eval(&format!("location.hash = '{address}'"));
+            // The hashchange comes as a task of its own: a few looks at most.
+            let mut got = modes(&mut tab);
+            for _ in 0..50 {
+                if (got.0, got.1) == want {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                got = modes(&mut tab);
             }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-            got = modes(&mut tab);
+            let (projector, contrast, step, hash) = got;
+            assert_eq!((projector, contrast), want, "{address}: {hash}");
+            let d: u64 = address.rsplit('=').next().unwrap().parse().unwrap();
+            assert_eq!(step, d / group, "{address}: {hash}");
         }
-        let (projector, contrast, step, hash) = got;
-        assert_eq!((projector, contrast), want, "{address}: {hash}");
-        let d: u64 = address.rsplit('=').next().unwrap().parse().unwrap();
-        assert_eq!(step, d / group, "{address}: {hash}");
+        // A mode turned on by its key goes into the address.
+        tab.eval("document.getElementById('contrast').click()");
+        let (_, contrast, _, hash) = modes(&mut tab);
+        assert!(contrast && hash.contains("contrast"), "{hash}");
+        // Contrast changes every value alike, the LCS's matches to come too: no value tells the
+        // answer before the walk.
+        for d in [8, 20] {
+            tab.eval(&format!("lcsPage.go({})", d / group));
+            let styles = tab.eval(
+                "Array.from(new Set(Array.from(document.querySelectorAll('#figure .cell-text.done'))\
+                 .map((e) => { const s = getComputedStyle(e); return s.fontWeight + ' ' + s.fill; })))",
+            );
+            assert_eq!(styles.as_array().unwrap().len(), 1, "d = {d}: {styles}");
+        }
+        quiet(&mut tab, &format!("modes at {size:?}"));
     }
-    // A mode turned on by its key goes into the address.
-    tab.eval("document.getElementById('contrast').click()");
-    let (_, contrast, _, hash) = modes(&mut tab);
-    assert!(contrast && hash.contains("contrast"), "{hash}");
-    // Contrast changes every value alike, the LCS's matches to come too: no value tells the
-    // answer before the walk.
-    for d in [8, 20] {
-        tab.eval(&format!("lcsPage.go({})", d / group));
-        let styles = tab.eval(
-            "Array.from(new Set(Array.from(document.querySelectorAll('#figure .cell-text.done'))\
-             .map((e) => { const s = getComputedStyle(e); return s.fontWeight + ' ' + s.fill; })))",
-        );
-        assert_eq!(styles.as_array().unwrap().len(), 1, "d = {d}: {styles}");
-    }
-    quiet(&mut tab, "modes");
 }
 
 /// On the projector (the panel folded) the quiz is read above the grid, whole and in view,
