@@ -415,8 +415,9 @@ fn cell_texts(out: &mut SvgWriter, p: &Picture, pipe: &Pipeline, l: &BandsLayout
     });
 }
 
-/// One arrow per message of carries, at the batch's middle row: from the sender's last column
-/// across the gap into the receiver's first, at least a cell (and 32 units) long.
+/// One arrow per message of carries, at the batch's middle row: from the sender's edge (past
+/// its last column's values) across the gap into the receiver's columns, whose values are not
+/// computed while it shows, at least a cell (and 32 units) beyond the gap.
 fn messages(
     out: &mut SvgWriter,
     p: &Picture,
@@ -450,9 +451,9 @@ fn messages(
                 ("data-bytes", e.bytes.to_string()),
             ],
             &[
-                ("x1", num(from - reach)),
+                ("x1", num(from)),
                 ("y1", num(y)),
-                ("x2", num(to + reach)),
+                ("x2", num(to + 2.0 * reach)),
                 ("y2", num(y)),
             ],
             e.from,

@@ -20,9 +20,9 @@ const hasDiagonals = svg.querySelector('.diagonal-label') !== null;
 const lanesGroup = svg.querySelector('.lanes');
 const laneBox = lanesGroup ? lanesGroup.getBBox() : null;
 const laneTextPx = lanesGroup ? Math.max(...Array.from(lanesGroup.querySelectorAll('text')).map((e) => parseFloat(e.getAttribute('font-size')) || 16), 1) : 0;
-// The margins above the cells' marks, over a zoomFrame that is white outside the window.
+// The margins above the cells' marks, over a frame that is white outside the window.
 const zoomFrame = document.createElementNS(NS, 'path');
-zoomFrame.setAttribute('class', 'zoom-zoomFrame');
+zoomFrame.setAttribute('class', 'zoom-frame');
 zoomFrame.setAttribute('fill', '#ffffff');
 zoomFrame.setAttribute('fill-rule', 'evenodd');
 zoomFrame.setAttribute('visibility', 'hidden');
@@ -37,8 +37,8 @@ const restore = (e) => ['x', 'y', 'x1', 'y1', 'x2', 'y2', 'font-size'].forEach((
   const o = e.dataset['o' + a.replace('-', '')];
   if (o !== undefined) e.setAttribute(a, o);
 });
-// A unit's cells as a box of rows and columns, first to last.
-const focusBoxes = perUnit().map(() => null);
+// A wave step's front as a box of rows and columns, first to last (see below).
+const frontBoxes = perUnit().map(() => null);
 function grow(box, i, j) {
   if (!box) return { r0: i, r1: i, c0: j, c1: j };
   box.r0 = Math.min(box.r0, i); box.r1 = Math.max(box.r1, i);
@@ -51,10 +51,11 @@ svg.querySelectorAll('.front .point').forEach((e) => {
   const u = num(e, 'unit');
   const i = num(e, 'row') - 1;
   const j = i + num(e, 'k');
-  if (u < D) focusBoxes[u] = grow(grow(focusBoxes[u], i, j), i + 1, j + 1);
+  if (u < D) frontBoxes[u] = grow(grow(frontBoxes[u], i, j), i + 1, j + 1);
 });
+// A unit's cells (a wave step's front) as a box of rows and columns, first to last.
 function unitBox(u) {
-  if (wave) return focusBoxes[u];
+  if (wave) return frontBoxes[u];
   if (bands) {
     let box = null;
     for (let k = 0; k < active; k++) {
@@ -95,7 +96,7 @@ function focusCols(f, a, b) {
   let hi = -Infinity;
   for (let u = f.lo; u < f.hi; u++) {
     if (wave) {
-      const box = focusBoxes[u];
+      const box = frontBoxes[u];
       if (box && box.r1 >= a && box.r0 <= b) { lo = Math.min(lo, box.c0); hi = Math.max(hi, box.c1); }
     } else if (bands) {
       for (let k = 0; k < active; k++) {
@@ -161,12 +162,13 @@ function zoomWindow(s) {
   const c0 = windowStart(a, b, C, n, f.behind);
   return { r0, c0, R, C, mg, lanes, laneHigh, w: box.width, h: box.height };
 }
-// Shows the window (or the whole picture): the view box, the zoomFrame, the margins' texts at its
-// edges. Returns whether the picture is zoomed.
+// Two windows alike (null: the whole picture).
 const sameWindow = (a, b) => (a === null && b === null) ||
   (a !== null && b !== null && a.r0 === b.r0 && a.c0 === b.c0 && a.R === b.R && a.C === b.C && a.lanes === b.lanes && a.w === b.w && a.h === b.h);
 // Whether step s shows another window than the one shown.
 const zoomMoves = (s) => projector && !sameWindow(zoomWindow(s), win);
+// Shows step s's window (or the whole picture): the view box, the frame, the margins' texts at
+// its edges. Returns whether the picture is zoomed.
 function zoom(s) {
   const w = zoomWindow(s);
   if (sameWindow(w, win)) return win !== null;
@@ -247,7 +249,7 @@ function zoom(s) {
   if (lanes) {
     const ty = y1 + Z.gap * u;
     lanesGroup.setAttribute('transform', 'translate(' + (x0 - laneK * laneBox.x) + ' ' + (ty - laneK * laneBox.y) + ') scale(' + laneK + ')');
-  }
+  } else if (lanesGroup) lanesGroup.removeAttribute('transform');
   // The inset in the corner between the indices.
   corner = [vx, vy, x0 - 4 * u, y0 - 4 * u];
   drawInset();
@@ -261,8 +263,9 @@ const rankColours = Array.from({ length: Math.min(P, data.rank_colours) }, (_, k
 let corner = null;
 function drawInset() {
   if (!inset) return;
-  inset.hidden = win === null;
-  if (win === null) return;
+  // A window of the whole matrix needs no inset.
+  inset.hidden = win === null || (win.R >= m && win.C >= n);
+  if (inset.hidden) return;
   // The corner on the screen, relative to the figure, and the inset fitted into it.
   const c = svg.getScreenCTM();
   const f = $('figure').getBoundingClientRect();
