@@ -302,9 +302,16 @@ impl Tab<'_> {
     /// Presses and releases `key` (a DOM key name: `ArrowRight`, `ArrowLeft`, ` `, `End`, or
     /// one of the letters the page knows).
     pub fn press(&mut self, key: &str) {
+        self.press_with(key, 0);
+    }
+
+    /// Presses and releases `key` with `modifiers` held (the protocol's bits: 8 is Shift).
+    pub fn press_with(&mut self, key: &str, modifiers: u32) {
         let (code, vk) = match key {
             "ArrowRight" => ("ArrowRight", 39),
             "ArrowLeft" => ("ArrowLeft", 37),
+            "ArrowUp" => ("ArrowUp", 38),
+            "ArrowDown" => ("ArrowDown", 40),
             " " => ("Space", 32),
             "Home" => ("Home", 36),
             "End" => ("End", 35),
@@ -319,7 +326,7 @@ impl Tab<'_> {
                 Some(&self.session),
                 "Input.dispatchKeyEvent",
                 json!({"type": kind, "key": key, "code": code, "windowsVirtualKeyCode": vk,
-                       "nativeVirtualKeyCode": vk}),
+                       "nativeVirtualKeyCode": vk, "modifiers": modifiers}),
             );
         }
     }

@@ -15,6 +15,9 @@ use crate::browser::Browser;
 use crate::lecture::{quiet, small_texts};
 use crate::util::{self, args, Dir};
 
+/// The protocol's modifier bit for Shift.
+const SHIFT: u32 = 8;
+
 /// A projector's window, the same projector's whole screen, and a large screen.
 const SIZES: [(u32, u32); 3] = [(1024, 681), (1024, 768), (1920, 1080)];
 
@@ -135,8 +138,8 @@ fn diagonal_in(window: &Value, (m, n): (i64, i64), d: i64) -> i64 {
 /// least 150 values of at least 18 pixels, all on the screen, and its arrows are at least 40
 /// pixels long; at every size, at every fill step the window holds as much of the step's
 /// diagonal as it has room for, at every walk step the walk's cell, and the values it shows
-/// are at least 18 pixels; the inset frames the window; without the mode, or where the
-/// matrix fits, the picture is whole.
+/// are at least 18 pixels; the inset frames the window; Shift and the arrows move it until the
+/// step changes; without the mode, or where the matrix fits, the picture is whole.
 #[test]
 fn the_projector_zooms_to_the_step_at_a_readable_size() {
     let runs = runs();
@@ -218,6 +221,33 @@ fn the_projector_zooms_to_the_step_at_a_readable_size() {
         }
         let small = small_texts(&mut tab);
         assert!(small.is_empty(), "{what}: {small:#?}");
+        // Shift and the arrows move the window until the step changes.
+        let followed = tab.eval("lcsPage.go(20).window");
+        tab.press_with("ArrowDown", SHIFT);
+        tab.press_with("ArrowRight", SHIFT);
+        let moved = tab.eval("lcsPage.state()");
+        let (r0, c0) = (f(&followed["r0"]), f(&followed["c0"]));
+        let rows = f(&followed["rows"]);
+        if r0 + rows < m as f64 {
+            assert!(
+                f(&moved["window"]["r0"]) > r0,
+                "{what}: {followed} then {moved}"
+            );
+        }
+        if c0 + f(&followed["cols"]) < n as f64 {
+            assert!(
+                f(&moved["window"]["c0"]) > c0,
+                "{what}: {followed} then {moved}"
+            );
+        }
+        assert_eq!(moved["step"], 20, "{what}: Shift and an arrow do not step");
+        tab.press("ArrowRight");
+        tab.press("ArrowLeft");
+        assert_eq!(
+            tab.eval("lcsPage.state().window"),
+            followed,
+            "{what}: followed again"
+        );
         // Without the mode the picture is whole.
         tab.press("p");
         let state = tab.eval("lcsPage.state()");

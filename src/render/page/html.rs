@@ -186,7 +186,7 @@ pub fn render(
 <div id="figure">
 {grid}<canvas id="overview" width="1" height="1" role="img" hidden></canvas></div>
 <aside>
-<section id="intro" hidden><h2>What this page shows</h2>{intro}<p class="note">Keys: &#x2190; &#x2192; step, space plays, Home and End jump, t the traceback, q predict, c contrast, p projector, s the side panel, ? this text.</p></section>
+<section id="intro" hidden><h2>What this page shows</h2>{intro}<p class="note">Keys: &#x2190; &#x2192; step, space plays, Home and End jump, t the traceback, q predict, c contrast, p projector (Shift and the arrows move its window), s the side panel, ? this text.</p></section>
 <section id="quiz" hidden><h2>Predict</h2><div id="quiz-text"></div></section>
 <section id="now"><h2 id="phase"></h2><p id="what"></p><p id="found" hidden>{found} <span id="found-so-far"></span></p></section>
 <section id="compare"><h2>{heading}</h2>{compare}</section>

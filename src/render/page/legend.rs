@@ -137,7 +137,8 @@ impl Legend {
             "",
             &format!(
                 "keys: &#x2190; &#x2192; step, space plays or pauses, Home and End jump, p \
-                 projector, s the side panel; hover over a cell for {hover}"
+                 projector (Shift and the arrows move its window), s the side panel; hover over \
+                 a cell for {hover}"
             ),
         );
         self.out.push_str("</ul>\n");

@@ -18,6 +18,8 @@ function cellOfStep(u) {
 }
 function go(s) {
   s = Math.max(0, Math.min(S - 1, Math.round(Number(s) || 0)));
+  // A new step: the projector's window follows it again.
+  if (s !== current) [pan.r, pan.c] = [0, 0];
   const st = stepOf(s);
   if (st.phase === 'fill') {
     setDone(st.hi);
@@ -129,6 +131,12 @@ const typing = (t) => t && (t.isContentEditable || t.tagName === 'TEXTAREA' ||
   (t.tagName === 'INPUT' && !['range', 'button', 'checkbox', 'radio'].includes(t.type)));
 window.addEventListener('keydown', (e) => {
   if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+  const move = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+  if (e.shiftKey && move && panBy(...move)) {
+    e.preventDefault();
+    e.stopPropagation();
+    return;
+  }
   const keys = {
     ArrowRight: () => step(1), ArrowLeft: () => step(-1), ' ': togglePlay,
     Home: () => { stop(); go(0); }, End: () => { stop(); go(S - 1); },

@@ -128,6 +128,16 @@ function windowStart(lo, hi, size, count, behind) {
 }
 let win = null;
 let lastFocus = null;
+// The teacher's own look around: Shift and an arrow key move the window a quarter of its size
+// (rows, columns), until the step changes.
+const pan = { r: 0, c: 0 };
+function panBy(dr, dc) {
+  if (!win) return false;
+  pan.r += dr * Math.max(1, Math.floor(win.R / 4));
+  pan.c += dc * Math.max(1, Math.floor(win.C / 4));
+  fit();
+  return true;
+}
 // The margins of the zoom on the screen, in pixels.
 function zoomMargins(hopRoom) {
   const digits = String(Math.max(m, 1) - 1).length;
@@ -157,9 +167,13 @@ function zoomWindow(s) {
   const R = Math.max(1, Math.min(m, Math.floor((box.height - mg.top - mg.bottom - laneHigh) / (ZOOM_PX * cellH / cellW))));
   const f = focusOf(s) || lastFocus || { r0: 0, r1: 0, c0: 0, c1: 0, lo: 0, hi: 0, behind: true };
   lastFocus = f;
-  const r0 = windowStart(f.r0, f.r1, R, m, f.behind);
-  const [a, b] = f.hi > f.lo ? focusCols(f, r0, r0 + R - 1) : [f.c0, f.c1];
-  const c0 = windowStart(a, b, C, n, f.behind);
+  const followed = windowStart(f.r0, f.r1, R, m, f.behind);
+  const [a, b] = f.hi > f.lo ? focusCols(f, followed, followed + R - 1) : [f.c0, f.c1];
+  const along = windowStart(a, b, C, n, f.behind);
+  // Moved by the teacher, within the matrix (a move past its edge is not kept).
+  const r0 = Math.max(0, Math.min(m - R, followed + pan.r));
+  const c0 = Math.max(0, Math.min(n - C, along + pan.c));
+  [pan.r, pan.c] = [r0 - followed, c0 - along];
   return { r0, c0, R, C, mg, lanes, laneHigh, w: box.width, h: box.height };
 }
 // Two windows alike (null: the whole picture).
