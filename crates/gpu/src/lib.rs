@@ -1,4 +1,4 @@
-//! Many pairs and the approximate search on a GPU, with no MPI: the kernels as one text in the
+//! Many pairs, the approximate search and one long pair's bands on a GPU, with no MPI: the kernels as one text in the
 //! C that OpenCL C and CUDA C share (`kernels/`, a prelude mapping the few differences), and a
 //! host side behind one small trait ([`device::Device`]) with two implementations, OpenCL
 //! ([`opencl`], `opencl3`) and CUDA ([`cuda`], `cudarc`'s driver API and NVRTC), each loading
@@ -11,12 +11,14 @@
 //!   program once and counts what the device did;
 //! - [`pairs`] — a share of a `lcs_core::pairs` plan on the device: a work-item per pair, a
 //!   work-group per pattern, its values handed on in the plan's order as the CPU's are;
-//! - [`search`] — every end within `k` of each pattern in a window of text, by chunks.
+//! - [`search`] — every end within `k` of each pattern in a window of text, by chunks;
+//! - [`bands`] — one band of a long pair (the bands engine's), in tiles of 64 rows.
 //!
 //! The values are the CPU kernels', bit for bit: the tests run every kernel through whatever
 //! OpenCL device the machine has (PoCL on the CPU where there is no GPU) against the plain
 //! DPs.
 
+pub mod bands;
 pub mod cuda;
 pub mod device;
 pub mod find;

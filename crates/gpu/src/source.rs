@@ -14,6 +14,8 @@ pub enum Kernel {
     Pairs,
     /// `kernels/search.cl`: a work-item per pattern and chunk of text.
     Search,
+    /// `kernels/bands.cl`: a work-item per tile of one band of a long pair.
+    Bands,
 }
 
 impl Kernel {
@@ -22,6 +24,7 @@ impl Kernel {
         match self {
             Kernel::Pairs => "pairs",
             Kernel::Search => "search",
+            Kernel::Bands => "bands",
         }
     }
 
@@ -29,6 +32,7 @@ impl Kernel {
         match self {
             Kernel::Pairs => include_str!("kernels/pairs.cl"),
             Kernel::Search => include_str!("kernels/search.cl"),
+            Kernel::Bands => include_str!("kernels/bands.cl"),
         }
     }
 }

@@ -133,6 +133,12 @@ impl Seams {
         self.offsets[q].wrapping_add(from_first)
     }
 
+    /// The words of groups `groups` (rows `64 q..64 q + 64` each), one group after the other:
+    /// where a device's seams are copied in.
+    pub fn group_words_mut(&mut self, groups: Range<usize>) -> &mut [u64] {
+        &mut self.words[self.offsets[groups.start]..self.offsets[groups.end]]
+    }
+
     /// Row `r`'s payload at seam `s`.
     #[inline]
     pub fn get(&self, s: usize, r: usize) -> u8 {

@@ -12,7 +12,7 @@
 //! band and what the traceback keeps (every bit, or checkpoints every `K` rows; on a diagonal
 //! band only the rows' windows, [`kept`]), which [`checkpoint`] chooses and counts; [`walk`]
 //! is the walk inside a band, [`local`] the whole engine in one process, [`align()`] its
-//! entry for one pair.
+//! entry for one pair; [`imported`] keeps batches a device computed.
 //!
 //! Cost per band of `w` words: `m * w` word steps, `ceil(m / B)` carry messages each way; the
 //! walk `O(m + n)` steps plus any recompute (never more than one more fill), crossing at most
@@ -22,6 +22,7 @@ pub mod advance;
 pub mod align;
 pub mod carry;
 pub mod checkpoint;
+pub mod imported;
 pub mod kept;
 pub mod kernel;
 pub mod local;

@@ -95,6 +95,12 @@ impl Masks {
         self.width
     }
 
+    /// The slot of each byte (`u32::MAX` for one not in `x`) and the slots' masks, `width`
+    /// words each: the table as a device takes it.
+    pub fn table(&self) -> (&[u32; 256], &[u64]) {
+        (&self.slot, &self.words)
+    }
+
     /// The mask of `byte`, which must occur in `x`.
     #[inline]
     pub fn of(&self, byte: u8) -> &[u64] {

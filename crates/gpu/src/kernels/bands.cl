@@ -1,0 +1,117 @@
+/* One band of a long pair (the bands engine's band of columns, `lcs_core::bands`): its rows in
+ * tiles of 64 rows by F words, a work-item per tile, every tile of one anti-diagonal of the
+ * batch's tiles in a launch (`diagonal`: a tile needs the tile above it, whose state words it
+ * continues, and the tile to its left, whose carries it takes). The LCS (PROBLEM 2: the
+ * Allison-Dix step, one carry bit per row) or the edit distance (PROBLEM 1: Myers' step, a
+ * vertical delta per row as two bits, +1 and -1).
+ *
+ * A tile goes word by word, and in each word through its 64 rows: a word's state stays in
+ * registers for the 64 rows, the 64 rows' carries in registers across the words, one plane
+ * per bit (row r of the tile is bit r). The carries out of tile c are the band's seam c, kept
+ * for the walk in the store's layout (`seams`: per group of 64 rows, SEAMS seams of PLANES
+ * words), and read back by tile c + 1; the first tile takes the message from the band on the
+ * left (`incoming`, PLANES planes of `carry_words`), or the matrix's left edge, the last writes
+ * the message to the band on the right (`outgoing`). The state after each K-th row (not the
+ * last row's) goes to `checkpoints`, PLANES * width words each, from the batch's first.
+ *
+ * x: the rows' bytes; slot: each byte's row of `masks` (WIDTH words each); state: PLANES
+ * planes of WIDTH words, the row before the batch's first on entry, its last row's after the
+ * batch's last diagonal. */
+
+#define EDIT 1
+#define LCS 2
+
+#if PROBLEM == EDIT
+#define PLANES 2
+#else
+#define PLANES 1
+#endif
+
+KERNEL bands(GLOBAL const u8 *x, GLOBAL const u32 *slot, GLOBAL const u64 *masks,
+             GLOBAL u64 *state, u32 row0, u32 rows, u32 m, u32 diagonal,
+             GLOBAL const u64 *incoming, u32 has_incoming, u32 carry_words,
+             GLOBAL u64 *outgoing, GLOBAL u64 *seams, GLOBAL u64 *checkpoints)
+{
+    const u32 groups = (rows + 63) / 64;
+    const u32 chunks = (WIDTH + F - 1) / F;
+    const u32 lowest = diagonal >= groups ? diagonal - groups + 1 : 0;
+    const u32 c = lowest + GROUP_ID * GROUP_SIZE + LOCAL_ID;
+    if (c >= chunks || c > diagonal)
+        return;
+    const u32 q = diagonal - c;
+    const u32 r0 = row0 + 64 * q;
+    const u32 nr = MIN(64u, row0 + rows - r0);
+    const u64 live = nr == 64 ? ALL_ONES : (((u64)1 << nr) - 1);
+
+    /* The carries into the tile, a plane per bit. */
+    u64 carry[PLANES];
+    for (u32 p = 0; p < PLANES; p++) {
+        if (c > 0)
+            carry[p] = seams[((u64)q * SEAMS + c - 1) * PLANES + p];
+        else if (has_incoming)
+            carry[p] = incoming[(u64)p * carry_words + q];
+        else
+            carry[p] = (PROBLEM == EDIT && p == 0) ? ALL_ONES : 0; /* +1, or no carry */
+    }
+    u32 row_slot[64];
+    for (u32 r = 0; r < nr; r++)
+        row_slot[r] = slot[x[r0 + r]];
+    /* The first checkpoint of the batch, and the rows of this tile that end one. */
+    const u32 first_kept = row0 / K;
+
+    const u32 w0 = c * F, w1 = MIN((u32)WIDTH, w0 + F);
+    for (u32 w = w0; w < w1; w++) {
+#if PROBLEM == EDIT
+        u64 pv = state[w], mv = state[(u64)WIDTH + w];
+        u64 plus = carry[0], minus = carry[1], plus_out = 0, minus_out = 0;
+        for (u32 r = 0; r < nr; r++) {
+            const u64 eq = masks[(u64)row_slot[r] * WIDTH + w];
+            const u64 hp = (plus >> r) & 1, hm = (minus >> r) & 1;
+            const u64 xv = eq | mv;
+            const u64 eq_h = eq | hm;
+            const u64 xh = (((eq_h & pv) + pv) ^ pv) | eq_h;
+            const u64 ph = mv | ~(xh | pv);
+            const u64 mh = pv & xh;
+            const u64 ph_s = (ph << 1) | hp;
+            const u64 mh_s = (mh << 1) | hm;
+            pv = mh_s | ~(xv | ph_s);
+            mv = ph_s & xv;
+            plus_out |= (ph >> 63) << r;
+            minus_out |= (mh >> 63) << r;
+            const u32 i = r0 + r;
+            if ((i + 1) % K == 0 && i + 1 < m) {
+                GLOBAL u64 *kept = checkpoints + (u64)((i + 1) / K - 1 - first_kept) * PLANES * WIDTH;
+                kept[w] = pv;
+                kept[(u64)WIDTH + w] = mv;
+            }
+        }
+        state[w] = pv;
+        state[(u64)WIDTH + w] = mv;
+        carry[0] = plus_out;
+        carry[1] = minus_out;
+#else
+        u64 v = state[w];
+        const u64 in = carry[0];
+        u64 out = 0;
+        for (u32 r = 0; r < nr; r++) {
+            const u64 eq = masks[(u64)row_slot[r] * WIDTH + w];
+            const u64 u = v & eq;
+            const u64 s = v + u;
+            const u64 t = s + ((in >> r) & 1);
+            out |= (u64)((s < v) | (t < s)) << r;
+            v = t | (v & ~u);
+            const u32 i = r0 + r;
+            if ((i + 1) % K == 0 && i + 1 < m)
+                checkpoints[(u64)((i + 1) / K - 1 - first_kept) * WIDTH + w] = v;
+        }
+        state[w] = v;
+        carry[0] = out;
+#endif
+    }
+    for (u32 p = 0; p < PLANES; p++) {
+        if (c + 1 < chunks)
+            seams[((u64)q * SEAMS + c) * PLANES + p] = carry[p] & live;
+        else
+            outgoing[(u64)p * carry_words + q] = carry[p] & live;
+    }
+}

@@ -1,0 +1,107 @@
+//! One long pair's bands on whatever OpenCL device this machine has (PoCL on the CPU where there
+//! is no GPU), against the CPU engine run beside it on the same plan: every batch's message,
+//! the answer from the last row and the walk's path (which reads every seam and checkpoint it
+//! passes), equal on random, similar, unrelated, empty, one-byte, word-edge and very unequal
+//! pairs, one to three bands, with seams and checkpoints forced close.
+
+use lcs_core::bands::{local, BandPlan, BandStore, Checkpoint, Exit};
+use lcs_core::problem::{Path, Problem};
+use lcs_core::random::{mutated_pair, Random};
+use lcs_gpu::bands::BandOnDevice;
+use lcs_gpu::{open, Gpu, Prefer, Want};
+
+fn device() -> Gpu {
+    match open(Want::Gpu, Prefer::OpenCl, 0) {
+        Ok(found) => found.gpu,
+        Err(e) => panic!("the GPU tests need an OpenCL device (scripts/setup.sh installs PoCL): {e}"),
+    }
+}
+
+/// The fill of `plan` on the device and on the CPU side by side, messages compared batch by
+/// batch; then both walks. Returns the device's answer and path.
+fn both(gpu: &mut Gpu, plan: &BandPlan, x: &[u8], y: &[u8], mode: Checkpoint) -> (usize, Path) {
+    let p = plan.active_bands();
+    let mut cpu: Vec<BandStore<'_>> = (0..p).map(|k| BandStore::new(plan, k, x, y, mode)).collect();
+    let mut dev: Vec<BandStore<'_>> = (0..p).map(|k| BandStore::new(plan, k, x, y, mode)).collect();
+    let mut on: Vec<BandOnDevice> = dev
+        .iter()
+        .map(|s| BandOnDevice::new(gpu, s).expect("the band fits"))
+        .collect();
+    for b in 0..plan.batches() {
+        let (mut from_cpu, mut from_dev): (Option<Vec<u64>>, Option<Vec<u64>>) = (None, None);
+        for k in 0..p {
+            let mut a = vec![0u64; plan.message_words(b)];
+            let mut d = vec![0u64; plan.message_words(b)];
+            cpu[k].run_batch(b, from_cpu.as_deref(), &mut a);
+            on[k]
+                .run_batch(gpu, &mut dev[k], b, from_dev.as_deref(), &mut d)
+                .expect("the batch runs");
+            assert_eq!(a, d, "batch {b} of band {k}: the messages differ");
+            (from_cpu, from_dev) = (Some(a), Some(d));
+        }
+    }
+    for (k, band) in on.into_iter().enumerate() {
+        let mut b = band;
+        b.finish(gpu, &mut dev[k]).expect("the state comes back");
+        b.release(gpu);
+    }
+    let shares = |s: &[BandStore<'_>]| s.iter().map(BandStore::row_share).sum::<i64>();
+    let answer = local::answer(plan.problem(), x.len(), shares(&dev));
+    assert_eq!(answer, local::answer(plan.problem(), x.len(), shares(&cpu)));
+    let walk = |stores: &mut [BandStore<'_>]| {
+        let mut path = Path::new();
+        if plan.rows() == 0 {
+            return Path::of_no_rows(plan.cols());
+        }
+        let (mut k, mut cell) = (p - 1, (plan.rows() - 1, plan.cols() - 1));
+        while let Exit::Hop { i, j } = stores[k].walk(cell, &mut path) {
+            (k, cell) = (k - 1, (i, j));
+        }
+        path
+    };
+    let path = walk(&mut dev);
+    assert_eq!(path, walk(&mut cpu), "the paths differ");
+    (answer, path)
+}
+
+/// Pairs of every shape the engine meets, rows the shorter.
+fn pairs() -> Vec<(&'static str, Vec<u8>, Vec<u8>)> {
+    let mut rng = Random::new(44);
+    let dna = b"ACGT";
+    let (a, b) = mutated_pair(700, 0.05, dna, 7);
+    let mut out = vec![
+        ("random", rng.bytes(300, dna), rng.bytes(420, dna)),
+        ("similar", a, b),
+        ("unrelated", rng.bytes(200, b"AC"), rng.bytes(260, b"GT")),
+        ("empty rows", Vec::new(), rng.bytes(70, dna)),
+        ("one byte", b"G".to_vec(), rng.bytes(129, dna)),
+        ("word edges", rng.bytes(64, dna), rng.bytes(128, dna)),
+        ("word edges + 1", rng.bytes(65, dna), rng.bytes(193, dna)),
+        ("very unequal", rng.bytes(40, dna), rng.bytes(3000, dna)),
+        ("bytes", rng.bytes(150, b"abcdefghijklmnopqrstuvwxyz0123456789"), rng.bytes(600, b"abcdefghijklmnopqrstuvwxyz")),
+    ];
+    out.retain(|(_, x, y)| x.len() <= y.len());
+    out
+}
+
+#[test]
+fn bands_on_the_device_match_the_cpu_engine() {
+    let mut gpu = device();
+    for (name, x, y) in pairs() {
+        for problem in [Problem::Lcs, Problem::Edit] {
+            let reference = lcs_core::reference::align(problem, &x, &y);
+            for ranks in 1..=3 {
+                for (batch, k, f) in [(64, 1, 1), (128, 3, 2), (256, 64, 16), (192, 100, 3)] {
+                    let plan = BandPlan::new(x.len(), y.len(), ranks, batch)
+                        .with_problem(problem)
+                        .with_seam_words(f);
+                    let (_, path) = both(&mut gpu, &plan, &x, &y, Checkpoint::Every(k));
+                    assert_eq!(
+                        path, reference,
+                        "{name} {problem:?} on {ranks} bands, batch {batch}, K {k}, f {f}"
+                    );
+                }
+            }
+        }
+    }
+}
