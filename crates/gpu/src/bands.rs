@@ -1,21 +1,25 @@
 //! One band of a long pair on a device: the bands engine's band of columns
-//! ([`lcs_core::bands`]), its batches computed by `kernels/bands.cl` in tiles of 64 rows by `f`
-//! words (the band's seam span), a launch per anti-diagonal of a batch's tiles, and kept by the
-//! store as if it had computed them ([`BandStore::import_batch`]): the carries out (the message
-//! to the band on the right), the seams and the checkpoints come back in the store's layouts,
-//! so the messages and the walk are the CPU engine's, bit for bit.
+//! ([`lcs_core::bands`]), its rows computed by `kernels/bands.cl` in passes (a batch at a time
+//! where the band exchanges carries with its neighbours, else as many rows as the device holds),
+//! each pass in tiles of 64 rows by a divisor of `f` words (`f` the band's seam span), a launch
+//! per anti-diagonal of the pass's tiles, and kept by the store as if it had computed them
+//! ([`BandStore::import_rows`]): the carries out (the message to the band on the right), the
+//! seams and the checkpoints come back in the store's layouts, so the messages and the walk are
+//! the CPU engine's, bit for bit.
 //!
-//! The rows' bytes, the masks and the state go to the device once; per batch the carries in go
-//! up, the carries out, the seams and the checkpoints come back. A batch starts at a multiple of
-//! 64 rows (a group of seams), so the batch size is one.
+//! The rows' bytes, the masks and the state go to the device once; per pass the carries in go
+//! up, the carries out, the seams and the checkpoints come back. A pass starts at a multiple of
+//! 64 rows (a group of seams), so a batch is a multiple of 64 rows.
 //!
-//! Cost per batch of `B` rows on a band of `w` words: `B * w` word steps in `B / 64 + ceil(w /
-//! f) - 1` launches of at most `min(B / 64, ceil(w / f))` tiles each.
+//! Cost per pass of `r` rows on a band of `w` words in tiles of `t` words: `r * w` word steps
+//! in `r / 64 + ceil(w / t) - 1` launches of at most `min(r / 64, ceil(w / t))` tiles each.
+
+use std::ops::Range;
 
 use lcs_core::bands::imported::DeviceShape;
 use lcs_core::bands::BandStore;
 
-use crate::device::{Arg, Buffer, Gpu, GpuError};
+use crate::device::{Arg, Buffer, Gpu, GpuError, Kind, Program};
 use crate::source::Kernel;
 
 /// Work-items per work-group (a tile each).
@@ -23,57 +27,129 @@ const GROUP: usize = 64;
 /// Rows a tile takes: a group of seams.
 pub const TILE_ROWS: usize = 64;
 
-/// A band on the device, ready for its batches.
+/// A band on the device, ready for its passes.
 pub struct BandOnDevice {
     shape: DeviceShape,
-    program: crate::device::Program,
+    program: Program,
     group: usize,
+    /// Words a tile takes, dividing `f`.
+    tile_words: usize,
+    /// The most rows a pass takes.
+    pass: usize,
     x: Buffer,
     slot: Buffer,
     masks: Buffer,
     state: Buffer,
     incoming: Buffer,
     outgoing: Buffer,
+    links: Buffer,
     seams: Buffer,
     checkpoints: Buffer,
-    /// Words of the longest message: a batch's carries, every plane.
-    longest: usize,
 }
 
-/// Bytes a band takes on the device, and the largest of its buffers: the rows' bytes, the
-/// masks, the state, a batch's carries, seams and checkpoints.
-pub fn device_bytes(shape: &DeviceShape, distinct: usize, batch: usize) -> (u64, u64) {
+/// The buffers of a band on a device whose passes take at most `pass` rows, in bytes: the
+/// rows' bytes, the slots, the masks (`distinct` rows), the state, the carries in and out, the
+/// links, the seams and the checkpoints of a pass.
+fn buffers(shape: &DeviceShape, distinct: usize, pass: usize) -> [u64; 9] {
     let (w, p) = (shape.width as u64, shape.planes as u64);
-    let groups = batch.div_ceil(TILE_ROWS) as u64;
-    let buffers = [
+    let groups = pass.div_ceil(TILE_ROWS) as u64;
+    let message = 8 * p * groups;
+    [
         shape.rows as u64,
         4 * 256,
         8 * distinct as u64 * w,
         8 * p * w,
-        2 * 8 * p * groups,
+        message,
+        message,
+        message,
         8 * groups * shape.seams as u64 * p,
-        8 * (batch / shape.k + 1) as u64 * p * w,
-    ];
-    (buffers.iter().sum(), buffers.iter().copied().max().unwrap_or(0))
+        8 * (pass / shape.k + 1) as u64 * p * w,
+    ]
+}
+
+/// Bytes a band takes on the device with passes of at most `pass` rows, and the largest of its
+/// buffers.
+pub fn device_bytes(shape: &DeviceShape, distinct: usize, pass: usize) -> (u64, u64) {
+    let b = buffers(shape, distinct, pass);
+    (b.iter().sum(), b.iter().copied().max().unwrap_or(0))
+}
+
+/// The rows a band that exchanges no carries takes per pass: all of them where its buffers
+/// hold them in half of `room` bytes, else the most whole batches of `batch` rows that do (at
+/// least one).
+pub fn lone_pass(shape: &DeviceShape, distinct: usize, batch: usize, room: u64) -> usize {
+    let all = shape.rows.div_ceil(batch).max(1);
+    let fits = |batches: usize| device_bytes(shape, distinct, batches * batch).0 <= room / 2;
+    if fits(all) {
+        return all * batch;
+    }
+    let (mut lo, mut hi) = (1, all);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo * batch
+}
+
+/// Words a tile takes: the seam span `f` on a CPU device (fewer, longer launches); on a GPU
+/// the largest divisor of `f` that gives about as many tiles across the band as a pass has
+/// groups of rows, so a launch in the middle of the pass has the most tiles.
+pub fn tile_words(shape: &DeviceShape, pass: usize, kind: Kind) -> usize {
+    if kind == Kind::Cpu {
+        return shape.f;
+    }
+    let target = shape
+        .width
+        .div_ceil(pass.div_ceil(TILE_ROWS).max(1))
+        .clamp(1, shape.f);
+    (1..=target).rev().find(|t| shape.f % t == 0).unwrap_or(1)
 }
 
 impl BandOnDevice {
-    /// Puts `store`'s band on `gpu`, before any of its rows is computed: its batches go in
-    /// order through [`BandOnDevice::run_batch`], then [`BandOnDevice::finish`].
-    pub fn new(gpu: &mut Gpu, store: &BandStore<'_>) -> Result<BandOnDevice, GpuError> {
-        let shape = store
-            .device_shape()
-            .map_err(|why| GpuError::Device(format!("a band with {why} has no device layout")))?;
-        let plan = store.plan();
-        assert_eq!(plan.batch() % TILE_ROWS, 0, "batches of whole groups of 64 rows");
+    /// Puts `store`'s band on `gpu`, before any of its rows is computed, for passes of at most
+    /// `pass` rows (a multiple of 64): its rows go in order through
+    /// [`BandOnDevice::run_batch`] or [`BandOnDevice::run_rows`], then
+    /// [`BandOnDevice::finish`].
+    pub fn new(
+        gpu: &mut Gpu,
+        store: &BandStore<'_>,
+        pass: usize,
+    ) -> Result<BandOnDevice, GpuError> {
+        let shape = shape_of(store)?;
+        let tile = tile_words(&shape, pass, gpu.info().kind);
+        BandOnDevice::tiled(gpu, store, pass, tile)
+    }
+
+    /// [`BandOnDevice::new`] with tiles of `tile_words` words, which must divide the band's
+    /// seam span.
+    pub fn tiled(
+        gpu: &mut Gpu,
+        store: &BandStore<'_>,
+        pass: usize,
+        tile_words: usize,
+    ) -> Result<BandOnDevice, GpuError> {
+        let shape = shape_of(store)?;
+        assert!(
+            pass > 0 && pass % TILE_ROWS == 0,
+            "passes of whole groups of 64 rows"
+        );
+        assert!(
+            tile_words > 0 && shape.f % tile_words == 0,
+            "tiles within seam spans"
+        );
         let (slot, masks) = store.mask_table();
         let distinct = masks.len() / shape.width.max(1);
-        let (bytes, largest) = device_bytes(&shape, distinct, plan.batch());
+        let (bytes, largest) = device_bytes(&shape, distinct, pass);
         gpu.check_fits(bytes, largest, "the band")?;
         let defines = [
             ("PROBLEM", problem_code(shape.planes)),
             ("WIDTH", shape.width as u64),
             ("F", shape.f as u64),
+            ("TW", tile_words as u64),
             ("SEAMS", shape.seams.max(1) as u64),
             ("K", shape.k as u64),
             // The steps' text reads these; the band's kernel uses none of its column steps.
@@ -83,23 +159,29 @@ impl BandOnDevice {
         let program = gpu.program(Kernel::Bands, &defines)?;
         let mut state = vec![u64::MAX; shape.planes * shape.width];
         state[shape.width..].fill(0);
-        let longest = plan.longest_message_words().max(1);
-        let groups = plan.batch().div_ceil(TILE_ROWS);
-        let kept = (plan.batch() / shape.k + 1) * shape.planes * shape.width;
+        let [.., message, _, _, seams, kept] = buffers(&shape, distinct, pass);
+        let words = |bytes: u64| (bytes / 8).max(1) as usize;
         Ok(BandOnDevice {
             shape,
             program,
             group: GROUP.min(gpu.info().max_group).max(1),
+            tile_words,
+            pass,
             x: gpu.upload(store.x())?,
             slot: gpu.upload(&slot[..])?,
             masks: gpu.upload(masks)?,
             state: gpu.upload(&state)?,
-            incoming: gpu.zeroed::<u64>(longest)?,
-            outgoing: gpu.zeroed::<u64>(longest)?,
-            seams: gpu.zeroed::<u64>((groups * shape.seams * shape.planes).max(1))?,
-            checkpoints: gpu.zeroed::<u64>(kept.max(1))?,
-            longest,
+            incoming: gpu.zeroed::<u64>(words(message))?,
+            outgoing: gpu.zeroed::<u64>(words(message))?,
+            links: gpu.zeroed::<u64>(words(message))?,
+            seams: gpu.zeroed::<u64>(words(seams))?,
+            checkpoints: gpu.zeroed::<u64>(words(kept))?,
         })
+    }
+
+    /// Words a tile takes.
+    pub fn tile_words(&self) -> usize {
+        self.tile_words
     }
 
     /// Computes batch `b` of `store`'s band on the device, as [`BandStore::run_batch`] does
@@ -113,17 +195,42 @@ impl BandOnDevice {
         incoming: Option<&[u64]>,
         outgoing: &mut [u64],
     ) -> Result<(), GpuError> {
-        let plan = *store.plan();
-        let rows = plan.batch_rows(b);
+        let rows = store.plan().batch_rows(b);
+        self.pass(gpu, store, rows, incoming, Some(outgoing))
+    }
+
+    /// Computes all of `store`'s rows from the next, a pass at a time, for a band that takes
+    /// no carries from the left and sends none to the right.
+    pub fn run_rows(&mut self, gpu: &mut Gpu, store: &mut BandStore<'_>) -> Result<(), GpuError> {
+        let m = store.plan().rows();
+        while store.rows_done() < m {
+            let start = store.rows_done();
+            self.pass(gpu, store, start..(start + self.pass).min(m), None, None)?;
+        }
+        Ok(())
+    }
+
+    fn pass(
+        &mut self,
+        gpu: &mut Gpu,
+        store: &mut BandStore<'_>,
+        rows: Range<usize>,
+        incoming: Option<&[u64]>,
+        outgoing: Option<&mut [u64]>,
+    ) -> Result<(), GpuError> {
+        assert!(
+            rows.len() <= self.pass,
+            "a pass of at most {} rows",
+            self.pass
+        );
         let shape = self.shape;
-        let carry_words = plan.carry_words(b);
-        debug_assert!(outgoing.len() == plan.message_words(b) && outgoing.len() <= self.longest);
+        let groups = rows.len().div_ceil(TILE_ROWS);
+        let carry_words = groups;
         if let Some(words) = incoming {
             gpu.write(&self.incoming, words)?;
         }
-        let groups = rows.len().div_ceil(TILE_ROWS);
-        let chunks = shape.chunks();
-        for diagonal in 0..groups + chunks - 1 {
+        let chunks = shape.width.div_ceil(self.tile_words);
+        for diagonal in 0..(groups + chunks).saturating_sub(1) {
             let lowest = (diagonal + 1).saturating_sub(groups);
             let tiles = chunks.min(diagonal + 1) - lowest;
             let args = [
@@ -139,21 +246,24 @@ impl BandOnDevice {
                 Arg::U32(u32::from(incoming.is_some())),
                 Arg::U32(word(carry_words)),
                 Arg::Buffer(&self.outgoing),
+                Arg::Buffer(&self.links),
                 Arg::Buffer(&self.seams),
                 Arg::Buffer(&self.checkpoints),
             ];
             gpu.launch(self.program, tiles.div_ceil(self.group), self.group, &args)?;
         }
-        let out: Vec<u64> = gpu.download(&self.outgoing, outgoing.len())?;
-        outgoing.copy_from_slice(&out);
+        if let Some(outgoing) = outgoing {
+            let out: Vec<u64> = gpu.download(&self.outgoing, outgoing.len())?;
+            outgoing.copy_from_slice(&out);
+        }
         let seams: Vec<u64> = gpu.download(&self.seams, groups * shape.seams * shape.planes)?;
         let kept = shape.checkpoints_in(rows.clone()).len() * shape.planes * shape.width;
         let checkpoints: Vec<u64> = gpu.download(&self.checkpoints, kept)?;
-        store.import_batch(b, incoming, &seams, &checkpoints);
+        store.import_rows(rows, incoming, &seams, &checkpoints);
         Ok(())
     }
 
-    /// After the last batch: the last row's state, into `store`.
+    /// After the last row: its state, into `store`.
     pub fn finish(&mut self, gpu: &mut Gpu, store: &mut BandStore<'_>) -> Result<(), GpuError> {
         let state: Vec<u64> = gpu.download(&self.state, self.shape.planes * self.shape.width)?;
         store.import_state(&state);
@@ -169,12 +279,20 @@ impl BandOnDevice {
             self.state,
             self.incoming,
             self.outgoing,
+            self.links,
             self.seams,
             self.checkpoints,
         ] {
             gpu.release(buffer);
         }
     }
+}
+
+/// The band's layout on a device, or why it has none.
+pub fn shape_of(store: &BandStore<'_>) -> Result<DeviceShape, GpuError> {
+    store
+        .device_shape()
+        .map_err(|why| GpuError::Device(format!("a band with {why} has no device layout")))
 }
 
 /// The kernels' number for a problem of `planes` planes: the edit distance 1, the LCS 2.

@@ -13,21 +13,40 @@ use lcs_gpu::{open, Gpu, Prefer, Want};
 fn device() -> Gpu {
     match open(Want::Gpu, Prefer::OpenCl, 0) {
         Ok(found) => found.gpu,
-        Err(e) => panic!("the GPU tests need an OpenCL device (scripts/setup.sh installs PoCL): {e}"),
+        Err(e) => {
+            panic!("the GPU tests need an OpenCL device (scripts/setup.sh installs PoCL): {e}")
+        }
     }
 }
 
-/// The fill of `plan` on the device and on the CPU side by side, messages compared batch by
-/// batch; then both walks. Returns the device's answer and path.
-fn both(gpu: &mut Gpu, plan: &BandPlan, x: &[u8], y: &[u8], mode: Checkpoint) -> (usize, Path) {
+/// The fill of `plan` on the device (tiles of `tile` words) and on the CPU side by side,
+/// messages compared batch by batch (a lone band in passes of two batches); then both walks.
+/// Returns the device's answer and path.
+fn both(
+    gpu: &mut Gpu,
+    plan: &BandPlan,
+    (x, y): (&[u8], &[u8]),
+    mode: Checkpoint,
+    tile: usize,
+) -> (usize, Path) {
     let p = plan.active_bands();
-    let mut cpu: Vec<BandStore<'_>> = (0..p).map(|k| BandStore::new(plan, k, x, y, mode)).collect();
-    let mut dev: Vec<BandStore<'_>> = (0..p).map(|k| BandStore::new(plan, k, x, y, mode)).collect();
+    let mut cpu: Vec<BandStore<'_>> = (0..p)
+        .map(|k| BandStore::new(plan, k, x, y, mode))
+        .collect();
+    let mut dev: Vec<BandStore<'_>> = (0..p)
+        .map(|k| BandStore::new(plan, k, x, y, mode))
+        .collect();
     let mut on: Vec<BandOnDevice> = dev
         .iter()
-        .map(|s| BandOnDevice::new(gpu, s).expect("the band fits"))
+        .map(|s| BandOnDevice::tiled(gpu, s, 2 * plan.batch(), tile).expect("the band fits"))
         .collect();
-    for b in 0..plan.batches() {
+    if p == 1 {
+        for b in 0..plan.batches() {
+            cpu[0].run_batch(b, None, &mut vec![0u64; plan.message_words(b)]);
+        }
+        on[0].run_rows(gpu, &mut dev[0]).expect("the rows run");
+    }
+    for b in (0..plan.batches()).filter(|_| p > 1) {
         let (mut from_cpu, mut from_dev): (Option<Vec<u64>>, Option<Vec<u64>>) = (None, None);
         for k in 0..p {
             let mut a = vec![0u64; plan.message_words(b)];
@@ -78,7 +97,11 @@ fn pairs() -> Vec<(&'static str, Vec<u8>, Vec<u8>)> {
         ("word edges", rng.bytes(64, dna), rng.bytes(128, dna)),
         ("word edges + 1", rng.bytes(65, dna), rng.bytes(193, dna)),
         ("very unequal", rng.bytes(40, dna), rng.bytes(3000, dna)),
-        ("bytes", rng.bytes(150, b"abcdefghijklmnopqrstuvwxyz0123456789"), rng.bytes(600, b"abcdefghijklmnopqrstuvwxyz")),
+        (
+            "bytes",
+            rng.bytes(150, b"abcdefghijklmnopqrstuvwxyz0123456789"),
+            rng.bytes(600, b"abcdefghijklmnopqrstuvwxyz"),
+        ),
     ];
     out.retain(|(_, x, y)| x.len() <= y.len());
     out
@@ -91,14 +114,22 @@ fn bands_on_the_device_match_the_cpu_engine() {
         for problem in [Problem::Lcs, Problem::Edit] {
             let reference = lcs_core::reference::align(problem, &x, &y);
             for ranks in 1..=3 {
-                for (batch, k, f) in [(64, 1, 1), (128, 3, 2), (256, 64, 16), (192, 100, 3)] {
+                let shapes = [
+                    (64, 1, 1, 1),
+                    (128, 3, 2, 1),
+                    (256, 64, 16, 4),
+                    (192, 100, 3, 3),
+                ];
+                for (batch, k, f, tile) in shapes {
                     let plan = BandPlan::new(x.len(), y.len(), ranks, batch)
                         .with_problem(problem)
                         .with_seam_words(f);
-                    let (_, path) = both(&mut gpu, &plan, &x, &y, Checkpoint::Every(k));
+                    let mode = Checkpoint::Every(k);
+                    let (_, path) = both(&mut gpu, &plan, (&x, &y), mode, tile);
                     assert_eq!(
                         path, reference,
-                        "{name} {problem:?} on {ranks} bands, batch {batch}, K {k}, f {f}"
+                        "{name} {problem:?} on {ranks} bands, batch {batch}, K {k}, f {f}, \
+                         tiles of {tile} words"
                     );
                 }
             }

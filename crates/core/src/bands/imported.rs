@@ -1,12 +1,14 @@
-//! A band's batches computed elsewhere (on a device), kept by the store as if it had computed
-//! them: the device steps the same rows in tiles of 64 rows by `f` words (a seam's span,
-//! [`BandPlan::seam_words`]), so the carries between its tiles are the band's seams, and it
-//! writes them, the checkpoints and the carries out in the store's own layouts; the store copies
-//! them in ([`BandStore::import_batch`]) and the walk runs on them as it does after its own
-//! fill. Only a checkpointed band of the whole matrix is laid out so ([`DeviceShape`]): every
+//! A band's rows computed elsewhere (on a device), kept by the store as if it had computed
+//! them: the device steps the same rows in tiles of 64 rows by a divisor of `f` words (a seam's
+//! span, [`BandPlan::seam_words`]), so the carries out of every `f`-th word are the band's
+//! seams, and it writes them, the checkpoints and the carries out in the store's own layouts;
+//! the store copies them in ([`BandStore::import_rows`]) and the walk runs on them as it does
+//! after its own fill. Only a checkpointed band of the whole matrix is laid out so ([`DeviceShape`]): every
 //! row's window is the band, and seam group `q` (rows `64 q..64 q + 64`) holds every seam.
 //!
-//! Cost per batch: `O(B / 64 * s + B / K * w)` words copied for `s` seams and `w` words.
+//! Cost per `r` rows: `O(r / 64 * s + r / K * w)` words copied for `s` seams and `w` words.
+
+use std::ops::Range;
 
 use super::carry;
 use super::kernel::left_edge;
@@ -38,7 +40,7 @@ impl DeviceShape {
 
     /// The checkpoints rows `rows` write: their numbers (checkpoint `c` is the state after row
     /// `(c + 1) k - 1`, and the last row's is never kept).
-    pub fn checkpoints_in(&self, rows: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    pub fn checkpoints_in(&self, rows: Range<usize>) -> Range<usize> {
         let end = rows.end.min(self.rows.saturating_sub(1)).max(rows.start);
         rows.start / self.k..end / self.k
     }
@@ -79,24 +81,24 @@ impl BandStore<'_> {
         self.x
     }
 
-    /// Keeps batch `b` as computed elsewhere from the carries `incoming` (as
-    /// [`BandStore::run_batch`] takes them), with `seams` the seam words of the batch's groups
-    /// of 64 rows (group after group, `seams * planes` words each, as [`carry::Seams`] lays
-    /// them out) and `checkpoints` the states [`DeviceShape::checkpoints_in`] names, one after
-    /// the other, `planes * width` words each (plane after plane). The batch must start at a
-    /// multiple of 64 rows and be the next one.
-    pub fn import_batch(
+    /// Keeps rows `rows` as computed elsewhere from the carries `incoming` (packed as a
+    /// message of those rows: `planes` planes of `ceil(len / 64)` words; `None` for the
+    /// matrix's left edge), with `seams` the seam words of the rows' groups of 64 (group after
+    /// group, `seams * planes` words each, as [`carry::Seams`] lays them out) and
+    /// `checkpoints` the states [`DeviceShape::checkpoints_in`] names, one after the other,
+    /// `planes * width` words each (plane after plane). The rows start at a multiple of 64
+    /// and follow the rows computed so far.
+    pub fn import_rows(
         &mut self,
-        b: usize,
+        rows: Range<usize>,
         incoming: Option<&[u64]>,
         seams: &[u64],
         checkpoints: &[u64],
     ) {
         let shape = self.device_shape().expect("a band laid out for a device");
-        let rows = self.plan.batch_rows(b);
-        assert_eq!(rows.start % WORD_BITS, 0, "a batch starts a group of 64 rows");
-        assert_eq!(self.next_row, rows.start, "batches are imported in order");
-        let (words, planes) = (self.plan.carry_words(b), self.plan.carry_planes());
+        assert_eq!(rows.start % WORD_BITS, 0, "rows start a group of 64");
+        assert_eq!(self.next_row, rows.start, "rows are imported in order");
+        let (words, planes) = (rows.len().div_ceil(WORD_BITS), shape.planes);
         let m = self.plan.rows();
         let edge = left_edge(self.plan.problem());
         let Trace::Every {
@@ -117,9 +119,14 @@ impl BandStore<'_> {
         kept_seams.group_words_mut(groups).copy_from_slice(seams);
         let row = planes * shape.width;
         let numbers = shape.checkpoints_in(rows.clone());
-        assert_eq!(checkpoints.len(), numbers.len() * row, "one state per checkpoint");
-        for (c, state) in numbers.zip(checkpoints.chunks_exact(row)) {
-            for (to, from) in kept.span_mut(c, 1).into_iter().zip(state.chunks_exact(shape.width)) {
+        assert_eq!(
+            checkpoints.len(),
+            numbers.len() * row,
+            "one state per checkpoint"
+        );
+        for (c, state) in numbers.zip(checkpoints.chunks_exact(row.max(1))) {
+            let planes = state.chunks_exact(shape.width.max(1));
+            for (to, from) in kept.span_mut(c, 1).into_iter().zip(planes) {
                 if !to.is_empty() {
                     to.copy_from_slice(from);
                 }
@@ -132,7 +139,11 @@ impl BandStore<'_> {
     /// after plane. The fill is then done.
     pub fn import_state(&mut self, state: &[u64]) {
         let width = self.width;
-        assert_eq!(self.next_row, self.plan.rows(), "the state after the last batch");
+        assert_eq!(
+            self.next_row,
+            self.plan.rows(),
+            "the state after the last batch"
+        );
         for (to, from) in self.state.iter_mut().zip(state.chunks_exact(width.max(1))) {
             if !to.is_empty() {
                 to.copy_from_slice(from);

@@ -1,22 +1,25 @@
-/* One band of a long pair (the bands engine's band of columns, `lcs_core::bands`): its rows in
- * tiles of 64 rows by F words, a work-item per tile, every tile of one anti-diagonal of the
- * batch's tiles in a launch (`diagonal`: a tile needs the tile above it, whose state words it
+/* One band of a long pair (the bands engine's band of columns, `lcs_core::bands`): a pass of its
+ * rows (`row0`, `rows`: a batch, or all of them where the band sends and receives nothing) in
+ * tiles of 64 rows by TW words, a work-item per tile, every tile of one anti-diagonal of the
+ * pass's tiles in a launch (`diagonal`: a tile needs the tile above it, whose state words it
  * continues, and the tile to its left, whose carries it takes). The LCS (PROBLEM 2: the
  * Allison-Dix step, one carry bit per row) or the edit distance (PROBLEM 1: Myers' step, a
  * vertical delta per row as two bits, +1 and -1).
  *
  * A tile goes word by word, and in each word through its 64 rows: a word's state stays in
  * registers for the 64 rows, the 64 rows' carries in registers across the words, one plane
- * per bit (row r of the tile is bit r). The carries out of tile c are the band's seam c, kept
- * for the walk in the store's layout (`seams`: per group of 64 rows, SEAMS seams of PLANES
- * words), and read back by tile c + 1; the first tile takes the message from the band on the
- * left (`incoming`, PLANES planes of `carry_words`), or the matrix's left edge, the last writes
- * the message to the band on the right (`outgoing`). The state after each K-th row (not the
- * last row's) goes to `checkpoints`, PLANES * width words each, from the batch's first.
+ * per bit (row r of the tile is bit r). Its carries out wait in `links` (a slot per group of 64
+ * rows, overwritten tile after tile along the row) for the tile on its right; where a tile
+ * ends a seam's span (every F words, TW dividing F), they are the band's seam, kept for the
+ * walk in the store's layout (`seams`: per group, SEAMS seams of PLANES words). The first tile
+ * takes the message from the band on the left (`incoming`, PLANES planes of `carry_words`),
+ * or the matrix's left edge; the last writes the message to the band on the right
+ * (`outgoing`). The state after each K-th row (not the last row's) goes to `checkpoints`,
+ * PLANES * WIDTH words each, from the pass's first.
  *
  * x: the rows' bytes; slot: each byte's row of `masks` (WIDTH words each); state: PLANES
- * planes of WIDTH words, the row before the batch's first on entry, its last row's after the
- * batch's last diagonal. */
+ * planes of WIDTH words, the row before the pass's first on entry, its last row's after the
+ * pass's last diagonal. */
 
 #define EDIT 1
 #define LCS 2
@@ -30,10 +33,11 @@
 KERNEL bands(GLOBAL const u8 *x, GLOBAL const u32 *slot, GLOBAL const u64 *masks,
              GLOBAL u64 *state, u32 row0, u32 rows, u32 m, u32 diagonal,
              GLOBAL const u64 *incoming, u32 has_incoming, u32 carry_words,
-             GLOBAL u64 *outgoing, GLOBAL u64 *seams, GLOBAL u64 *checkpoints)
+             GLOBAL u64 *outgoing, GLOBAL u64 *links, GLOBAL u64 *seams,
+             GLOBAL u64 *checkpoints)
 {
     const u32 groups = (rows + 63) / 64;
-    const u32 chunks = (WIDTH + F - 1) / F;
+    const u32 chunks = (WIDTH + TW - 1) / TW;
     const u32 lowest = diagonal >= groups ? diagonal - groups + 1 : 0;
     const u32 c = lowest + GROUP_ID * GROUP_SIZE + LOCAL_ID;
     if (c >= chunks || c > diagonal)
@@ -47,7 +51,7 @@ KERNEL bands(GLOBAL const u8 *x, GLOBAL const u32 *slot, GLOBAL const u64 *masks
     u64 carry[PLANES];
     for (u32 p = 0; p < PLANES; p++) {
         if (c > 0)
-            carry[p] = seams[((u64)q * SEAMS + c - 1) * PLANES + p];
+            carry[p] = links[(u64)q * PLANES + p];
         else if (has_incoming)
             carry[p] = incoming[(u64)p * carry_words + q];
         else
@@ -59,7 +63,7 @@ KERNEL bands(GLOBAL const u8 *x, GLOBAL const u32 *slot, GLOBAL const u64 *masks
     /* The first checkpoint of the batch, and the rows of this tile that end one. */
     const u32 first_kept = row0 / K;
 
-    const u32 w0 = c * F, w1 = MIN((u32)WIDTH, w0 + F);
+    const u32 w0 = c * TW, w1 = MIN((u32)WIDTH, w0 + TW);
     for (u32 w = w0; w < w1; w++) {
 #if PROBLEM == EDIT
         u64 pv = state[w], mv = state[(u64)WIDTH + w];
@@ -108,10 +112,14 @@ KERNEL bands(GLOBAL const u8 *x, GLOBAL const u32 *slot, GLOBAL const u64 *masks
         carry[0] = out;
 #endif
     }
+    const u32 seam = w1 % F == 0 ? w1 / F : 0; /* seam s sits before word (s + 1) F */
     for (u32 p = 0; p < PLANES; p++) {
-        if (c + 1 < chunks)
-            seams[((u64)q * SEAMS + c) * PLANES + p] = carry[p] & live;
-        else
+        if (c + 1 == chunks)
             outgoing[(u64)p * carry_words + q] = carry[p] & live;
+        else {
+            links[(u64)q * PLANES + p] = carry[p];
+            if (seam > 0)
+                seams[((u64)q * SEAMS + seam - 1) * PLANES + p] = carry[p] & live;
+        }
     }
 }
