@@ -25,7 +25,7 @@ use crate::comm::fault::{Fault, FAULT_ENV};
 use crate::comm::waiting::Waiting;
 use crate::engines::bands::CheckpointChoice;
 use crate::engines::config::{Method, Switches};
-use crate::engines::device::DeviceAsk;
+use crate::engines::device::{DeviceAsk, Placement};
 use crate::engines::diagonal::store::StoreKind;
 use crate::error::Error;
 use crate::input::FormatChoice;
@@ -325,11 +325,16 @@ pub struct SolveOptions {
     pub switches: Switches,
     pub run: RunInfo,
     pub launch: Launch,
+    /// Where the bands engine computes (`--device`).
+    pub device: DeviceAsk,
 }
 
 impl SolveOptions {
     pub fn new(args: SolveArgs, env: &Env, mpi_library: &str) -> Result<SolveOptions, Error> {
+        let device = args.device.ask(env.gpu);
+        let on = on_device(&args, device.placement)?;
         let method = method(args.engine)?;
+        let method = on.unwrap_or(method);
         Ok(SolveOptions {
             problem: args.input.problem,
             input: InputOptions::new(args.input),
@@ -349,8 +354,78 @@ impl SolveOptions {
             switches: env.switches,
             run: env.run_info(mpi_library),
             launch: env.launch.clone(),
+            device,
         })
     }
+}
+
+/// Rows per batch of the bands engine on a device when `--batch` is not given: a device takes a
+/// batch of a band between neighbours in one pass of tiles (the only band of a run takes all
+/// its rows at once), so a longer batch gives each launch more tiles, for a longer start of the
+/// pipeline (`docs/gpu.md`).
+pub const DEFAULT_DEVICE_BATCH: usize = 16384;
+
+/// `solve --device gpu` (or `auto`): the bands engine's method on the whole matrix with
+/// checkpoints, in batches of whole groups of 64 rows (`None` for the CPU engines); what a
+/// device does not compute is refused.
+fn on_device(args: &SolveArgs, placement: Placement) -> Result<Option<Method>, Error> {
+    if placement == Placement::Cpu {
+        return Ok(None);
+    }
+    let flag = match placement {
+        Placement::Gpu => "--device gpu",
+        _ => "--device auto",
+    };
+    let usage = |text: String| Err(Error::Usage(text));
+    let engine = &args.engine;
+    match engine.engine {
+        EngineArg::Diagonal | EngineArg::Wave => {
+            return usage(format!(
+                "{flag} computes with the bands engine: run with --engine bands (or auto); the \
+                 diagonal and wave engines run on the CPU"
+            ))
+        }
+        EngineArg::Bands | EngineArg::Auto => {}
+    }
+    if engine.store.is_some() || engine.halo_steps.is_some() {
+        return usage(format!(
+            "{flag} computes with the bands engine: --store and --halo-steps belong to the \
+             diagonal and wave engines"
+        ));
+    }
+    if let Some(band) = engine.band.filter(|&b| b != BandChoice::Off) {
+        return usage(format!(
+            "{flag} computes the whole matrix: --band {band} runs on the CPU engines (leave \
+             --band out, or give --band off)"
+        ));
+    }
+    if engine.checkpoint == Some(CheckpointChoice::Full) {
+        return usage(format!(
+            "{flag} keeps checkpoints for the walk, never every bit: --checkpoint full runs on \
+             the CPU engines (use auto, or K rows)"
+        ));
+    }
+    if engine.checkpoint == Some(CheckpointChoice::Every(0)) {
+        return usage("--checkpoint must be at least 1 row (or auto, or full)".into());
+    }
+    let batch = engine.batch.unwrap_or(DEFAULT_DEVICE_BATCH);
+    if batch == 0 || !batch.is_multiple_of(64) {
+        return usage(format!(
+            "{flag} takes batches of whole groups of 64 rows: --batch {batch} is not a \
+             multiple of 64"
+        ));
+    }
+    if args.trace.is_some() || args.svg.is_some() || args.html.is_some() {
+        return usage(format!(
+            "--trace, --svg and --html record every cell's value on the CPU engines: run them \
+             without {flag}"
+        ));
+    }
+    Ok(Some(Method::Bands {
+        batch,
+        checkpoint: engine.checkpoint.unwrap_or(CheckpointChoice::Auto),
+        band: BandChoice::Off,
+    }))
 }
 
 /// `search`.

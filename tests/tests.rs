@@ -10,6 +10,7 @@ mod edit;
 mod experiment;
 mod faults;
 mod gpu;
+mod gpu_pair;
 mod inputs;
 mod launchers;
 mod lecture;

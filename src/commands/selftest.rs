@@ -17,6 +17,7 @@ use crate::comm::traffic::PerKind;
 use crate::engines::bands::CheckpointChoice;
 use crate::engines::config::Method;
 use crate::engines::config::RunConfig;
+use crate::engines::device::Placement;
 use crate::engines::layout::{run_pair, Layout};
 use crate::engines::outcome::GaveWay;
 use crate::engines::record::Gathered;
@@ -74,6 +75,7 @@ pub fn run(world: &World, opts: &SelfTestOptions) -> Result<(), Error> {
                 switches: opts.switches,
                 recording: false,
                 progress: None,
+                device: Placement::Cpu,
             };
             let (layout, outcome) = run_pair(world, pair, &config);
             let gathered =

@@ -6,6 +6,7 @@ use lcs_core::problem::Problem;
 
 use crate::comm::fault::Fault;
 use crate::comm::waiting::Waiting;
+use crate::engines::device::Placement;
 use crate::engines::diagonal::store::StoreKind;
 use crate::progress::Show;
 use lcs_core::bands::CheckpointChoice;
@@ -101,4 +102,7 @@ pub struct RunConfig {
     pub recording: bool,
     /// Show a progress bar on rank 0, as this says.
     pub progress: Option<Show>,
+    /// Where the run asked the bands engine to compute (`--device`; the same on every rank,
+    /// whichever rank found a device).
+    pub device: Placement,
 }

@@ -8,12 +8,14 @@ use lcs_core::problem::Problem;
 use crate::comm::traffic::{Predicted, Traffic};
 use crate::engines::bands::{self, BandPlan, Checkpoint};
 use crate::engines::config::{Method, RunConfig};
+use crate::engines::device::Placement;
 use crate::engines::diagonal::{self, schedule::Schedule, store::StoreKind};
 use crate::engines::holding::{Holding, Room};
 use crate::engines::outcome::{GaveWay, Ran, RankOutcome};
 use crate::engines::wave::{self, plan::WavePlan};
 use crate::engines::{budget, choice};
 use crate::input::Pair;
+use lcs_gpu::Gpu;
 
 /// How the matrix is split among the ranks, as this rank will run it.
 #[derive(Debug, Clone, Copy)]
@@ -54,7 +56,13 @@ impl Layout {
                     .with_band(band);
                 // What the band may take: the limit less what the rank holds and the margin.
                 let budget = limit.map(|l| budget::room(l, baseline, 0));
-                let mode = Checkpoint::choose(&plan, rank, &pair.x, checkpoint, budget);
+                let mode = match Checkpoint::choose(&plan, rank, &pair.x, checkpoint, budget) {
+                    // A device writes checkpoints, never every bit.
+                    Checkpoint::Full if config.device != Placement::Cpu => {
+                        Checkpoint::for_walk(&plan)
+                    }
+                    mode => mode,
+                };
                 Layout::Bands(plan, mode)
             }
             Method::Wave { cut_off, halo } => {
@@ -196,7 +204,7 @@ pub fn run_pair(world: &World, pair: &Pair, config: &RunConfig) -> (Layout, Rank
     )
     .then(|| (Layout::new(&bands, pair, ranks, rank, None, 0), bands));
     let fallback = fallback.as_ref().map(|(l, c)| (l, c));
-    let outcome = run_layout(world, pair, &layout, config, None, fallback);
+    let outcome = run_layout(world, pair, &layout, config, (None, None), fallback);
     let layout = match (&outcome.gave_way, fallback) {
         (Some(_), Some((bands, _))) => *bands,
         _ => layout,
@@ -209,24 +217,32 @@ pub fn run_pair(world: &World, pair: &Pair, config: &RunConfig) -> (Layout, Rank
 /// every rank must then be given. A wave run that passes its cut-off gives way to `fallback`
 /// (`--engine auto`'s bands engine), which runs on the same counters: the outcome is the
 /// bands run's, with the wave's steps in [`RankOutcome::gave_way`] and its time and cells
-/// counted in the fill's. Collective.
+/// counted in the fill's. The bands engine computes on `gpu` where the run asks for a device.
+/// Collective.
 pub fn run_layout(
     world: &World,
     pair: &Pair,
     layout: &Layout,
     config: &RunConfig,
-    room: Option<Room>,
+    (room, mut gpu): (Option<Room>, Option<&mut Gpu>),
     fallback: Option<(&Layout, &RunConfig)>,
 ) -> RankOutcome {
     let rank = world.rank() as usize;
     let traffic = Traffic::new(rank, world.size() as usize, config.recording);
-    let ran = run_one(world, pair, layout, config, room, traffic);
+    let ran = run_one(
+        world,
+        pair,
+        layout,
+        config,
+        (room, gpu.as_deref_mut()),
+        traffic,
+    );
     let (Some(attempt), Layout::Wave(plan)) = (ran.wave.filter(|w| w.gave_way), layout) else {
         return ran.finish(layout.cells(rank));
     };
     let (bands, bands_config) =
         fallback.expect("a wave run with a cut-off has the bands engine to give way to");
-    let mut after = run_one(world, pair, bands, bands_config, room, ran.traffic);
+    let mut after = run_one(world, pair, bands, bands_config, (room, gpu), ran.traffic);
     after.fill.add(&ran.fill);
     after.seconds_fill += ran.seconds_fill;
     after.cells += ran.cells;
@@ -245,7 +261,7 @@ fn run_one(
     pair: &Pair,
     layout: &Layout,
     config: &RunConfig,
-    room: Option<Room>,
+    (room, gpu): (Option<Room>, Option<&mut Gpu>),
     traffic: Traffic,
 ) -> Ran {
     match *layout {
@@ -254,7 +270,15 @@ fn run_one(
         }
         Layout::Bands(plan, mode) => {
             let choice = band_choice(config);
-            bands::run(world, &plan, (mode, choice), pair, traffic, config, room)
+            bands::run(
+                world,
+                &plan,
+                (mode, choice),
+                pair,
+                traffic,
+                config,
+                (room, gpu),
+            )
         }
         Layout::Wave(plan) => wave::run(world, &plan, pair, traffic, config),
     }
@@ -277,6 +301,7 @@ mod tests {
             switches: Switches::default(),
             recording: false,
             progress: None,
+            device: Placement::Cpu,
         }
     }
 

@@ -6,6 +6,7 @@ use lcs_core::problem::Path;
 use crate::comm::traffic::Traffic;
 use crate::engines::record::{FillTimes, RankStats};
 use crate::engines::wave::plan::WavePlan;
+use crate::error::Error;
 use crate::mem;
 use crate::provenance::HostInfo;
 
@@ -25,6 +26,8 @@ pub struct RankOutcome {
     pub gave_way: Option<GaveWay>,
     /// The band search stopped at a band that did not fit (the same on every rank).
     pub refused: Option<Widening>,
+    /// A device failed (every rank has the error, one of them the message).
+    pub failed: Option<Error>,
 }
 
 /// What a wave run did on one rank.
@@ -68,9 +71,29 @@ pub struct Ran {
     pub cells: u64,
     /// See [`RankOutcome::refused`].
     pub refused: Option<Widening>,
+    /// See [`RankOutcome::failed`].
+    pub failed: Option<Error>,
 }
 
 impl Ran {
+    /// A run that ended before its walk: no path, and nothing of a band search or a wave.
+    pub fn empty(traffic: Traffic, fill: FillTimes, seconds_fill: f64, cells: u64) -> Ran {
+        Ran {
+            path: None,
+            traffic,
+            fill,
+            seconds_fill,
+            seconds_traceback: 0.0,
+            seconds_recompute: 0.0,
+            hops: 0,
+            band: None,
+            wave: None,
+            cells,
+            refused: None,
+            failed: None,
+        }
+    }
+
     /// The rank's outcome, with `matrix_cells`, the cells of the matrix it owns.
     pub fn finish(self, matrix_cells: u64) -> RankOutcome {
         let mut stats = RankStats::new(&self.traffic, &HostInfo::here());
@@ -90,6 +113,7 @@ impl Ran {
             wave: self.wave,
             gave_way: None,
             refused: self.refused,
+            failed: self.failed,
         }
     }
 }

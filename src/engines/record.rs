@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::comm::stats;
 use crate::comm::traffic::{PerKind, Traffic};
 use crate::comm::words::{record, RankHost};
+use crate::engines::device::RankDevice;
 use crate::provenance::HostInfo;
 
 record! {
@@ -56,6 +57,8 @@ record! {
         pub seconds_traceback: f64,
         pub seconds_recompute: f64,
         pub host: RankHost,
+        /// The rank's device, where the bands engine computed on one.
+        pub device: RankDevice,
     }
 }
 
@@ -96,6 +99,7 @@ mod tests {
         (stats.store_bytes_estimate, stats.memory_estimate_bytes) = (11, 12);
         (stats.seconds_fill, stats.seconds_traceback) = (1.5, 0.25);
         stats.seconds_recompute = 1e-9;
+        stats.device = RankDevice::of_parts(2, 2, "pthread-cpu", 0.5, 4096);
         stats.fill = FillTimes {
             compute: 0.75,
             wait_receive: 0.5,
@@ -138,10 +142,12 @@ mod tests {
             seconds_traceback: 25.0,
             seconds_recompute: 26.0,
             host,
+            device: RankDevice::default(),
         };
         let mut expected: Vec<u64> = (1..=18).collect();
         expected.extend((19..=26).map(|s| f64::to_bits(s as f64)));
         expected.extend(host_words);
+        expected.extend(words(&RankDevice::default()));
         assert_eq!(words(&stats), expected);
     }
 }

@@ -21,6 +21,7 @@ use crate::comm::waiting::Waiting;
 use crate::engines::budget;
 use crate::engines::choice::{self, EngineChoice, Fit};
 use crate::engines::config::{Method, RunConfig};
+use crate::engines::device::{self, DeviceAsk, RankDevice};
 use crate::engines::holding::{Holding, Room};
 use crate::engines::layout::{run_layout, Layout};
 use crate::engines::outcome::{GaveWay, WaveRun};
@@ -38,6 +39,10 @@ pub struct Request<'a> {
     pub max_input: u64,
     pub format: FormatChoice,
     pub config: RunConfig,
+    /// The device each rank computes on (`config.device` is its placement).
+    pub device: DeviceAsk,
+    /// Print the notes of the device's choice (rank 0).
+    pub notes: bool,
     /// The user's per-rank memory limit, if any (else the host's memory decides).
     pub memory_limit: Option<u64>,
     /// Rank 0's checks before it reads the input (e.g. that every output path can be written).
@@ -71,6 +76,8 @@ pub struct Solved {
     pub started_at: SystemTime,
     /// From the start until rank 0 held the path.
     pub seconds_total: f64,
+    /// Where the run asked the bands engine to compute (`--device`).
+    pub placement: crate::engines::device::Placement,
 }
 
 impl Solved {
@@ -100,6 +107,8 @@ pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Err
         });
     }
     let ranks = world.size() as usize;
+    let fault = config.switches.fault;
+    let mut gpu = device::open(world, waiting, &request.device, fault, request.notes)?;
     let (method, mut choice) = choice::resolve(
         config.method,
         config.problem,
@@ -144,7 +153,12 @@ pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Err
     let room = Room { limit, baseline };
     let seconds_setup = started.elapsed().as_secs_f64() - seconds_input;
     let fallback_run = fallback.as_ref().map(|(c, l, _)| (l, c));
-    let mut outcome = run_layout(world, &pair, &layout, config, Some(room), fallback_run);
+    let on = (Some(room), gpu.as_mut());
+    let mut outcome = run_layout(world, &pair, &layout, config, on, fallback_run);
+    if let Some(e) = outcome.failed.take() {
+        return Err(e);
+    }
+    outcome.stats.device = RankDevice::of(gpu.as_ref());
     // Rank 0 holds the path now: what follows is gathering.
     let seconds_total = started.elapsed().as_secs_f64();
     if let (Some(gave_way), Some((_, bands, _))) = (&outcome.gave_way, fallback) {
@@ -192,6 +206,7 @@ pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Err
         gave_way: outcome.gave_way,
         started_at,
         seconds_total,
+        placement: config.device,
     }))
 }
 

@@ -12,12 +12,14 @@ use serde::{Deserialize, Serialize};
 use crate::comm::traffic::PerKind;
 use crate::engines::bands::Checkpoint;
 use crate::engines::choice::EngineChoice;
+use crate::engines::device::{Placement, RankDevice};
 use crate::engines::diagonal::store::StoreKind;
 use crate::engines::layout::Layout;
 use crate::engines::record::{FillTimes, RankStats};
 use crate::engines::solve::Solved;
 use crate::input::{Format, Pair};
 use crate::provenance::Provenance;
+use crate::report::device::DeviceLine;
 use lcs_core::alignment::Alignment;
 use lcs_core::diagonal_band::{Band, BandSearch};
 use lcs_core::problem::{Path, Problem};
@@ -162,6 +164,10 @@ pub struct Report {
     /// What `--engine auto` chose, and why: the estimated final cost and each engine's
     /// modelled seconds.
     pub engine_choice: Option<EngineChoice>,
+    /// Where the bands engine computed with `--device gpu` or `auto`: rank 0's device, the
+    /// ranks on one, the slowest rank's kernel and copy seconds, the bytes moved and the cell
+    /// updates per second of the slowest rank's compute; none for the CPU engines.
+    pub device: Option<DeviceLine>,
     pub ranks: usize,
     /// Cells computed, summed over the ranks: every fill's, so a diagonal band's are a
     /// fraction of the matrix's.
@@ -440,6 +446,16 @@ impl Report {
             score_steps: solved.wave.map(|w| w.cost),
             wave_bound: solved.wave.map(|w| w.bound),
             engine_choice: solved.choice,
+            device: (solved.placement != Placement::Cpu).then(|| {
+                let devices: Vec<RankDevice> = stats.iter().map(|s| s.device).collect();
+                let cells = stats.iter().map(|s| s.cells).sum();
+                DeviceLine::new(
+                    solved.placement,
+                    &devices,
+                    cells,
+                    slowest(|s| s.fill.compute),
+                )
+            }),
             ranks: stats.len(),
             cells: stats.iter().map(|s| s.cells).sum(),
             matrix_cells: pair.x.len() as u64 * pair.y.len() as u64,
@@ -545,6 +561,7 @@ impl Report {
             score_steps: wave.map(|(cost, _, _)| cost),
             wave_bound: wave.map(|(_, bound, _)| bound),
             engine_choice: None,
+            device: None,
             ranks: 1,
             cells,
             matrix_cells,
@@ -677,6 +694,9 @@ impl Report {
                 self.bytes.boundary, self.bytes.traceback, self.bytes.control
             );
             let _ = writeln!(s, "traceback hops: {}", self.traceback_hops);
+            if let Some(line) = self.device.as_ref().and_then(|d| d.summary(self.ranks)) {
+                let _ = writeln!(s, "{line}");
+            }
             let _ = writeln!(s, "{}", self.control_explanation());
         }
         let peak = self.per_rank.iter().map(|r| r.peak_rss_bytes).max();

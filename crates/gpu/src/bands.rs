@@ -106,7 +106,10 @@ pub fn tile_words(shape: &DeviceShape, pass: usize, kind: Kind) -> usize {
         .width
         .div_ceil(pass.div_ceil(TILE_ROWS).max(1))
         .clamp(1, shape.f);
-    (1..=target).rev().find(|t| shape.f % t == 0).unwrap_or(1)
+    (1..=target)
+        .rev()
+        .find(|&t| shape.f.is_multiple_of(t))
+        .unwrap_or(1)
 }
 
 impl BandOnDevice {
@@ -134,11 +137,11 @@ impl BandOnDevice {
     ) -> Result<BandOnDevice, GpuError> {
         let shape = shape_of(store)?;
         assert!(
-            pass > 0 && pass % TILE_ROWS == 0,
+            pass > 0 && pass.is_multiple_of(TILE_ROWS),
             "passes of whole groups of 64 rows"
         );
         assert!(
-            tile_words > 0 && shape.f % tile_words == 0,
+            tile_words > 0 && shape.f.is_multiple_of(tile_words),
             "tiles within seam spans"
         );
         let (slot, masks) = store.mask_table();

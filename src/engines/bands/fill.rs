@@ -10,7 +10,8 @@
 //! step (a rank's messages all come from the rank on its left, in the order they are computed).
 //! Boundary messages: [`BandPlan::predicted_messages`]. A recorded run also keeps each cell's
 //! step along its row (computing its rows one at a time, [`BandStore::row`]) and when each batch
-//! was computed, sent and waited on ([`Span`]), and fills the whole matrix.
+//! was computed, sent and waited on ([`Span`]), and fills the whole matrix. On a device
+//! ([`DeviceBands`]) each tile is computed there, the messages the same.
 //! `docs/algorithms.md#ownership-and-the-pipeline`.
 
 use std::time::{Instant, SystemTime};
@@ -22,6 +23,7 @@ use crate::comm::fault::{Fault, Phase};
 use crate::comm::protocol::{post_send, tag, Kind};
 use crate::comm::trace::{CellValue, Recording, Span, SpanKind};
 use crate::comm::traffic::Traffic;
+use crate::engines::bands::on_device::DeviceBands;
 use crate::engines::config::Switches;
 use crate::engines::record::FillTimes;
 use crate::progress::Progress;
@@ -30,18 +32,24 @@ use lcs_core::bands::kernel::left_edge;
 use lcs_core::bands::plan::BandPlan;
 use lcs_core::bands::store::BandStore;
 
-/// Runs this rank's share of one fill on its bands `stores` (left to right); returns where its
-/// time went. Ranks that own no words only take part in the traceback.
+/// Runs this rank's share of one fill on its bands `stores` (left to right), on its cores or
+/// its `device`; returns where its time went. Ranks that own no words only take part in the
+/// traceback.
 pub fn run(
     world: &World,
     plan: &BandPlan,
     stores: &mut [BandStore<'_>],
     traffic: &mut Traffic,
     progress: &mut Progress,
-    switches: Switches,
+    (switches, mut device): (Switches, Option<&mut DeviceBands<'_>>),
 ) -> FillTimes {
     let waiting = switches.waiting();
     let mut times = FillTimes::default();
+    // The run's only band sends and receives nothing: the device takes its rows at once.
+    if let Some(device) = device.as_deref_mut().filter(|d| d.lone()) {
+        times.compute = device.run_lone(stores);
+        return times;
+    }
     let rank = world.rank() as usize;
     let fault = Fault::for_rank(switches.fault, Phase::Fill, rank);
     let tiles = tiles(plan, stores);
@@ -105,10 +113,12 @@ pub fn run(
 
             let started = Instant::now();
             let message = tile.from_left.then_some(&current[..n]);
-            let store = &mut stores[store];
-            match traffic.recording.as_mut() {
-                Some(recording) => record_batch(store, b, message, &mut outgoing[..n], recording),
-                None => store.run_batch(b, message, &mut outgoing[..n]),
+            let (s, store) = (store, &mut stores[store]);
+            let out = &mut outgoing[..n];
+            match (device.as_deref_mut(), traffic.recording.as_mut()) {
+                (Some(device), _) => device.run_batch((s, store), b, message, out),
+                (None, Some(recording)) => record_batch(store, b, message, out, recording),
+                (None, None) => store.run_batch(b, message, out),
             }
             times.compute += started.elapsed().as_secs_f64();
             clock.span(traffic, b, SpanKind::Compute, started);
@@ -153,8 +163,11 @@ pub fn run(
             traffic.received(Kind::Boundary, bytes(t.b));
         }
     }
-    for store in stores {
-        store.skip_to(plan.rows());
+    // A band whose device failed holds a partial fill, which no walk reads.
+    if !device.is_some_and(|d| d.failed()) {
+        for store in stores {
+            store.skip_to(plan.rows());
+        }
     }
     times
 }

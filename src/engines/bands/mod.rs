@@ -10,8 +10,8 @@
 //! [`plan`] says who owns which words and predicts the messages; [`kernel`], [`advance`] and
 //! [`carry`] step a band through a batch; [`store`] holds a rank's band and what the traceback
 //! keeps ([`kept`]), which [`checkpoint`] chooses and counts; [`local`] is the whole engine in
-//! one process. Here: [`fill`] is the MPI pipeline, [`walker`] the walk from rank to rank, and
-//! `run` a rank's fills and walk.
+//! one process. Here: [`fill`] is the MPI pipeline, [`on_device`] a rank's bands on its GPU,
+//! [`walker`] the walk from rank to rank, and `run` a rank's fills and walk.
 //!
 //! Cost per rank with `w` band words: `m * w` word steps, `ceil(m / B)` messages each way
 //! (`(p - 1) * ceil(m / B)` in all for the whole matrix), the traceback `O(m + n)` steps and at
@@ -19,6 +19,7 @@
 
 pub mod alone;
 pub mod fill;
+pub mod on_device;
 pub mod walker;
 
 pub use lcs_core::bands::{advance, carry, checkpoint, kept, kernel, local, plan, store};
@@ -29,17 +30,22 @@ use crate::comm::world::World;
 
 use mpi::collective::SystemOperation;
 
+use crate::comm::agree::agree;
 use crate::comm::traffic::Traffic;
 use crate::comm::waiting::Waiting;
 use crate::engines::config::{RunConfig, Switches};
+use crate::engines::device::{self, Placement};
 use crate::engines::holding::Room;
 use crate::engines::outcome::{Ran, Widening};
 use crate::engines::record::FillTimes;
 use crate::engines::traceback::Start;
+use crate::error::Error;
 use crate::input::Pair;
 use crate::progress::Progress;
 use alone::Alone;
 use lcs_core::diagonal_band::{self, Band, BandChoice, BandSearch};
+use lcs_gpu::Gpu;
+use on_device::DeviceBands;
 use walker::BandWalker;
 
 pub use checkpoint::{
@@ -76,7 +82,9 @@ fn recheck(
 /// fill after the first (whose band the pre-check counted, or a narrower one) is first checked
 /// against it ([`recheck`]): a band some rank cannot hold ends the search there, without a
 /// walk, as [`Ran::refused`] says. Collective; ranks that own no words only take part in the
-/// sums and serve the traceback's notices.
+/// sums and serve the traceback's notices. Where the run asks for a device, a rank with `gpu`
+/// computes its bands there; a device that fails ends the run on every rank without a walk
+/// ([`Ran::failed`]).
 pub(super) fn run(
     world: &World,
     plan: &BandPlan,
@@ -84,7 +92,7 @@ pub(super) fn run(
     pair: &Pair,
     mut traffic: Traffic,
     config: &RunConfig,
-    room: Option<Room>,
+    (room, mut gpu): (Option<Room>, Option<&mut Gpu>),
 ) -> Ran {
     let rank = world.rank() as usize;
     let started = Instant::now();
@@ -111,6 +119,8 @@ pub(super) fn run(
         &mut fill,
     );
     let mut taken_alone = 0;
+    let asked = config.device != Placement::Cpu;
+    let mut failed: Option<Error> = None;
     let searched = diagonal_band::search_from(problem, first, choice, |b| {
         // One of the first two fills, made side by side: its answer, and where it is held.
         if let Some(t) = alone.as_mut().and_then(|a| a.take(b, rank)) {
@@ -137,15 +147,40 @@ pub(super) fn run(
             .bands_of(rank)
             .map(|v| BandStore::new(&plan, v, &pair.x, &pair.y, mode))
             .collect();
+        // The bands on the device, decided by every rank before the fill.
+        let mut on_device = None;
+        if asked {
+            let opened = gpu
+                .as_deref_mut()
+                .map(|g| DeviceBands::open(g, &plan, &stores));
+            match agree(
+                world,
+                waiting,
+                opened.transpose().map_err(device::setup_error),
+            ) {
+                Ok(d) => on_device = d,
+                Err(e) => {
+                    failed = Some(e);
+                    return Ok((0, (plan, stores, None)));
+                }
+            }
+        }
         let times = fill::run(
             world,
             &plan,
             &mut stores,
             &mut traffic,
             &mut progress,
-            config.switches,
+            (config.switches, on_device.as_mut()),
         );
         fill.add(&times);
+        if asked {
+            let done = on_device.map_or(Ok(()), |d| d.finish(&mut stores));
+            if let Err(e) = agree(world, waiting, done.map_err(device::run_error)) {
+                failed = Some(e);
+                return Ok((0, (plan, stores, None)));
+            }
+        }
         cells += plan.rank_computed_cells(rank);
         // The answer: the bands' shares added up (D' less m for the edit distance). On a
         // diagonal band a rank may wait here while the others compute most of their rows.
@@ -166,6 +201,13 @@ pub(super) fn run(
         alone: taken_alone,
         ..search
     };
+    if let Some(e) = failed {
+        progress.finish();
+        return Ran {
+            failed: Some(e),
+            ..Ran::empty(traffic, fill, started.elapsed().as_secs_f64(), cells)
+        };
+    }
     let (search, stores) = match searched {
         Ok((search, held)) => (with_alone(search), held),
         Err((search, refused)) => {
@@ -183,6 +225,7 @@ pub(super) fn run(
                 wave: None,
                 cells,
                 refused: Some(refused),
+                failed: None,
             };
         }
     };
@@ -229,5 +272,6 @@ pub(super) fn run(
         wave: None,
         cells,
         refused: None,
+        failed: None,
     }
 }

@@ -135,5 +135,6 @@ fn run_with<S: Store>(
         wave: None,
         cells: schedule.rank_cells(rank),
         refused: None,
+        failed: None,
     }
 }

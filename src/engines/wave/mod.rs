@@ -79,6 +79,7 @@ pub(super) fn run(
             }),
             cells: 0,
             refused: None,
+            failed: None,
         };
     }
     let seqs = Seqs::new(&pair.x, &pair.y);
@@ -119,6 +120,7 @@ pub(super) fn run(
             }),
             cells: filled.work.diagonals + filled.work.slid,
             refused: None,
+            failed: None,
         };
     };
 
@@ -165,5 +167,6 @@ pub(super) fn run(
         // The cells it computed: every diagonal step and every byte slid.
         cells: diagonals + slid,
         refused: None,
+        failed: None,
     }
 }

@@ -1,0 +1,111 @@
+//! A rank's bands on its device (`solve --device gpu`): each band's rows computed by
+//! [`lcs_gpu::bands`] and kept by its store as if the CPU had computed them, the messages and
+//! the walk unchanged. A band that exchanges no carries (the only band of a run) takes its rows
+//! in passes as long as the device holds; a band between neighbours takes a batch at a time.
+//!
+//! A device that fails during the fill leaves the pipeline going: the rank still sends each
+//! message it owes (of zeros) and receives each one it is owed, so no neighbour is left
+//! waiting, and the ranks then decide the failure together before any walk
+//! ([`DeviceBands::failure`]).
+
+use std::time::Instant;
+
+use lcs_gpu::bands::{lone_pass, shape_of, BandOnDevice};
+use lcs_gpu::{Gpu, GpuError};
+
+use lcs_core::bands::plan::BandPlan;
+use lcs_core::bands::store::BandStore;
+
+/// A rank's bands on its device.
+pub struct DeviceBands<'g> {
+    gpu: &'g mut Gpu,
+    /// One per store, in the stores' order.
+    bands: Vec<BandOnDevice>,
+    /// The only band of the run: it takes all its rows at once.
+    lone: bool,
+    failed: Option<GpuError>,
+}
+
+impl<'g> DeviceBands<'g> {
+    /// Puts `stores` (this rank's bands of `plan`, none computed yet) on `gpu`: an error where
+    /// a band has no device layout, its kernel does not build or the device does not hold it.
+    pub fn open(
+        gpu: &'g mut Gpu,
+        plan: &BandPlan,
+        stores: &[BandStore<'_>],
+    ) -> Result<DeviceBands<'g>, GpuError> {
+        let lone = plan.active_bands() == 1;
+        let room = gpu.info().free_memory.unwrap_or(gpu.info().memory);
+        let mut bands = Vec::with_capacity(stores.len());
+        for store in stores {
+            let pass = match lone {
+                true => {
+                    let shape = shape_of(store)?;
+                    let distinct = store.mask_table().1.len() / shape.width.max(1);
+                    lone_pass(&shape, distinct, plan.batch(), room)
+                }
+                false => plan.batch(),
+            };
+            bands.push(BandOnDevice::new(gpu, store, pass)?);
+        }
+        Ok(DeviceBands {
+            gpu,
+            bands,
+            lone,
+            failed: None,
+        })
+    }
+
+    /// Whether the rank's band is the run's only one: [`DeviceBands::run_lone`] computes it.
+    pub fn lone(&self) -> bool {
+        self.lone
+    }
+
+    /// Computes every row of the run's only band, `stores[0]`; returns the seconds it took.
+    pub fn run_lone(&mut self, stores: &mut [BandStore<'_>]) -> f64 {
+        let started = Instant::now();
+        for (band, store) in self.bands.iter_mut().zip(stores.iter_mut()) {
+            if self.failed.is_none() {
+                self.failed = band.run_rows(self.gpu, store).err();
+            }
+        }
+        started.elapsed().as_secs_f64()
+    }
+
+    /// Batch `b` of the band `stores[s]`, as [`BandStore::run_batch`] computes it; after a
+    /// failure, a message of zeros.
+    pub fn run_batch(
+        &mut self,
+        (s, store): (usize, &mut BandStore<'_>),
+        b: usize,
+        incoming: Option<&[u64]>,
+        outgoing: &mut [u64],
+    ) {
+        if self.failed.is_none() {
+            let ran = self.bands[s].run_batch(self.gpu, store, b, incoming, outgoing);
+            self.failed = ran.err();
+        }
+        if self.failed.is_some() {
+            outgoing.fill(0);
+        }
+    }
+
+    /// Whether the device failed: the fill's rows are then not all computed.
+    pub fn failed(&self) -> bool {
+        self.failed.is_some()
+    }
+
+    /// After the fill: each band's last row into its store, and the buffers freed; the
+    /// device's failure, if any.
+    pub fn finish(mut self, stores: &mut [BandStore<'_>]) -> Result<(), GpuError> {
+        for (band, store) in self.bands.iter_mut().zip(stores.iter_mut()) {
+            if self.failed.is_none() {
+                self.failed = band.finish(self.gpu, store).err();
+            }
+        }
+        for band in self.bands {
+            band.release(self.gpu);
+        }
+        self.failed.map_or(Ok(()), Err)
+    }
+}

@@ -1,0 +1,212 @@
+//! `solve --engine bands --device gpu`: one long pair's bands on each rank's device (PoCL on the
+//! CPU where there is no GPU), under mpirun. The LCS, the distance and the CIGAR are the CPU
+//! engine's, character for character, at P = 1, 2, 3 on random, similar, unrelated, empty,
+//! one-byte, word-edge and very unequal pairs with checkpoints forced close; the boundary
+//! messages are the plan's; what a device does not compute is refused before any work; and a
+//! device lost mid-fill ends every rank.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::util::{self, args, assert_refused_writing_nothing, Dir, Rng};
+
+/// The pairs of the module doc, written as inputs.
+fn inputs(dir: &Dir) -> Vec<(&'static str, PathBuf)> {
+    let mut rng = Rng(0x44_0044);
+    let similar = rng.bytes(1500);
+    let mut near = similar.clone();
+    for k in (0..near.len()).step_by(37) {
+        near[k] = b"ACGT"[(near[k] as usize + k) % 4];
+    }
+    near.splice(700..700, rng.bytes(9));
+    let cases: Vec<(&str, Vec<u8>, Vec<u8>)> = vec![
+        ("random", rng.bytes(700), rng.bytes(900)),
+        ("similar", similar, near),
+        ("unrelated", vec![b'A'; 300], vec![b'C'; 420]),
+        ("empty", Vec::new(), rng.bytes(90)),
+        ("one-byte", b"T".to_vec(), rng.bytes(129)),
+        ("word-edges", rng.bytes(64), rng.bytes(193)),
+        ("unequal", rng.bytes(40), rng.bytes(5000)),
+    ];
+    cases
+        .into_iter()
+        .map(|(name, x, y)| (name, dir.input(&format!("{name}.txt"), &x, &y)))
+        .collect()
+}
+
+/// What a run found: its answer's fields.
+fn answer(report: &Value) -> [Value; 4] {
+    ["lcs_length", "lcs", "distance", "cigar"].map(|k| report[k].clone())
+}
+
+#[test]
+fn one_long_pair_on_the_gpu_is_the_cpu_engines_answer() {
+    let dir = Dir::new();
+    for (name, input) in inputs(&dir) {
+        for problem in ["lcs", "edit"] {
+            let cpu_json = dir.path(&format!("{name}-{problem}-cpu.json"));
+            let cpu = args(&[
+                &"solve",
+                &input,
+                &"--problem",
+                &problem,
+                &"--engine",
+                &"bands",
+            ]);
+            let mut cpu = cpu;
+            cpu.extend(args(&[&"--json", &cpu_json]));
+            util::mpirun(1, &cpu).ok();
+            let expected = answer(&util::json(&cpu_json));
+            for ranks in 1..=3 {
+                let json = dir.path(&format!("{name}-{problem}-{ranks}.json"));
+                let gpu = args(&[
+                    &"solve",
+                    &input,
+                    &"--problem",
+                    &problem,
+                    &"--engine",
+                    &"bands",
+                    &"--device",
+                    &"gpu",
+                    &"--batch",
+                    &"64",
+                    &"--checkpoint",
+                    &"5",
+                    &"--json",
+                    &json,
+                ]);
+                let run = util::mpirun(ranks, &gpu).ok();
+                let what = format!("{name}, {problem}, {ranks} ranks");
+                let report = util::json(&json);
+                assert_eq!(answer(&report), expected, "{what}");
+                assert_eq!(
+                    report["messages"]["boundary"], report["predicted"]["boundary"],
+                    "{what}"
+                );
+                assert_eq!(report["checkpoint"], 5, "{what}");
+                assert_eq!(report["band"], "whole", "{what}");
+                let device = &report["device"];
+                assert_eq!(device["placement"], "gpu", "{what}: {device}");
+                assert_eq!(device["ranks_on_device"], report["ranks"], "{what}");
+                assert!(device["bytes_to_device"].as_u64().unwrap() > 0, "{device}");
+                assert!(run.stdout.contains("device: "), "{what}: {}", run.stdout);
+            }
+        }
+    }
+}
+
+/// What the device does not compute is refused on every rank before any work, exit 2, with
+/// one message naming what to change; `--engine auto` runs the bands engine on the device.
+#[test]
+fn what_the_device_does_not_compute_is_refused() {
+    let dir = Dir::new();
+    let input = dir.input("pair.txt", b"ACGTTGCA", b"ACGGTTGCAA");
+    let out = dir.path("summary.txt");
+    let svg = dir.path("run.svg");
+    let cases: [(&[&str], &str); 7] = [
+        (&["--engine", "diagonal"], "computes with the bands engine"),
+        (&["--engine", "wave"], "computes with the bands engine"),
+        (
+            &["--engine", "bands", "--band", "auto"],
+            "--band auto runs on the CPU",
+        ),
+        (
+            &["--engine", "bands", "--band", "12"],
+            "--band 12 runs on the CPU",
+        ),
+        (
+            &["--engine", "bands", "--checkpoint", "full"],
+            "never every bit",
+        ),
+        (
+            &["--engine", "bands", "--batch", "100"],
+            "--batch 100 is not a multiple of 64",
+        ),
+        (
+            &["--engine", "bands", "--svg", svg.to_str().unwrap()],
+            "without --device gpu",
+        ),
+    ];
+    for (flags, problem) in cases {
+        let mut command = args(&[&"solve", &input, &"--device", &"gpu", &"-o", &out]);
+        command.extend(args(
+            &flags
+                .iter()
+                .map(|f| f as &dyn AsRef<std::ffi::OsStr>)
+                .collect::<Vec<_>>(),
+        ));
+        for ranks in [1, 2] {
+            let run = util::mpirun(ranks, &command);
+            assert_refused_writing_nothing(&run, 2, problem, &[out.as_path(), svg.as_path()]);
+        }
+    }
+    let json = dir.path("auto.json");
+    let auto = args(&[
+        &"solve",
+        &input,
+        &"--engine",
+        &"auto",
+        &"--device",
+        &"gpu",
+        &"--json",
+        &json,
+    ]);
+    util::mpirun(2, &auto).ok();
+    let report = util::json(&json);
+    assert_eq!(
+        (&report["engine"], &report["device"]["placement"]),
+        (&Value::from("bands"), &Value::from("gpu"))
+    );
+    assert_eq!(
+        report["lcs_length"], 8,
+        "ACGTTGCA is a subsequence of ACGGTTGCAA"
+    );
+}
+
+/// A device that fails mid-fill (a planted fault: its launch fails as a lost device's would)
+/// ends every rank, its neighbours still given the messages they wait for: exit 1, one message
+/// from the rank that met it, nothing written.
+#[test]
+fn a_device_lost_mid_fill_ends_every_rank() {
+    let dir = Dir::new();
+    let mut rng = Rng(0x10_5744);
+    let input = dir.input("pair.txt", &rng.bytes(900), &rng.bytes(1000));
+    let out = dir.path("summary.txt");
+    for (ranks, fault) in [
+        (1, "device:0:2"),
+        (2, "device:0:3"),
+        (3, "device:1:5"),
+        (3, "device:2:0"),
+    ] {
+        let command = args(&[
+            &"solve",
+            &input,
+            &"--engine",
+            &"bands",
+            &"--device",
+            &"gpu",
+            &"--batch",
+            &"64",
+            &"-o",
+            &out,
+        ]);
+        let run = util::mpirun_env(ranks, &command, &[("MPI_LCS_FAULT", fault)]);
+        let messages: Vec<&str> = run
+            .our_messages()
+            .into_iter()
+            .filter(|m| !m.contains("note:"))
+            .collect();
+        assert_eq!(run.status.code(), Some(1), "{fault}: {run:#?}");
+        assert_eq!(messages.len(), 1, "{fault}: {}", run.stderr);
+        assert!(
+            messages[0].contains("the GPU failed: launch"),
+            "{messages:?}"
+        );
+        assert!(messages[0].contains("a planted fault"), "{messages:?}");
+        assert!(
+            run.stdout.is_empty() && !out.exists(),
+            "{fault}: an output was written"
+        );
+    }
+}
