@@ -204,6 +204,12 @@ pub struct SolveArgs {
     pub rank_memory: RankMemoryArgs,
     #[command(flatten)]
     pub device: DeviceArgs,
+    /// Compute only the LCS length (or, with `--problem edit`, the distance), with no walk:
+    /// the bands engine's pipeline over the whole matrix, each rank keeping only its band's
+    /// latest row (O(m + n / P) memory per rank, so any size the input fits runs; on each
+    /// rank's GPU with --device gpu). Takes --batch; prints a short summary.
+    #[arg(long, alias = "distance-only", conflicts_with_all = ["json", "append_csv", "paf", "trace", "svg", "html", "progress"])]
+    pub length_only: bool,
     /// Never show the progress bar (it only appears on a terminal, after a second).
     #[arg(long, conflicts_with = "progress")]
     pub no_progress: bool,

@@ -327,14 +327,22 @@ pub struct SolveOptions {
     pub launch: Launch,
     /// Where the bands engine computes (`--device`).
     pub device: DeviceAsk,
+    /// The length alone, with no walk (`--length-only`).
+    pub length_only: bool,
 }
 
 impl SolveOptions {
     pub fn new(args: SolveArgs, env: &Env, mpi_library: &str) -> Result<SolveOptions, Error> {
         let device = args.device.ask(env.gpu);
-        let on = on_device(&args, device.placement)?;
-        let method = method(args.engine)?;
-        let method = on.unwrap_or(method);
+        let on = match args.length_only {
+            true => Some(length_only(&args.engine, device.placement)?),
+            false => on_device(&args, device.placement)?,
+        };
+        let length_only = args.length_only;
+        let method = match on {
+            Some(method) => method,
+            None => method(args.engine)?,
+        };
         Ok(SolveOptions {
             problem: args.input.problem,
             input: InputOptions::new(args.input),
@@ -355,6 +363,7 @@ impl SolveOptions {
             run: env.run_info(mpi_library),
             launch: env.launch.clone(),
             device,
+            length_only,
         })
     }
 }
@@ -426,6 +435,38 @@ fn on_device(args: &SolveArgs, placement: Placement) -> Result<Option<Method>, E
         checkpoint: engine.checkpoint.unwrap_or(CheckpointChoice::Auto),
         band: BandChoice::Off,
     }))
+}
+
+/// `solve --length-only`: the bands engine's pipeline with `--batch`, on the CPU or a device
+/// (whose batches are whole groups of 64 rows); the settings of a traceback are refused.
+fn length_only(engine: &EngineArgs, placement: Placement) -> Result<Method, Error> {
+    let kept = engine.store.is_some()
+        || engine.checkpoint.is_some()
+        || engine.halo_steps.is_some()
+        || engine.band.is_some_and(|b| b != BandChoice::Off);
+    if kept {
+        return Err(Error::Usage(
+            "--length-only keeps no traceback and fills the whole matrix: --store, \
+             --checkpoint, --band and --halo-steps do not apply"
+                .into(),
+        ));
+    }
+    let on_device = placement != Placement::Cpu;
+    let batch = engine.batch.unwrap_or(match on_device {
+        true => DEFAULT_DEVICE_BATCH,
+        false => DEFAULT_BATCH,
+    });
+    if batch == 0 || (on_device && !batch.is_multiple_of(64)) {
+        return Err(Error::Usage(format!(
+            "--length-only takes batches of at least 1 row (on a device, whole groups of 64 \
+             rows): --batch {batch}"
+        )));
+    }
+    Ok(Method::Bands {
+        batch,
+        checkpoint: CheckpointChoice::Auto,
+        band: BandChoice::Off,
+    })
 }
 
 /// `search`.

@@ -166,31 +166,26 @@ fn what_the_device_does_not_compute_is_refused() {
 
 /// A device that fails mid-fill (a planted fault: its launch fails as a lost device's would)
 /// ends every rank, its neighbours still given the messages they wait for: exit 1, one message
-/// from the rank that met it, nothing written.
+/// from the rank that met it, nothing written; with the path and with the length alone.
 #[test]
 fn a_device_lost_mid_fill_ends_every_rank() {
     let dir = Dir::new();
     let mut rng = Rng(0x10_5744);
     let input = dir.input("pair.txt", &rng.bytes(900), &rng.bytes(1000));
     let out = dir.path("summary.txt");
-    for (ranks, fault) in [
-        (1, "device:0:2"),
-        (2, "device:0:3"),
-        (3, "device:1:5"),
-        (3, "device:2:0"),
-    ] {
-        let command = args(&[
-            &"solve",
-            &input,
-            &"--engine",
-            &"bands",
-            &"--device",
-            &"gpu",
-            &"--batch",
-            &"64",
-            &"-o",
-            &out,
-        ]);
+    let cases = [
+        (1, "device:0:2", "--engine"),
+        (2, "device:0:3", "--engine"),
+        (3, "device:1:5", "--engine"),
+        (3, "device:2:0", "--engine"),
+        (3, "device:1:4", "--length-only"),
+    ];
+    for (ranks, fault, mode) in cases {
+        let mut command = args(&[&"solve", &input, &mode]);
+        if mode == "--engine" {
+            command.extend(args(&[&"bands"]));
+        }
+        command.extend(args(&[&"--device", &"gpu", &"--batch", &"64", &"-o", &out]));
         let run = util::mpirun_env(ranks, &command, &[("MPI_LCS_FAULT", fault)]);
         let messages: Vec<&str> = run
             .our_messages()
@@ -208,5 +203,60 @@ fn a_device_lost_mid_fill_ends_every_rank() {
             run.stdout.is_empty() && !out.exists(),
             "{fault}: an output was written"
         );
+    }
+}
+
+/// `--length-only` on the device and on the cores: the reference's length and distance, the
+/// plan's messages, at P = 1 and 3; a traceback's settings refused.
+#[test]
+fn the_length_alone_is_the_references_on_the_gpu_and_the_cores() {
+    let dir = Dir::new();
+    for (name, input) in inputs(&dir) {
+        for problem in ["lcs", "edit"] {
+            let reference = util::plain(&args(&[
+                &"reference",
+                &input,
+                &"--length-only",
+                &"--problem",
+                &problem,
+            ]))
+            .ok();
+            let expected = reference.stdout.lines().next().unwrap().to_owned();
+            for ranks in [1, 3] {
+                for device in ["cpu", "gpu"] {
+                    let command = args(&[
+                        &"solve",
+                        &input,
+                        &"--length-only",
+                        &"--problem",
+                        &problem,
+                        &"--device",
+                        &device,
+                        &"--batch",
+                        &"128",
+                    ]);
+                    let run = util::mpirun(ranks, &command).ok();
+                    let what = format!("{name}, {problem}, {ranks} ranks, {device}");
+                    let mut lines = run.stdout.lines();
+                    assert_eq!(lines.next(), Some(expected.as_str()), "{what}");
+                    assert!(lines.next().unwrap().contains("the length alone"), "{what}");
+                    let messages = lines.next().unwrap();
+                    let (sent, predicted) = messages
+                        .strip_prefix("messages: boundary ")
+                        .and_then(|m| m.strip_suffix(")"))
+                        .and_then(|m| m.split_once(" (predicted "))
+                        .unwrap_or_else(|| panic!("{what}: {messages}"));
+                    assert_eq!(sent, predicted, "{what}");
+                    assert_eq!(run.stdout.contains("device: "), device == "gpu", "{what}");
+                }
+            }
+        }
+    }
+    let (input, out) = (&inputs(&dir)[0].1, dir.path("out.txt"));
+    for flags in [["--checkpoint", "5"], ["--band", "auto"]] {
+        let mut command = args(&[&"solve", input, &"--length-only", &"-o", &out]);
+        command.extend(args(&[&flags[0], &flags[1]]));
+        let run = util::mpirun(2, &command);
+        assert_refused_writing_nothing(&run, 2, "keeps no traceback", &[out.as_path()]);
     }
 }

@@ -13,6 +13,7 @@
 
 mod devices;
 mod generate;
+mod length;
 mod pairs;
 mod plot;
 mod reference;
@@ -64,6 +65,12 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Solve(args) => with_world(&env, |world, env| {
             let opts = SolveOptions::new(args, env, &library)?;
+            if opts.length_only {
+                return match length::run(world, &opts)? {
+                    Some(summary) => print(&summary),
+                    None => Ok(()),
+                };
+            }
             match solve::run(world, &opts)? {
                 Some(report) if opts.outputs.output.is_none() => print(&report.summary()),
                 _ => Ok(()),

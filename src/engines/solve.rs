@@ -327,7 +327,11 @@ fn fits_everywhere(world: &World, waiting: Waiting, need: u64, limit: Option<u64
 
 /// Rank 0 runs the caller's checks, then reads and validates the input; [`share`] gives it to
 /// every rank (see there), or the error.
-fn share_input(world: &World, request: &Request<'_>, waiting: Waiting) -> Result<Pair, Error> {
+pub(crate) fn share_input(
+    world: &World,
+    request: &Request<'_>,
+    waiting: Waiting,
+) -> Result<Pair, Error> {
     let loaded = (world.rank() == 0).then(|| {
         (request.before_reading)().and_then(|()| {
             input::read_pair(&request.input, request.max_input, request.format).map_err(Error::from)

@@ -18,6 +18,8 @@ use std::ops::Range;
 
 use lcs_core::bands::imported::DeviceShape;
 use lcs_core::bands::BandStore;
+use lcs_core::bitpar::Masks;
+use lcs_core::problem::Problem;
 
 use crate::device::{Arg, Buffer, Gpu, GpuError, Kind, Program};
 use crate::source::Kernel;
@@ -26,6 +28,9 @@ use crate::source::Kernel;
 const GROUP: usize = 64;
 /// Rows a tile takes: a group of seams.
 pub const TILE_ROWS: usize = 64;
+/// Words a tile takes on a CPU device for the length alone, where no seam span bounds it: long
+/// enough that a launch's overhead is small beside its tiles.
+const LENGTH_TILE: usize = 64;
 
 /// A band on the device, ready for its passes.
 pub struct BandOnDevice {
@@ -137,14 +142,59 @@ impl BandOnDevice {
     ) -> Result<BandOnDevice, GpuError> {
         let shape = shape_of(store)?;
         assert!(
-            pass > 0 && pass.is_multiple_of(TILE_ROWS),
-            "passes of whole groups of 64 rows"
-        );
-        assert!(
             tile_words > 0 && shape.f.is_multiple_of(tile_words),
             "tiles within seam spans"
         );
-        let (slot, masks) = store.mask_table();
+        BandOnDevice::build(
+            gpu,
+            shape,
+            (store.x(), store.mask_table()),
+            pass,
+            tile_words,
+        )
+    }
+
+    /// A band for its last row alone (`--length-only`): `problem` on rows `x` and the band's
+    /// columns `band`, with no seams and no checkpoints, for passes of at most `pass` rows
+    /// ([`BandOnDevice::run_length`], then [`BandOnDevice::share`]).
+    pub fn for_length(
+        gpu: &mut Gpu,
+        problem: Problem,
+        (x, band): (&[u8], &[u8]),
+        pass: usize,
+    ) -> Result<BandOnDevice, GpuError> {
+        let width = band.len().div_ceil(64);
+        let shape = DeviceShape {
+            rows: x.len(),
+            width,
+            planes: problem.planes(),
+            // No row ends a block but the last, which is never kept; no word starts a seam.
+            k: x.len().max(1),
+            f: width.max(1),
+            seams: 0,
+        };
+        let masks = Masks::new(x, band);
+        let tile = tile_words(&shape, pass, gpu.info().kind);
+        // The tiles need not divide the span: there is no seam to write.
+        let tile = if gpu.info().kind == Kind::Cpu {
+            tile.min(LENGTH_TILE)
+        } else {
+            tile
+        };
+        BandOnDevice::build(gpu, shape, (x, masks.table()), pass, tile.max(1))
+    }
+
+    fn build(
+        gpu: &mut Gpu,
+        shape: DeviceShape,
+        (x, (slot, masks)): (&[u8], (&[u32; 256], &[u64])),
+        pass: usize,
+        tile_words: usize,
+    ) -> Result<BandOnDevice, GpuError> {
+        assert!(
+            pass > 0 && pass.is_multiple_of(TILE_ROWS),
+            "passes of whole groups of 64 rows"
+        );
         let distinct = masks.len() / shape.width.max(1);
         let (bytes, largest) = device_bytes(&shape, distinct, pass);
         gpu.check_fits(bytes, largest, "the band")?;
@@ -170,7 +220,7 @@ impl BandOnDevice {
             group: GROUP.min(gpu.info().max_group).max(1),
             tile_words,
             pass,
-            x: gpu.upload(store.x())?,
+            x: gpu.upload(x)?,
             slot: gpu.upload(&slot[..])?,
             masks: gpu.upload(masks)?,
             state: gpu.upload(&state)?,
@@ -221,6 +271,37 @@ impl BandOnDevice {
         incoming: Option<&[u64]>,
         outgoing: Option<&mut [u64]>,
     ) -> Result<(), GpuError> {
+        self.compute(gpu, rows.clone(), incoming, outgoing)?;
+        let shape = self.shape;
+        let groups = rows.len().div_ceil(TILE_ROWS);
+        let seams: Vec<u64> = gpu.download(&self.seams, groups * shape.seams * shape.planes)?;
+        let kept = shape.checkpoints_in(rows.clone()).len() * shape.planes * shape.width;
+        let checkpoints: Vec<u64> = gpu.download(&self.checkpoints, kept)?;
+        store.import_rows(rows, incoming, &seams, &checkpoints);
+        Ok(())
+    }
+
+    /// Rows `rows` (at most a pass, after the rows computed so far) of a band for its length
+    /// alone, from the carries `incoming` (`None`: the matrix's left edge), writing the carries
+    /// out to `outgoing` where given.
+    pub fn run_length(
+        &mut self,
+        gpu: &mut Gpu,
+        rows: Range<usize>,
+        incoming: Option<&[u64]>,
+        outgoing: Option<&mut [u64]>,
+    ) -> Result<(), GpuError> {
+        self.compute(gpu, rows, incoming, outgoing)
+    }
+
+    /// The launches of one pass, and its carries out.
+    fn compute(
+        &mut self,
+        gpu: &mut Gpu,
+        rows: Range<usize>,
+        incoming: Option<&[u64]>,
+        outgoing: Option<&mut [u64]>,
+    ) -> Result<(), GpuError> {
         assert!(
             rows.len() <= self.pass,
             "a pass of at most {} rows",
@@ -259,11 +340,18 @@ impl BandOnDevice {
             let out: Vec<u64> = gpu.download(&self.outgoing, outgoing.len())?;
             outgoing.copy_from_slice(&out);
         }
-        let seams: Vec<u64> = gpu.download(&self.seams, groups * shape.seams * shape.planes)?;
-        let kept = shape.checkpoints_in(rows.clone()).len() * shape.planes * shape.width;
-        let checkpoints: Vec<u64> = gpu.download(&self.checkpoints, kept)?;
-        store.import_rows(rows, incoming, &seams, &checkpoints);
         Ok(())
+    }
+
+    /// After the last row of a band for its length alone: its share of the answer over `cols`
+    /// real columns, as [`BandStore::row_share`] counts it.
+    pub fn share(&mut self, gpu: &mut Gpu, cols: usize) -> Result<i64, GpuError> {
+        let w = self.shape.width;
+        let state: Vec<u64> = gpu.download(&self.state, self.shape.planes * w)?;
+        Ok(match self.shape.planes {
+            1 => state.iter().map(|v| i64::from(v.count_zeros())).sum(),
+            _ => lcs_core::bitpar::edit::delta_sum(&state[..w], &state[w..], cols),
+        })
     }
 
     /// After the last row: its state, into `store`.

@@ -136,3 +136,55 @@ fn bands_on_the_device_match_the_cpu_engine() {
         }
     }
 }
+
+/// The length alone (no seams, no checkpoints), one band in passes of 128 rows or two bands
+/// passing their carries batch by batch: the LCS length and the distance of the bit-parallel
+/// DP.
+#[test]
+fn the_length_alone_on_the_device_is_the_dps() {
+    let mut gpu = device();
+    for (name, x, y) in pairs() {
+        for problem in [Problem::Lcs, Problem::Edit] {
+            let expected = match problem {
+                Problem::Lcs => lcs_core::bitpar::lcs_length(&x, &y),
+                Problem::Edit => lcs_core::bitpar::edit::distance(&x, &y),
+            };
+            let m = x.len();
+            let mut one = BandOnDevice::for_length(&mut gpu, problem, (&x, &y), 128).unwrap();
+            for start in (0..m).step_by(128) {
+                one.run_length(&mut gpu, start..(start + 128).min(m), None, None)
+                    .unwrap();
+            }
+            let share = one.share(&mut gpu, y.len()).unwrap();
+            one.release(&mut gpu);
+            assert_eq!(
+                local::answer(problem, m, share),
+                expected,
+                "{name} {problem:?}"
+            );
+            // Two bands, the first of whole words.
+            let cut = (y.len() / 2) / 64 * 64;
+            let (left, right) = y.split_at(cut);
+            let mut bands = [left, right]
+                .map(|band| BandOnDevice::for_length(&mut gpu, problem, (&x, band), 64).unwrap());
+            for start in (0..m).step_by(64) {
+                let rows = start..(start + 64).min(m);
+                let mut carries = vec![0u64; problem.planes()];
+                let [a, b] = &mut bands;
+                a.run_length(&mut gpu, rows.clone(), None, Some(&mut carries))
+                    .unwrap();
+                b.run_length(&mut gpu, rows, Some(&carries), None).unwrap();
+            }
+            let [mut a, mut b] = bands;
+            let shares =
+                a.share(&mut gpu, left.len()).unwrap() + b.share(&mut gpu, right.len()).unwrap();
+            a.release(&mut gpu);
+            b.release(&mut gpu);
+            assert_eq!(
+                local::answer(problem, m, shares),
+                expected,
+                "{name} {problem:?} in two bands"
+            );
+        }
+    }
+}

@@ -19,6 +19,7 @@
 
 pub mod alone;
 pub mod fill;
+pub mod length;
 pub mod on_device;
 pub mod walker;
 
