@@ -368,11 +368,12 @@ impl SolveOptions {
     }
 }
 
-/// Rows per batch of the bands engine on a device when `--batch` is not given: a device takes a
-/// batch of a band between neighbours in one pass of tiles (the only band of a run takes all
-/// its rows at once), so a longer batch gives each launch more tiles, for a longer start of the
-/// pipeline (`docs/gpu.md`).
-pub const DEFAULT_DEVICE_BATCH: usize = 16384;
+/// Rows per batch of the bands engine on a device when `--batch` is not given. A device takes
+/// a batch of a band between neighbours in one pass, whose launches hold at most one tile per
+/// group of 64 of its rows at a time: 2,048 here, about what a GPU needs to be kept busy, for
+/// a pipeline that starts `P - 1` batches late (the only band of a run takes all its rows in
+/// one pass whatever the batch; `docs/gpu.md`).
+pub const DEFAULT_DEVICE_BATCH: usize = 131_072;
 
 /// `solve --device gpu` (or `auto`): the bands engine's method on the whole matrix with
 /// checkpoints, in batches of whole groups of 64 rows (`None` for the CPU engines); what a

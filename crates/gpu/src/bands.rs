@@ -11,8 +11,9 @@
 //! up, the carries out, the seams and the checkpoints come back. A pass starts at a multiple of
 //! 64 rows (a group of seams), so a batch is a multiple of 64 rows.
 //!
-//! Cost per pass of `r` rows on a band of `w` words in tiles of `t` words: `r * w` word steps
-//! in `r / 64 + ceil(w / t) - 1` launches of at most `min(r / 64, ceil(w / t))` tiles each.
+//! Cost per pass of `r` rows on a band of `w` words in tiles of `t` words, blocks of `a` by `b`
+//! tiles: `r * w` word steps in `r / 64a + w / tb - 1` launches of at most `min(r / 64a, w /
+//! tb)` blocks each, `a + b - 1` steps a block.
 
 use std::ops::Range;
 
@@ -24,21 +25,50 @@ use lcs_core::problem::Problem;
 use crate::device::{Arg, Buffer, Gpu, GpuError, Kind, Program};
 use crate::source::Kernel;
 
-/// Work-items per work-group (a tile each).
-const GROUP: usize = 64;
 /// Rows a tile takes: a group of seams.
 pub const TILE_ROWS: usize = 64;
 /// Words a tile takes on a CPU device for the length alone, where no seam span bounds it: long
 /// enough that a launch's overhead is small beside its tiles.
 const LENGTH_TILE: usize = 64;
 
+/// How a pass is cut: tiles of 64 rows by `words` words, in blocks of `down` tiles (a
+/// work-group of as many work-items, one per group of 64 rows) by `across` tiles, a launch
+/// per anti-diagonal of blocks, a barrier per anti-diagonal of tiles inside a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tiling {
+    pub words: usize,
+    pub down: usize,
+    pub across: usize,
+}
+
+/// Tiles a block takes each way on a GPU: a work-group of 64 work-items, each tile a
+/// dependent chain of 64 row steps per word, 127 steps a launch.
+const BLOCK: usize = 64;
+
+/// The tiling of a pass of `pass` rows: on a CPU device a block of one tile (a work-group of
+/// one; a launch per anti-diagonal of tiles, each tile `f` words wide), on a GPU blocks of 64
+/// by 64 tiles of [`tile_words`] words.
+pub fn tiling(shape: &DeviceShape, pass: usize, kind: Kind) -> Tiling {
+    let words = tile_words(shape, pass, kind);
+    match kind {
+        Kind::Cpu => Tiling {
+            words,
+            down: 1,
+            across: 1,
+        },
+        Kind::Gpu => Tiling {
+            words,
+            down: BLOCK,
+            across: BLOCK,
+        },
+    }
+}
+
 /// A band on the device, ready for its passes.
 pub struct BandOnDevice {
     shape: DeviceShape,
     program: Program,
-    group: usize,
-    /// Words a tile takes, dividing `f`.
-    tile_words: usize,
+    tiling: Tiling,
     /// The most rows a pass takes.
     pass: usize,
     x: Buffer,
@@ -128,30 +158,25 @@ impl BandOnDevice {
         pass: usize,
     ) -> Result<BandOnDevice, GpuError> {
         let shape = shape_of(store)?;
-        let tile = tile_words(&shape, pass, gpu.info().kind);
-        BandOnDevice::tiled(gpu, store, pass, tile)
+        let tiling = tiling(&shape, pass, gpu.info().kind);
+        BandOnDevice::tiled(gpu, store, pass, tiling)
     }
 
-    /// [`BandOnDevice::new`] with tiles of `tile_words` words, which must divide the band's
-    /// seam span.
+    /// [`BandOnDevice::new`] cut as `tiling` says (its tiles' words must divide the band's
+    /// seam span).
     pub fn tiled(
         gpu: &mut Gpu,
         store: &BandStore<'_>,
         pass: usize,
-        tile_words: usize,
+        tiling: Tiling,
     ) -> Result<BandOnDevice, GpuError> {
         let shape = shape_of(store)?;
         assert!(
-            tile_words > 0 && shape.f.is_multiple_of(tile_words),
+            tiling.words > 0 && shape.f.is_multiple_of(tiling.words),
             "tiles within seam spans"
         );
-        BandOnDevice::build(
-            gpu,
-            shape,
-            (store.x(), store.mask_table()),
-            pass,
-            tile_words,
-        )
+        let table = (store.x(), store.mask_table());
+        BandOnDevice::build(gpu, shape, table, pass, tiling)
     }
 
     /// A band for its last row alone (`--length-only`): `problem` on rows `x` and the band's
@@ -174,14 +199,13 @@ impl BandOnDevice {
             seams: 0,
         };
         let masks = Masks::new(x, band);
-        let tile = tile_words(&shape, pass, gpu.info().kind);
+        let mut tiling = tiling(&shape, pass, gpu.info().kind);
         // The tiles need not divide the span: there is no seam to write.
-        let tile = if gpu.info().kind == Kind::Cpu {
-            tile.min(LENGTH_TILE)
-        } else {
-            tile
-        };
-        BandOnDevice::build(gpu, shape, (x, masks.table()), pass, tile.max(1))
+        if gpu.info().kind == Kind::Cpu {
+            tiling.words = tiling.words.min(LENGTH_TILE);
+        }
+        tiling.words = tiling.words.max(1);
+        BandOnDevice::build(gpu, shape, (x, masks.table()), pass, tiling)
     }
 
     fn build(
@@ -189,8 +213,17 @@ impl BandOnDevice {
         shape: DeviceShape,
         (x, (slot, masks)): (&[u8], (&[u32; 256], &[u64])),
         pass: usize,
-        tile_words: usize,
+        tiling: Tiling,
     ) -> Result<BandOnDevice, GpuError> {
+        let group = gpu.info().max_group.max(1);
+        assert!(
+            tiling.words > 0 && tiling.across > 0,
+            "tiles of words, blocks of tiles"
+        );
+        assert!(
+            (1..=group).contains(&tiling.down),
+            "a block's rows of tiles are a work-group's items"
+        );
         assert!(
             pass > 0 && pass.is_multiple_of(TILE_ROWS),
             "passes of whole groups of 64 rows"
@@ -202,7 +235,9 @@ impl BandOnDevice {
             ("PROBLEM", problem_code(shape.planes)),
             ("WIDTH", shape.width as u64),
             ("F", shape.f as u64),
-            ("TW", tile_words as u64),
+            ("TW", tiling.words as u64),
+            ("GQ", tiling.down as u64),
+            ("GC", tiling.across as u64),
             ("SEAMS", shape.seams.max(1) as u64),
             ("K", shape.k as u64),
             // The steps' text reads these; the band's kernel uses none of its column steps.
@@ -217,8 +252,7 @@ impl BandOnDevice {
         Ok(BandOnDevice {
             shape,
             program,
-            group: GROUP.min(gpu.info().max_group).max(1),
-            tile_words,
+            tiling,
             pass,
             x: gpu.upload(x)?,
             slot: gpu.upload(&slot[..])?,
@@ -232,9 +266,9 @@ impl BandOnDevice {
         })
     }
 
-    /// Words a tile takes.
-    pub fn tile_words(&self) -> usize {
-        self.tile_words
+    /// How its passes are cut.
+    pub fn tiling(&self) -> Tiling {
+        self.tiling
     }
 
     /// Computes batch `b` of `store`'s band on the device, as [`BandStore::run_batch`] does
@@ -313,10 +347,18 @@ impl BandOnDevice {
         if let Some(words) = incoming {
             gpu.write(&self.incoming, words)?;
         }
-        let chunks = shape.width.div_ceil(self.tile_words);
-        for diagonal in 0..(groups + chunks).saturating_sub(1) {
-            let lowest = (diagonal + 1).saturating_sub(groups);
-            let tiles = chunks.min(diagonal + 1) - lowest;
+        let Tiling {
+            words,
+            down,
+            across,
+        } = self.tiling;
+        let (down, across) = (
+            groups.div_ceil(down),
+            shape.width.div_ceil(words).div_ceil(across),
+        );
+        for diagonal in 0..(down + across).saturating_sub(1) {
+            let lowest = (diagonal + 1).saturating_sub(down);
+            let blocks = across.min(diagonal + 1) - lowest;
             let args = [
                 Arg::Buffer(&self.x),
                 Arg::Buffer(&self.slot),
@@ -334,7 +376,7 @@ impl BandOnDevice {
                 Arg::Buffer(&self.seams),
                 Arg::Buffer(&self.checkpoints),
             ];
-            gpu.launch(self.program, tiles.div_ceil(self.group), self.group, &args)?;
+            gpu.launch(self.program, blocks, self.tiling.down, &args)?;
         }
         if let Some(outgoing) = outgoing {
             let out: Vec<u64> = gpu.download(&self.outgoing, outgoing.len())?;

@@ -7,7 +7,7 @@
 use lcs_core::bands::{local, BandPlan, BandStore, Checkpoint, Exit};
 use lcs_core::problem::{Path, Problem};
 use lcs_core::random::{mutated_pair, Random};
-use lcs_gpu::bands::BandOnDevice;
+use lcs_gpu::bands::{BandOnDevice, Tiling};
 use lcs_gpu::{open, Gpu, Prefer, Want};
 
 fn device() -> Gpu {
@@ -27,7 +27,7 @@ fn both(
     plan: &BandPlan,
     (x, y): (&[u8], &[u8]),
     mode: Checkpoint,
-    tile: usize,
+    tile: Tiling,
 ) -> (usize, Path) {
     let p = plan.active_bands();
     let mut cpu: Vec<BandStore<'_>> = (0..p)
@@ -114,11 +114,18 @@ fn bands_on_the_device_match_the_cpu_engine() {
         for problem in [Problem::Lcs, Problem::Edit] {
             let reference = lcs_core::reference::align(problem, &x, &y);
             for ranks in 1..=3 {
+                // Tiles of 1 to 4 words, in blocks of one tile, or of up to 4 x 3 (a
+                // work-group of 4 stepping its block's anti-diagonals between barriers).
+                let tiles = |words, down, across| Tiling {
+                    words,
+                    down,
+                    across,
+                };
                 let shapes = [
-                    (64, 1, 1, 1),
-                    (128, 3, 2, 1),
-                    (256, 64, 16, 4),
-                    (192, 100, 3, 3),
+                    (64, 1, 1, tiles(1, 1, 1)),
+                    (128, 3, 2, tiles(1, 2, 3)),
+                    (256, 64, 16, tiles(4, 4, 2)),
+                    (192, 100, 3, tiles(3, 3, 1)),
                 ];
                 for (batch, k, f, tile) in shapes {
                     let plan = BandPlan::new(x.len(), y.len(), ranks, batch)
@@ -129,7 +136,7 @@ fn bands_on_the_device_match_the_cpu_engine() {
                     assert_eq!(
                         path, reference,
                         "{name} {problem:?} on {ranks} bands, batch {batch}, K {k}, f {f}, \
-                         tiles of {tile} words"
+                         {tile:?}"
                     );
                 }
             }

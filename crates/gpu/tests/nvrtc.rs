@@ -57,7 +57,7 @@ fn nvrtc_compiles_every_kernel_to_ptx() {
         "{said}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(said.contains("child compiled 12 kernels"), "{said}");
+    assert!(said.contains("child compiled 16 kernels"), "{said}");
 }
 
 #[test]
@@ -86,6 +86,29 @@ fn nvrtc_child() {
             assert!(
                 cubin.windows(6).any(|w| w == b"search"),
                 "the CUBIN names its kernel"
+            );
+            compiled += 1;
+        }
+        // A long pair's band, both problems, in one-tile blocks and in 64 x 64 blocks.
+        for (problem, down) in [(1, 1), (2, 64)] {
+            let band = [
+                ("PROBLEM", problem),
+                ("WIDTH", 15625),
+                ("F", 64),
+                ("TW", 1),
+                ("GQ", down),
+                ("GC", down),
+                ("SEAMS", 244),
+                ("K", 1000),
+                ("WORDS", 1),
+                ("SIGMA", 1),
+            ];
+            let t = text(Kernel::Bands, &band);
+            let ptx = cuda::ptx(&t, arch).unwrap();
+            assert!(ptx.contains(".entry bands("), "{ptx}");
+            assert!(
+                ptx.contains("bar.sync"),
+                "a block's steps are separated by barriers"
             );
             compiled += 1;
         }

@@ -1,8 +1,10 @@
 /* One band of a long pair (the bands engine's band of columns, `lcs_core::bands`): a pass of its
  * rows (`row0`, `rows`: a batch, or all of them where the band sends and receives nothing) in
- * tiles of 64 rows by TW words, a work-item per tile, every tile of one anti-diagonal of the
- * pass's tiles in a launch (`diagonal`: a tile needs the tile above it, whose state words it
- * continues, and the tile to its left, whose carries it takes). The LCS (PROBLEM 2: the
+ * tiles of 64 rows by TW words (a tile needs the tile above it, whose state words it continues,
+ * and the tile to its left, whose carries it takes), in blocks of GQ by GC tiles: a launch takes
+ * the blocks of one anti-diagonal of blocks (`diagonal`), a work-group of GQ work-items each,
+ * and a work-group its block's tiles one anti-diagonal after the other, work-item l taking row
+ * l's tile, a barrier between two (the blocked wavefront of seeds 000 and 004). The LCS (PROBLEM 2: the
  * Allison-Dix step, one carry bit per row) or the edit distance (PROBLEM 1: Myers' step, a
  * vertical delta per row as two bits, +1 and -1).
  *
@@ -30,19 +32,14 @@
 #define PLANES 1
 #endif
 
-KERNEL bands(GLOBAL const u8 *x, GLOBAL const u32 *slot, GLOBAL const u64 *masks,
-             GLOBAL u64 *state, u32 row0, u32 rows, u32 m, u32 diagonal,
-             GLOBAL const u64 *incoming, u32 has_incoming, u32 carry_words,
-             GLOBAL u64 *outgoing, GLOBAL u64 *links, GLOBAL u64 *seams,
-             GLOBAL u64 *checkpoints)
+/* Tile (q, c) of the pass: rows row0 + 64 q .. + 64 (its group q), words c TW .. + TW. */
+DEVICE void tile(GLOBAL const u8 *x, GLOBAL const u32 *slot, GLOBAL const u64 *masks,
+                 GLOBAL u64 *state, u32 row0, u32 rows, u32 m, u32 q, u32 c,
+                 GLOBAL const u64 *incoming, u32 has_incoming, u32 carry_words,
+                 GLOBAL u64 *outgoing, GLOBAL u64 *links, GLOBAL u64 *seams,
+                 GLOBAL u64 *checkpoints)
 {
-    const u32 groups = (rows + 63) / 64;
     const u32 chunks = (WIDTH + TW - 1) / TW;
-    const u32 lowest = diagonal >= groups ? diagonal - groups + 1 : 0;
-    const u32 c = lowest + GROUP_ID * GROUP_SIZE + LOCAL_ID;
-    if (c >= chunks || c > diagonal)
-        return;
-    const u32 q = diagonal - c;
     const u32 r0 = row0 + 64 * q;
     const u32 nr = MIN(64u, row0 + rows - r0);
     const u64 live = nr == 64 ? ALL_ONES : (((u64)1 << nr) - 1);
@@ -121,5 +118,30 @@ KERNEL bands(GLOBAL const u8 *x, GLOBAL const u32 *slot, GLOBAL const u64 *masks
             if (seam > 0)
                 seams[((u64)q * SEAMS + seam - 1) * PLANES + p] = carry[p] & live;
         }
+    }
+}
+
+KERNEL bands(GLOBAL const u8 *x, GLOBAL const u32 *slot, GLOBAL const u64 *masks,
+             GLOBAL u64 *state, u32 row0, u32 rows, u32 m, u32 diagonal,
+             GLOBAL const u64 *incoming, u32 has_incoming, u32 carry_words,
+             GLOBAL u64 *outgoing, GLOBAL u64 *links, GLOBAL u64 *seams,
+             GLOBAL u64 *checkpoints)
+{
+    const u32 groups = (rows + 63) / 64;
+    const u32 chunks = (WIDTH + TW - 1) / TW;
+    const u32 down = (groups + GQ - 1) / GQ;
+    const u32 lowest = diagonal >= down ? diagonal - down + 1 : 0;
+    /* The work-group's block, on the launch's anti-diagonal of blocks (the host launches as
+     * many work-groups as the diagonal has blocks). */
+    const u32 bc = lowest + GROUP_ID, bq = diagonal - bc;
+    const u32 l = LOCAL_ID, q = bq * GQ + l;
+    for (u32 step = 0; step < GQ + GC - 1; step++) {
+        if (step >= l && step - l < GC) {
+            const u32 c = bc * GC + step - l;
+            if (q < groups && c < chunks)
+                tile(x, slot, masks, state, row0, rows, m, q, c, incoming, has_incoming,
+                     carry_words, outgoing, links, seams, checkpoints);
+        }
+        BARRIER_GLOBAL();
     }
 }

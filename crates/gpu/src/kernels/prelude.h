@@ -19,6 +19,8 @@ typedef char i8;
 #define LOCAL_ID ((u32)get_local_id(0))
 #define GROUP_SIZE ((u32)get_local_size(0))
 #define BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+/* A barrier after which the group's writes to global memory are seen by all of it. */
+#define BARRIER_GLOBAL() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
 #define POPCOUNT(x) ((u32)popcount(x))
 #define COUNT_ONE(counter) atomic_inc(counter)
 
@@ -38,6 +40,7 @@ typedef signed char i8;
 #define LOCAL_ID ((u32)threadIdx.x)
 #define GROUP_SIZE ((u32)blockDim.x)
 #define BARRIER() __syncthreads()
+#define BARRIER_GLOBAL() __syncthreads()
 #define POPCOUNT(x) ((u32)__popcll(x))
 #define COUNT_ONE(counter) atomicAdd((counter), 1u)
 
