@@ -329,6 +329,8 @@ pub struct SolveOptions {
     pub device: DeviceAsk,
     /// The length alone, with no walk (`--length-only`).
     pub length_only: bool,
+    /// What rank 0 says before a fill on a device: why `--engine auto` took the bands engine.
+    pub device_note: Option<String>,
 }
 
 impl SolveOptions {
@@ -339,6 +341,14 @@ impl SolveOptions {
             false => on_device(&args, device.placement)?,
         };
         let length_only = args.length_only;
+        let device_note = (on.is_some() && !length_only && args.engine.engine == EngineArg::Auto)
+            .then(|| {
+                format!(
+                    "--engine auto with --device {}: the bands engine, the one engine that \
+                     computes on a device (the wave engine runs on the CPU only)",
+                    device.placement
+                )
+            });
         let method = match on {
             Some(method) => method,
             None => method(args.engine)?,
@@ -364,6 +374,7 @@ impl SolveOptions {
             launch: env.launch.clone(),
             device,
             length_only,
+            device_note,
         })
     }
 }

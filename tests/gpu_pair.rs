@@ -152,7 +152,13 @@ fn what_the_device_does_not_compute_is_refused() {
         &"--json",
         &json,
     ]);
-    util::mpirun(2, &auto).ok();
+    let run = util::mpirun(2, &auto).ok();
+    assert!(
+        run.stderr
+            .contains("--engine auto with --device gpu: the bands engine"),
+        "{}",
+        run.stderr
+    );
     let report = util::json(&json);
     assert_eq!(
         (&report["engine"], &report["device"]["placement"]),

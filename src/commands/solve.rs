@@ -13,6 +13,7 @@ use crate::comm::trace;
 use crate::engines::bands::BandPlan;
 use crate::engines::config::{HaloSteps, Method, RunConfig};
 use crate::engines::cost;
+use crate::engines::device::Placement;
 use crate::engines::diagonal::store::StoreKind;
 use crate::engines::layout::Layout;
 use crate::engines::solve::{self, Request, Solved};
@@ -40,7 +41,12 @@ pub fn run(world: &World, opts: &SolveOptions) -> Result<Option<Report>, Error> 
     let ranks = world.size() as usize;
     let refuse_size = |m, n| refuse_size(&opts.outputs, opts.method, m, n, ranks);
     let before_fill = |m, n| {
-        if let Some(note) = engine_note(opts.method, m, n, ranks).filter(|_| !opts.quiet) {
+        // On a device the bands engine is the only one: no other engine is worth a note.
+        let note = match opts.device.placement {
+            Placement::Cpu => engine_note(opts.method, m, n, ranks),
+            _ => opts.device_note.clone(),
+        };
+        if let Some(note) = note.filter(|_| !opts.quiet) {
             crate::error::say(&format!("mpi-lcs: note: {note}"));
         }
     };

@@ -10,7 +10,8 @@
 
 use std::time::Instant;
 
-use lcs_gpu::bands::{lone_pass, shape_of, BandOnDevice};
+use lcs_core::bands::imported::DeviceShape;
+use lcs_gpu::bands::{device_bytes, lone_pass, shape_of, BandOnDevice, TILE_ROWS};
 use lcs_gpu::{Gpu, GpuError};
 
 use lcs_core::bands::plan::BandPlan;
@@ -26,6 +27,17 @@ pub struct DeviceBands<'g> {
     failed: Option<GpuError>,
 }
 
+/// A batch that a device with `room` bytes does not hold (`why`), for a band of `shape` with
+/// `distinct` mask rows: the refusal, with the batch that would fit.
+fn batch_refusal(why: &str, (shape, distinct): (&DeviceShape, usize), room: u64) -> GpuError {
+    let fits = lone_pass(shape, distinct, TILE_ROWS, room);
+    let (bytes, _) = device_bytes(shape, distinct, fits);
+    GpuError::Memory(match 2 * bytes <= room {
+        true => format!("{why}; batches of {fits} rows would fit (--batch {fits})"),
+        false => format!("{why}; not even a batch of {TILE_ROWS} rows fits"),
+    })
+}
+
 impl<'g> DeviceBands<'g> {
     /// Puts `stores` (this rank's bands of `plan`, none computed yet) on `gpu`: an error where
     /// a band has no device layout, its kernel does not build or the device does not hold it.
@@ -38,15 +50,17 @@ impl<'g> DeviceBands<'g> {
         let room = gpu.info().free_memory.unwrap_or(gpu.info().memory);
         let mut bands = Vec::with_capacity(stores.len());
         for store in stores {
+            let shape = shape_of(store)?;
+            let distinct = store.mask_table().1.len() / shape.width.max(1);
             let pass = match lone {
-                true => {
-                    let shape = shape_of(store)?;
-                    let distinct = store.mask_table().1.len() / shape.width.max(1);
-                    lone_pass(&shape, distinct, plan.batch(), room)
-                }
+                true => lone_pass(&shape, distinct, plan.batch(), room),
                 false => plan.batch(),
             };
-            bands.push(BandOnDevice::new(gpu, store, pass)?);
+            let band = BandOnDevice::new(gpu, store, pass).map_err(|e| match e {
+                GpuError::Memory(why) if !lone => batch_refusal(&why, (&shape, distinct), room),
+                e => e,
+            })?;
+            bands.push(band);
         }
         Ok(DeviceBands {
             gpu,
@@ -107,5 +121,51 @@ impl<'g> DeviceBands<'g> {
             band.release(self.gpu);
         }
         self.failed.map_or(Ok(()), Err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_that_does_not_fit_names_one_that_does() {
+        // 10^6 columns on one rank, edit distance, K = 1000: a batch's checkpoints and seams.
+        let shape = DeviceShape {
+            rows: 1_000_000,
+            width: 15_625,
+            planes: 2,
+            k: 1000,
+            f: 64,
+            seams: 244,
+        };
+        let room = 1 << 28;
+        let GpuError::Memory(said) = batch_refusal("the band takes 9 GiB", (&shape, 4), room)
+        else {
+            panic!("a memory refusal");
+        };
+        let fits: usize = said
+            .split("(--batch ")
+            .nth(1)
+            .and_then(|rest| rest.strip_suffix(')'))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{said}"));
+        assert!(
+            said.starts_with("the band takes 9 GiB; batches of"),
+            "{said}"
+        );
+        assert!(
+            fits.is_multiple_of(TILE_ROWS) && fits >= TILE_ROWS,
+            "{said}"
+        );
+        assert!(2 * device_bytes(&shape, 4, fits).0 <= room, "{said}");
+        assert!(
+            2 * device_bytes(&shape, 4, fits + TILE_ROWS).0 > room,
+            "{said}"
+        );
+        let GpuError::Memory(none) = batch_refusal("too big", (&shape, 4), 1 << 20) else {
+            panic!("a memory refusal");
+        };
+        assert_eq!(none, "too big; not even a batch of 64 rows fits");
     }
 }
