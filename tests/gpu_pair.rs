@@ -213,7 +213,7 @@ fn a_device_lost_mid_fill_ends_every_rank() {
 }
 
 /// `--length-only` on the device and on the cores: the reference's length and distance, the
-/// plan's messages, at P = 1 and 3; a traceback's settings refused.
+/// plan's messages, in one process and at P = 1 and 3; a traceback's settings refused.
 #[test]
 fn the_length_alone_is_the_references_on_the_gpu_and_the_cores() {
     let dir = Dir::new();
@@ -228,7 +228,8 @@ fn the_length_alone_is_the_references_on_the_gpu_and_the_cores() {
             ]))
             .ok();
             let expected = reference.stdout.lines().next().unwrap().to_owned();
-            for ranks in [1, 3] {
+            // 0: one process without a launcher, which starts no MPI.
+            for ranks in [0, 1, 3] {
                 for device in ["cpu", "gpu"] {
                     let command = args(&[
                         &"solve",
@@ -241,7 +242,11 @@ fn the_length_alone_is_the_references_on_the_gpu_and_the_cores() {
                         &"--batch",
                         &"128",
                     ]);
-                    let run = util::mpirun(ranks, &command).ok();
+                    let run = match ranks {
+                        0 => util::plain(&command),
+                        ranks => util::mpirun(ranks, &command),
+                    }
+                    .ok();
                     let what = format!("{name}, {problem}, {ranks} ranks, {device}");
                     let mut lines = run.stdout.lines();
                     assert_eq!(lines.next(), Some(expected.as_str()), "{what}");

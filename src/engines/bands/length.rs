@@ -174,13 +174,14 @@ pub fn run(
         let words = plan.longest_message_words();
         let mut incoming = [vec![0u64; words], vec![0u64; words]];
         let mut outgoing = vec![0u64; words];
-        let source = world.process_at_rank(v.saturating_sub(1) as i32);
-        let dest = world.process_at_rank(((v + 1) % ranks) as i32);
+        // The neighbours, only where there are some: a process alone has none.
+        let source = || world.process_at_rank(v as i32 - 1);
+        let dest = || world.process_at_rank(v as i32 + 1);
         let bytes = |b: usize| plan.message_bytes(b) as usize;
         if left && plan.batches() > 0 {
             let n = plan.message_words(0);
             mpi::request::scope(|scope| {
-                waiting.wait(source.immediate_receive_into_with_tag(
+                waiting.wait(source().immediate_receive_into_with_tag(
                     scope,
                     &mut incoming[0][..n],
                     tag::CARRIES,
@@ -196,7 +197,11 @@ pub fn run(
             mpi::request::scope(|scope| {
                 let receive = has_next.then(|| {
                     let n_next = plan.message_words(b + 1);
-                    source.immediate_receive_into_with_tag(scope, &mut next[..n_next], tag::CARRIES)
+                    source().immediate_receive_into_with_tag(
+                        scope,
+                        &mut next[..n_next],
+                        tag::CARRIES,
+                    )
                 });
                 let computing = Instant::now();
                 let message = left.then_some(&current[..n]);
@@ -204,7 +209,7 @@ pub fn run(
                 seconds_compute += computing.elapsed().as_secs_f64();
                 let send = right.then(|| {
                     traffic.sent(Kind::Boundary, v + 1, bytes(b), None);
-                    post_send(&dest, scope, &outgoing[..n], tag::CARRIES, synchronous)
+                    post_send(&dest(), scope, &outgoing[..n], tag::CARRIES, synchronous)
                 });
                 if let Some(send) = send {
                     waiting.wait(send);
