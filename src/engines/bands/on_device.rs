@@ -6,7 +6,7 @@
 //! A device that fails during the fill leaves the pipeline going: the rank still sends each
 //! message it owes (of zeros) and receives each one it is owed, so no neighbour is left
 //! waiting, and the ranks then decide the failure together before any walk
-//! ([`DeviceBands::failure`]).
+//! ([`DeviceBands::finish`]).
 
 use std::time::Instant;
 

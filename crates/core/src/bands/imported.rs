@@ -1,6 +1,6 @@
 //! A band's rows computed elsewhere (on a device), kept by the store as if it had computed
 //! them: the device steps the same rows in tiles of 64 rows by a divisor of `f` words (a seam's
-//! span, [`BandPlan::seam_words`]), so the carries out of every `f`-th word are the band's
+//! span, [`super::plan::BandPlan::seam_words`]), so the carries out of every `f`-th word are the band's
 //! seams, and it writes them, the checkpoints and the carries out in the store's own layouts;
 //! the store copies them in ([`BandStore::import_rows`]) and the walk runs on them as it does
 //! after its own fill. Only a checkpointed band of the whole matrix is laid out so ([`DeviceShape`]): every
