@@ -18,6 +18,7 @@
 use std::ops::Range;
 
 use lcs_core::bands::imported::DeviceShape;
+use lcs_core::bands::kernel;
 use lcs_core::bands::BandStore;
 use lcs_core::bitpar::Masks;
 use lcs_core::problem::Problem;
@@ -232,7 +233,7 @@ impl BandOnDevice {
         let (bytes, largest) = device_bytes(&shape, distinct, pass);
         gpu.check_fits(bytes, largest, "the band")?;
         let defines = [
-            ("PROBLEM", problem_code(shape.planes)),
+            ("PROBLEM", problem_code(shape.problem())),
             ("WIDTH", shape.width as u64),
             ("F", shape.f as u64),
             ("TW", tiling.words as u64),
@@ -245,8 +246,7 @@ impl BandOnDevice {
             ("SIGMA", 1),
         ];
         let program = gpu.program(Kernel::Bands, &defines)?;
-        let mut state = vec![u64::MAX; shape.planes * shape.width];
-        state[shape.width..].fill(0);
+        let state = kernel::fresh(shape.problem(), shape.width).concat();
         let [.., message, _, _, seams, kept] = buffers(&shape, distinct, pass);
         let words = |bytes: u64| (bytes / 8).max(1) as usize;
         Ok(BandOnDevice {
@@ -390,10 +390,11 @@ impl BandOnDevice {
     pub fn share(&mut self, gpu: &mut Gpu, cols: usize) -> Result<i64, GpuError> {
         let w = self.shape.width;
         let state: Vec<u64> = gpu.download(&self.state, self.shape.planes * w)?;
-        Ok(match self.shape.planes {
-            1 => state.iter().map(|v| i64::from(v.count_zeros())).sum(),
-            _ => lcs_core::bitpar::edit::delta_sum(&state[..w], &state[w..], cols),
-        })
+        Ok(kernel::share(
+            self.shape.problem(),
+            [&state[..w], &state[w..]],
+            cols,
+        ))
     }
 
     /// After the last row: its state, into `store`.
@@ -428,11 +429,11 @@ pub fn shape_of(store: &BandStore<'_>) -> Result<DeviceShape, GpuError> {
         .map_err(|why| GpuError::Device(format!("a band with {why} has no device layout")))
 }
 
-/// The kernels' number for a problem of `planes` planes: the edit distance 1, the LCS 2.
-fn problem_code(planes: usize) -> u64 {
-    match planes {
-        2 => 1,
-        _ => 2,
+/// The kernels' number for a problem: the edit distance 1, the LCS 2.
+fn problem_code(problem: Problem) -> u64 {
+    match problem {
+        Problem::Edit => 1,
+        Problem::Lcs => 2,
     }
 }
 

@@ -54,18 +54,10 @@ struct OnCores {
 
 impl OnCores {
     fn new(problem: Problem, x: &[u8], band: &[u8]) -> OnCores {
-        let width = band.len().div_ceil(bitpar::WORD_BITS);
-        let plane = |p: usize| match p < problem.planes() {
-            true => vec![0u64; width],
-            false => Vec::new(),
-        };
-        let mut state = [plane(0), plane(1)];
-        let [s0, s1] = &mut state;
-        kernel::initial(problem, [s0, s1]);
         OnCores {
             problem,
             masks: Masks::new(x, band),
-            state,
+            state: kernel::fresh(problem, band.len().div_ceil(bitpar::WORD_BITS)),
         }
     }
 

@@ -7,7 +7,6 @@
 use std::ops::Range;
 
 use crate::bitpar;
-use crate::problem::Problem;
 
 use super::carry;
 use super::kept::Kept;
@@ -182,15 +181,7 @@ impl BandStore<'_> {
     /// After the last row the bands' shares add up to the LCS length, or to the distance less
     /// `m` (`D(m-1, -1) = m`).
     pub fn row_share(&self) -> i64 {
-        match self.plan.problem() {
-            // Padding bits are 1, so counting zeros over whole words counts real columns only.
-            Problem::Lcs => self.state[0]
-                .iter()
-                .map(|w| i64::from(w.count_zeros()))
-                .sum(),
-            Problem::Edit => {
-                bitpar::edit::delta_sum(&self.state[0], &self.state[1], self.cols.len())
-            }
-        }
+        let [a, b] = &self.state;
+        super::kernel::share(self.plan.problem(), [a, b], self.cols.len())
     }
 }

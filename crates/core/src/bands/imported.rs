@@ -14,6 +14,7 @@ use super::carry;
 use super::kernel::left_edge;
 use super::store::{BandStore, Trace};
 use crate::bitpar::WORD_BITS;
+use crate::problem::Problem;
 
 /// What a device computes for a band, and in which layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,6 +34,14 @@ pub struct DeviceShape {
 }
 
 impl DeviceShape {
+    /// The problem of its planes: two for the edit distance, one for the LCS.
+    pub fn problem(&self) -> Problem {
+        match self.planes {
+            2 => Problem::Edit,
+            _ => Problem::Lcs,
+        }
+    }
+
     /// Tiles across the band: `ceil(width / f)`.
     pub fn chunks(&self) -> usize {
         self.width.div_ceil(self.f)

@@ -47,6 +47,29 @@ pub fn initial(problem: Problem, state: [&mut [u64]; 2]) {
     }
 }
 
+/// A band's state before row 0 over `width` words: [`initial`] in the problem's planes, the
+/// second plane empty for the LCS.
+pub fn fresh(problem: Problem, width: usize) -> Planes {
+    let plane = |p: usize| match p < problem.planes() {
+        true => vec![0u64; width],
+        false => Vec::new(),
+    };
+    let mut state = [plane(0), plane(1)];
+    let [s0, s1] = &mut state;
+    initial(problem, [s0, s1]);
+    state
+}
+
+/// A band's share of a row's answer from its state over `cols` real columns: for the LCS the
+/// +1 steps (zero bits of `V`; padding bits are 1, so counting zeros over whole words counts
+/// real columns only), for the edit distance the sum of the horizontal deltas.
+pub fn share(problem: Problem, [v, second]: [&[u64]; 2], cols: usize) -> i64 {
+    match problem {
+        Problem::Lcs => v.iter().map(|w| i64::from(w.count_zeros())).sum(),
+        Problem::Edit => bitpar::edit::delta_sum(v, second, cols),
+    }
+}
+
 /// One row of `problem`'s step over a run of words: `state` (one plane, or two), the match
 /// mask `eq` and the carry payload in; writes the walk's bits (one slice per plane) when
 /// `trace` is given; returns the carry payload out.

@@ -173,9 +173,7 @@ impl<'a> BandStore<'a> {
                 }
             }
         };
-        let mut state = planes_of(planes, width);
-        let [s0, s1] = &mut state;
-        kernel::initial(plan.problem(), [s0, s1]);
+        let state = kernel::fresh(plan.problem(), width);
         BandStore {
             plan: *plan,
             rank,
