@@ -182,7 +182,7 @@ impl BandOnDevice {
 
     /// A band for its last row alone (`--length-only`): `problem` on rows `x` and the band's
     /// columns `band`, with no seams and no checkpoints, for passes of at most `pass` rows
-    /// ([`BandOnDevice::run_length`], then [`BandOnDevice::share`]).
+    /// ([`BandOnDevice::compute`], then [`BandOnDevice::share`]).
     pub fn for_length(
         gpu: &mut Gpu,
         problem: Problem,
@@ -315,21 +315,12 @@ impl BandOnDevice {
         Ok(())
     }
 
-    /// Rows `rows` (at most a pass, after the rows computed so far) of a band for its length
-    /// alone, from the carries `incoming` (`None`: the matrix's left edge), writing the carries
-    /// out to `outgoing` where given.
-    pub fn run_length(
-        &mut self,
-        gpu: &mut Gpu,
-        rows: Range<usize>,
-        incoming: Option<&[u64]>,
-        outgoing: Option<&mut [u64]>,
-    ) -> Result<(), GpuError> {
-        self.compute(gpu, rows, incoming, outgoing)
-    }
-
-    /// The launches of one pass, and its carries out.
-    fn compute(
+    /// Rows `rows` (at most a pass, after the rows computed so far) from the carries
+    /// `incoming` (`None`: the matrix's left edge): the launches of one pass, writing the
+    /// carries out to `outgoing` where given. A band built `for_length` needs nothing else;
+    /// a band with a path's seams and checkpoints goes through `run_batch` or `run_rows`,
+    /// which also bring them back.
+    pub fn compute(
         &mut self,
         gpu: &mut Gpu,
         rows: Range<usize>,

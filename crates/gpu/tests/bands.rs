@@ -159,7 +159,7 @@ fn the_length_alone_on_the_device_is_the_dps() {
             let m = x.len();
             let mut one = BandOnDevice::for_length(&mut gpu, problem, (&x, &y), 128).unwrap();
             for start in (0..m).step_by(128) {
-                one.run_length(&mut gpu, start..(start + 128).min(m), None, None)
+                one.compute(&mut gpu, start..(start + 128).min(m), None, None)
                     .unwrap();
             }
             let share = one.share(&mut gpu, y.len()).unwrap();
@@ -178,9 +178,9 @@ fn the_length_alone_on_the_device_is_the_dps() {
                 let rows = start..(start + 64).min(m);
                 let mut carries = vec![0u64; problem.planes()];
                 let [a, b] = &mut bands;
-                a.run_length(&mut gpu, rows.clone(), None, Some(&mut carries))
+                a.compute(&mut gpu, rows.clone(), None, Some(&mut carries))
                     .unwrap();
-                b.run_length(&mut gpu, rows, Some(&carries), None).unwrap();
+                b.compute(&mut gpu, rows, Some(&carries), None).unwrap();
             }
             let [mut a, mut b] = bands;
             let shares =

@@ -106,7 +106,7 @@ impl Band<'_> {
             Band::Cores(band) => band.rows(x, rows, incoming, out),
             Band::Device(gpu, band, failed) => {
                 if failed.is_none() {
-                    *failed = band.run_length(gpu, rows, incoming, Some(&mut *out)).err();
+                    *failed = band.compute(gpu, rows, incoming, Some(&mut *out)).err();
                 }
                 if failed.is_some() {
                     out.fill(0);
