@@ -12,7 +12,7 @@ use crate::comm::world::World;
 use crate::engines::bands::length;
 use crate::engines::config::{Method, RunConfig};
 use crate::engines::device::{self, Placement, RankDevice};
-use crate::engines::solve::{share_input, Request};
+use crate::engines::solve::share_input;
 use crate::error::Error;
 use crate::export;
 use crate::options::SolveOptions;
@@ -32,25 +32,15 @@ pub fn run(world: &World, opts: &SolveOptions) -> Result<Option<String>, Error> 
         Method::Bands { batch, .. } => batch,
         _ => unreachable!("--length-only runs the bands engine's pipeline"),
     };
-    let request = Request {
-        input: input.path.clone(),
-        max_input: input.max_bytes,
-        format: input.format,
-        config: RunConfig {
-            problem: opts.problem,
-            method: opts.method,
-            switches: opts.switches,
-            recording: false,
-            progress: None,
-            device: opts.device.placement,
-        },
-        device: opts.device,
-        notes: !opts.quiet,
-        memory_limit: opts.memory_limit,
-        before_reading: &before_reading,
-        refuse_size: &|_, _| None,
-        before_fill: &|_, _| {},
+    let config = RunConfig {
+        problem: opts.problem,
+        method: opts.method,
+        switches: opts.switches,
+        recording: false,
+        progress: None,
+        device: opts.device.placement,
     };
+    let request = super::solve::request(opts, config, &before_reading, &|_, _| None, &|_, _| {});
     let waiting = opts.switches.waiting();
     let pair = share_input(world, &request, waiting)?;
     let seconds_input = started.elapsed().as_secs_f64();

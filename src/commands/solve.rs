@@ -50,25 +50,15 @@ pub fn run(world: &World, opts: &SolveOptions) -> Result<Option<Report>, Error> 
             crate::error::say(&format!("mpi-lcs: note: {note}"));
         }
     };
-    let request = Request {
-        input: input.path.clone(),
-        max_input: input.max_bytes,
-        format: input.format,
-        config: RunConfig {
-            problem: opts.problem,
-            method: drawn_method(opts.method, &opts.outputs),
-            switches: opts.switches,
-            recording: opts.outputs.recording(),
-            progress: opts.progress,
-            device: opts.device.placement,
-        },
-        device: opts.device,
-        notes: !opts.quiet,
-        memory_limit: opts.memory_limit,
-        before_reading: &before_reading,
-        refuse_size: &refuse_size,
-        before_fill: &before_fill,
+    let config = RunConfig {
+        problem: opts.problem,
+        method: drawn_method(opts.method, &opts.outputs),
+        switches: opts.switches,
+        recording: opts.outputs.recording(),
+        progress: opts.progress,
+        device: opts.device.placement,
     };
+    let request = request(opts, config, &before_reading, &refuse_size, &before_fill);
     let Some(solved) = solve::solve(world, &request)? else {
         return Ok(None);
     };
@@ -82,6 +72,30 @@ pub fn run(world: &World, opts: &SolveOptions) -> Result<Option<Report>, Error> 
     let report = Report::of_run(provenance, input.path.display().to_string(), &solved);
     write_outputs(&opts.outputs, &solved, &report)?;
     Ok(Some(report))
+}
+
+/// What `solve` asks of the engines for `opts` (the input, its device, its memory limit) with
+/// the run's `config`: rank 0's check `before_reading`, every rank's `refuse_size` and rank 0's
+/// `before_fill` (see [`Request`]).
+pub(super) fn request<'a>(
+    opts: &SolveOptions,
+    config: RunConfig,
+    before_reading: &'a dyn Fn() -> Result<(), Error>,
+    refuse_size: &'a dyn Fn(usize, usize) -> Option<String>,
+    before_fill: &'a dyn Fn(usize, usize),
+) -> Request<'a> {
+    Request {
+        input: opts.input.path.clone(),
+        max_input: opts.input.max_bytes,
+        format: opts.input.format,
+        config,
+        device: opts.device,
+        notes: !opts.quiet,
+        memory_limit: opts.memory_limit,
+        before_reading,
+        refuse_size,
+        before_fill,
+    }
 }
 
 /// The other engine is worth a note when it should take under a tenth of the chosen one's
