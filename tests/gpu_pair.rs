@@ -193,22 +193,7 @@ fn a_device_lost_mid_fill_ends_every_rank() {
         }
         command.extend(args(&[&"--device", &"gpu", &"--batch", &"64", &"-o", &out]));
         let run = util::mpirun_env(ranks, &command, &[("MPI_LCS_FAULT", fault)]);
-        let messages: Vec<&str> = run
-            .our_messages()
-            .into_iter()
-            .filter(|m| !m.contains("note:"))
-            .collect();
-        assert_eq!(run.status.code(), Some(1), "{fault}: {run:#?}");
-        assert_eq!(messages.len(), 1, "{fault}: {}", run.stderr);
-        assert!(
-            messages[0].contains("the GPU failed: launch"),
-            "{messages:?}"
-        );
-        assert!(messages[0].contains("a planted fault"), "{messages:?}");
-        assert!(
-            run.stdout.is_empty() && !out.exists(),
-            "{fault}: an output was written"
-        );
+        util::assert_device_lost(&run, fault, &[&out]);
     }
 }
 

@@ -114,6 +114,28 @@ pub fn assert_refused_writing_nothing(run: &Run, code: i32, problem: &str, outpu
     }
 }
 
+/// A run whose device failed at the planted `fault` (`MPI_LCS_FAULT`): exit 1, one message
+/// besides the notes, naming the failed launch and the planted fault, nothing on standard
+/// output and none of `outputs` written.
+pub fn assert_device_lost(run: &Run, fault: &str, outputs: &[&Path]) {
+    let messages: Vec<&str> = run
+        .our_messages()
+        .into_iter()
+        .filter(|m| !m.contains("note:"))
+        .collect();
+    assert_eq!(run.status.code(), Some(1), "{fault}: {run:#?}");
+    assert_eq!(messages.len(), 1, "{fault}: {}", run.stderr);
+    assert!(
+        messages[0].contains("the GPU failed: launch"),
+        "{messages:?}"
+    );
+    assert!(messages[0].contains("a planted fault"), "{messages:?}");
+    assert!(run.stdout.is_empty(), "{fault}: {}", run.stdout);
+    for path in outputs {
+        assert!(!path.exists(), "{fault}: {} was written", path.display());
+    }
+}
+
 /// A scratch directory for one test.
 pub struct Dir {
     pub dir: tempfile::TempDir,
