@@ -436,10 +436,10 @@ fn on_device(args: &SolveArgs, placement: Placement) -> Result<Option<Method>, E
              multiple of 64"
         ));
     }
-    if args.trace.is_some() || args.svg.is_some() || args.html.is_some() {
+    if args.html.is_some() {
         return usage(format!(
-            "--trace, --svg and --html record every cell's value on the CPU engines: run them \
-             without {flag}"
+            "--html replays the walk on every cell's value, which a device does not keep: \
+             --svg and --trace draw and list a run on it (or run --html without {flag})"
         ));
     }
     Ok(Some(Method::Bands {

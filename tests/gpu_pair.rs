@@ -2,8 +2,9 @@
 //! CPU where there is no GPU), under mpirun. The LCS, the distance and the CIGAR are the CPU
 //! engine's, character for character, at P = 1, 2, 3 on random, similar, unrelated, empty,
 //! one-byte, word-edge and very unequal pairs with checkpoints forced close; the boundary
-//! messages are the plan's; what a device does not compute is refused before any work; and a
-//! device lost mid-fill ends every rank.
+//! messages are the plan's; a recorded run's trace is the CPU engine's and its picture shows
+//! each batch's copies and kernels; what a device does not compute is refused before any
+//! work; and a device lost mid-fill ends every rank.
 
 use std::path::PathBuf;
 
@@ -96,6 +97,113 @@ fn one_long_pair_on_the_gpu_is_the_cpu_engines_answer() {
     }
 }
 
+/// The timeline's spans in `svg`: `(rank, batch, kind, start, end)`, in the page's
+/// milliseconds.
+fn spans(svg: &str) -> Vec<(usize, usize, String, f64, f64)> {
+    let attr = |rect: &str, name: &str| {
+        let from = rect.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+        rect[from..from + rect[from..].find('"').unwrap()].to_owned()
+    };
+    svg.split("<rect class=\"span\"")
+        .skip(1)
+        .map(|rect| {
+            let rect = &rect[..rect.find("/>").unwrap()];
+            (
+                attr(rect, "data-rank").parse().unwrap(),
+                attr(rect, "data-batch").parse().unwrap(),
+                attr(rect, "data-kind"),
+                attr(rect, "data-start").parse().unwrap(),
+                attr(rect, "data-end").parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// A recorded run on the device (300 x 320 on 3 ranks, batches of 64 rows): its trace lists the
+/// CPU engine's messages; its picture's timeline gives each rank's batch a copy in, its kernels
+/// and a copy back, in that order, under a title that says so; and a small run's cells show
+/// their owners where the CPU engine's show values.
+#[test]
+fn a_recorded_run_on_the_gpu_shows_its_copies_and_kernels() {
+    let dir = Dir::new();
+    let input = dir.generated_pair("p.txt", 300, 320, 3);
+    let [svg, trace, cpu_trace] = ["d.svg", "d.csv", "c.csv"].map(|f| dir.path(f));
+    let solve = |extra: &[&dyn AsRef<std::ffi::OsStr>]| {
+        let mut command = args(&[&"solve", &input, &"--engine", &"bands", &"--batch", &"64"]);
+        command.extend(args(&[&"-q", &"-o", &dir.path("summary.txt")]));
+        command.extend(args(extra));
+        util::mpirun(3, &command).ok();
+    };
+    solve(&[&"--device", &"gpu", &"--svg", &svg, &"--trace", &trace]);
+    solve(&[&"--trace", &cpu_trace]);
+    let sorted = |path: &PathBuf| {
+        let mut lines: Vec<String> = std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        lines.sort();
+        lines
+    };
+    assert_eq!(sorted(&trace), sorted(&cpu_trace), "the trace's messages");
+
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.contains("Timeline on the GPUs"), "the title");
+    let spans = spans(&picture);
+    let kernels: Vec<_> = spans.iter().filter(|s| s.2 == "compute").collect();
+    // 5 batches of 64 rows on each of the 3 bands.
+    assert_eq!(kernels.len(), 15, "{spans:?}");
+    for &&(rank, batch, _, start, end) in &kernels {
+        let copies: Vec<_> = spans
+            .iter()
+            .filter(|s| (s.0, s.1) == (rank, batch) && s.2 == "copy")
+            .collect();
+        assert_eq!(copies.len(), 2, "p{rank} batch {batch}: {copies:?}");
+        assert!(
+            copies[0].4 <= start + 1e-3 && copies[1].3 >= end - 1e-3,
+            "p{rank} batch {batch}: the copy in, the kernels, the copy back: {copies:?} \
+             {start}..{end}"
+        );
+    }
+
+    // Cell by cell: owners on the device, values on the CPU.
+    let tiny = dir.input("tiny.txt", b"GATTACAGA", b"GCATGCTTAC");
+    let texts = |placement: &str| {
+        let picture = dir.path(&format!("tiny-{placement}.svg"));
+        let command = args(&[
+            &"solve",
+            &tiny,
+            &"--engine",
+            &"bands",
+            &"--device",
+            &placement,
+        ]);
+        let mut command = command;
+        command.extend(args(&[
+            &"--svg",
+            &picture,
+            &"-q",
+            &"-o",
+            &dir.path("tiny.txt.out"),
+        ]));
+        util::plain(&command).ok();
+        let picture = std::fs::read_to_string(&picture).unwrap();
+        picture
+            .split("class=\"cell-text\"")
+            .skip(1)
+            .map(|t| t[t.find('>').unwrap() + 1..t.find('<').unwrap()].to_owned())
+            .collect::<Vec<String>>()
+    };
+    let (on_device, on_cpu) = (texts("gpu"), texts("cpu"));
+    assert_eq!(on_device.len(), 90, "{on_device:?}");
+    assert!(on_device.iter().all(|t| t == "p0"), "{on_device:?}");
+    assert_eq!(on_cpu.len(), 90);
+    assert!(
+        on_cpu.iter().all(|t| t.parse::<u32>().is_ok()),
+        "{on_cpu:?}"
+    );
+}
+
 /// What the device does not compute is refused on every rank before any work, exit 2, with
 /// one message naming what to change; `--engine auto` runs the bands engine on the device.
 #[test]
@@ -103,7 +211,7 @@ fn what_the_device_does_not_compute_is_refused() {
     let dir = Dir::new();
     let input = dir.input("pair.txt", b"ACGTTGCA", b"ACGGTTGCAA");
     let out = dir.path("summary.txt");
-    let svg = dir.path("run.svg");
+    let html = dir.path("run.html");
     let cases: [(&[&str], &str); 7] = [
         (&["--engine", "diagonal"], "computes with the bands engine"),
         (&["--engine", "wave"], "computes with the bands engine"),
@@ -124,8 +232,8 @@ fn what_the_device_does_not_compute_is_refused() {
             "--batch 100 is not a multiple of 64",
         ),
         (
-            &["--engine", "bands", "--svg", svg.to_str().unwrap()],
-            "without --device gpu",
+            &["--engine", "bands", "--html", html.to_str().unwrap()],
+            "which a device does not keep",
         ),
     ];
     for (flags, problem) in cases {
@@ -138,7 +246,7 @@ fn what_the_device_does_not_compute_is_refused() {
         ));
         for ranks in [1, 2] {
             let run = util::mpirun(ranks, &command);
-            assert_refused_writing_nothing(&run, 2, problem, &[out.as_path(), svg.as_path()]);
+            assert_refused_writing_nothing(&run, 2, problem, &[out.as_path(), html.as_path()]);
         }
     }
     let json = dir.path("auto.json");

@@ -67,16 +67,24 @@ record! {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SpanKind {
-    /// Computing the batch's rows of its band.
+    /// Computing the batch's rows of its band (on a device: its kernels).
     Compute,
     /// Posting the batch's message of carries (and the next batch's receive).
     Send,
     /// Waiting for the carries it needs, and for its own send to complete.
     Wait,
+    /// On a device: copying the batch's carries to it, or its carries, seams and checkpoints
+    /// back.
+    Copy,
 }
 
 impl SpanKind {
-    pub const ALL: [SpanKind; 3] = [SpanKind::Compute, SpanKind::Send, SpanKind::Wait];
+    pub const ALL: [SpanKind; 4] = [
+        SpanKind::Compute,
+        SpanKind::Send,
+        SpanKind::Wait,
+        SpanKind::Copy,
+    ];
 }
 
 /// A kind as its number in [`SpanKind::ALL`].

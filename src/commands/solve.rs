@@ -279,6 +279,11 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
                 &walk,
                 report,
             );
+            // A device keeps no cell's value: its cells show their owners, its timeline the
+            // copies and kernels.
+            if solved.gathered.stats.iter().any(|s| s.device.used()) {
+                picture.values = None;
+            }
             picture.bands = pipe.as_ref();
             picture.spans = &recording.spans;
             if let Some(w) = &wave {

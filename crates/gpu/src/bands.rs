@@ -16,6 +16,7 @@
 //! tb)` blocks each, `a + b - 1` steps a block.
 
 use std::ops::Range;
+use std::time::Instant;
 
 use lcs_core::bands::imported::DeviceShape;
 use lcs_core::bands::kernel;
@@ -35,6 +36,15 @@ const LENGTH_TILE: usize = 64;
 /// How a pass is cut: tiles of 64 rows by `words` words, in blocks of `down` tiles (a
 /// work-group of as many work-items, one per group of 64 rows) by `across` tiles, a launch
 /// per anti-diagonal of blocks, a barrier per anti-diagonal of tiles inside a block.
+/// When a pass's launches began and ended, on the host's clock: before them the pass copied
+/// its carries in, after them it brought its carries (and a path's seams and checkpoints) back,
+/// so a timeline can show the copies and the kernels apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Launches {
+    pub began: Instant,
+    pub ended: Instant,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tiling {
     pub words: usize,
@@ -281,7 +291,7 @@ impl BandOnDevice {
         b: usize,
         incoming: Option<&[u64]>,
         outgoing: &mut [u64],
-    ) -> Result<(), GpuError> {
+    ) -> Result<Launches, GpuError> {
         let rows = store.plan().batch_rows(b);
         self.pass(gpu, store, rows, incoming, Some(outgoing))
     }
@@ -292,7 +302,8 @@ impl BandOnDevice {
         let m = store.plan().rows();
         while store.rows_done() < m {
             let start = store.rows_done();
-            self.pass(gpu, store, start..(start + self.pass).min(m), None, None)?;
+            let rows = start..(start + self.pass).min(m);
+            self.pass(gpu, store, rows, None, None)?;
         }
         Ok(())
     }
@@ -304,15 +315,15 @@ impl BandOnDevice {
         rows: Range<usize>,
         incoming: Option<&[u64]>,
         outgoing: Option<&mut [u64]>,
-    ) -> Result<(), GpuError> {
-        self.compute(gpu, rows.clone(), incoming, outgoing)?;
+    ) -> Result<Launches, GpuError> {
+        let launches = self.compute(gpu, rows.clone(), incoming, outgoing)?;
         let shape = self.shape;
         let groups = rows.len().div_ceil(TILE_ROWS);
         let seams: Vec<u64> = gpu.download(&self.seams, groups * shape.seams * shape.planes)?;
         let kept = shape.checkpoints_in(rows.clone()).len() * shape.planes * shape.width;
         let checkpoints: Vec<u64> = gpu.download(&self.checkpoints, kept)?;
         store.import_rows(rows, incoming, &seams, &checkpoints);
-        Ok(())
+        Ok(launches)
     }
 
     /// Rows `rows` (at most a pass, after the rows computed so far) from the carries
@@ -326,7 +337,7 @@ impl BandOnDevice {
         rows: Range<usize>,
         incoming: Option<&[u64]>,
         outgoing: Option<&mut [u64]>,
-    ) -> Result<(), GpuError> {
+    ) -> Result<Launches, GpuError> {
         assert!(
             rows.len() <= self.pass,
             "a pass of at most {} rows",
@@ -347,6 +358,7 @@ impl BandOnDevice {
             groups.div_ceil(down),
             shape.width.div_ceil(words).div_ceil(across),
         );
+        let began = Instant::now();
         for diagonal in 0..(down + across).saturating_sub(1) {
             let lowest = (diagonal + 1).saturating_sub(down);
             let blocks = across.min(diagonal + 1) - lowest;
@@ -369,11 +381,12 @@ impl BandOnDevice {
             ];
             gpu.launch(self.program, blocks, self.tiling.down, &args)?;
         }
+        let ended = Instant::now();
         if let Some(outgoing) = outgoing {
             let out: Vec<u64> = gpu.download(&self.outgoing, outgoing.len())?;
             outgoing.copy_from_slice(&out);
         }
-        Ok(())
+        Ok(Launches { began, ended })
     }
 
     /// After the last row of a band for its length alone: its share of the answer over `cols`

@@ -31,6 +31,7 @@ use lcs_core::bands::carry;
 use lcs_core::bands::kernel::left_edge;
 use lcs_core::bands::plan::BandPlan;
 use lcs_core::bands::store::BandStore;
+use lcs_gpu::bands::Launches;
 
 /// Runs this rank's share of one fill on its bands `stores` (left to right), on its cores or
 /// its `device`; returns where its time went. Ranks that own no words only take part in the
@@ -45,8 +46,10 @@ pub fn run(
 ) -> FillTimes {
     let waiting = switches.waiting();
     let mut times = FillTimes::default();
-    // The run's only band sends and receives nothing: the device takes its rows at once.
-    if let Some(device) = device.as_deref_mut().filter(|d| d.lone()) {
+    // The run's only band sends and receives nothing: the device takes its rows at once
+    // (a batch at a time where the run is recorded, so that its timeline shows them).
+    let recorded = traffic.recording.is_some();
+    if let Some(device) = device.as_deref_mut().filter(|d| d.lone() && !recorded) {
         times.compute = device.run_lone(stores);
         return times;
     }
@@ -115,13 +118,27 @@ pub fn run(
             let message = tile.from_left.then_some(&current[..n]);
             let (s, store) = (store, &mut stores[store]);
             let out = &mut outgoing[..n];
-            match (device.as_deref_mut(), traffic.recording.as_mut()) {
+            let launches = match (device.as_deref_mut(), traffic.recording.as_mut()) {
                 (Some(device), _) => device.run_batch((s, store), b, message, out),
-                (None, Some(recording)) => record_batch(store, b, message, out, recording),
-                (None, None) => store.run_batch(b, message, out),
-            }
+                (None, Some(recording)) => {
+                    record_batch(store, b, message, out, recording);
+                    None
+                }
+                (None, None) => {
+                    store.run_batch(b, message, out);
+                    None
+                }
+            };
             times.compute += started.elapsed().as_secs_f64();
-            clock.span(traffic, b, SpanKind::Compute, started);
+            match launches {
+                // On a device: the copy in, the kernels, the copy back.
+                Some(Launches { began, ended }) => {
+                    clock.span_between(traffic, b, SpanKind::Copy, (started, began));
+                    clock.span_between(traffic, b, SpanKind::Compute, (began, ended));
+                    clock.span(traffic, b, SpanKind::Copy, ended);
+                }
+                None => clock.span(traffic, b, SpanKind::Compute, started),
+            }
 
             let started = Instant::now();
             let send = tile.to_right.then(|| {
@@ -242,7 +259,17 @@ impl Clock {
 
     /// Records, in a recorded run, that batch `b` was `kind` from `from` until now.
     fn span(&self, traffic: &mut Traffic, b: usize, kind: SpanKind, from: Instant) {
-        let to = Instant::now();
+        self.span_between(traffic, b, kind, (from, Instant::now()));
+    }
+
+    /// Records, in a recorded run, that batch `b` was `kind` from `from` to `to`.
+    fn span_between(
+        &self,
+        traffic: &mut Traffic,
+        b: usize,
+        kind: SpanKind,
+        (from, to): (Instant, Instant),
+    ) {
         let rank = traffic.rank;
         if let Some(recording) = traffic.recording.as_mut() {
             recording.spans.push(Span {

@@ -11,7 +11,7 @@
 use std::time::Instant;
 
 use lcs_core::bands::imported::DeviceShape;
-use lcs_gpu::bands::{device_bytes, lone_pass, shape_of, BandOnDevice, TILE_ROWS};
+use lcs_gpu::bands::{device_bytes, lone_pass, shape_of, BandOnDevice, Launches, TILE_ROWS};
 use lcs_gpu::{Gpu, GpuError};
 
 use lcs_core::bands::plan::BandPlan;
@@ -86,22 +86,26 @@ impl<'g> DeviceBands<'g> {
         started.elapsed().as_secs_f64()
     }
 
-    /// Batch `b` of the band `stores[s]`, as [`BandStore::run_batch`] computes it; after a
-    /// failure, a message of zeros.
+    /// Batch `b` of the band `stores[s]`, as [`BandStore::run_batch`] computes it, and when its
+    /// launches began and ended; after a failure, a message of zeros and `None`.
     pub fn run_batch(
         &mut self,
         (s, store): (usize, &mut BandStore<'_>),
         b: usize,
         incoming: Option<&[u64]>,
         outgoing: &mut [u64],
-    ) {
+    ) -> Option<Launches> {
+        let mut launches = None;
         if self.failed.is_none() {
-            let ran = self.bands[s].run_batch(self.gpu, store, b, incoming, outgoing);
-            self.failed = ran.err();
+            match self.bands[s].run_batch(self.gpu, store, b, incoming, outgoing) {
+                Ok(ran) => launches = Some(ran),
+                Err(e) => self.failed = Some(e),
+            }
         }
         if self.failed.is_some() {
             outgoing.fill(0);
         }
+        launches
     }
 
     /// Whether the device failed: the fill's rows are then not all computed.

@@ -158,7 +158,11 @@ impl Timeline {
             );
         });
         out.close("defs");
-        let title = if self.recorded {
+        let on_device = self.spans.iter().any(|s| s.kind == SpanKind::Copy);
+        let title = if on_device {
+            "Timeline on the GPUs (own clocks): kernels in the rank's colour, copies outlined, \
+             sends black, waits hatched, a line per message"
+        } else if self.recorded {
             "Timeline of this run (its own clocks): compute in the rank's colour, sends black, waits \
              hatched, a line per message"
         } else {
@@ -219,11 +223,19 @@ impl Timeline {
                 SpanKind::Compute => (hex(rank_colour(s.rank)), 3.0),
                 SpanKind::Send => (hex(MESSAGE_COLOUR), 9.0),
                 SpanKind::Wait => ("url(#wait-hatch)".into(), 6.0),
+                SpanKind::Copy => ("#ffffff".into(), 5.0),
             };
             let kind = match s.kind {
                 SpanKind::Compute => "compute",
                 SpanKind::Send => "send",
                 SpanKind::Wait => "wait",
+                SpanKind::Copy => "copy",
+            };
+            // Compute framed in black, a copy outlined in the rank's colour.
+            let (stroke, stroke_width) = match s.kind {
+                SpanKind::Compute => (hex(MESSAGE_COLOUR), "0.8"),
+                SpanKind::Copy => (hex(rank_colour(s.rank)), "1.6"),
+                SpanKind::Send | SpanKind::Wait => ("none".into(), "0.8"),
             };
             out.leaf(
                 "rect",
@@ -240,27 +252,32 @@ impl Timeline {
                     ("width", num((x1 - x0).max(1.5))),
                     ("height", num(ROW - 2.0 * inset)),
                     ("fill", fill),
-                    (
-                        "stroke",
-                        if s.kind == SpanKind::Compute {
-                            hex(MESSAGE_COLOUR)
-                        } else {
-                            "none".into()
-                        },
-                    ),
-                    ("stroke-width", "0.8".into()),
+                    ("stroke", stroke),
+                    ("stroke-width", stroke_width.into()),
                 ],
             );
         }
-        // A line per message: from the end of batch b on band k to its start on band k + 1.
-        let compute = |k: usize, b: usize| {
+        // A line per message: from the end of batch b on band k (its copy back, on a device)
+        // to its start on band k + 1 (its copy in).
+        let work = |k: usize, b: usize| {
             self.spans
                 .iter()
-                .find(|s| s.rank == k && s.batch == b && s.kind == SpanKind::Compute)
+                .filter(|s| s.rank == k && s.batch == b)
+                .filter(|s| matches!(s.kind, SpanKind::Compute | SpanKind::Copy))
+                .fold(None, |seen: Option<Span>, s| {
+                    Some(match seen {
+                        None => *s,
+                        Some(t) => Span {
+                            start: t.start.min(s.start),
+                            end: t.end.max(s.end),
+                            ..t
+                        },
+                    })
+                })
         };
         for b in 0..self.pipe.batches() {
             for k in self.pipe.senders() {
-                let (Some(from), Some(to)) = (compute(k, b), compute(k + 1, b)) else {
+                let (Some(from), Some(to)) = (work(k, b), work(k + 1, b)) else {
                     continue;
                 };
                 out.leaf(
@@ -451,5 +468,52 @@ mod tests {
         assert!(!svg.contains("p1 began"));
         let model = Timeline::new(&pipe, &spans, false, 0.0);
         assert!(model.late_starts().is_empty());
+    }
+
+    /// On a device each batch is a copy in, its kernels and a copy back: the copies outlined
+    /// in the rank's colour, the title naming the GPUs, and a message's line leaving band 0 at
+    /// the end of its copy back and reaching band 1 at the start of its copy in.
+    #[test]
+    fn a_device_s_copies_frame_its_kernels() {
+        let pipe = Pipeline::of_plan(&BandPlan::new(8, 128, 2, 8));
+        let phase = |rank, kind, start, end| Span {
+            kind,
+            ..span(rank, 0, start, end)
+        };
+        let spans = [
+            phase(0, SpanKind::Copy, 0.0, 1e-3),
+            phase(0, SpanKind::Compute, 1e-3, 3e-3),
+            phase(0, SpanKind::Copy, 3e-3, 4e-3),
+            phase(1, SpanKind::Wait, 0.0, 4e-3),
+            phase(1, SpanKind::Copy, 4e-3, 5e-3),
+            phase(1, SpanKind::Compute, 5e-3, 7e-3),
+            phase(1, SpanKind::Copy, 7e-3, 8e-3),
+        ];
+        let tl = Timeline::new(&pipe, &spans, true, 0.0);
+        let mut out = SvgWriter::new();
+        tl.draw(&mut out);
+        let svg = out.finish();
+        assert!(svg.contains("Timeline on the GPUs"), "{svg}");
+        let copies: Vec<&str> = svg
+            .split("<rect ")
+            .filter(|r| r.contains("data-kind=\"copy\""))
+            .collect();
+        assert_eq!(copies.len(), 4);
+        assert!(copies[0].contains(&format!("stroke=\"{}\"", hex(rank_colour(0)))));
+        assert!(copies[2].contains(&format!("stroke=\"{}\"", hex(rank_colour(1)))));
+        let line = &svg[svg.find("class=\"carry\"").unwrap()..];
+        assert!(
+            line.contains(&format!("x1=\"{}\"", num(tl.x(4e-3)))),
+            "{line}"
+        );
+        assert!(
+            line.contains(&format!("x2=\"{}\"", num(tl.x(4e-3)))),
+            "{line}"
+        );
+        // On the cores, the title of a run.
+        let cores = Timeline::new(&pipe, &spans[1..2], true, 0.0);
+        let mut out = SvgWriter::new();
+        cores.draw(&mut out);
+        assert!(out.finish().contains("Timeline of this run"));
     }
 }
