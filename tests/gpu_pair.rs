@@ -59,6 +59,7 @@ fn one_long_pair_on_the_gpu_is_the_cpu_engines_answer() {
             cpu.extend(args(&[&"--json", &cpu_json]));
             util::mpirun(1, &cpu).ok();
             let expected = answer(&util::json(&cpu_json));
+            assert!(util::json(&cpu_json)["per_rank"][0]["device"].is_null());
             for ranks in 1..=3 {
                 let json = dir.path(&format!("{name}-{problem}-{ranks}.json"));
                 let gpu = args(&[
@@ -92,6 +93,20 @@ fn one_long_pair_on_the_gpu_is_the_cpu_engines_answer() {
                 assert_eq!(device["ranks_on_device"], report["ranks"], "{what}");
                 assert!(device["bytes_to_device"].as_u64().unwrap() > 0, "{device}");
                 assert!(run.stdout.contains("device: "), "{what}: {}", run.stdout);
+                // Each rank's own kernels and copies, in its line and the summary's table.
+                for rank in report["per_rank"].as_array().unwrap() {
+                    let own = &rank["device"];
+                    assert!(
+                        own["seconds_kernel"].as_f64().unwrap() >= 0.0,
+                        "{what}: {own}"
+                    );
+                    assert!(own["launches"].is_u64(), "{what}: {own}");
+                }
+                assert!(
+                    run.stdout.contains("kernel s    copy s"),
+                    "{what}: {}",
+                    run.stdout
+                );
             }
         }
     }

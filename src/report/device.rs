@@ -100,3 +100,23 @@ mod tests {
         assert_eq!((cpu.label(), cpu.ranks_on_device), ("cpu".to_string(), 0));
     }
 }
+
+/// A rank's own part on its device, in the report's `per_rank` (null for a rank on the CPU
+/// engines): its launches, and the seconds of its kernels and of its copies to and from it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RankOnDevice {
+    pub launches: u64,
+    pub seconds_kernel: f64,
+    pub seconds_transfer: f64,
+}
+
+impl RankOnDevice {
+    /// The part of a rank whose record is `device`, or `None` where it ran on the CPU.
+    pub fn of(device: &RankDevice) -> Option<RankOnDevice> {
+        device.used().then_some(RankOnDevice {
+            launches: device.launches,
+            seconds_kernel: device.seconds_kernel,
+            seconds_transfer: device.seconds_transfer,
+        })
+    }
+}

@@ -19,7 +19,7 @@ use crate::engines::record::{FillTimes, RankStats};
 use crate::engines::solve::Solved;
 use crate::input::{Format, Pair};
 use crate::provenance::Provenance;
-use crate::report::device::DeviceLine;
+use crate::report::device::{DeviceLine, RankOnDevice};
 use lcs_core::alignment::Alignment;
 use lcs_core::diagonal_band::{Band, BandSearch};
 use lcs_core::problem::{Path, Problem};
@@ -310,6 +310,8 @@ pub struct RankReport {
     pub store_bytes_estimate: u64,
     /// What the memory pre-check expected the whole rank to occupy at its peak.
     pub memory_estimate_bytes: u64,
+    /// Its kernels and copies, where it computed on a device (else null).
+    pub device: Option<RankOnDevice>,
 }
 
 /// Wall-clock seconds: `total` on rank 0 from the start of the run (input, allocation, fill,
@@ -393,6 +395,7 @@ impl RankReport {
             peak_rss_bytes: s.peak_rss_bytes,
             store_bytes_estimate: s.store_bytes_estimate,
             memory_estimate_bytes: s.memory_estimate_bytes,
+            device: RankOnDevice::of(&s.device),
         }
     }
 }
@@ -542,6 +545,7 @@ impl Report {
                     SequentialRun::Wave { bytes, .. } => *bytes,
                 },
                 memory_estimate_bytes: need,
+                device: None,
             }],
             run,
             input,
@@ -761,10 +765,16 @@ impl Report {
             "wait s",
             "send s",
         ];
-        let mut rows: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
+        // On a device, its part of each rank's compute: kernels and copies.
+        let on_device = self.per_rank.iter().any(|r| r.device.is_some());
+        let mut header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
+        if on_device {
+            header.extend(["kernel s".to_owned(), "copy s".to_owned()]);
+        }
+        let mut rows: Vec<Vec<String>> = vec![header.clone()];
         for r in &self.per_rank {
             let t = r.fill_breakdown;
-            rows.push(vec![
+            let mut row = vec![
                 format!("p{}", r.rank),
                 r.cells.to_string(),
                 r.sent.total().to_string(),
@@ -773,7 +783,17 @@ impl Report {
                 format!("{:.6}", t.compute),
                 format!("{:.6}", t.wait_receive),
                 format!("{:.6}", t.send),
-            ]);
+            ];
+            if on_device {
+                row.extend(match r.device {
+                    Some(d) => [
+                        format!("{:.6}", d.seconds_kernel),
+                        format!("{:.6}", d.seconds_transfer),
+                    ],
+                    None => ["-".to_owned(), "-".to_owned()],
+                });
+            }
+            rows.push(row);
         }
         let widths: Vec<usize> = (0..header.len())
             .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
