@@ -83,24 +83,6 @@ impl DeviceLine {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_line_takes_the_slowest_rank_and_sums_the_bytes() {
-        let gpu = |s: f64| RankDevice::of_parts(2, 2, "pthread-cpu", s, 10);
-        let line = DeviceLine::new(Placement::Gpu, &[gpu(1.0), gpu(3.0)], 6_000, 2.0);
-        assert_eq!(line.ranks_on_device, 2);
-        assert_eq!(line.seconds_kernel, 3.0);
-        assert_eq!(line.bytes_to_device, 20);
-        assert_eq!(line.cell_updates_per_second, 3_000.0);
-        assert_eq!(line.label(), "pthread-cpu (OpenCL CPU)");
-        let cpu = DeviceLine::new(Placement::Cpu, &[RankDevice::default()], 1, 1.0);
-        assert_eq!((cpu.label(), cpu.ranks_on_device), ("cpu".to_string(), 0));
-    }
-}
-
 /// A rank's own part on its device, in the report's `per_rank` (null for a rank on the CPU
 /// engines): its launches, and the seconds of its kernels and of its copies to and from it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -118,5 +100,27 @@ impl RankOnDevice {
             seconds_kernel: device.seconds_kernel,
             seconds_transfer: device.seconds_transfer,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_takes_the_slowest_rank_and_sums_the_bytes() {
+        let gpu = |s: f64| RankDevice::of_parts(2, 2, "pthread-cpu", s, 10);
+        let line = DeviceLine::new(Placement::Gpu, &[gpu(1.0), gpu(3.0)], 6_000, 2.0);
+        assert_eq!(line.ranks_on_device, 2);
+        assert_eq!(line.seconds_kernel, 3.0);
+        assert_eq!(line.bytes_to_device, 20);
+        assert_eq!(line.cell_updates_per_second, 3_000.0);
+        assert_eq!(line.label(), "pthread-cpu (OpenCL CPU)");
+        let cpu = DeviceLine::new(Placement::Cpu, &[RankDevice::default()], 1, 1.0);
+        assert_eq!((cpu.label(), cpu.ranks_on_device), ("cpu".to_string(), 0));
+        // Each rank's own part: a device's seconds, nothing for the CPU engines.
+        let own = RankOnDevice::of(&gpu(1.5)).expect("a rank on a device");
+        assert_eq!((own.seconds_kernel, own.seconds_transfer), (1.5, 0.0));
+        assert_eq!(RankOnDevice::of(&RankDevice::default()), None);
     }
 }

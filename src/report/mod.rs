@@ -765,13 +765,14 @@ impl Report {
             "wait s",
             "send s",
         ];
-        // On a device, its part of each rank's compute: kernels and copies.
+        // Where a rank ran on a device: the seconds of its kernels and its copies.
         let on_device = self.per_rank.iter().any(|r| r.device.is_some());
         let mut header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
         if on_device {
             header.extend(["kernel s".to_owned(), "copy s".to_owned()]);
         }
-        let mut rows: Vec<Vec<String>> = vec![header.clone()];
+        let columns = header.len();
+        let mut rows: Vec<Vec<String>> = vec![header];
         for r in &self.per_rank {
             let t = r.fill_breakdown;
             let mut row = vec![
@@ -795,7 +796,7 @@ impl Report {
             }
             rows.push(row);
         }
-        let widths: Vec<usize> = (0..header.len())
+        let widths: Vec<usize> = (0..columns)
             .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
             .collect();
         let mut s = String::from("per rank (sent and received: every kind of message):\n");

@@ -33,9 +33,6 @@ pub const TILE_ROWS: usize = 64;
 /// enough that a launch's overhead is small beside its tiles.
 const LENGTH_TILE: usize = 64;
 
-/// How a pass is cut: tiles of 64 rows by `words` words, in blocks of `down` tiles (a
-/// work-group of as many work-items, one per group of 64 rows) by `across` tiles, a launch
-/// per anti-diagonal of blocks, a barrier per anti-diagonal of tiles inside a block.
 /// When a pass's launches began and ended, on the host's clock: before them the pass copied
 /// its carries in, after them it brought its carries (and a path's seams and checkpoints) back,
 /// so a timeline can show the copies and the kernels apart.
@@ -45,6 +42,9 @@ pub struct Launches {
     pub ended: Instant,
 }
 
+/// How a pass is cut: tiles of 64 rows by `words` words, in blocks of `down` tiles (a
+/// work-group of as many work-items, one per group of 64 rows) by `across` tiles, a launch
+/// per anti-diagonal of blocks, a barrier per anti-diagonal of tiles inside a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tiling {
     pub words: usize,
@@ -302,8 +302,7 @@ impl BandOnDevice {
         let m = store.plan().rows();
         while store.rows_done() < m {
             let start = store.rows_done();
-            let rows = start..(start + self.pass).min(m);
-            self.pass(gpu, store, rows, None, None)?;
+            self.pass(gpu, store, start..(start + self.pass).min(m), None, None)?;
         }
         Ok(())
     }

@@ -260,20 +260,13 @@ impl Timeline {
         // A line per message: from the end of batch b on band k (its copy back, on a device)
         // to its start on band k + 1 (its copy in).
         let work = |k: usize, b: usize| {
-            self.spans
-                .iter()
-                .filter(|s| s.rank == k && s.batch == b)
-                .filter(|s| matches!(s.kind, SpanKind::Compute | SpanKind::Copy))
-                .fold(None, |seen: Option<Span>, s| {
-                    Some(match seen {
-                        None => *s,
-                        Some(t) => Span {
-                            start: t.start.min(s.start),
-                            end: t.end.max(s.end),
-                            ..t
-                        },
-                    })
-                })
+            let mut spans = self.spans.iter().filter(|s| {
+                s.rank == k && s.batch == b && matches!(s.kind, SpanKind::Compute | SpanKind::Copy)
+            });
+            let first = spans.next()?;
+            Some(spans.fold((first.start, first.end), |(start, end), s| {
+                (start.min(s.start), end.max(s.end))
+            }))
         };
         for b in 0..self.pipe.batches() {
             for k in self.pipe.senders() {
@@ -287,9 +280,9 @@ impl Timeline {
                         ("data-unit", (k + b).to_string()),
                         ("data-from", k.to_string()),
                         ("data-batch", b.to_string()),
-                        ("x1", num(self.x(from.end))),
+                        ("x1", num(self.x(from.1))),
                         ("y1", num(self.row_y(k) + ROW - 3.0)),
-                        ("x2", num(self.x(to.start))),
+                        ("x2", num(self.x(to.0))),
                         ("y2", num(self.row_y(k + 1) + 3.0)),
                         ("stroke", hex(MESSAGE_COLOUR)),
                         ("stroke-width", "1.5".into()),
