@@ -185,22 +185,9 @@ fn a_recorded_run_on_the_gpu_shows_its_copies_and_kernels() {
     let tiny = dir.input("tiny.txt", b"GATTACAGA", b"GCATGCTTAC");
     let texts = |placement: &str| {
         let picture = dir.path(&format!("tiny-{placement}.svg"));
-        let command = args(&[
-            &"solve",
-            &tiny,
-            &"--engine",
-            &"bands",
-            &"--device",
-            &placement,
-        ]);
-        let mut command = command;
-        command.extend(args(&[
-            &"--svg",
-            &picture,
-            &"-q",
-            &"-o",
-            &dir.path("tiny.txt.out"),
-        ]));
+        let mut command = args(&[&"solve", &tiny, &"--engine", &"bands"]);
+        command.extend(args(&[&"--device", &placement, &"--svg", &picture]));
+        command.extend(args(&[&"-q", &"-o", &dir.path("tiny-summary.txt")]));
         util::plain(&command).ok();
         let picture = std::fs::read_to_string(&picture).unwrap();
         picture
