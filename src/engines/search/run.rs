@@ -162,14 +162,17 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
     let (rank, ranks) = (world.rank() as usize, world.size() as usize);
     let waiting = request.waiting;
     let limit = memory_limit(world, request.memory_limit);
+    // The kernel first: reading the CPU's features takes some 10 CPUID instructions, each a
+    // trap to the hypervisor in a virtual machine (some 7 µs here), which the other ranks pay
+    // while rank 0 reads the inputs.
+    let simd = choose_simd(request.simd);
     let loaded = (rank == 0).then(|| load(request));
     let (mut patterns, text, source) = share_inputs(world, waiting, loaded)?;
     if request.both_strands {
         patterns.patterns = strands::both(std::mem::take(&mut patterns.patterns));
     }
-    // The kernel and the text: a text read whole by rank 0 comes to every rank now; one that
-    // every rank opens is decided on with the memory check below, in one collective.
-    let simd = choose_simd(request.simd);
+    // The text: a text read whole by rank 0 comes to every rank now; one that every rank opens
+    // is decided on with the memory check below, in one collective.
     let (ask, fault) = (&on_cpu_for(request)?, request.fault);
     let mut gpu = device::open(world, waiting, ask, fault, request.notes)?;
     let opened = match text.whole {
