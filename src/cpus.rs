@@ -6,7 +6,8 @@
 //! binds each rank to a core of its own leaves each a mask of one, the engine combines the masks of
 //! a host's ranks once MPI has started and records the host's count here ([`set_host_cores`]);
 //! until then, and without MPI, a process counts its own. Linux only; elsewhere the count is what
-//! `available_parallelism` says.
+//! `available_parallelism` says. And how long a thread waited for a core ([`queued_seconds`]),
+//! which a busy core or more ranks than cores make long.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -116,10 +117,39 @@ pub fn host_cores() -> usize {
     HOST_CORES.get().copied().unwrap_or_else(process_cores)
 }
 
+/// Seconds the calling thread has been ready to run but waited for a core since it started:
+/// another process or rank held it (the kernel's `run_delay`, the second figure of
+/// `/proc/thread-self/schedstat`). A hypervisor's steal is not in it: to the kernel of a
+/// virtual machine a thread whose core the host took is running. `None` where the system does
+/// not say.
+pub fn queued_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    run_delay(&text)
+}
+
+/// The `run_delay` of a `schedstat` line (`cpu_time run_delay timeslices`, nanoseconds), in
+/// seconds.
+fn run_delay(schedstat: &str) -> Option<f64> {
+    let nanos: u64 = schedstat.split_whitespace().nth(1)?.parse().ok()?;
+    Some(nanos as f64 / 1e9)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cgroup::fake;
+
+    #[test]
+    fn the_wait_for_a_core_is_schedstats_second_figure() {
+        assert_eq!(run_delay("1509749011 336425074 817\n"), Some(0.336425074));
+        assert_eq!(run_delay("0 0 1"), Some(0.0));
+        assert_eq!(run_delay("1509749011"), None);
+        assert_eq!(run_delay("a b c"), None);
+        // Where the kernel keeps it, a thread that has run has a figure.
+        if std::path::Path::new("/proc/thread-self/schedstat").exists() {
+            assert!(queued_seconds().is_some_and(|s| s >= 0.0));
+        }
+    }
 
     #[test]
     fn cgroup_v2_quotas_are_read_at_every_level_and_rounded_up() {

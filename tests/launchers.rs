@@ -1,6 +1,6 @@
 //! What a launcher does to a run and what the run makes of its launcher: standard output that
-//! goes through the launcher (`--output` instead), the cores it leaves the ranks (`taskset`),
-//! and variables of another MPI left in the environment.
+//! goes through the launcher (`--output` instead), the cores it leaves the ranks (`taskset`)
+//! and how long they wait for them, and variables of another MPI left in the environment.
 
 use crate::util::{self, args, Dir};
 
@@ -52,6 +52,47 @@ fn ranks_confined_to_one_core_count_one_and_yield() {
     );
     let chosen = "2 ranks may use 1 core between them: waiting by Yield";
     assert_eq!(run.stderr.matches(chosen).count(), 2, "{}", run.stderr);
+}
+
+/// Two ranks confined to one core take turns on it: each rank's report says how long it was
+/// ready to run but waited for the core (`seconds_queued`, the kernel's run delay), and the
+/// summary names the ranks that waited for much of the run.
+#[test]
+fn ranks_sharing_one_core_report_their_wait_for_it() {
+    let dir = Dir::new();
+    let input = util::mutated(&dir, "pair.txt", 30_000, "0.01", 3);
+    let json = dir.path("pinned.json");
+    let a = args(&[
+        &"solve",
+        &input,
+        &"--engine",
+        &"bands",
+        &"--band",
+        &"off",
+        &"--json",
+        &json,
+    ]);
+    let run = util::run_with_timeout(util::pinned_command("0", 2, &a, &[])).ok();
+    let report = util::json(&json);
+    let total = report["seconds"]["total"].as_f64().unwrap();
+    let queued: Vec<f64> = report["per_rank"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["seconds_queued"]
+                .as_f64()
+                .expect("Linux says how long a thread waited")
+        })
+        .collect();
+    assert_eq!(queued.len(), 2);
+    for q in &queued {
+        assert!((0.0..=1.1 * total + 0.05).contains(q), "{q} of {total} s");
+    }
+    let most = queued.iter().copied().fold(0.0, f64::max);
+    assert!(most >= 0.2 * total, "{queued:?} of {total} s");
+    let said = "waited for a core that another process or rank held";
+    assert!(run.stdout.contains(said), "{}", run.stdout);
 }
 
 /// An exported `OMPI_COMM_WORLD_SIZE=5` stopped an MPICH run under Hydra (exit 6): Hydra passes

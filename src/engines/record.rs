@@ -56,6 +56,9 @@ record! {
         pub fill: FillTimes,
         pub seconds_traceback: f64,
         pub seconds_recompute: f64,
+        /// Of the run, the seconds the rank was ready to run but waited for a core
+        /// ([`crate::cpus::queued_seconds`]); NaN where the system does not say.
+        pub seconds_queued: f64,
         pub host: RankHost,
         /// The rank's device, where the bands engine computed on one.
         pub device: RankDevice,
@@ -99,6 +102,7 @@ mod tests {
         (stats.store_bytes_estimate, stats.memory_estimate_bytes) = (11, 12);
         (stats.seconds_fill, stats.seconds_traceback) = (1.5, 0.25);
         stats.seconds_recompute = 1e-9;
+        stats.seconds_queued = 0.125;
         stats.device = RankDevice::of_parts(2, 2, "pthread-cpu", 0.5, 4096);
         stats.fill = FillTimes {
             compute: 0.75,
@@ -141,11 +145,12 @@ mod tests {
             },
             seconds_traceback: 25.0,
             seconds_recompute: 26.0,
+            seconds_queued: 27.0,
             host,
             device: RankDevice::default(),
         };
         let mut expected: Vec<u64> = (1..=18).collect();
-        expected.extend((19..=26).map(|s| f64::to_bits(s as f64)));
+        expected.extend((19..=27).map(|s| f64::to_bits(s as f64)));
         expected.extend(host_words);
         expected.extend(words(&RankDevice::default()));
         assert_eq!(words(&stats), expected);

@@ -94,6 +94,7 @@ impl Solved {
 pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Error> {
     let started = Instant::now();
     let started_at = SystemTime::now();
+    let queued_before = crate::cpus::queued_seconds();
     let rank = world.rank() as usize;
     let config = &request.config;
     let waiting = config.switches.waiting();
@@ -161,6 +162,10 @@ pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Err
     outcome.stats.device = RankDevice::of(gpu.as_ref());
     // Rank 0 holds the path now: what follows is gathering.
     let seconds_total = started.elapsed().as_secs_f64();
+    let seconds_queued = match (queued_before, crate::cpus::queued_seconds()) {
+        (Some(before), Some(after)) => (after - before).max(0.0),
+        _ => f64::NAN,
+    };
     if let (Some(gave_way), Some((_, bands, _))) = (&outcome.gave_way, fallback) {
         if let Some(choice) = choice.as_mut() {
             choice.engine = "bands";
@@ -191,6 +196,7 @@ pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Err
     outcome.stats.memory_estimate_bytes = need;
     outcome.stats.seconds_input = seconds_input;
     outcome.stats.seconds_setup = seconds_setup;
+    outcome.stats.seconds_queued = seconds_queued;
     let Some(gathered) = stats::gather(world, &outcome.stats, &outcome.traffic, waiting) else {
         return Ok(None);
     };

@@ -282,6 +282,9 @@ pub struct Predicted {
     pub boundary: u64,
 }
 
+/// The share of a run a rank may wait for a core before the summary says so.
+pub const QUEUED_NOTED: f64 = 0.05;
+
 /// One rank's line in the report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RankReport {
@@ -304,6 +307,11 @@ pub struct RankReport {
     pub seconds_traceback: f64,
     /// Of the traceback, the seconds spent recomputing checkpointed blocks.
     pub seconds_recompute: f64,
+    /// Of the run (rank 0's `seconds.total` and the same stretch on the other ranks), the
+    /// seconds the rank was ready to run but waited for a core that another process or rank
+    /// held (the kernel's `run_delay`); null where the system does not say, and for
+    /// `reference`.
+    pub seconds_queued: Option<f64>,
     /// Moves of the walk from this rank's cells onto another rank's.
     pub traceback_hops: u64,
     pub peak_rss_bytes: u64,
@@ -391,6 +399,7 @@ impl RankReport {
             fill_breakdown: s.fill,
             seconds_traceback: s.seconds_traceback,
             seconds_recompute: s.seconds_recompute,
+            seconds_queued: (!s.seconds_queued.is_nan()).then_some(s.seconds_queued),
             traceback_hops: s.hops,
             peak_rss_bytes: s.peak_rss_bytes,
             store_bytes_estimate: s.store_bytes_estimate,
@@ -533,6 +542,7 @@ impl Report {
                 },
                 seconds_traceback: traceback,
                 seconds_recompute: 0.0,
+                seconds_queued: None,
                 traceback_hops: 0,
                 peak_rss_bytes: crate::mem::peak_rss_bytes(),
                 store_bytes_estimate: match how {
@@ -717,8 +727,29 @@ impl Report {
         );
         if self.engine != EngineKind::Reference {
             s += &self.rank_table();
+            if let Some(line) = self.queued_line() {
+                let _ = writeln!(s, "{line}");
+            }
         }
         s
+    }
+
+    /// The ranks that waited for a core for at least [`QUEUED_NOTED`] of the run (and a
+    /// millisecond), with their seconds: another process, or more ranks than cores, held it.
+    pub fn queued_line(&self) -> Option<String> {
+        let total = self.seconds.total;
+        let waited: Vec<String> = (self.per_rank.iter())
+            .filter_map(|r| r.seconds_queued.map(|q| (r.rank, q)))
+            .filter(|&(_, q)| q >= 1e-3 && q >= QUEUED_NOTED * total)
+            .map(|(rank, q)| format!("p{rank} {q:.3} s ({:.0}%)", 100.0 * q / total))
+            .collect();
+        (!waited.is_empty()).then(|| {
+            format!(
+                "waited for a core that another process or rank held, of the run's {total:.3} s: \
+                 {}",
+                waited.join(", ")
+            )
+        })
     }
 
     /// One line that says what the control messages were: the path delivered to rank 0 by the
