@@ -127,6 +127,15 @@ pub fn queued_seconds() -> Option<f64> {
     run_delay(&text)
 }
 
+/// The seconds the calling thread waited for a core since [`queued_seconds`] gave `before`:
+/// NaN where either reading is missing (the records rank 0 gathers carry it so).
+pub fn queued_since(before: Option<f64>) -> f64 {
+    match (before, queued_seconds()) {
+        (Some(before), Some(after)) => (after - before).max(0.0),
+        _ => f64::NAN,
+    }
+}
+
 /// The `run_delay` of a `schedstat` line (`cpu_time run_delay timeslices`, nanoseconds), in
 /// seconds.
 fn run_delay(schedstat: &str) -> Option<f64> {

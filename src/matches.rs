@@ -102,6 +102,9 @@ pub struct RankLine {
     pub seconds_summary: f64,
     pub seconds_scan: f64,
     pub seconds_starts: f64,
+    /// Of the run, the seconds the rank was ready to run but waited for a core that another
+    /// process or rank held (the kernel's run delay); null where the system does not say.
+    pub seconds_queued: Option<f64>,
     pub peak_rss_bytes: u64,
     /// What the memory pre-check expected the rank to occupy at its peak.
     pub memory_estimate_bytes: u64,
@@ -213,6 +216,7 @@ impl SearchReport {
                 seconds_summary: s.seconds_summary,
                 seconds_scan: s.seconds_scan,
                 seconds_starts: s.seconds_starts,
+                seconds_queued: crate::report::queued_of(s.seconds_queued),
                 peak_rss_bytes: s.peak_rss_bytes,
                 memory_estimate_bytes: s.memory_estimate_bytes,
                 device: s.device.name().unwrap_or_else(|| "cpu".into()),
@@ -389,6 +393,10 @@ impl SearchReport {
                 r.matches,
                 r.seconds_scan
             );
+        }
+        let queued = self.per_rank.iter().map(|r| (r.rank, r.seconds_queued));
+        if let Some(line) = crate::report::queued_line(self.seconds.total, queued) {
+            let _ = writeln!(s, "{line}");
         }
         s
     }

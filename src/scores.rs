@@ -128,6 +128,9 @@ pub struct RankLine {
     pub received_bytes: PerKind,
     pub seconds_compute: f64,
     pub seconds_deliver: f64,
+    /// Of the run, the seconds the rank was ready to run but waited for a core that another
+    /// process or rank held (the kernel's run delay); null where the system does not say.
+    pub seconds_queued: Option<f64>,
     pub peak_rss_bytes: u64,
     /// What the memory pre-check expected the rank to occupy at its peak (with a bound and a
     /// TSV, with the least buffer of pairs within it: the buffer grows with the pairs found,
@@ -264,6 +267,7 @@ impl PairsReport {
                 received_bytes: PerKind::control(s.control.received_bytes),
                 seconds_compute: s.seconds_compute,
                 seconds_deliver: s.seconds_deliver,
+                seconds_queued: crate::report::queued_of(s.seconds_queued),
                 peak_rss_bytes: s.peak_rss_bytes,
                 memory_estimate_bytes: s.memory_estimate_bytes,
                 passing: s.passing,
@@ -514,6 +518,10 @@ impl PairsReport {
                 r.estimated_share,
                 r.seconds_compute
             );
+        }
+        let queued = self.per_rank.iter().map(|r| (r.rank, r.seconds_queued));
+        if let Some(line) = crate::report::queued_line(self.seconds.total, queued) {
+            let _ = writeln!(s, "{line}");
         }
         s
     }

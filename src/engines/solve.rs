@@ -162,10 +162,7 @@ pub fn solve(world: &World, request: &Request<'_>) -> Result<Option<Solved>, Err
     outcome.stats.device = RankDevice::of(gpu.as_ref());
     // Rank 0 holds the path now: what follows is gathering.
     let seconds_total = started.elapsed().as_secs_f64();
-    let seconds_queued = match (queued_before, crate::cpus::queued_seconds()) {
-        (Some(before), Some(after)) => (after - before).max(0.0),
-        _ => f64::NAN,
-    };
+    let seconds_queued = crate::cpus::queued_since(queued_before);
     if let (Some(gave_way), Some((_, bands, _))) = (&outcome.gave_way, fallback) {
         if let Some(choice) = choice.as_mut() {
             choice.engine = "bands";

@@ -33,6 +33,9 @@ record! {
         /// placing every other rank's).
         pub seconds_compute: f64,
         pub seconds_deliver: f64,
+        /// Of the run, the seconds the rank was ready to run but waited for a core
+        /// ([`crate::cpus::queued_seconds`]); NaN where the system does not say.
+        pub seconds_queued: f64,
         pub simd: Simd,
         pub host: RankHost,
         /// The GPU it computed on, and what it did there (the CPU engines': zeros).
@@ -69,12 +72,13 @@ mod tests {
             spilled: 13,
             seconds_compute: 14.0,
             seconds_deliver: 15.0,
+            seconds_queued: 16.0,
             simd: Simd::Avx512,
             host,
             device: RankDevice::default(),
         };
         let mut expected: Vec<u64> = (1..=13).collect();
-        expected.extend((14..=15).map(|s| f64::to_bits(s as f64)));
+        expected.extend((14..=16).map(|s| f64::to_bits(s as f64)));
         expected.push(0);
         expected.extend(host_words);
         expected.extend(words(&RankDevice::default()));

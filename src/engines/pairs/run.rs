@@ -115,12 +115,16 @@ pub struct Computed {
 pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, Error> {
     let started = Instant::now();
     let started_at = SystemTime::now();
+    let queued_before = crate::cpus::queued_seconds();
     let (rank, ranks) = (world.rank() as usize, world.size() as usize);
     let waiting = request.waiting;
+    // The kernel first: the other ranks read the CPU's features while rank 0 reads the inputs
+    // (some ten CPUID instructions, each a trap to the hypervisor in a virtual machine).
+    let simd = choose_simd(request.simd);
     let loaded = (rank == 0).then(|| load(request));
     let (queries, targets) = share_inputs(world, waiting, loaded)?;
     let seconds_input = started.elapsed().as_secs_f64();
-    let simd = agree(world, waiting, choose_simd(request.simd))?;
+    let simd = agree(world, waiting, simd)?;
     let (ask, fault) = (&request.device, request.fault);
     let mut gpu = device::open(world, waiting, ask, fault, request.notes)?;
 
@@ -252,6 +256,7 @@ pub fn pairs(world: &World, request: &Request<'_>) -> Result<Option<Computed>, E
         memory_estimate_bytes: need,
         seconds_compute,
         seconds_deliver: delivering.elapsed().as_secs_f64(),
+        seconds_queued: crate::cpus::queued_since(queued_before),
         simd,
         passing: found_pairs,
         spilled,

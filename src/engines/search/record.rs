@@ -30,6 +30,9 @@ record! {
         pub seconds_summary: f64,
         pub seconds_scan: f64,
         pub seconds_starts: f64,
+        /// Of the run, the seconds the rank was ready to run but waited for a core
+        /// ([`crate::cpus::queued_seconds`]); NaN where the system does not say.
+        pub seconds_queued: f64,
         pub simd: Simd,
         pub host: RankHost,
         /// DP cells of its scan: the text bytes it scanned times its patterns' bytes.
@@ -73,6 +76,7 @@ mod tests {
             seconds_summary: 14.0,
             seconds_scan: 15.0,
             seconds_starts: 16.0,
+            seconds_queued: 17.0,
             simd: Simd::Avx2,
             host,
             cells: 17,
@@ -81,7 +85,7 @@ mod tests {
             device: RankDevice::default(),
         };
         let mut expected: Vec<u64> = (1..=13).collect();
-        expected.extend((14..=16).map(|s| f64::to_bits(s as f64)));
+        expected.extend((14..=17).map(|s| f64::to_bits(s as f64)));
         expected.push(1);
         expected.extend(host_words);
         expected.extend([17, 18, 19]);
@@ -89,6 +93,6 @@ mod tests {
         assert_eq!(words(&record), expected);
         assert_eq!(RankSearch::take(&expected), record);
         let blank = words(&RankSearch::default());
-        assert_eq!(blank[16], 2, "a blank record's kernel is the portable one");
+        assert_eq!(blank[17], 2, "a blank record's kernel is the portable one");
     }
 }

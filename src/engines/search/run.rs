@@ -159,6 +159,7 @@ pub struct Searched {
 pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, Error> {
     let started = Instant::now();
     let started_at = SystemTime::now();
+    let queued_before = crate::cpus::queued_seconds();
     let (rank, ranks) = (world.rank() as usize, world.size() as usize);
     let waiting = request.waiting;
     let limit = memory_limit(world, request.memory_limit);
@@ -311,6 +312,7 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
     };
     let delivered = deliver(world, waiting, found, total, &mut traffic)?;
     let seconds_total = started.elapsed().as_secs_f64();
+    record.seconds_queued = crate::cpus::queued_since(queued_before);
     record.control = traffic.control();
     record.peak_rss_bytes = mem::peak_rss_bytes();
     record.host = RankHost::of(&HostInfo::here());
