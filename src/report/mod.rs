@@ -754,17 +754,12 @@ impl Report {
         );
         if self.engine != EngineKind::Reference {
             s += &self.rank_table();
-            if let Some(line) = self.queued_line() {
+            let queued = self.per_rank.iter().map(|r| (r.rank, r.seconds_queued));
+            if let Some(line) = queued_line(self.seconds.total, queued) {
                 let _ = writeln!(s, "{line}");
             }
         }
         s
-    }
-
-    /// The summary's line of the ranks that waited for a core ([`queued_line`]).
-    pub fn queued_line(&self) -> Option<String> {
-        let queued = self.per_rank.iter().map(|r| (r.rank, r.seconds_queued));
-        queued_line(self.seconds.total, queued)
     }
 
     /// One line that says what the control messages were: the path delivered to rank 0 by the

@@ -163,9 +163,8 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
     let (rank, ranks) = (world.rank() as usize, world.size() as usize);
     let waiting = request.waiting;
     let limit = memory_limit(world, request.memory_limit);
-    // The kernel first: reading the CPU's features takes some 10 CPUID instructions, each a
-    // trap to the hypervisor in a virtual machine (some 7 µs here), which the other ranks pay
-    // while rank 0 reads the inputs.
+    // The kernel first: the other ranks read the CPU's features while rank 0 reads the inputs
+    // (some ten CPUID instructions, each a trap to the hypervisor in a virtual machine).
     let simd = choose_simd(request.simd);
     let loaded = (rank == 0).then(|| load(request));
     let (mut patterns, text, source) = share_inputs(world, waiting, loaded)?;
