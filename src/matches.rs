@@ -216,7 +216,7 @@ impl SearchReport {
                 seconds_summary: s.seconds_summary,
                 seconds_scan: s.seconds_scan,
                 seconds_starts: s.seconds_starts,
-                seconds_queued: crate::report::queued_of(s.seconds_queued),
+                seconds_queued: crate::report::queued::queued_of(s.seconds_queued),
                 peak_rss_bytes: s.peak_rss_bytes,
                 memory_estimate_bytes: s.memory_estimate_bytes,
                 device: s.device.name().unwrap_or_else(|| "cpu".into()),
@@ -395,7 +395,7 @@ impl SearchReport {
             );
         }
         let queued = self.per_rank.iter().map(|r| (r.rank, r.seconds_queued));
-        if let Some(line) = crate::report::queued_line(self.seconds.total, queued) {
+        if let Some(line) = crate::report::queued::queued_line(self.seconds.total, queued) {
             let _ = writeln!(s, "{line}");
         }
         s

@@ -267,7 +267,7 @@ impl PairsReport {
                 received_bytes: PerKind::control(s.control.received_bytes),
                 seconds_compute: s.seconds_compute,
                 seconds_deliver: s.seconds_deliver,
-                seconds_queued: crate::report::queued_of(s.seconds_queued),
+                seconds_queued: crate::report::queued::queued_of(s.seconds_queued),
                 peak_rss_bytes: s.peak_rss_bytes,
                 memory_estimate_bytes: s.memory_estimate_bytes,
                 passing: s.passing,
@@ -520,7 +520,7 @@ impl PairsReport {
             );
         }
         let queued = self.per_rank.iter().map(|r| (r.rank, r.seconds_queued));
-        if let Some(line) = crate::report::queued_line(self.seconds.total, queued) {
+        if let Some(line) = crate::report::queued::queued_line(self.seconds.total, queued) {
             let _ = writeln!(s, "{line}");
         }
         s

@@ -26,6 +26,7 @@ use lcs_core::problem::{Path, Problem};
 
 pub mod device;
 pub mod host_columns;
+pub mod queued;
 pub mod row;
 pub mod text;
 
@@ -282,36 +283,6 @@ pub struct Predicted {
     pub boundary: u64,
 }
 
-/// The share of a run a rank may wait for a core before the summary says so.
-pub const QUEUED_NOTED: f64 = 0.05;
-
-/// The ranks of a run of `total` seconds that waited for a core (`(rank, seconds)`, `None`
-/// where the system did not say) for at least [`QUEUED_NOTED`] of it and a millisecond, with
-/// their seconds, as the summaries print them: another process, or more ranks than cores, held
-/// it. `None` where no rank did.
-pub fn queued_line(
-    total: f64,
-    queued: impl Iterator<Item = (usize, Option<f64>)>,
-) -> Option<String> {
-    let waited: Vec<String> = queued
-        .filter_map(|(rank, q)| q.map(|q| (rank, q)))
-        .filter(|&(_, q)| q >= 1e-3 && q >= QUEUED_NOTED * total)
-        .map(|(rank, q)| format!("p{rank} {q:.3} s ({:.0}%)", 100.0 * q / total))
-        .collect();
-    (!waited.is_empty()).then(|| {
-        format!(
-            "waited for a core that another process or rank held, of the run's {total:.3} s: {}",
-            waited.join(", ")
-        )
-    })
-}
-
-/// A record's seconds waiting for a core, NaN where the system did not say, as the report
-/// gives them.
-pub fn queued_of(seconds: f64) -> Option<f64> {
-    (!seconds.is_nan()).then_some(seconds)
-}
-
 /// One rank's line in the report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RankReport {
@@ -334,10 +305,7 @@ pub struct RankReport {
     pub seconds_traceback: f64,
     /// Of the traceback, the seconds spent recomputing checkpointed blocks.
     pub seconds_recompute: f64,
-    /// Of the run (rank 0's `seconds.total` and the same stretch on the other ranks), the
-    /// seconds the rank was ready to run but waited for a core that another process or rank
-    /// held (the kernel's `run_delay`); null where the system does not say, and for
-    /// `reference`.
+    /// Of the run, the seconds it waited for a core ([`queued`]); null for `reference`.
     pub seconds_queued: Option<f64>,
     /// Moves of the walk from this rank's cells onto another rank's.
     pub traceback_hops: u64,
@@ -426,7 +394,7 @@ impl RankReport {
             fill_breakdown: s.fill,
             seconds_traceback: s.seconds_traceback,
             seconds_recompute: s.seconds_recompute,
-            seconds_queued: queued_of(s.seconds_queued),
+            seconds_queued: queued::queued_of(s.seconds_queued),
             traceback_hops: s.hops,
             peak_rss_bytes: s.peak_rss_bytes,
             store_bytes_estimate: s.store_bytes_estimate,
@@ -755,9 +723,7 @@ impl Report {
         if self.engine != EngineKind::Reference {
             s += &self.rank_table();
             let queued = self.per_rank.iter().map(|r| (r.rank, r.seconds_queued));
-            if let Some(line) = queued_line(self.seconds.total, queued) {
-                let _ = writeln!(s, "{line}");
-            }
+            s.extend(queued::queued_line(self.seconds.total, queued).map(|l| l + "\n"));
         }
         s
     }
@@ -859,23 +825,6 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_ranks_that_waited_for_a_core_are_named_from_a_twentieth_of_the_run() {
-        let line = |q: &[Option<f64>]| queued_line(2.0, q.iter().copied().enumerate());
-        assert_eq!(line(&[Some(0.0), None, Some(0.099)]), None);
-        assert_eq!(
-            line(&[Some(0.1), None, Some(1.0)]).as_deref(),
-            Some(
-                "waited for a core that another process or rank held, of the run's 2.000 s: \
-                 p0 0.100 s (5%), p2 1.000 s (50%)"
-            )
-        );
-        // A millisecond at least, however short the run.
-        assert_eq!(queued_line(0.001, [(0, Some(0.0009))].into_iter()), None);
-        assert_eq!(queued_of(f64::NAN), None);
-        assert_eq!(queued_of(0.5), Some(0.5));
-    }
 
     #[test]
     fn lcs_text_is_string_or_hex() {
