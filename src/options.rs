@@ -436,12 +436,6 @@ fn on_device(args: &SolveArgs, placement: Placement) -> Result<Option<Method>, E
              multiple of 64"
         ));
     }
-    if args.html.is_some() {
-        return usage(format!(
-            "--html replays the walk on every cell's value, which a device does not keep: \
-             --svg and --trace draw and list a run on it (or run --html without {flag})"
-        ));
-    }
     Ok(Some(Method::Bands {
         batch,
         checkpoint: engine.checkpoint.unwrap_or(CheckpointChoice::Auto),

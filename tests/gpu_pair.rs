@@ -2,9 +2,9 @@
 //! CPU where there is no GPU), under mpirun. The LCS, the distance and the CIGAR are the CPU
 //! engine's, character for character, at P = 1, 2, 3 on random, similar, unrelated, empty,
 //! one-byte, word-edge and very unequal pairs with checkpoints forced close; the boundary
-//! messages are the plan's; a recorded run's trace is the CPU engine's and its picture shows
-//! each batch's copies and kernels; what a device does not compute is refused before any
-//! work; and a device lost mid-fill ends every rank.
+//! messages are the plan's; a recorded run's trace and page are the CPU engine's, and its
+//! picture and page show each batch's copies and kernels; what a device does not compute is
+//! refused before any work; and a device lost mid-fill ends every rank.
 
 use std::path::PathBuf;
 
@@ -135,22 +135,33 @@ fn spans(svg: &str) -> Vec<(usize, usize, String, f64, f64)> {
 }
 
 /// A recorded run on the device (300 x 320 on 3 ranks, batches of 64 rows): its trace lists the
-/// CPU engine's messages; its picture's timeline gives each rank's batch a copy in, its kernels
-/// and a copy back, in that order, under a title that says so; and a small run's cells show
-/// their owners where the CPU engine's show values.
+/// CPU engine's messages; its page is the CPU engine's, on values the host computes again;
+/// its picture's timeline gives each rank's batch a copy in, its kernels and a copy back, in
+/// that order, under a title that says so; and a small run's cells show their owners where the
+/// CPU engine's show values.
 #[test]
 fn a_recorded_run_on_the_gpu_shows_its_copies_and_kernels() {
     let dir = Dir::new();
     let input = dir.generated_pair("p.txt", 300, 320, 3);
     let [svg, trace, cpu_trace] = ["d.svg", "d.csv", "c.csv"].map(|f| dir.path(f));
+    let [page, cpu_page] = ["d.html", "c.html"].map(|f| dir.path(f));
     let solve = |extra: &[&dyn AsRef<std::ffi::OsStr>]| {
         let mut command = args(&[&"solve", &input, &"--engine", &"bands", &"--batch", &"64"]);
         command.extend(args(&[&"-q", &"-o", &dir.path("summary.txt")]));
         command.extend(args(extra));
         util::mpirun(3, &command).ok();
     };
-    solve(&[&"--device", &"gpu", &"--svg", &svg, &"--trace", &trace]);
-    solve(&[&"--trace", &cpu_trace]);
+    solve(&[
+        &"--device",
+        &"gpu",
+        &"--svg",
+        &svg,
+        &"--trace",
+        &trace,
+        &"--html",
+        &page,
+    ]);
+    solve(&[&"--trace", &cpu_trace, &"--html", &cpu_page]);
     let sorted = |path: &PathBuf| {
         let mut lines: Vec<String> = std::fs::read_to_string(path)
             .unwrap()
@@ -161,6 +172,48 @@ fn a_recorded_run_on_the_gpu_shows_its_copies_and_kernels() {
         lines
     };
     assert_eq!(sorted(&trace), sorted(&cpu_trace), "the trace's messages");
+
+    // The page replays the walk on the values, which the host computes again for a device
+    // run: the same page as the CPU engine's, cell for cell and step for step, and it says so.
+    let (data, cpu_data) = (util::page_data(&page), util::page_data(&cpu_page));
+    for key in [
+        "value_rows",
+        "walk",
+        "hops",
+        "cigar",
+        "distance",
+        "lcs",
+        "x",
+        "y",
+        "bands",
+    ] {
+        assert_eq!(data[key], cpu_data[key], "the page's {key}");
+    }
+    let sorted_events = |data: &Value| {
+        let mut events: Vec<String> = data["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(Value::to_string)
+            .collect();
+        events.sort();
+        events
+    };
+    assert_eq!(
+        sorted_events(&data),
+        sorted_events(&cpu_data),
+        "the page's messages"
+    );
+    let rows = data["value_rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 300, "a row of values per row of the matrix");
+    let texts = [&page, &cpu_page].map(|p| std::fs::read_to_string(p).unwrap());
+    assert!(texts[0].contains("computed again on the host for this page"));
+    assert!(!texts[1].contains("computed again on the host"));
+    assert!(
+        texts[0].contains("Timeline on the GPUs"),
+        "the page's timeline"
+    );
+    assert!(texts[0].contains("data-kind=\"copy\""), "the page's copies");
 
     let picture = std::fs::read_to_string(&svg).unwrap();
     assert!(picture.contains("Timeline on the GPUs"), "the title");
@@ -213,8 +266,7 @@ fn what_the_device_does_not_compute_is_refused() {
     let dir = Dir::new();
     let input = dir.input("pair.txt", b"ACGTTGCA", b"ACGGTTGCAA");
     let out = dir.path("summary.txt");
-    let html = dir.path("run.html");
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["--engine", "diagonal"], "computes with the bands engine"),
         (&["--engine", "wave"], "computes with the bands engine"),
         (
@@ -233,10 +285,6 @@ fn what_the_device_does_not_compute_is_refused() {
             &["--engine", "bands", "--batch", "100"],
             "--batch 100 is not a multiple of 64",
         ),
-        (
-            &["--engine", "bands", "--html", html.to_str().unwrap()],
-            "which a device does not keep",
-        ),
     ];
     for (flags, problem) in cases {
         let mut command = args(&[&"solve", &input, &"--device", &"gpu", &"-o", &out]);
@@ -248,7 +296,7 @@ fn what_the_device_does_not_compute_is_refused() {
         ));
         for ranks in [1, 2] {
             let run = util::mpirun(ranks, &command);
-            assert_refused_writing_nothing(&run, 2, problem, &[out.as_path(), html.as_path()]);
+            assert_refused_writing_nothing(&run, 2, problem, &[out.as_path()]);
         }
     }
     let json = dir.path("auto.json");

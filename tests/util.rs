@@ -784,6 +784,14 @@ pub fn json_keys(v: &serde_json::Value) -> std::collections::BTreeSet<String> {
 }
 
 /// Reads a JSON report.
+/// A classroom page's data block (`--html`).
+pub fn page_data(page: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(page).unwrap();
+    let start = text.find("id=\"run-data\">").unwrap() + "id=\"run-data\">".len();
+    let end = start + text[start..].find("</script>").unwrap();
+    serde_json::from_str(&text[start..end]).unwrap()
+}
+
 pub fn json(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));

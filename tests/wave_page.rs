@@ -16,14 +16,6 @@ use crate::lecture::{quiet, small_texts};
 use crate::util::{self, args, Dir};
 use lcs_core::alignment::expand as expand_cigar;
 
-/// The page's data block.
-fn data_block(page: &Path) -> Value {
-    let text = std::fs::read_to_string(page).unwrap();
-    let start = text.find("id=\"run-data\">").unwrap() + "id=\"run-data\">".len();
-    let end = start + text[start..].find("</script>").unwrap();
-    serde_json::from_str(&text[start..end]).unwrap()
-}
-
 /// A sequence of the page's data block (`"x"` or `"y"`), as bytes.
 fn data_bytes(data: &Value, k: &str) -> Vec<u8> {
     data[k]
@@ -205,7 +197,7 @@ fn the_wave_page_carries_the_runs_messages_costs_and_cigar() {
             input.display()
         );
         let report = util::json(&r.json);
-        let data = data_block(&r.html);
+        let data = util::page_data(&r.html);
         assert_eq!(data["engine"], "wave", "{what}");
         assert_eq!(data["command"], "solve", "{what}");
         let wave = &data["wave"];
@@ -608,7 +600,7 @@ fn the_wave_page_plays_each_steps_ranges_and_halos() {
     assert!(split_seen, "some step is split among ranks");
     // Hovering a reached cell tells its diagonal, its step and its rank, and the panel its
     // recurrence; one never reached says so.
-    let costs = &data_block(&r.html)["wave"]["costs"];
+    let costs = &util::page_data(&r.html)["wave"]["costs"];
     for (i, j) in [(5usize, 9usize), (60, 2)] {
         let at = tab.eval(&format!(
             "(() => {{ const r = document.querySelector('rect.cell[data-i=\"{i}\"][data-j=\"{j}\"]')\

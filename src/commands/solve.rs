@@ -5,8 +5,6 @@
 //! writes, after the run, each file atomically; what the outputs need is checked before the
 //! run (paths on rank 0 before the input is read, sizes on every rank before any work).
 
-use std::path::Path;
-
 use crate::comm::world::World;
 
 use crate::comm::trace;
@@ -229,6 +227,11 @@ fn drawn_method(method: Method, outputs: &Outputs) -> Method {
     }
 }
 
+/// The page's note on a device run's values, which the host computed again.
+const RECOMPUTED: &str = "The values in the cells were computed again on the host for this \
+     page: the GPU kept only the checkpoints the walk needs. They are the matrix's values, the \
+     same wherever they are computed.";
+
 /// Rank 0 writes the files the run was asked for. A picture of the diagonal engine is drawn on
 /// its schedule, one of the bands engine on its pipeline with the recorded timeline.
 fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<(), Error> {
@@ -279,9 +282,16 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
                 &walk,
                 report,
             );
-            // A device keeps no cell's value: its cells show their owners, its timeline the
-            // copies and kernels.
-            if solved.gathered.stats.iter().any(|s| s.device.used()) {
+            // A device keeps no cell's value: the picture's cells show their owners, its
+            // timeline the copies and kernels; the page replays the walk on the values, which
+            // the host computes again for it (the matrix's values are the same wherever they
+            // are computed; the page is limited to small matrices).
+            let on_device = solved.gathered.stats.iter().any(|s| s.device.used());
+            let recomputed = (on_device && outputs.html.is_some()).then(|| {
+                let (x, y) = (&solved.pair.x, &solved.pair.y);
+                lcs_core::reference::full_table_of(solved.problem, x, y)
+            });
+            if on_device {
                 picture.values = None;
             }
             picture.bands = pipe.as_ref();
@@ -295,12 +305,16 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
                     report.predicted.boundary,
                 );
             }
-            write_picture(
-                outputs.svg.as_deref(),
-                outputs.html.as_deref(),
-                &picture,
-                report,
-            )?;
+            if let Some(path) = &outputs.svg {
+                svg::write_svg(path, &picture)?;
+            }
+            if let Some(path) = &outputs.html {
+                if let Some(values) = &recomputed {
+                    picture.values = Some(values);
+                    picture.values_from = Some(RECOMPUTED);
+                }
+                html::write_html(path, &picture, Some(report), DEFAULT_BATCH)?;
+            }
         }
     }
     if let Some(path) = &outputs.append_csv {
@@ -309,21 +323,6 @@ fn write_outputs(outputs: &Outputs, solved: &Solved, report: &Report) -> Result<
     // Last, as standard output would be: after every file the run was asked for.
     if let Some(path) = &outputs.output {
         export::write_atomic(path, report.summary().as_bytes())?;
-    }
-    Ok(())
-}
-
-fn write_picture(
-    svg_path: Option<&Path>,
-    html_path: Option<&Path>,
-    picture: &Picture<'_>,
-    report: &Report,
-) -> Result<(), Error> {
-    if let Some(path) = svg_path {
-        svg::write_svg(path, picture)?;
-    }
-    if let Some(path) = html_path {
-        html::write_html(path, picture, Some(report), DEFAULT_BATCH)?;
     }
     Ok(())
 }

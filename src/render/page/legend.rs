@@ -170,6 +170,9 @@ pub(super) fn legend(p: &Picture, solved: bool) -> String {
         ));
     }
     fill_keys(&mut legend, p, solved);
+    if let Some(from) = p.values_from {
+        legend.note(&escape(from));
+    }
     if solved {
         walk_keys(&mut legend, p);
     }

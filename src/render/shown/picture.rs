@@ -32,6 +32,9 @@ pub struct Picture<'a> {
     /// `values[i][j]`: the value the run recorded for the cell (`M[i][j]` of an LCS run,
     /// `D[i][j]` of an edit run), written in it (`None`: each cell shows its owner).
     pub values: Option<&'a [Vec<u32>]>,
+    /// Where `values` came from when the run did not record them (a device keeps none, and
+    /// the host computes them again for the page); `None`: the run's own.
+    pub values_from: Option<&'a str>,
     /// Messages as the trace lists them: each boundary message with a cell is drawn as an
     /// arrow, each traceback message as a hop of the walk.
     pub messages: &'a [Event],
@@ -99,6 +102,7 @@ impl<'a> Picture<'a> {
             bands: None,
             spans: &[],
             wave: None,
+            values_from: None,
         }
     }
 
@@ -135,6 +139,7 @@ impl<'a> Picture<'a> {
             bands: None,
             spans: &[],
             wave: None,
+            values_from: None,
         }
     }
 }
