@@ -11,6 +11,7 @@ use crate::engines::bands::CheckpointChoice;
 use crate::engines::config::HaloSteps;
 use crate::engines::device::{DeviceAsk, GpuBackend, Placement};
 use crate::engines::diagonal::store::StoreKind;
+use crate::engines::search::sharing::Split;
 use crate::input::FormatChoice;
 use lcs_core::diagonal_band::BandChoice;
 use lcs_core::problem::Problem;
@@ -254,6 +255,13 @@ pub struct SearchArgs {
     /// G, `U` is `T`). On the CPU only.
     #[arg(long, value_enum, value_name = "ALPHABET", default_value = "exact")]
     pub alphabet: Alphabet,
+    /// How the ranks split a plain text when each searches every pattern: `shared`, each
+    /// starts on its own part and a rank that has finished takes half of what another has not
+    /// scanned yet, as they go (a rank slowed by its host hands its text to the others);
+    /// `static`, each scans its own part. A FASTA text, patterns split among ranks and
+    /// `--device gpu` keep their parts.
+    #[arg(long, value_enum, value_name = "SPLIT", default_value = "shared")]
+    pub split: Split,
     /// Write the matches (TSV) to this file, atomically, and the summary to standard output;
     /// without it, standard output carries the TSV alone.
     #[arg(long, value_name = "PATH")]

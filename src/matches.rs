@@ -116,6 +116,9 @@ pub struct RankLine {
     /// because grams were too many there; both 0 where the patterns do not take the sieve.
     pub slices_sieved: u64,
     pub slices_whole: u64,
+    /// Bytes of its part it handed to other ranks, and of theirs it took (`split` `shared`).
+    pub bytes_given: u64,
+    pub bytes_taken: u64,
 }
 
 /// Wall-clock seconds: `total` on rank 0 from the start of the run (reading the patterns,
@@ -155,11 +158,14 @@ pub struct SearchReport {
     pub max_edits: usize,
     pub ranks: usize,
     pub grid: Grid,
+    /// How the ranks split the text: `shared` where ranks took what others had not scanned
+    /// yet as they went (`--split`), else `static`.
+    pub split: &'static str,
     pub matches: usize,
     /// Matches of each pattern, by number (on both strands, the two strands' together).
     pub matches_per_pattern: Vec<usize>,
-    /// Messages sent, per kind, summed over the ranks: each rank's matches delivered to rank 0
-    /// (`control`).
+    /// Messages sent, per kind, summed over the ranks: each rank's matches delivered to rank 0,
+    /// and the asks for text and their answers of a shared split (`control`).
     pub messages: PerKind,
     pub bytes: PerKind,
     pub per_rank: Vec<RankLine>,
@@ -224,6 +230,8 @@ impl SearchReport {
                 seconds_transfer: s.device.seconds_transfer,
                 slices_sieved: s.sieved,
                 slices_whole: s.whole,
+                bytes_given: s.given,
+                bytes_taken: s.taken,
             })
             .collect();
         let slowest = |f: fn(&RankSearch) -> f64| searched.ranks.iter().map(f).fold(0.0, f64::max);
@@ -250,6 +258,7 @@ impl SearchReport {
             max_edits: searched.k,
             ranks: searched.ranks.len(),
             grid,
+            split: searched.split.name(),
             matches: searched.matches.len(),
             matches_per_pattern: per_pattern,
             messages: PerKind::sum(per_rank.iter().map(|r| &r.sent)),
@@ -351,9 +360,13 @@ impl SearchReport {
                 plural(all, "slice", "slices")
             ),
         };
+        let shared = match self.split {
+            "shared" => ", shared as they went",
+            _ => "",
+        };
         let _ = writeln!(
             s,
-            "{}: the text in {} parts, the patterns in {}; kernel {kernel}{sieve}",
+            "{}: the text in {} parts{shared}, the patterns in {}; kernel {kernel}{sieve}",
             plural(self.ranks as u64, "rank", "ranks"),
             self.grid.text_parts,
             self.grid.pattern_parts,
@@ -361,9 +374,13 @@ impl SearchReport {
         if let Some(line) = self.device.summary(self.ranks) {
             let _ = writeln!(s, "{line}");
         }
+        let asks = match self.split {
+            "shared" => ", and the asks for text and their answers",
+            _ => "",
+        };
         let _ = writeln!(
             s,
-            "messages: control {} ({} bytes): each rank's matches delivered to rank 0",
+            "messages: control {} ({} bytes): each rank's matches delivered to rank 0{asks}",
             self.messages.control, self.bytes.control
         );
         let peak = self.per_rank.iter().map(|r| r.peak_rss_bytes).max();
@@ -377,14 +394,22 @@ impl SearchReport {
             self.throughput_mb_s,
             crate::mem::human(peak.unwrap_or(0))
         );
+        let (given_taken, heading) = match self.split {
+            "shared" => (true, ", bytes given, taken"),
+            _ => (false, ""),
+        };
         let _ = writeln!(
             s,
-            "per rank: text range, bytes scanned (warm-up), matches, scan s:"
+            "per rank: text range, bytes scanned (warm-up), matches, scan s{heading}:"
         );
         for r in &self.per_rank {
+            let shared = match given_taken {
+                true => format!("  {}  {}", r.bytes_given, r.bytes_taken),
+                false => String::new(),
+            };
             let _ = writeln!(
                 s,
-                "  p{}  [{}, {})  {} ({})  {}  {:.6}",
+                "  p{}  [{}, {})  {} ({})  {}  {:.6}{shared}",
                 r.rank,
                 r.text_start,
                 r.text_end,

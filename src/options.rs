@@ -27,6 +27,7 @@ use crate::engines::bands::CheckpointChoice;
 use crate::engines::config::{Method, Switches};
 use crate::engines::device::{DeviceAsk, Placement};
 use crate::engines::diagonal::store::StoreKind;
+use crate::engines::search::sharing::Split;
 use crate::error::Error;
 use crate::input::FormatChoice;
 use crate::launch::Launch;
@@ -488,6 +489,8 @@ pub struct SearchOptions {
     pub both_strands: bool,
     /// When a pattern byte matches a text byte (`--alphabet`).
     pub alphabet: Alphabet,
+    /// How the ranks split a plain text (`--split`).
+    pub split: Split,
     pub outputs: ResultOutputs,
     pub memory_limit: Option<u64>,
     pub simd: Option<Simd>,
@@ -508,6 +511,7 @@ impl SearchOptions {
             allow_all: args.allow_all,
             both_strands: args.both_strands,
             alphabet: args.alphabet,
+            split: args.split,
             outputs: ResultOutputs {
                 out: args.out,
                 json: args.report.json,

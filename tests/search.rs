@@ -849,3 +849,87 @@ fn search_result_sets_are_their_own() {
         solve.stderr
     );
 }
+
+/// A rank slowed by its host (`slow:1:50`: 50 ms after each 64 KiB it scans) hands part of its
+/// text to the other two as they go (half what it has left when it looks for asks, every
+/// 256 KiB): the TSV is byte for byte what each rank scanning its own
+/// part finds, and one rank alone; the slowed rank gave what the others took; the ranks
+/// together scanned every byte once (besides the warm-ups); and the asks and answers are
+/// counted among the control messages.
+#[test]
+fn a_slowed_rank_hands_its_text_to_the_others() {
+    let mut rng = Rng(0x5eed_0041);
+    let dir = Dir::new();
+    let patterns: Vec<Vec<u8>> = [16, 27, 45, 90].iter().map(|&m| rng.bytes(m)).collect();
+    let pattern_file = write_patterns(&dir, &patterns);
+    // Copies every 37,000 bytes or so, across any place a part may be cut.
+    let mut text = rng.bytes(3 << 20);
+    for (n, at) in (1000..text.len() - 200).step_by(37_001).enumerate() {
+        let copy = rng.mutated(&patterns[n % patterns.len()], 3);
+        text[at..at + copy.len()].copy_from_slice(&copy);
+    }
+    let text_file = dir.file("text.txt", &text);
+    let run = |ranks: usize, split: &str, env: &[(&str, &str)], name: &str| {
+        let (tsv, json) = (
+            dir.path(&format!("{name}.tsv")),
+            dir.path(&format!("{name}.json")),
+        );
+        let a = args(&[
+            &"search",
+            &pattern_file,
+            &text_file,
+            &"-k",
+            &"3",
+            &"--split",
+            &split,
+            &"--out",
+            &tsv,
+            &"--json",
+            &json,
+        ]);
+        let run = util::mpirun_env(ranks, &a, env).ok();
+        (
+            std::fs::read_to_string(&tsv).unwrap(),
+            util::json(&json),
+            run,
+        )
+    };
+    let (shared, report, summary) = run(3, "shared", &[("MPI_LCS_FAULT", "slow:1:50")], "shared");
+    let (fixed, fixed_report, _) = run(3, "static", &[], "static");
+    let (alone, _, _) = run(1, "shared", &[], "alone");
+    assert!(shared.lines().count() > 80, "the copies match:\n{shared}");
+    assert_eq!(shared, fixed);
+    assert_eq!(shared, alone);
+
+    assert_eq!(report["split"], "shared");
+    assert_eq!(fixed_report["split"], "static");
+    assert!(
+        summary.stdout.contains("shared as they went"),
+        "{}",
+        summary.stdout
+    );
+    let ranks = report["per_rank"].as_array().unwrap();
+    let field = |r: &serde_json::Value, f: &str| r[f].as_u64().unwrap();
+    let given: u64 = ranks.iter().map(|r| field(r, "bytes_given")).sum();
+    let taken: u64 = ranks.iter().map(|r| field(r, "bytes_taken")).sum();
+    assert_eq!(given, taken);
+    assert!(
+        field(&ranks[1], "bytes_given") >= 1 << 18,
+        "the slowed rank gave a quarter of its part at least: {ranks:#?}"
+    );
+    assert_eq!(field(&ranks[1], "bytes_taken"), 0);
+    let own: u64 = ranks
+        .iter()
+        .map(|r| field(r, "bytes_scanned") - field(r, "warm_up_bytes"))
+        .sum();
+    assert_eq!(own, text.len() as u64, "every byte scanned once");
+    for r in fixed_report["per_rank"].as_array().unwrap() {
+        assert_eq!((field(r, "bytes_given"), field(r, "bytes_taken")), (0, 0));
+    }
+    // Each rank's matches delivered, and at least an ask and its answer per rank.
+    let control = |r: &serde_json::Value| r["messages"]["control"].as_u64().unwrap();
+    assert!(
+        control(&report) >= control(&fixed_report) + 6,
+        "{report:#?}"
+    );
+}

@@ -1,7 +1,8 @@
 //! Planted faults, for the tests: one rank crashes, or hangs, at a chosen step of its fill or
 //! traceback, or its GPU fails at a chosen launch, so that the tests can show every other rank
-//! still ends. Written `fill:RANK:STEP`, `traceback:RANK:STEP`, `stall:RANK:STEP` or
-//! `device:RANK:LAUNCH` in `MPI_LCS_FAULT` (read by the options; nothing
+//! still ends; or a search rank is slowed, so that they can show the others take its text.
+//! Written `fill:RANK:STEP`, `traceback:RANK:STEP`, `stall:RANK:STEP`, `device:RANK:LAUNCH`
+//! or `slow:RANK:MILLISECONDS` in `MPI_LCS_FAULT` (read by the options; nothing
 //! happens unless it is set); a fault naming a rank the run does not have is a usage error once MPI
 //! has started ([`Fault::check_ranks`]): a test that plants one must see it strike. What each
 //! means: `docs/troubleshooting.md#planted-faults-for-the-tests`.
@@ -18,6 +19,8 @@ pub enum Phase {
     Traceback,
     /// A `pairs` or `search` rank's device: its launch number `step` fails.
     Device,
+    /// A `search` rank sleeps `step` milliseconds before each piece of text it scans.
+    Slow,
 }
 
 /// A planted fault.
@@ -35,13 +38,15 @@ impl FromStr for Fault {
     type Err = String;
 
     fn from_str(spec: &str) -> Result<Fault, String> {
-        let bad = || format!("'{spec}' is not a fault (fill|traceback|stall|device:RANK:STEP)");
+        let bad =
+            || format!("'{spec}' is not a fault (fill|traceback|stall|device|slow:RANK:STEP)");
         let mut parts = spec.split(':');
         let (phase, stall) = match parts.next() {
             Some("fill") => (Phase::Fill, false),
             Some("stall") => (Phase::Fill, true),
             Some("traceback") => (Phase::Traceback, false),
             Some("device") => (Phase::Device, false),
+            Some("slow") => (Phase::Slow, false),
             _ => return Err(bad()),
         };
         let mut number = || parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad);
@@ -65,6 +70,7 @@ impl std::fmt::Display for Fault {
             (Phase::Fill, true) => "stall",
             (Phase::Traceback, _) => "traceback",
             (Phase::Device, _) => "device",
+            (Phase::Slow, _) => "slow",
         };
         write!(f, "{phase}:{}:{}", self.rank, self.step)
     }
@@ -137,7 +143,9 @@ mod tests {
         assert_eq!(Fault::for_rank(Some(f), Phase::Traceback, 3), Some(f));
         assert_eq!(Fault::for_rank(Some(f), Phase::Fill, 3), None);
         assert_eq!(Fault::for_rank(Some(f), Phase::Traceback, 2), None);
-        for spec in ["stall:1:1000", "traceback:3:7", "fill:0:12"] {
+        let slow: Fault = "slow:1:20".parse().unwrap();
+        assert_eq!((slow.phase, slow.rank, slow.step), (Phase::Slow, 1, 20));
+        for spec in ["stall:1:1000", "traceback:3:7", "fill:0:12", "slow:1:20"] {
             assert_eq!(spec.parse::<Fault>().unwrap().to_string(), spec);
         }
     }

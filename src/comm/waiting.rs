@@ -137,6 +137,22 @@ impl Waiting {
         }
     }
 
+    /// Tests `ready` until it gives a value, pausing between tests as this way of waiting
+    /// does (spinning: not at all). For a wait that must also serve what comes meanwhile (a
+    /// rank that asks for work and answers the asks it gets), which one request cannot say.
+    pub fn until<T>(self, mut ready: impl FnMut() -> Option<T>) -> T {
+        let mut pause = Pause::new(self);
+        loop {
+            if let Some(value) = ready() {
+                return value;
+            }
+            match self {
+                Waiting::Spin => std::hint::spin_loop(),
+                _ => pause.pause(),
+            }
+        }
+    }
+
     /// Waits until every rank of `world` has got here. Collective.
     pub fn barrier(self, world: &World) {
         if let Some(world) = world.mpi() {

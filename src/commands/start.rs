@@ -105,12 +105,13 @@ fn with_mpi(env: &Env, body: impl FnOnce(&World, &Env) -> Result<(), Error>) -> 
         init_logging(launch.rank.and_then(|r| i32::try_from(r).ok()));
         return refuse_mismatch(launch, error);
     }
-    let Some(universe) = mpi::initialize() else {
+    let Some(mut universe) = mpi::initialize() else {
         return finish(
             Err(anyhow::anyhow!("MPI was already initialised").into()),
             true,
         );
     };
+    universe.set_buffer_size(send_buffer_bytes(universe.world().size() as usize));
     let communicator = universe.world();
     let world = World::Mpi(&communicator);
     init_logging(Some(world.rank()));
@@ -131,6 +132,15 @@ fn with_mpi(env: &Env, body: impl FnOnce(&World, &Env) -> Result<(), Error>) -> 
     env.switches.waiting().barrier(&world);
     drop(universe);
     code
+}
+
+/// Bytes of the buffer that buffered sends (`MPI_Bsend`) go through: room for one small
+/// message (of at most 64 bytes, with MPI's own overhead, `MPI_BSEND_OVERHEAD`) to every other
+/// rank and one more, the most a search rank has on its way while the ranks share the text
+/// (`engines::search::sharing`), which never waits for its receiver.
+fn send_buffer_bytes(ranks: usize) -> usize {
+    let message = 64 + mpi::ffi::MPI_BSEND_OVERHEAD as usize;
+    (ranks + 1) * message * 2
 }
 
 /// The refusal of a launch whose launcher counts `world`'s processes otherwise than MPI does.

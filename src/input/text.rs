@@ -483,6 +483,54 @@ impl Sink for RunSink<'_> {
     }
 }
 
+/// Walks `range` of a plain text, handing its bytes to `each` in runs of at most a block;
+/// after each run `end` says where the range ends now, given the offset reached (it may move
+/// the end back, never before that offset: a rank that gives the rest of its part away).
+pub fn stream_plain(
+    file: &Source,
+    text: &TextFile,
+    range: Range<u64>,
+    each: &mut dyn FnMut(Run<'_>),
+    end: &mut dyn FnMut(u64) -> u64,
+) -> io::Result<()> {
+    let mut at = range.start;
+    let mut last = range.end;
+    let mut run = |at: u64, bytes: &[u8]| {
+        each(Run {
+            record: 0,
+            first: at == text.area.start,
+            offset: at - text.area.start,
+            bytes,
+        })
+    };
+    // Mapped a window at a time where the system maps the file, else read.
+    if let Source::File(f) = file {
+        while at < last {
+            let len = WINDOW.min((last - at) as usize);
+            let Some(window) = Mapped::new(f, at, len) else {
+                break;
+            };
+            for bytes in window.bytes().chunks(BLOCK) {
+                let bytes = &bytes[..bytes.len().min((last - at) as usize)];
+                run(at, bytes);
+                at += bytes.len() as u64;
+                last = end(at).max(at);
+                if at >= last {
+                    break;
+                }
+            }
+        }
+    }
+    let mut block = Vec::new();
+    while at < last {
+        read_into(file, at, BLOCK.min((last - at) as usize), &mut block)?;
+        run(at, &block);
+        at += block.len() as u64;
+        last = end(at).max(at);
+    }
+    Ok(())
+}
+
 /// Walks `range` of `text` from `start`, handing each record's sequence bytes to `each` in
 /// runs of at most a block (a record that starts in the range first with `first` set, even
 /// when it is empty), and returns the records whose headers start in the range with their
@@ -495,34 +543,8 @@ pub fn stream(
     each: &mut dyn FnMut(Run<'_>),
 ) -> io::Result<Vec<(u64, Vec<u8>)>> {
     if text.format == Format::Plain {
-        let mut at = range.start;
-        let mut run = |at: u64, bytes: &[u8]| {
-            each(Run {
-                record: 0,
-                first: at == text.area.start,
-                offset: at - text.area.start,
-                bytes,
-            })
-        };
-        // Mapped a window at a time where the system maps the file, else read.
-        if let Source::File(f) = file {
-            while at < range.end {
-                let len = WINDOW.min((range.end - at) as usize);
-                let Some(window) = Mapped::new(f, at, len) else {
-                    break;
-                };
-                for (i, bytes) in window.bytes().chunks(BLOCK).enumerate() {
-                    run(at + (i * BLOCK) as u64, bytes);
-                }
-                at += len as u64;
-            }
-        }
-        let mut block = Vec::new();
-        while at < range.end {
-            read_into(file, at, BLOCK.min((range.end - at) as usize), &mut block)?;
-            run(at, &block);
-            at += block.len() as u64;
-        }
+        let end = range.end;
+        stream_plain(file, text, range, each, &mut |_| end)?;
         return Ok(Vec::new());
     }
     if range.is_empty() {
@@ -753,6 +775,42 @@ mod tests {
                 read_before(&file, &text, end, 2).unwrap(),
                 bytes[end.saturating_sub(2) as usize..end as usize]
             );
+        }
+    }
+
+    /// A plain range whose end moves back as it is walked (a rank giving the rest of its part
+    /// away) hands over exactly the bytes before the last end, in order, mapped or in memory;
+    /// an end that moves before the offset reached stops there.
+    #[test]
+    fn a_plain_range_ends_where_it_is_told() {
+        let mut rng = Random::new(5);
+        let bytes = rng.bytes(5 * BLOCK + 321, b"ACGT");
+        let (_named, text, file) = file_with(&bytes);
+        let whole = Source::Bytes(bytes.clone());
+        for source in [&file, &whole] {
+            let b = BLOCK as u64;
+            // (first offset, offset from which the end moves, the end then, the last byte)
+            for (from, cut_at, cut_to, stop) in [
+                (0, 2 * b, 3 * b + 17, 3 * b + 17),
+                (100, b, 0, 100 + b),
+                (7, 5 * b, 5 * b + 321, 5 * b + 321),
+            ] {
+                let mut all = Vec::new();
+                let mut offsets = Vec::new();
+                let mut end = |at: u64| match at >= cut_at {
+                    true => cut_to,
+                    false => text.area.end,
+                };
+                let range = from..text.area.end;
+                let mut each = |run: Run<'_>| {
+                    offsets.push(run.offset);
+                    all.extend_from_slice(run.bytes);
+                };
+                stream_plain(source, &text, range, &mut each, &mut end).unwrap();
+                let (from, stop) = (from as usize, stop as usize);
+                assert_eq!(all, bytes[from..stop], "{from} {cut_at} {cut_to}");
+                assert!(offsets.windows(2).all(|w| w[0] < w[1]));
+            }
         }
     }
 

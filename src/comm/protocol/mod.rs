@@ -40,6 +40,10 @@ pub mod tag {
     pub const HALO: Tag = 8;
     /// A pairs run's values, delivered to rank 0 (in pieces when large).
     pub const VALUES: Tag = 9;
+    /// A search rank that has scanned all it had asks another for part of its text.
+    pub const SHARE_ASK: Tag = 10;
+    /// The answer: the part of the text given, empty for none.
+    pub const SHARE_GIVE: Tag = 11;
 }
 
 /// Posts a send of a fill message: standard (`MPI_Isend`), or synchronous (`MPI_Issend`, it

@@ -11,6 +11,10 @@
 //!   their count, and per name its record, its length and its bytes. The names' message, on a
 //!   tag of its own, ends the rank's delivery.
 //!
+//! - while the ranks scan a plain text, a rank that has scanned all it had asks another for
+//!   work (an empty message) and gets part of the text that rank had not scanned yet, as two
+//!   words, its first offset and its end ([`given_words`]), or an empty range for none.
+//!
 //! Every decoder checks the lengths it reads and answers `None` for a malformed message.
 
 use std::ops::Range;
@@ -195,6 +199,19 @@ pub fn names_of(bytes: &[u8]) -> Option<Names> {
     r.is_done().then_some(names)
 }
 
+/// The part of the text a rank gives another that asked for work (see the module doc).
+pub fn given_words(given: &Range<u64>) -> [u64; 2] {
+    [given.start, given.end]
+}
+
+/// The part of [`given_words`]; `None` unless two words that make a range.
+pub fn given_of(words: &[u64]) -> Option<Range<u64>> {
+    match *words {
+        [start, end] if start <= end => Some(start..end),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,6 +270,11 @@ mod tests {
                 })
             })
             .collect();
+        assert_eq!(given_of(&given_words(&(7..1 << 40))), Some(7..1 << 40));
+        assert_eq!(given_of(&given_words(&(9..9))), Some(9..9));
+        assert_eq!(given_of(&[9, 8]), None);
+        assert_eq!(given_of(&[1]), None);
+
         let bytes = piece_bytes(&matches);
         assert_eq!(bytes.len(), 3 * 24);
         let mut got = vec![matches[2]];

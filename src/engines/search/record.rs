@@ -43,6 +43,10 @@ record! {
         pub whole: u64,
         /// The GPU it scanned on, and what it did there (the CPU engines': zeros).
         pub device: RankDevice,
+        /// Bytes of its part it handed to other ranks, and of theirs it took
+        /// (`--split shared`).
+        pub given: u64,
+        pub taken: u64,
     }
 }
 
@@ -83,6 +87,8 @@ mod tests {
             sieved: 18,
             whole: 19,
             device: RankDevice::default(),
+            given: 20,
+            taken: 21,
         };
         let mut expected: Vec<u64> = (1..=13).collect();
         expected.extend((14..=17).map(|s| f64::to_bits(s as f64)));
@@ -90,6 +96,7 @@ mod tests {
         expected.extend(host_words);
         expected.extend([17, 18, 19]);
         expected.extend(words(&RankDevice::default()));
+        expected.extend([20, 21]);
         assert_eq!(words(&record), expected);
         assert_eq!(RankSearch::take(&expected), record);
         let blank = words(&RankSearch::default());

@@ -34,7 +34,7 @@ use mpi::collective::SystemOperation;
 use mpi::traits::*;
 
 use crate::comm::agree::{agree, failure_word, settle};
-use crate::comm::fault::Fault;
+use crate::comm::fault::{Fault, Phase};
 use crate::comm::protocol::search::{
     names_bytes, names_of, piece_bytes, piece_of, starts_of, starts_words, summary_of,
     summary_words, Header, PIECE_MATCHES,
@@ -50,6 +50,7 @@ use crate::engines::device::{self, DeviceAsk, Placement, RankDevice};
 use crate::engines::search::on_device;
 use crate::engines::search::record::RankSearch;
 use crate::engines::search::scan::{self, Found, Searcher, Task};
+use crate::engines::search::sharing::{self, Shared, Split};
 use crate::engines::search::strands;
 use crate::engines::solve::{agree_fitting, check_memory, memory_limit};
 use crate::error::{Error, EXIT_MEMORY};
@@ -102,6 +103,8 @@ pub struct Request<'a> {
     pub both_strands: bool,
     /// When a pattern byte matches a text byte.
     pub alphabet: Alphabet,
+    /// How the ranks split a plain text ([`sharing`]).
+    pub split: Split,
     pub memory_limit: Option<u64>,
     /// The kernel's compilation, if the caller chooses it (else the best the CPU has).
     pub simd: Option<Simd>,
@@ -142,6 +145,8 @@ pub struct Searched {
     pub text: TextFile,
     pub k: usize,
     pub grid: Grid,
+    /// How the ranks split the text: [`Split::Shared`] only where they shared it.
+    pub split: Split,
     /// Every match, by (searched) pattern, record and end.
     pub matches: Vec<Packed>,
     /// The names of the records with matches (FASTA).
@@ -276,9 +281,22 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
             usize::try_from(room / PACKED_BYTES as u64).unwrap_or(usize::MAX)
         }),
     };
-    let found = match gpu.as_mut() {
-        Some(gpu) => on_device::search_range(&file, &text, range.clone(), &start, &task, gpu),
-        None => scan::search_range(&file, &text, range.clone(), &start, &task),
+    let split = request
+        .split
+        .for_run(ranks, request.device.placement, text.format, grid);
+    let mut traffic = Traffic::new(rank, ranks, false);
+    let mut shared = Shared::default();
+    let found = match (gpu.as_mut(), split) {
+        (Some(gpu), _) => on_device::search_range(&file, &text, range.clone(), &start, &task, gpu),
+        (None, Split::Static) => scan::search_range(&file, &text, range.clone(), &start, &task),
+        (None, Split::Shared) => {
+            let slow = Fault::for_rank(request.fault, Phase::Slow, rank)
+                .map(|f| std::time::Duration::from_millis(f.step as u64));
+            let pieces = (&file, &text, &task, slow);
+            let scanned = sharing::scan(world, waiting, &mut traffic, pieces, range.clone());
+            shared = scanned.1;
+            scanned.0
+        }
     };
     let found = found.map_err(|e| crate::input::unreadable(&request.text, e).into());
     // A device that failed mid-scan fails every rank, before any match is delivered.
@@ -289,7 +307,6 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
     let (found, total) = room_for_matches(world, waiting, found, limit)?;
     let seconds_scan = scanning.elapsed().as_secs_f64();
 
-    let mut traffic = Traffic::new(rank, ranks, false);
     let mut record = RankSearch {
         text_start: range.start,
         text_end: range.end,
@@ -307,6 +324,8 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
         sieved: found.sieved,
         whole: found.whole,
         device: RankDevice::of(gpu.as_ref()),
+        given: shared.given,
+        taken: shared.taken,
         ..RankSearch::default()
     };
     let delivered = deliver(world, waiting, found, total, &mut traffic)?;
@@ -340,6 +359,7 @@ pub fn search(world: &World, request: &Request<'_>) -> Result<Option<Searched>, 
         text,
         k,
         grid,
+        split,
         matches,
         names,
         ranks: all,

@@ -44,6 +44,21 @@ pub struct Found {
     pub device_error: Option<GpuError>,
 }
 
+impl Found {
+    /// Adds what a scan of a later piece of the same part found.
+    pub fn absorb(&mut self, later: Found) {
+        self.matches.extend(later.matches);
+        self.too_many |= later.too_many;
+        self.names.extend(later.names);
+        self.scanned += later.scanned;
+        self.warm_up += later.warm_up;
+        self.seconds_starts += later.seconds_starts;
+        self.sieved += later.sieved;
+        self.whole += later.whole;
+        self.device_error = self.device_error.take().or(later.device_error);
+    }
+}
+
 /// Text bytes a device scans at a time (with the history before them).
 pub const GPU_WINDOW: usize = 32 << 20;
 
@@ -128,6 +143,34 @@ pub fn search_range(
     start: &Start,
     task: &Task<'_>,
 ) -> io::Result<Found> {
+    search_part(file, text, range, start, task, None)
+}
+
+/// [`search_range`] of a plain text whose range may end sooner: after each run `end` says where
+/// it ends now, given the offset reached ([`text::stream_plain`]).
+pub fn search_shrinking(
+    file: &Source,
+    text: &TextFile,
+    range: Range<u64>,
+    task: &Task<'_>,
+    end: &mut dyn FnMut(u64) -> u64,
+) -> io::Result<Found> {
+    let start = Start {
+        record: Some(0),
+        offset: range.start - text.area.start,
+        ..Start::default()
+    };
+    search_part(file, text, range, &start, task, Some(end))
+}
+
+fn search_part(
+    file: &Source,
+    text: &TextFile,
+    range: Range<u64>,
+    start: &Start,
+    task: &Task<'_>,
+    end: Option<&mut dyn FnMut(u64) -> u64>,
+) -> io::Result<Found> {
     let mut searcher = Searcher::new(
         task.units,
         task.patterns,
@@ -175,7 +218,13 @@ pub fn search_range(
             history.push(slice);
         }
     };
-    let names = text::stream(file, text, range, start, &mut each)?;
+    let names = match end {
+        Some(end) => {
+            text::stream_plain(file, text, range, &mut each, end)?;
+            Vec::new()
+        }
+        None => text::stream(file, text, range, start, &mut each)?,
+    };
     found.names.extend(names);
     (found.sieved, found.whole) = searcher.sieve_calls().unwrap_or_default();
     Ok(found)
