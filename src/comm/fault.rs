@@ -19,7 +19,8 @@ pub enum Phase {
     Traceback,
     /// A `pairs` or `search` rank's device: its launch number `step` fails.
     Device,
-    /// A `search` rank sleeps `step` milliseconds before each piece of text it scans.
+    /// A `search` rank whose text is shared as the ranks go sleeps `step` milliseconds after
+    /// each block (64 KiB) it scans.
     Slow,
 }
 

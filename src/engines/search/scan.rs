@@ -45,7 +45,7 @@ pub struct Found {
 }
 
 impl Found {
-    /// Adds what a scan of a later piece of the same part found.
+    /// Adds what the rank's scan of another part of the text found after this one.
     pub fn absorb(&mut self, later: Found) {
         self.matches.extend(later.matches);
         self.too_many |= later.too_many;

@@ -3,9 +3,9 @@
 //! hands the rest of its part to the ranks that are not, and the search ends when the text
 //! does, not when the slowest rank's part does.
 //!
-//! 1. Each rank scans its own part, a [`PIECE`] at a time, from its start.
-//! 2. Between two pieces it answers the asks that have come: to each, the second half of what
-//!    it has not scanned yet, when that is at least [`LEAST_GIVEN`], else nothing.
+//! 1. Each rank scans its own part from its start.
+//! 2. Every [`PIECE`] bytes it answers the asks that have come: to each in turn, the second
+//!    half of what it has not scanned yet, when that is at least [`LEAST_GIVEN`], else nothing.
 //! 3. A rank with nothing left asks the other ranks in turn, from the next one on, and waits
 //!    for the answer, meanwhile answering the asks it gets with nothing. What it is given it
 //!    scans as its own (step 1), and then asks the same rank again; after an answer of nothing
@@ -250,8 +250,8 @@ pub fn scan(
     }
 }
 
-/// Answers every ask that has come: the second half of `queue`, when at least [`LEAST_GIVEN`],
-/// to the first, nothing to the others. Returns the bytes given.
+/// Answers every ask that has come, each in turn: the second half of what is left of `queue`,
+/// when at least [`LEAST_GIVEN`], else nothing. Returns the bytes given.
 fn answer(world: &World, traffic: &mut Traffic, queue: &mut Range<u64>) -> u64 {
     let mut given = 0;
     while let Some(probed) = world
